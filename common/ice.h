@@ -1,0 +1,15 @@
+/* ice.h: read-only queries on a sliding-ice puzzle and a player's state. */
+#ifndef MR_ICE_H
+#define MR_ICE_H
+
+#include "puzzle.h"
+
+/* 'O' boulder, '.' ice, 's' start, 'e' exit; 'O' out of range. */
+char ice_cell(const pz_puzzle *pz, int x, int y);
+void ice_start(const pz_puzzle *pz, int *x, int *y);
+void ice_exit(const pz_puzzle *pz, int *x, int *y);
+void ice_pos(const pz_state *st, int *x, int *y);
+/* Where a slide from (x, y) in dir stops (the rules' slide, no side effects). */
+void ice_slide(const pz_puzzle *pz, int x, int y, int dir, int *ox, int *oy);
+
+#endif

@@ -1,0 +1,63 @@
+/* util.c: checked allocation, hashing and the monotonic clock. */
+#define _POSIX_C_SOURCE 200809L
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static void die_oom(size_t n, size_t size)
+{
+    fprintf(stderr, "mazerace: out of memory (%zu x %zu bytes)\n", n, size);
+    abort();
+}
+
+void *mr_alloc(size_t n, size_t size)
+{
+    if (size != 0 && n > SIZE_MAX / size)
+        die_oom(n, size);
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        die_oom(n, size);
+    return p;
+}
+
+void *mr_realloc(void *p, size_t n, size_t size)
+{
+    if (size != 0 && n > SIZE_MAX / size)
+        die_oom(n, size);
+    size_t bytes = n * size;
+    void *q = realloc(p, bytes ? bytes : 1);
+    if (!q)
+        die_oom(n, size);
+    return q;
+}
+
+char *mr_strndup(const char *s, size_t n)
+{
+    char *d = mr_alloc(n + 1, 1);
+    memcpy(d, s, n);
+    d[n] = '\0';
+    return d;
+}
+
+char *mr_strdup(const char *s) { return mr_strndup(s, strlen(s)); }
+
+uint64_t mr_hash64(const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+uint64_t mr_now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}

@@ -1,0 +1,37 @@
+/* util.h: allocation wrappers that check sizes, and small shared helpers. */
+#ifndef MR_UTIL_H
+#define MR_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Return convention (see docs/architecture.md):
+ * - functions that can fail for reasons of input return `const char *`:
+ *   NULL on success, else a static, human-readable message;
+ * - constructors return a pointer (NULL on failure) and, where failure can be
+ *   the input's fault, report why through a `const char **err` out-parameter;
+ * - counts return an int >= 0, or -1 on failure;
+ * - predicates return bool.
+ * Allocation failure aborts the process with a message (mr_alloc): a game
+ * that cannot allocate a few KiB has nothing sensible left to do. */
+
+/* Zeroed array of n elements of size bytes; aborts on overflow or OOM.
+ * The caller frees with free(). */
+void *mr_alloc(size_t n, size_t size);
+/* realloc to n * size bytes with the same overflow check; aborts on OOM. */
+void *mr_realloc(void *p, size_t n, size_t size);
+/* malloc'd copy of s (n bytes, NUL added). */
+char *mr_strndup(const char *s, size_t n);
+char *mr_strdup(const char *s);
+
+/* 64-bit FNV-1a of n bytes: used for description hashes. */
+uint64_t mr_hash64(const void *data, size_t n);
+
+/* Monotonic clock in microseconds, for tools and hosts only: logic in
+ * common/ never reads the clock, it is handed the time. */
+uint64_t mr_now_us(void);
+
+#define MR_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define MR_VERSION "0.1.0"
+
+#endif
