@@ -1,0 +1,718 @@
+/* match.c: the race state machine: slots, countdown, moves, result, grace, rematch, series. */
+#include "match.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rng.h"
+#include "util.h"
+#include "wire.h"
+
+/* Largest countdown and grace a host may configure: long enough for any
+ * sensible use, short enough that start_ms + value never overflows. */
+#define MAX_COUNTDOWN_MS (10u * 60 * 1000)
+#define MAX_GRACE_MS (60u * 60 * 1000)
+/* Rematch seeds that fail to generate are redrawn this many times. */
+#define SEED_TRIES 8
+
+struct slot {
+    bool present, connected, ready, rematch, solved;
+    char name[MATCH_NAME_MAX + 1];
+    uint64_t token;
+    uint64_t grace_end;
+    uint64_t solve_ms;
+    uint32_t moves;
+    pz_state *st;
+    pz_move *log;
+    size_t log_cap;
+};
+
+struct match {
+    pz_puzzle *pz;
+    const pz_kind *kind;
+    bool seeded;
+    bool fresh; /* the current puzzle has not been raced yet */
+    uint64_t seed;
+    uint64_t desc_hash;
+    match_config cfg;
+    rng_t rng;
+    int phase;
+    uint64_t start_ms;
+    int game_no;
+    int score[MATCH_SLOTS];
+    match_result last;
+    struct slot s[MATCH_SLOTS];
+    /* Event queue: events[head..len) are pending. */
+    match_event *events;
+    size_t head, len, cap;
+};
+
+void match_config_default(match_config *c)
+{
+    c->countdown_ms = MATCH_DEFAULT_COUNTDOWN_MS;
+    c->grace_ms = MATCH_DEFAULT_GRACE_MS;
+    c->series_len = 1;
+}
+
+const char *match_config_check(const match_config *c)
+{
+    if (c->countdown_ms > MAX_COUNTDOWN_MS)
+        return "countdown too long (at most 10 minutes)";
+    if (c->grace_ms > MAX_GRACE_MS)
+        return "grace period too long (at most 1 hour)";
+    if (c->series_len < 1 || c->series_len > MATCH_MAX_SERIES)
+        return "series length must be from 1 to 99";
+    return NULL;
+}
+
+/* ---- events ---- */
+
+static match_event *push(match *m, int type, int to, int slot)
+{
+    if (m->head == m->len) {
+        m->head = m->len = 0;
+    } else if (m->len == m->cap && m->head > 0) {
+        memmove(m->events, m->events + m->head, (m->len - m->head) * sizeof *m->events);
+        m->len -= m->head;
+        m->head = 0;
+    }
+    if (m->len == m->cap) {
+        m->cap = m->cap ? m->cap * 2 : 8;
+        m->events = mr_realloc(m->events, m->cap, sizeof *m->events);
+    }
+    match_event *ev = &m->events[m->len++];
+    memset(ev, 0, sizeof *ev);
+    ev->type = type;
+    ev->to = to;
+    ev->slot = slot;
+    ev->game_no = m->game_no;
+    return ev;
+}
+
+bool match_poll_event(match *m, match_event *ev)
+{
+    if (!m || m->head == m->len)
+        return false;
+    *ev = m->events[m->head++];
+    if (m->head == m->len)
+        m->head = m->len = 0;
+    return true;
+}
+
+/* ---- puzzle and states ---- */
+
+static uint64_t hash_of(const pz_puzzle *pz, const pz_kind *k)
+{
+    if (!k->encode_desc)
+        return 0;
+    char *d = k->encode_desc(pz);
+    uint64_t h = mr_hash64(d, strlen(d));
+    free(d);
+    return h;
+}
+
+static void free_states(match *m)
+{
+    for (int i = 0; i < MATCH_SLOTS; i++) {
+        if (m->s[i].st)
+            m->kind->free_state(m->s[i].st);
+        m->s[i].st = NULL;
+    }
+}
+
+/* Fresh start states, no moves: the beginning of every game. */
+static void reset_states(match *m)
+{
+    free_states(m);
+    for (int i = 0; i < MATCH_SLOTS; i++) {
+        struct slot *s = &m->s[i];
+        s->st = m->kind->new_state(m->pz);
+        s->moves = 0;
+        s->solved = false;
+        s->solve_ms = 0;
+    }
+}
+
+static void set_puzzle(match *m, pz_puzzle *pz, bool seeded, uint64_t seed)
+{
+    free_states(m);
+    if (m->pz)
+        m->kind->free_puzzle(m->pz);
+    m->pz = pz;
+    m->kind = pz_kind_of(pz);
+    m->seeded = seeded;
+    m->seed = seed;
+    m->fresh = true;
+    m->desc_hash = hash_of(pz, m->kind);
+    reset_states(m);
+}
+
+/* The same params with a seed from the match's rng: rematches and new
+ * series. A kind may fail a rare seed within its bounded effort, so a few
+ * are tried. */
+static const char *new_puzzle(match *m)
+{
+    pz_params p = *pz_params_of(m->pz);
+    const char *err = "could not generate a new puzzle";
+    for (int i = 0; i < SEED_TRIES; i++) {
+        uint64_t seed = rng_u64(&m->rng);
+        const char *why = NULL;
+        pz_puzzle *pz = m->kind->generate(&p, seed, &why);
+        if (pz) {
+            set_puzzle(m, pz, true, seed);
+            return NULL;
+        }
+        if (why)
+            err = why;
+    }
+    return err;
+}
+
+static match *create_on(pz_puzzle *pz, bool seeded, uint64_t seed, const match_config *cfg,
+                        uint64_t rng_init)
+{
+    match *m = mr_alloc(1, sizeof *m);
+    if (cfg)
+        m->cfg = *cfg;
+    else
+        match_config_default(&m->cfg);
+    rng_seed(&m->rng, rng_init);
+    m->phase = MATCH_WAITING;
+    set_puzzle(m, pz, seeded, seed);
+    return m;
+}
+
+match *match_create(const pz_params *p, uint64_t seed, const match_config *cfg, uint64_t rng_init,
+                    const char **err)
+{
+    const char *why = cfg ? match_config_check(cfg) : NULL;
+    if (!why)
+        why = pz_validate_params(p);
+    const pz_kind *k = pz_kind_by_id(p->kind);
+    if (!why && (!k->generate || !k->new_state))
+        why = "this puzzle kind is not available in this build";
+    pz_puzzle *pz = NULL;
+    if (!why) {
+        pz = k->generate(p, seed, &why);
+        if (!pz && !why)
+            why = "could not generate the puzzle";
+    }
+    if (!pz) {
+        if (err)
+            *err = why;
+        return NULL;
+    }
+    return create_on(pz, true, seed, cfg, rng_init);
+}
+
+match *match_create_from_id(const char *game_id, const match_config *cfg, uint64_t rng_init, char *err,
+                            size_t errlen)
+{
+    const char *why = cfg ? match_config_check(cfg) : NULL;
+    pz_id id;
+    if (!why && !game_id)
+        why = "no game ID";
+    if (!why && pz_id_parse(game_id, &id, err, errlen))
+        return NULL;
+    if (!why) {
+        const pz_kind *k = pz_kind_by_id(id.params.kind);
+        if (!k->generate || !k->decode_desc || !k->new_state)
+            why = "this puzzle kind is not available in this build";
+    }
+    if (why) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s", why);
+        return NULL;
+    }
+    pz_puzzle *pz = pz_from_id(game_id, err, errlen);
+    if (!pz)
+        return NULL;
+    return create_on(pz, id.desc == NULL, id.seed, cfg, rng_init);
+}
+
+void match_destroy(match *m)
+{
+    if (!m)
+        return;
+    free_states(m);
+    if (m->pz)
+        m->kind->free_puzzle(m->pz);
+    for (int i = 0; i < MATCH_SLOTS; i++)
+        free(m->s[i].log);
+    free(m->events);
+    free(m);
+}
+
+/* ---- phases ---- */
+
+static bool slot_ok(const match *m, int slot)
+{
+    return m && slot >= 0 && slot < MATCH_SLOTS;
+}
+
+static void vacate(match *m, int slot)
+{
+    struct slot *s = &m->s[slot];
+    s->present = s->connected = s->ready = s->rematch = false;
+    s->name[0] = '\0';
+    s->token = 0;
+    push(m, MATCH_EV_LEFT, MATCH_TO_BOTH, slot);
+}
+
+static void finish(match *m, int winner, int reason, uint64_t end_ms)
+{
+    match_result *r = &m->last;
+    memset(r, 0, sizeof *r);
+    r->winner = winner;
+    r->reason = reason;
+    for (int i = 0; i < MATCH_SLOTS; i++) {
+        struct slot *s = &m->s[i];
+        uint64_t t = s->solved ? s->solve_ms : end_ms;
+        r->time_ms[i] = t > m->start_ms ? t - m->start_ms : 0;
+        r->solved[i] = s->solved;
+        r->moves[i] = s->moves;
+        s->ready = s->rematch = false;
+    }
+    if (winner >= 0)
+        m->score[winner]++;
+    r->game_no = m->game_no;
+    r->series_len = m->cfg.series_len;
+    r->score[0] = m->score[0];
+    r->score[1] = m->score[1];
+    /* Only a solved game lets the series go on: after a forfeit or an abort
+     * one player is gone. */
+    r->series_over = reason != MATCH_END_SOLVED || (winner >= 0 && m->score[winner] > m->cfg.series_len / 2);
+    m->phase = MATCH_FINISHED;
+    match_event *ev = push(m, MATCH_EV_FINISHED, MATCH_TO_BOTH, winner);
+    ev->result = *r;
+}
+
+/* Applies everything due by now: the race start, then expired grace
+ * periods (both at once is "both left", one is a forfeit). */
+static void tick(match *m, uint64_t now)
+{
+    if (m->phase == MATCH_COUNTDOWN && now >= m->start_ms) {
+        m->phase = MATCH_RACING;
+        match_event *ev = push(m, MATCH_EV_START, MATCH_TO_BOTH, MATCH_NONE);
+        ev->start_ms = m->start_ms;
+    }
+    bool expired[MATCH_SLOTS] = {false, false};
+    int n = 0;
+    uint64_t end = 0;
+    for (int i = 0; i < MATCH_SLOTS; i++) {
+        struct slot *s = &m->s[i];
+        if (s->present && !s->connected && now >= s->grace_end) {
+            expired[i] = true;
+            n++;
+            if (s->grace_end > end)
+                end = s->grace_end;
+        }
+    }
+    if (n == 0)
+        return;
+    if (m->phase == MATCH_COUNTDOWN || m->phase == MATCH_RACING) {
+        if (n == 2)
+            finish(m, MATCH_NONE, MATCH_END_BOTH_LEFT, end);
+        else
+            finish(m, expired[0] ? 1 : 0, MATCH_END_FORFEIT, end);
+    }
+    for (int i = 0; i < MATCH_SLOTS; i++)
+        if (expired[i])
+            vacate(m, i);
+    for (int i = 0; i < MATCH_SLOTS; i++)
+        m->s[i].rematch = false;
+}
+
+static const char *start_countdown(match *m, uint64_t now)
+{
+    if (!m->fresh) {
+        const char *err = new_puzzle(m);
+        if (err)
+            return err;
+    } else {
+        reset_states(m);
+    }
+    for (int i = 0; i < MATCH_SLOTS; i++) {
+        m->s[i].ready = m->s[i].rematch = false;
+        m->s[i].moves = 0;
+    }
+    m->fresh = false;
+    m->game_no++;
+    m->start_ms = now + m->cfg.countdown_ms;
+    m->phase = MATCH_COUNTDOWN;
+    match_event *ev = push(m, MATCH_EV_COUNTDOWN, MATCH_TO_BOTH, MATCH_NONE);
+    ev->start_ms = m->start_ms;
+    tick(m, now);
+    return NULL;
+}
+
+static void new_series(match *m)
+{
+    m->score[0] = m->score[1] = 0;
+    m->game_no = 0;
+    memset(&m->last, 0, sizeof m->last);
+}
+
+/* ---- players ---- */
+
+const char *match_join(match *m, int slot, const char *name, uint64_t now_ms, int *slot_out)
+{
+    if (!m)
+        return "no match";
+    tick(m, now_ms);
+    if (m->phase != MATCH_WAITING && m->phase != MATCH_FINISHED)
+        return "the race has already started";
+    if (slot < 0) {
+        for (int i = 0; i < MATCH_SLOTS && slot < 0; i++)
+            if (!m->s[i].present)
+                slot = i;
+        if (slot < 0)
+            return "the room is full";
+    } else if (slot >= MATCH_SLOTS) {
+        return "no such player slot";
+    } else if (m->s[slot].present) {
+        return "that player slot is taken";
+    }
+    char clean[MATCH_NAME_MAX + 1];
+    wire_text_clean(clean, sizeof clean, name ? name : "");
+    if (!clean[0])
+        return "a player name must not be empty";
+    if (m->phase == MATCH_FINISHED) {
+        /* A newcomer starts a new series from the lobby. */
+        m->phase = MATCH_WAITING;
+        new_series(m);
+        for (int i = 0; i < MATCH_SLOTS; i++)
+            m->s[i].ready = m->s[i].rematch = false;
+    }
+    struct slot *s = &m->s[slot];
+    s->present = s->connected = true;
+    s->ready = s->rematch = false;
+    memcpy(s->name, clean, sizeof s->name);
+    s->token = rng_u64(&m->rng);
+    if (!s->token)
+        s->token = 1; /* 0 means "no token" in queries */
+    s->moves = 0;
+    match_event *ev = push(m, MATCH_EV_JOINED, MATCH_TO_BOTH, slot);
+    ev->name = s->name;
+    if (slot_out)
+        *slot_out = slot;
+    return NULL;
+}
+
+const char *match_leave(match *m, int slot, uint64_t now_ms)
+{
+    if (!slot_ok(m, slot))
+        return "no such player slot";
+    tick(m, now_ms);
+    if (!m->s[slot].present)
+        return "no player in that slot";
+    if (m->phase == MATCH_COUNTDOWN || m->phase == MATCH_RACING)
+        finish(m, 1 - slot, MATCH_END_FORFEIT, now_ms);
+    if (m->phase == MATCH_FINISHED)
+        m->s[1 - slot].rematch = false;
+    vacate(m, slot);
+    return NULL;
+}
+
+const char *match_ready(match *m, int slot, bool ready, uint64_t now_ms)
+{
+    if (!slot_ok(m, slot))
+        return "no such player slot";
+    tick(m, now_ms);
+    struct slot *s = &m->s[slot];
+    if (!s->present || !s->connected)
+        return "no player in that slot";
+    if (m->phase != MATCH_WAITING)
+        return "ready only counts before the race";
+    s->ready = ready;
+    match_event *ev = push(m, MATCH_EV_READY, MATCH_TO_BOTH, slot);
+    ev->ready = ready;
+    const struct slot *o = &m->s[1 - slot];
+    if (s->ready && o->present && o->connected && o->ready)
+        return start_countdown(m, now_ms);
+    return NULL;
+}
+
+const char *match_disconnect(match *m, int slot, uint64_t now_ms)
+{
+    if (!slot_ok(m, slot))
+        return "no such player slot";
+    tick(m, now_ms);
+    struct slot *s = &m->s[slot];
+    if (!s->present)
+        return "no player in that slot";
+    if (!s->connected)
+        return "that player is already disconnected";
+    if (m->phase == MATCH_WAITING) {
+        vacate(m, slot);
+        return NULL;
+    }
+    s->connected = false;
+    s->rematch = false;
+    s->grace_end = now_ms + m->cfg.grace_ms;
+    match_event *ev = push(m, MATCH_EV_DISCONNECTED, MATCH_TO_BOTH, slot);
+    ev->deadline_ms = s->grace_end;
+    tick(m, now_ms);
+    return NULL;
+}
+
+const char *match_resume(match *m, int slot, uint64_t token, uint64_t now_ms)
+{
+    if (!slot_ok(m, slot))
+        return "no such player slot";
+    tick(m, now_ms);
+    struct slot *s = &m->s[slot];
+    if (!s->present || s->connected)
+        return "nothing to resume in that slot (grace period over?)";
+    if (token != s->token)
+        return "wrong resume token";
+    s->connected = true;
+    push(m, MATCH_EV_RESUMED, MATCH_TO_BOTH, slot);
+    return NULL;
+}
+
+const char *match_rematch(match *m, int slot, uint64_t now_ms)
+{
+    if (!slot_ok(m, slot))
+        return "no such player slot";
+    tick(m, now_ms);
+    struct slot *s = &m->s[slot];
+    const struct slot *o = &m->s[1 - slot];
+    if (!s->present || !s->connected)
+        return "no player in that slot";
+    if (m->phase != MATCH_FINISHED)
+        return "a rematch can only be asked for after a race";
+    if (!o->present)
+        return "there is no opponent for a rematch";
+    if (!s->rematch) {
+        s->rematch = true;
+        push(m, MATCH_EV_REMATCH_REQUEST, MATCH_TO_BOTH, slot);
+    }
+    if (!(o->rematch && o->connected))
+        return NULL;
+    if (m->last.series_over)
+        new_series(m);
+    const char *err = start_countdown(m, now_ms);
+    if (err) {
+        s->rematch = false;
+        return err;
+    }
+    return NULL;
+}
+
+/* ---- the race ---- */
+
+static const char *reject(match *m, int slot, uint32_t seq, int c, const char *why, int *code)
+{
+    match_event *ev = push(m, MATCH_EV_REJECT, slot, slot);
+    ev->seq = seq;
+    ev->code = c;
+    ev->reason = why;
+    if (code)
+        *code = c;
+    return why;
+}
+
+static void log_move(struct slot *s, pz_move mv)
+{
+    if (s->moves >= s->log_cap) {
+        s->log_cap = s->log_cap ? s->log_cap * 2 : 64;
+        s->log = mr_realloc(s->log, s->log_cap, sizeof *s->log);
+    }
+    s->log[s->moves++] = mv;
+}
+
+const char *match_move(match *m, int slot, uint32_t seq, pz_move mv, uint64_t now_ms, int *code)
+{
+    if (!slot_ok(m, slot) || !m->s[slot].present) {
+        if (code)
+            *code = MATCH_REJ_NO_PLAYER;
+        return match_reject_text(MATCH_REJ_NO_PLAYER);
+    }
+    tick(m, now_ms);
+    struct slot *s = &m->s[slot];
+    if (!s->present) {
+        if (code)
+            *code = MATCH_REJ_NO_PLAYER;
+        return match_reject_text(MATCH_REJ_NO_PLAYER);
+    }
+    if (!s->connected)
+        return reject(m, slot, seq, MATCH_REJ_DISCONNECTED, match_reject_text(MATCH_REJ_DISCONNECTED),
+                      code);
+    if (m->phase == MATCH_WAITING || m->phase == MATCH_COUNTDOWN)
+        return reject(m, slot, seq, MATCH_REJ_NOT_STARTED, match_reject_text(MATCH_REJ_NOT_STARTED), code);
+    if (m->phase != MATCH_RACING)
+        return reject(m, slot, seq, MATCH_REJ_FINISHED, match_reject_text(MATCH_REJ_FINISHED), code);
+    const char *why = m->kind->execute_move(m->pz, s->st, mv, s->st);
+    if (why)
+        return reject(m, slot, seq, MATCH_REJ_ILLEGAL, why, code);
+    log_move(s, mv);
+    pz_progress pr;
+    memset(&pr, 0, sizeof pr);
+    m->kind->progress(m->pz, s->st, &pr);
+    match_event *ev = push(m, MATCH_EV_ACK, slot, slot);
+    ev->seq = seq;
+    ev->move = mv;
+    ev->moves = s->moves;
+    ev->progress = pr;
+    ev = push(m, MATCH_EV_PROGRESS, 1 - slot, slot);
+    ev->move = mv;
+    ev->moves = s->moves;
+    ev->progress = pr;
+    if (code)
+        *code = MATCH_OK;
+    if (m->kind->is_solved(m->pz, s->st)) {
+        s->solved = true;
+        s->solve_ms = now_ms;
+        finish(m, slot, MATCH_END_SOLVED, now_ms);
+    }
+    return NULL;
+}
+
+void match_update(match *m, uint64_t now_ms)
+{
+    if (m)
+        tick(m, now_ms);
+}
+
+uint64_t match_next_deadline(const match *m)
+{
+    uint64_t t = UINT64_MAX;
+    if (!m)
+        return t;
+    if (m->phase == MATCH_COUNTDOWN)
+        t = m->start_ms;
+    for (int i = 0; i < MATCH_SLOTS; i++)
+        if (m->s[i].present && !m->s[i].connected && m->s[i].grace_end < t)
+            t = m->s[i].grace_end;
+    return t;
+}
+
+void match_abort(match *m, uint64_t now_ms)
+{
+    if (!m)
+        return;
+    tick(m, now_ms);
+    if (m->phase == MATCH_COUNTDOWN || m->phase == MATCH_RACING)
+        finish(m, MATCH_NONE, MATCH_END_ABORTED, now_ms);
+}
+
+/* ---- queries ---- */
+
+int match_phase(const match *m) { return m ? m->phase : MATCH_WAITING; }
+const pz_puzzle *match_puzzle(const match *m) { return m ? m->pz : NULL; }
+
+const pz_state *match_state(const match *m, int slot)
+{
+    return slot_ok(m, slot) && m->s[slot].present ? m->s[slot].st : NULL;
+}
+
+bool match_present(const match *m, int slot) { return slot_ok(m, slot) && m->s[slot].present; }
+
+bool match_connected(const match *m, int slot)
+{
+    return slot_ok(m, slot) && m->s[slot].present && m->s[slot].connected;
+}
+
+bool match_is_ready(const match *m, int slot) { return slot_ok(m, slot) && m->s[slot].ready; }
+bool match_wants_rematch(const match *m, int slot) { return slot_ok(m, slot) && m->s[slot].rematch; }
+const char *match_name(const match *m, int slot) { return slot_ok(m, slot) ? m->s[slot].name : ""; }
+uint64_t match_token(const match *m, int slot) { return slot_ok(m, slot) ? m->s[slot].token : 0; }
+uint32_t match_moves(const match *m, int slot) { return slot_ok(m, slot) ? m->s[slot].moves : 0; }
+
+const pz_move *match_move_log(const match *m, int slot, size_t *n)
+{
+    *n = 0;
+    if (!slot_ok(m, slot) || !m->s[slot].present || m->s[slot].moves == 0)
+        return NULL;
+    *n = m->s[slot].moves;
+    return m->s[slot].log;
+}
+
+uint64_t match_start_ms(const match *m) { return m && m->game_no > 0 ? m->start_ms : 0; }
+int match_game_no(const match *m) { return m ? m->game_no : 0; }
+int match_series_len(const match *m) { return m ? m->cfg.series_len : 0; }
+int match_score(const match *m, int slot) { return slot_ok(m, slot) ? m->score[slot] : 0; }
+const match_result *match_last_result(const match *m) { return m ? &m->last : NULL; }
+
+bool match_seeded(const match *m, uint64_t *seed)
+{
+    if (seed)
+        *seed = m->seed;
+    return m->seeded;
+}
+
+int match_game_id(const match *m, char *buf, size_t len)
+{
+    if (m->seeded)
+        return pz_id_format_seeded(pz_params_of(m->pz), m->seed, buf, len);
+    char *id = pz_id_format_desc(m->pz);
+    int n = snprintf(buf, len, "%s", id);
+    free(id);
+    return n;
+}
+
+uint64_t match_desc_hash(const match *m) { return m->desc_hash; }
+
+size_t match_memory(const match *m)
+{
+    if (!m)
+        return 0;
+    size_t n = sizeof *m + m->cap * sizeof *m->events;
+    for (int i = 0; i < MATCH_SLOTS; i++)
+        n += m->s[i].log_cap * sizeof *m->s[i].log;
+    return n;
+}
+
+const char *match_reject_text(int code)
+{
+    switch (code) {
+    case MATCH_OK:
+        return "ok";
+    case MATCH_REJ_ILLEGAL:
+        return "illegal move";
+    case MATCH_REJ_NOT_STARTED:
+        return "the race has not started yet";
+    case MATCH_REJ_FINISHED:
+        return "the race is over";
+    case MATCH_REJ_NO_PLAYER:
+        return "no player in that slot";
+    case MATCH_REJ_DISCONNECTED:
+        return "that player is disconnected";
+    default:
+        return "unknown reason";
+    }
+}
+
+const char *match_end_text(int reason)
+{
+    switch (reason) {
+    case MATCH_END_SOLVED:
+        return "solved";
+    case MATCH_END_FORFEIT:
+        return "forfeit";
+    case MATCH_END_BOTH_LEFT:
+        return "both players left";
+    case MATCH_END_ABORTED:
+        return "aborted";
+    default:
+        return "unknown";
+    }
+}
+
+const char *match_phase_text(int phase)
+{
+    switch (phase) {
+    case MATCH_WAITING:
+        return "waiting";
+    case MATCH_COUNTDOWN:
+        return "countdown";
+    case MATCH_RACING:
+        return "racing";
+    case MATCH_FINISHED:
+        return "finished";
+    default:
+        return "unknown";
+    }
+}

@@ -1,0 +1,768 @@
+/* wire.c: byte-by-byte encoding and fail-closed decoding of every network message. */
+#include "wire.h"
+
+#include <assert.h>
+#include <string.h>
+
+#include "match.h"
+
+/* ---- writer: asserts, because a bad write is our bug ----
+ * With p == NULL it only counts, which is how wire_size works. */
+typedef struct writer {
+    uint8_t *p;
+    size_t cap, len;
+} writer;
+
+static void put_u8(writer *w, unsigned v)
+{
+    assert(v <= 0xFF);
+    if (w->p) {
+        assert(w->len < w->cap);
+        w->p[w->len] = (uint8_t)v;
+    }
+    w->len++;
+}
+
+static void put_u16(writer *w, unsigned v)
+{
+    assert(v <= 0xFFFF);
+    put_u8(w, (v >> 8) & 0xFF);
+    put_u8(w, v & 0xFF);
+}
+
+static void put_u32(writer *w, uint32_t v)
+{
+    put_u16(w, (v >> 16) & 0xFFFF);
+    put_u16(w, v & 0xFFFF);
+}
+
+static void put_u64(writer *w, uint64_t v)
+{
+    put_u32(w, (uint32_t)(v >> 32));
+    put_u32(w, (uint32_t)v);
+}
+
+static void put_bool(writer *w, bool b) { put_u8(w, b ? 1 : 0); }
+
+static void put_bytes(writer *w, const void *src, size_t n)
+{
+    const uint8_t *s = src;
+    for (size_t i = 0; i < n; i++)
+        put_u8(w, s[i]);
+}
+
+/* str8: u8 length, bytes (no NUL). */
+static void put_str8(writer *w, const char *s, size_t max)
+{
+    size_t n = strlen(s);
+    assert(n <= max && n <= 0xFF && wire_text_ok(s, n));
+    (void)max; /* only checked */
+    put_u8(w, (unsigned)n);
+    put_bytes(w, s, n);
+}
+
+static bool game_id_char_ok(uint8_t c) { return c > 0x20 && c < 0x7F; }
+
+static void put_game_id(writer *w, const char *s, size_t n)
+{
+    assert(s && n >= 1 && n <= WIRE_GAME_ID_MAX);
+    for (size_t i = 0; i < n; i++)
+        assert(game_id_char_ok((uint8_t)s[i]));
+    put_u16(w, (unsigned)n);
+    put_bytes(w, s, n);
+}
+
+static void put_code(writer *w, const char *code)
+{
+    assert(wire_room_code_ok(code));
+    put_bytes(w, code, WIRE_ROOM_CODE_LEN);
+}
+
+static void put_move(writer *w, pz_move mv)
+{
+    assert(mv.type >= PZ_MOVE_STEP && mv.type <= PZ_MOVE_ROTATE_CCW && mv.dir < PZ_DIR_COUNT);
+    put_u8(w, mv.type);
+    put_u8(w, mv.dir);
+    put_u16(w, mv.x);
+    put_u16(w, mv.y);
+}
+
+/* ---- reader: every get checks the length first and fails closed ---- */
+typedef struct reader {
+    const uint8_t *p;
+    size_t len, pos;
+} reader;
+
+static bool get_u8(reader *r, uint8_t *v)
+{
+    if (r->pos >= r->len)
+        return false;
+    *v = r->p[r->pos++];
+    return true;
+}
+
+static bool get_u16(reader *r, uint16_t *v)
+{
+    if (r->len - r->pos < 2)
+        return false;
+    *v = (uint16_t)((unsigned)r->p[r->pos] << 8 | r->p[r->pos + 1]);
+    r->pos += 2;
+    return true;
+}
+
+static bool get_u32(reader *r, uint32_t *v)
+{
+    uint16_t hi, lo;
+    if (!(get_u16(r, &hi) && get_u16(r, &lo)))
+        return false;
+    *v = (uint32_t)hi << 16 | lo;
+    return true;
+}
+
+static bool get_u64(reader *r, uint64_t *v)
+{
+    uint32_t hi, lo;
+    if (!(get_u32(r, &hi) && get_u32(r, &lo)))
+        return false;
+    *v = (uint64_t)hi << 32 | lo;
+    return true;
+}
+
+static bool get_i16(reader *r, int16_t *v)
+{
+    uint16_t u;
+    if (!get_u16(r, &u))
+        return false;
+    *v = (int16_t)(u >= 0x8000u ? (int)u - 0x10000 : (int)u);
+    return true;
+}
+
+static bool get_i32(reader *r, int32_t *v)
+{
+    uint32_t u;
+    if (!get_u32(r, &u))
+        return false;
+    *v = u >= 0x80000000u ? (int32_t)(u - 0x80000000u) - INT32_MAX - 1 : (int32_t)u;
+    return true;
+}
+
+static bool get_bool(reader *r, bool *b)
+{
+    uint8_t v;
+    if (!get_u8(r, &v) || v > 1)
+        return false;
+    *b = v == 1;
+    return true;
+}
+
+/* A u8 that must be below limit. */
+static bool get_below(reader *r, uint8_t *v, unsigned limit) { return get_u8(r, v) && *v < limit; }
+
+/* str8 into out (max bytes + NUL), checked with wire_text_ok; min is the
+ * shortest allowed length. */
+static bool get_str8(reader *r, char *out, size_t min, size_t max)
+{
+    uint8_t n;
+    if (!get_u8(r, &n) || n < min || n > max || r->len - r->pos < n)
+        return false;
+    const char *s = (const char *)r->p + r->pos;
+    if (!wire_text_ok(s, n))
+        return false;
+    memcpy(out, s, n);
+    out[n] = '\0';
+    r->pos += n;
+    return true;
+}
+
+static bool get_game_id(reader *r, const char **out, uint16_t *outlen)
+{
+    uint16_t n;
+    if (!get_u16(r, &n) || n == 0 || r->len - r->pos < n)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!game_id_char_ok(r->p[r->pos + i]))
+            return false;
+    *out = (const char *)r->p + r->pos;
+    *outlen = n;
+    r->pos += n;
+    return true;
+}
+
+static bool get_code(reader *r, char out[WIRE_ROOM_CODE_LEN + 1])
+{
+    if (r->len - r->pos < WIRE_ROOM_CODE_LEN)
+        return false;
+    memcpy(out, r->p + r->pos, WIRE_ROOM_CODE_LEN);
+    out[WIRE_ROOM_CODE_LEN] = '\0';
+    r->pos += WIRE_ROOM_CODE_LEN;
+    return wire_room_code_ok(out);
+}
+
+static bool get_move(reader *r, pz_move *mv)
+{
+    return get_u8(r, &mv->type) && mv->type >= PZ_MOVE_STEP && mv->type <= PZ_MOVE_ROTATE_CCW &&
+           get_below(r, &mv->dir, PZ_DIR_COUNT) && get_u16(r, &mv->x) && get_u16(r, &mv->y);
+}
+
+static bool get_slot(reader *r, uint8_t *slot) { return get_below(r, slot, 2); }
+
+static bool get_series(reader *r, uint8_t *n) { return get_u8(r, n) && *n >= 1 && *n <= WIRE_MAX_SERIES; }
+
+static bool at_end(const reader *r) { return r->pos == r->len; }
+
+/* ---- messages ---- */
+
+static void write_body(writer *w, const wire_msg *m)
+{
+    put_u8(w, m->type);
+    switch (m->type) {
+    case WIRE_HELLO:
+        put_u32(w, m->hello.magic);
+        put_u16(w, m->hello.version);
+        assert(wire_name_ok(m->hello.name, strlen(m->hello.name)));
+        put_str8(w, m->hello.name, WIRE_NAME_MAX);
+        break;
+    case WIRE_WELCOME:
+        put_u32(w, m->welcome.player_id);
+        assert(wire_name_ok(m->welcome.server_name, strlen(m->welcome.server_name)));
+        put_str8(w, m->welcome.server_name, WIRE_NAME_MAX);
+        break;
+    case WIRE_REFUSED:
+    case WIRE_ERROR:
+        put_u8(w, m->error.code);
+        put_str8(w, m->error.text, WIRE_TEXT_MAX);
+        break;
+    case WIRE_SHUTDOWN:
+        put_str8(w, m->error.text, WIRE_TEXT_MAX);
+        break;
+    case WIRE_REJECT:
+        put_u32(w, m->error.seq);
+        assert(m->error.code < MATCH_REJ_COUNT);
+        put_u8(w, m->error.code);
+        put_str8(w, m->error.text, WIRE_TEXT_MAX);
+        break;
+    case WIRE_CREATE_ROOM: {
+        const wire_create *c = &m->create;
+        assert(c->series_len >= 1 && c->series_len <= WIRE_MAX_SERIES);
+        put_u8(w, c->by_id ? 1 : 0);
+        put_u8(w, c->series_len);
+        if (c->by_id) {
+            put_game_id(w, c->game_id, c->game_id_len);
+        } else {
+            assert(c->params.kind >= 0 && c->params.kind < PZ_KIND_COUNT);
+            assert(c->params.diff >= 0 && c->params.diff < PZ_DIFF_COUNT);
+            assert(c->params.w >= 1 && c->params.h >= 1);
+            assert(c->has_seed || c->seed == 0);
+            put_u8(w, (unsigned)c->params.kind);
+            put_u16(w, (unsigned)c->params.w);
+            put_u16(w, (unsigned)c->params.h);
+            put_u8(w, (unsigned)c->params.diff);
+            put_bool(w, c->has_seed);
+            put_u64(w, c->seed);
+        }
+        break;
+    }
+    case WIRE_JOIN_ROOM:
+        put_code(w, m->join.code);
+        break;
+    case WIRE_QUICK_MATCH:
+    case WIRE_LEAVE_ROOM:
+    case WIRE_REMATCH:
+        break;
+    case WIRE_READY:
+        put_bool(w, m->ready.ready);
+        break;
+    case WIRE_RESUME:
+        put_code(w, m->resume.code);
+        assert(m->resume.slot < 2);
+        put_u8(w, m->resume.slot);
+        put_u64(w, m->resume.token);
+        break;
+    case WIRE_MOVE:
+        put_u32(w, m->move.seq);
+        put_move(w, m->move.move);
+        break;
+    case WIRE_ACK:
+        put_u32(w, m->ack.seq);
+        put_u32(w, m->ack.moves);
+        put_bool(w, m->ack.solved);
+        break;
+    case WIRE_ROOM_STATE: {
+        const wire_room_state *s = &m->room;
+        put_code(w, s->code);
+        assert(s->your_slot < 2 && s->phase <= MATCH_FINISHED);
+        put_u8(w, s->your_slot);
+        put_u8(w, s->phase);
+        assert(s->params.kind >= 0 && s->params.kind < PZ_KIND_COUNT);
+        assert(s->params.diff >= 0 && s->params.diff < PZ_DIFF_COUNT);
+        put_u8(w, (unsigned)s->params.kind);
+        put_u16(w, (unsigned)s->params.w);
+        put_u16(w, (unsigned)s->params.h);
+        put_u8(w, (unsigned)s->params.diff);
+        assert(s->series_len >= 1 && s->series_len <= WIRE_MAX_SERIES);
+        put_u8(w, s->series_len);
+        put_u8(w, s->score[0]);
+        put_u8(w, s->score[1]);
+        for (int i = 0; i < 2; i++) {
+            const wire_player *p = &s->player[i];
+            put_u8(w, (p->present ? 1u : 0u) | (p->connected ? 2u : 0u) | (p->ready ? 4u : 0u) |
+                          (p->rematch ? 8u : 0u));
+            assert(p->present ? wire_name_ok(p->name, strlen(p->name)) : p->name[0] == '\0');
+            put_str8(w, p->name, WIRE_NAME_MAX);
+        }
+        break;
+    }
+    case WIRE_MATCH_START: {
+        const wire_match_start *s = &m->start;
+        assert(s->slot < 2 && s->series_len >= 1 && s->series_len <= WIRE_MAX_SERIES);
+        put_u8(w, s->slot);
+        put_u16(w, s->game_no);
+        put_u64(w, s->token);
+        put_u32(w, (uint32_t)s->start_in_ms);
+        put_u64(w, s->desc_hash);
+        put_u8(w, s->series_len);
+        put_u8(w, s->score[0]);
+        put_u8(w, s->score[1]);
+        put_game_id(w, s->game_id, s->game_id_len);
+        break;
+    }
+    case WIRE_PROGRESS: {
+        const wire_progress *p = &m->progress;
+        assert(p->slot < 2);
+        put_u8(w, p->slot);
+        put_move(w, p->move);
+        put_u32(w, p->moves);
+        put_u16(w, (uint16_t)p->x);
+        put_u16(w, (uint16_t)p->y);
+        put_u32(w, p->path_len);
+        put_u32(w, (uint32_t)p->value);
+        put_bool(w, p->solved);
+        break;
+    }
+    case WIRE_MATCH_END: {
+        const wire_match_end *e = &m->end;
+        assert(e->winner < 2 || e->winner == WIRE_SLOT_NONE);
+        assert(e->reason <= MATCH_END_ABORTED);
+        assert(e->series_len >= 1 && e->series_len <= WIRE_MAX_SERIES);
+        put_u8(w, e->winner);
+        put_u8(w, e->reason);
+        put_u32(w, e->time_ms[0]);
+        put_u32(w, e->time_ms[1]);
+        put_bool(w, e->solved[0]);
+        put_bool(w, e->solved[1]);
+        put_u32(w, e->moves[0]);
+        put_u32(w, e->moves[1]);
+        put_u16(w, e->game_no);
+        put_u8(w, e->series_len);
+        put_u8(w, e->score[0]);
+        put_u8(w, e->score[1]);
+        put_bool(w, e->series_over);
+        break;
+    }
+    case WIRE_REMATCH_OFFER:
+        assert(m->rematch_offer.slot < 2);
+        put_u8(w, m->rematch_offer.slot);
+        break;
+    case WIRE_MOVE_LOG:
+        assert(m->log.slot < 2 && m->log.count <= WIRE_MOVE_LOG_MAX);
+        put_u8(w, m->log.slot);
+        put_u32(w, m->log.first);
+        put_u16(w, m->log.count);
+        put_bool(w, m->log.last);
+        for (unsigned i = 0; i < m->log.count; i++)
+            put_move(w, m->log.moves[i]);
+        break;
+    default:
+        assert(!"wire_write: unknown message type");
+    }
+}
+
+size_t wire_size(const wire_msg *m)
+{
+    writer w = {NULL, 0, 0};
+    write_body(&w, m);
+    return w.len;
+}
+
+size_t wire_write(const wire_msg *m, uint8_t *buf, size_t cap)
+{
+    assert(buf);
+    writer w = {buf, cap, 0};
+    write_body(&w, m);
+    return w.len;
+}
+
+static bool read_create(reader *r, wire_create *c)
+{
+    uint8_t mode, kind, diff;
+    uint16_t w, h;
+    if (!(get_below(r, &mode, 2) && get_series(r, &c->series_len)))
+        return false;
+    c->by_id = mode == 1;
+    if (c->by_id)
+        return get_game_id(r, &c->game_id, &c->game_id_len);
+    if (!(get_below(r, &kind, PZ_KIND_COUNT) && get_u16(r, &w) && w >= 1 && get_u16(r, &h) && h >= 1 &&
+          get_below(r, &diff, PZ_DIFF_COUNT) && get_bool(r, &c->has_seed) && get_u64(r, &c->seed)))
+        return false;
+    c->params.kind = kind;
+    c->params.w = w;
+    c->params.h = h;
+    c->params.diff = diff;
+    return c->has_seed || c->seed == 0;
+}
+
+static bool read_params(reader *r, pz_params *p)
+{
+    uint8_t kind, diff;
+    uint16_t w, h;
+    if (!(get_below(r, &kind, PZ_KIND_COUNT) && get_u16(r, &w) && get_u16(r, &h) &&
+          get_below(r, &diff, PZ_DIFF_COUNT)))
+        return false;
+    p->kind = kind;
+    p->w = w;
+    p->h = h;
+    p->diff = diff;
+    return true;
+}
+
+static bool read_player(reader *r, wire_player *p)
+{
+    uint8_t f;
+    if (!get_u8(r, &f) || (f & ~0x0Fu))
+        return false;
+    p->present = f & 1;
+    p->connected = f & 2;
+    p->ready = f & 4;
+    p->rematch = f & 8;
+    if (!p->present)
+        return f == 0 && get_str8(r, p->name, 0, 0);
+    return get_str8(r, p->name, 1, WIRE_NAME_MAX);
+}
+
+static bool read_body(reader *r, wire_msg *m)
+{
+    switch (m->type) {
+    case WIRE_HELLO:
+        if (!(get_u32(r, &m->hello.magic) && m->hello.magic == WIRE_MAGIC && get_u16(r, &m->hello.version)))
+            return false;
+        if (m->hello.version != WIRE_VERSION) {
+            /* Only magic and version are fixed across versions: the rest of
+             * another version's HELLO is not ours to judge, and the server
+             * answers with a readable REFUSED. */
+            m->hello.name[0] = '\0';
+            r->pos = r->len;
+            return true;
+        }
+        return get_str8(r, m->hello.name, 1, WIRE_NAME_MAX);
+    case WIRE_WELCOME:
+        return get_u32(r, &m->welcome.player_id) && get_str8(r, m->welcome.server_name, 1, WIRE_NAME_MAX);
+    case WIRE_REFUSED:
+    case WIRE_ERROR:
+        return get_u8(r, &m->error.code) && m->error.code >= 1 &&
+               get_str8(r, m->error.text, 0, WIRE_TEXT_MAX);
+    case WIRE_SHUTDOWN:
+        return get_str8(r, m->error.text, 0, WIRE_TEXT_MAX);
+    case WIRE_REJECT:
+        return get_u32(r, &m->error.seq) && get_below(r, &m->error.code, MATCH_REJ_COUNT) &&
+               m->error.code != MATCH_OK && get_str8(r, m->error.text, 0, WIRE_TEXT_MAX);
+    case WIRE_CREATE_ROOM:
+        return read_create(r, &m->create);
+    case WIRE_JOIN_ROOM:
+        return get_code(r, m->join.code);
+    case WIRE_QUICK_MATCH:
+    case WIRE_LEAVE_ROOM:
+    case WIRE_REMATCH:
+        return true;
+    case WIRE_READY:
+        return get_bool(r, &m->ready.ready);
+    case WIRE_RESUME:
+        return get_code(r, m->resume.code) && get_slot(r, &m->resume.slot) && get_u64(r, &m->resume.token);
+    case WIRE_MOVE:
+        return get_u32(r, &m->move.seq) && get_move(r, &m->move.move);
+    case WIRE_ACK:
+        return get_u32(r, &m->ack.seq) && get_u32(r, &m->ack.moves) && get_bool(r, &m->ack.solved);
+    case WIRE_ROOM_STATE: {
+        wire_room_state *s = &m->room;
+        return get_code(r, s->code) && get_slot(r, &s->your_slot) &&
+               get_below(r, &s->phase, MATCH_FINISHED + 1) && read_params(r, &s->params) &&
+               get_series(r, &s->series_len) && get_u8(r, &s->score[0]) && get_u8(r, &s->score[1]) &&
+               read_player(r, &s->player[0]) && read_player(r, &s->player[1]);
+    }
+    case WIRE_MATCH_START: {
+        wire_match_start *s = &m->start;
+        return get_slot(r, &s->slot) && get_u16(r, &s->game_no) && get_u64(r, &s->token) &&
+               get_i32(r, &s->start_in_ms) && get_u64(r, &s->desc_hash) && get_series(r, &s->series_len) &&
+               get_u8(r, &s->score[0]) && get_u8(r, &s->score[1]) &&
+               get_game_id(r, &s->game_id, &s->game_id_len);
+    }
+    case WIRE_PROGRESS: {
+        wire_progress *p = &m->progress;
+        return get_slot(r, &p->slot) && get_move(r, &p->move) && get_u32(r, &p->moves) && get_i16(r, &p->x) &&
+               get_i16(r, &p->y) && get_u32(r, &p->path_len) && get_i32(r, &p->value) &&
+               get_bool(r, &p->solved);
+    }
+    case WIRE_MATCH_END: {
+        wire_match_end *e = &m->end;
+        return get_u8(r, &e->winner) && (e->winner < 2 || e->winner == WIRE_SLOT_NONE) &&
+               get_below(r, &e->reason, MATCH_END_ABORTED + 1) && get_u32(r, &e->time_ms[0]) &&
+               get_u32(r, &e->time_ms[1]) && get_bool(r, &e->solved[0]) && get_bool(r, &e->solved[1]) &&
+               get_u32(r, &e->moves[0]) && get_u32(r, &e->moves[1]) && get_u16(r, &e->game_no) &&
+               get_series(r, &e->series_len) && get_u8(r, &e->score[0]) && get_u8(r, &e->score[1]) &&
+               get_bool(r, &e->series_over);
+    }
+    case WIRE_REMATCH_OFFER:
+        return get_slot(r, &m->rematch_offer.slot);
+    case WIRE_MOVE_LOG:
+        if (!(get_slot(r, &m->log.slot) && get_u32(r, &m->log.first) && get_u16(r, &m->log.count) &&
+              m->log.count <= WIRE_MOVE_LOG_MAX && get_bool(r, &m->log.last)))
+            return false;
+        for (unsigned i = 0; i < m->log.count; i++)
+            if (!get_move(r, &m->log.moves[i]))
+                return false;
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool wire_read(const uint8_t *buf, size_t len, wire_msg *m)
+{
+    if (!buf || !m || len == 0 || len > WIRE_MSG_MAX)
+        return false;
+    reader r = {buf, len, 0};
+    memset(m, 0, sizeof *m);
+    return get_u8(&r, &m->type) && read_body(&r, m) && at_end(&r);
+}
+
+const char *wire_type_name(int type)
+{
+    switch (type) {
+    case WIRE_HELLO:
+        return "HELLO";
+    case WIRE_WELCOME:
+        return "WELCOME";
+    case WIRE_REFUSED:
+        return "REFUSED";
+    case WIRE_CREATE_ROOM:
+        return "CREATE_ROOM";
+    case WIRE_JOIN_ROOM:
+        return "JOIN_ROOM";
+    case WIRE_QUICK_MATCH:
+        return "QUICK_MATCH";
+    case WIRE_LEAVE_ROOM:
+        return "LEAVE_ROOM";
+    case WIRE_READY:
+        return "READY";
+    case WIRE_REMATCH:
+        return "REMATCH";
+    case WIRE_RESUME:
+        return "RESUME";
+    case WIRE_MOVE:
+        return "MOVE";
+    case WIRE_ROOM_STATE:
+        return "ROOM_STATE";
+    case WIRE_MATCH_START:
+        return "MATCH_START";
+    case WIRE_ACK:
+        return "ACK";
+    case WIRE_REJECT:
+        return "REJECT";
+    case WIRE_PROGRESS:
+        return "PROGRESS";
+    case WIRE_MATCH_END:
+        return "MATCH_END";
+    case WIRE_REMATCH_OFFER:
+        return "REMATCH_OFFER";
+    case WIRE_MOVE_LOG:
+        return "MOVE_LOG";
+    case WIRE_SHUTDOWN:
+        return "SHUTDOWN";
+    case WIRE_ERROR:
+        return "ERROR";
+    default:
+        return "?";
+    }
+}
+
+/* ---- LAN discovery ---- */
+
+size_t wire_write_probe(const wire_probe *p, uint8_t *buf, size_t cap)
+{
+    writer w = {buf, cap, 0};
+    put_u32(&w, WIRE_PROBE_MAGIC);
+    put_u16(&w, p->version);
+    put_u32(&w, p->nonce);
+    return w.len;
+}
+
+bool wire_read_probe(const uint8_t *buf, size_t len, wire_probe *p)
+{
+    if (!buf || !p)
+        return false;
+    reader r = {buf, len, 0};
+    uint32_t magic;
+    memset(p, 0, sizeof *p);
+    if (!(get_u32(&r, &magic) && magic == WIRE_PROBE_MAGIC && get_u16(&r, &p->version) &&
+          get_u32(&r, &p->nonce)))
+        return false;
+    /* A later version's probe may carry more: still answer it. */
+    return p->version != WIRE_VERSION || at_end(&r);
+}
+
+size_t wire_write_probe_reply(const wire_probe_reply *rp, uint8_t *buf, size_t cap)
+{
+    writer w = {buf, cap, 0};
+    put_u32(&w, WIRE_REPLY_MAGIC);
+    put_u16(&w, rp->version);
+    put_u32(&w, rp->nonce);
+    put_u16(&w, rp->game_port);
+    put_u16(&w, rp->players_waiting);
+    put_u16(&w, rp->rooms);
+    put_u16(&w, rp->players);
+    put_u16(&w, rp->max_players);
+    assert(wire_name_ok(rp->name, strlen(rp->name)));
+    put_str8(&w, rp->name, WIRE_NAME_MAX);
+    return w.len;
+}
+
+bool wire_read_probe_reply(const uint8_t *buf, size_t len, wire_probe_reply *rp)
+{
+    if (!buf || !rp)
+        return false;
+    reader r = {buf, len, 0};
+    uint32_t magic;
+    memset(rp, 0, sizeof *rp);
+    if (!(get_u32(&r, &magic) && magic == WIRE_REPLY_MAGIC && get_u16(&r, &rp->version) &&
+          get_u32(&r, &rp->nonce) && get_u16(&r, &rp->game_port)))
+        return false;
+    if (rp->version != WIRE_VERSION)
+        return true; /* the fixed header says enough to list it as incompatible */
+    return get_u16(&r, &rp->players_waiting) && get_u16(&r, &rp->rooms) && get_u16(&r, &rp->players) &&
+           get_u16(&r, &rp->max_players) && get_str8(&r, rp->name, 1, WIRE_NAME_MAX) && at_end(&r);
+}
+
+/* ---- text ---- */
+
+/* Length of the UTF-8 character at s (n bytes left) and its code point, or
+ * 0 if the bytes are not a valid, shortest-form scalar value. */
+static size_t utf8_char(const uint8_t *s, size_t n, uint32_t *cp)
+{
+    if (n == 0)
+        return 0;
+    uint8_t c = s[0];
+    size_t len;
+    uint32_t v, min;
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    } else if ((c & 0xE0) == 0xC0) {
+        len = 2, v = c & 0x1F, min = 0x80;
+    } else if ((c & 0xF0) == 0xE0) {
+        len = 3, v = c & 0x0F, min = 0x800;
+    } else if ((c & 0xF8) == 0xF0) {
+        len = 4, v = c & 0x07, min = 0x10000;
+    } else {
+        return 0;
+    }
+    if (n < len)
+        return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        v = v << 6 | (s[i] & 0x3F);
+    }
+    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
+        return 0;
+    *cp = v;
+    return len;
+}
+
+static bool is_control(uint32_t cp) { return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F); }
+
+bool wire_text_ok(const char *s, size_t len)
+{
+    if (len > WIRE_TEXT_MAX || (len && !s))
+        return false;
+    const uint8_t *p = (const uint8_t *)s;
+    size_t i = 0;
+    while (i < len) {
+        uint32_t cp;
+        size_t n = utf8_char(p + i, len - i, &cp);
+        if (n == 0 || is_control(cp))
+            return false;
+        i += n;
+    }
+    return true;
+}
+
+bool wire_name_ok(const char *s, size_t len) { return len >= 1 && len <= WIRE_NAME_MAX && wire_text_ok(s, len); }
+
+void wire_text_clean(char *dst, size_t dstlen, const char *src)
+{
+    if (!dst || dstlen == 0)
+        return;
+    size_t out = 0;
+    const uint8_t *p = (const uint8_t *)(src ? src : "");
+    size_t n = strlen((const char *)p);
+    size_t i = 0;
+    while (i < n) {
+        uint32_t cp;
+        size_t k = utf8_char(p + i, n - i, &cp);
+        if (k == 0) {
+            i++;
+            continue;
+        }
+        if (out + k > dstlen - 1)
+            break;
+        if (is_control(cp)) {
+            dst[out++] = '?';
+        } else {
+            memcpy(dst + out, p + i, k);
+            out += k;
+        }
+        i += k;
+    }
+    dst[out] = '\0';
+}
+
+/* ---- room codes ---- */
+
+static bool code_char_ok(char c) { return c != '\0' && strchr(WIRE_ROOM_ALPHABET, c) != NULL; }
+
+void wire_room_code_make(rng_t *r, char out[WIRE_ROOM_CODE_LEN + 1])
+{
+    const char *a = WIRE_ROOM_ALPHABET;
+    uint32_t n = (uint32_t)strlen(a);
+    for (int i = 0; i < WIRE_ROOM_CODE_LEN; i++)
+        out[i] = a[rng_below(r, n)];
+    out[WIRE_ROOM_CODE_LEN] = '\0';
+}
+
+bool wire_room_code_ok(const char *code)
+{
+    if (!code)
+        return false;
+    for (int i = 0; i < WIRE_ROOM_CODE_LEN; i++)
+        if (!code_char_ok(code[i]))
+            return false;
+    return code[WIRE_ROOM_CODE_LEN] == '\0';
+}
+
+bool wire_room_code_parse(const char *text, char out[WIRE_ROOM_CODE_LEN + 1])
+{
+    if (!text)
+        return false;
+    int n = 0;
+    for (const char *p = text; *p; p++) {
+        char c = *p;
+        if (c == ' ' || c == '-' || c == '\t')
+            continue;
+        if (c >= 'a' && c <= 'z')
+            c = (char)(c - 'a' + 'A');
+        if (!code_char_ok(c) || n >= WIRE_ROOM_CODE_LEN)
+            return false;
+        out[n++] = c;
+    }
+    out[n] = '\0';
+    return n == WIRE_ROOM_CODE_LEN;
+}

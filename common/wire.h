@@ -1,0 +1,255 @@
+/* wire.h: the network messages, encoded and decoded byte by byte (docs/protocol.md). */
+#ifndef MR_WIRE_H
+#define MR_WIRE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "puzzle.h"
+#include "rng.h"
+
+/* Transport: ENet, WIRE_CHANNELS channels, every message one reliable packet
+ * on channel WIRE_CHANNEL. Round-trip time comes from ENet (peer RTT); there
+ * is no ping message. LAN discovery is plain UDP on WIRE_DISCOVERY_PORT.
+ *
+ * Every message starts with its type byte. Integers are big endian. Reads
+ * (wire_read*) check the length before each field, reject any bad field and
+ * any trailing byte, and return false: the input is the world's. Writes
+ * (wire_write*) assert on a bad message: that is our bug. */
+
+#define WIRE_MAGIC 0x4D5A5243u       /* "MZRC": HELLO */
+#define WIRE_PROBE_MAGIC 0x4D5A5250u /* "MZRP": discovery probe */
+#define WIRE_REPLY_MAGIC 0x4D5A5241u /* "MZRA": discovery reply */
+#define WIRE_VERSION 1
+#define WIRE_DEFAULT_PORT 27910
+#define WIRE_DISCOVERY_PORT 27911
+#define WIRE_CHANNELS 1
+#define WIRE_CHANNEL 0
+
+#define WIRE_NAME_MAX 24       /* player and server names, bytes */
+#define WIRE_TEXT_MAX 200      /* reasons and error texts, bytes */
+#define WIRE_GAME_ID_MAX 65535 /* game ID string in CREATE_ROOM / MATCH_START */
+#define WIRE_ROOM_CODE_LEN 5
+#define WIRE_ROOM_ALPHABET "ABCDEFGHJKMNPQRSTUVWXYZ23456789" /* no I L O 0 1 */
+#define WIRE_MOVE_LOG_MAX 256  /* moves per MOVE_LOG message */
+#define WIRE_MAX_SERIES 99
+/* No message is longer than this (MATCH_START with the longest game ID). */
+#define WIRE_MSG_MAX (WIRE_GAME_ID_MAX + 64)
+#define WIRE_SLOT_NONE 0xFF
+
+enum wire_type {
+    /* client -> server */
+    WIRE_HELLO = 1,
+    WIRE_CREATE_ROOM = 10,
+    WIRE_JOIN_ROOM = 11,
+    WIRE_QUICK_MATCH = 12,
+    WIRE_LEAVE_ROOM = 13,
+    WIRE_READY = 14,
+    WIRE_REMATCH = 15,
+    WIRE_RESUME = 16,
+    WIRE_MOVE = 17,
+    /* server -> client */
+    WIRE_WELCOME = 2,
+    WIRE_REFUSED = 3,
+    WIRE_ROOM_STATE = 30,
+    WIRE_MATCH_START = 31,
+    WIRE_ACK = 32,
+    WIRE_REJECT = 33,
+    WIRE_PROGRESS = 34,
+    WIRE_MATCH_END = 35,
+    WIRE_REMATCH_OFFER = 36,
+    WIRE_MOVE_LOG = 37,
+    WIRE_SHUTDOWN = 38,
+    WIRE_ERROR = 39,
+};
+
+/* Codes in REFUSED and ERROR. */
+enum wire_error {
+    WIRE_ERR_VERSION = 1,     /* protocol version mismatch */
+    WIRE_ERR_FULL = 2,        /* server has no room for another client */
+    WIRE_ERR_BAD_NAME = 3,
+    WIRE_ERR_BAD_MESSAGE = 4, /* malformed, unknown or oversized */
+    WIRE_ERR_NO_ROOM = 5,     /* unknown room code */
+    WIRE_ERR_ROOM_FULL = 6,
+    WIRE_ERR_BAD_PARAMS = 7,  /* puzzle or series settings refused */
+    WIRE_ERR_TOO_MANY_ROOMS = 8,
+    WIRE_ERR_NOT_IN_ROOM = 9,
+    WIRE_ERR_STATE = 10,      /* not allowed now (e.g. ready while racing) */
+    WIRE_ERR_RESUME = 11,     /* bad token or grace period over */
+    WIRE_ERR_RATE = 12,       /* too many messages */
+    WIRE_ERR_INTERNAL = 13,
+    WIRE_ERR_HANDSHAKE = 14,  /* first message was not HELLO, or HELLO twice */
+};
+
+/* CREATE_ROOM. */
+typedef struct wire_create {
+    bool by_id; /* true: game_id; false: params (+ seed if has_seed) */
+    pz_params params;
+    bool has_seed;
+    uint64_t seed;
+    uint8_t series_len; /* best of N, 1..WIRE_MAX_SERIES */
+    const char *game_id; /* by_id: not NUL-terminated, see game_id_len */
+    uint16_t game_id_len;
+} wire_create;
+
+typedef struct wire_player {
+    bool present, connected, ready, rematch;
+    char name[WIRE_NAME_MAX + 1];
+} wire_player;
+
+typedef struct wire_room_state {
+    char code[WIRE_ROOM_CODE_LEN + 1];
+    uint8_t your_slot; /* 0 or 1 */
+    uint8_t phase;     /* enum match_phase */
+    pz_params params;  /* what the room races on */
+    uint8_t series_len;
+    uint8_t score[2];
+    wire_player player[2];
+} wire_room_state;
+
+/* How the puzzle travels: the game ID, and mr_hash64 of the kind's
+ * encode_desc. A seeded ID is short; the client regenerates the puzzle and
+ * checks the hash. A description ID (a puzzle with no seed) is sent whole,
+ * up to WIRE_GAME_ID_MAX bytes; the server refuses larger ones at room
+ * creation. */
+typedef struct wire_match_start {
+    uint8_t slot;        /* the receiver's slot */
+    uint16_t game_no;    /* 1 for the first game of the series */
+    uint64_t token;      /* the receiver's resume token */
+    int32_t start_in_ms; /* ms from sending to the race start; < 0: running for that long */
+    uint64_t desc_hash;
+    uint8_t series_len;
+    uint8_t score[2];
+    const char *game_id; /* not NUL-terminated; see game_id_len (1..WIRE_GAME_ID_MAX) */
+    uint16_t game_id_len;
+} wire_match_start;
+
+typedef struct wire_progress {
+    uint8_t slot;   /* whose progress */
+    pz_move move;   /* the move they played */
+    uint32_t moves; /* accepted moves so far */
+    int16_t x, y;   /* pz_progress, -1 where the kind has none */
+    uint32_t path_len;
+    int32_t value;
+    bool solved;
+} wire_progress;
+
+typedef struct wire_match_end {
+    uint8_t winner; /* 0, 1 or WIRE_SLOT_NONE */
+    uint8_t reason; /* enum match_end_reason */
+    uint32_t time_ms[2];
+    bool solved[2];
+    uint32_t moves[2];
+    uint16_t game_no;
+    uint8_t series_len;
+    uint8_t score[2];
+    bool series_over;
+} wire_match_end;
+
+typedef struct wire_msg {
+    uint8_t type; /* enum wire_type */
+    union {
+        struct {
+            uint32_t magic; /* WIRE_MAGIC */
+            uint16_t version;
+            char name[WIRE_NAME_MAX + 1]; /* "" when version != WIRE_VERSION */
+        } hello;
+        struct {
+            uint32_t player_id;
+            char server_name[WIRE_NAME_MAX + 1];
+        } welcome;
+        struct { /* REFUSED, ERROR, SHUTDOWN (code 0), REJECT (code: enum match_reject) */
+            uint8_t code;
+            uint32_t seq; /* REJECT only */
+            char text[WIRE_TEXT_MAX + 1];
+        } error;
+        wire_create create;
+        struct {
+            char code[WIRE_ROOM_CODE_LEN + 1];
+        } join;
+        struct {
+            bool ready;
+        } ready;
+        struct {
+            char code[WIRE_ROOM_CODE_LEN + 1];
+            uint8_t slot;
+            uint64_t token;
+        } resume;
+        struct {
+            uint32_t seq;
+            pz_move move; /* on the wire: type, dir, x, y (6 bytes) */
+        } move;
+        struct {
+            uint32_t seq;
+            uint32_t moves;
+            bool solved;
+        } ack;
+        wire_room_state room;
+        wire_match_start start;
+        wire_progress progress;
+        wire_match_end end;
+        struct {
+            uint8_t slot; /* who asked */
+        } rematch_offer;
+        struct {
+            uint8_t slot;   /* whose moves */
+            uint32_t first; /* index of moves[0] in the slot's move log */
+            uint16_t count; /* 0..WIRE_MOVE_LOG_MAX */
+            bool last;      /* no more MOVE_LOG follows for this resume */
+            pz_move moves[WIRE_MOVE_LOG_MAX];
+        } log;
+    };
+} wire_msg;
+
+/* Bytes wire_write will produce for m. */
+size_t wire_size(const wire_msg *m);
+/* Encodes m into buf (cap bytes, cap >= wire_size(m)); returns the length.
+ * Asserts m is well formed. */
+size_t wire_write(const wire_msg *m, uint8_t *buf, size_t cap);
+/* Decodes len bytes. false on anything short, long, unknown or out of range;
+ * *m is then unspecified. Pointers in *m (game_id) point into buf. */
+bool wire_read(const uint8_t *buf, size_t len, wire_msg *m);
+/* Static name of a message type ("MOVE"), "?" if unknown. */
+const char *wire_type_name(int type);
+
+/* ---- LAN discovery (plain UDP datagrams, not ENet) ---- */
+typedef struct wire_probe {
+    uint16_t version;
+    uint32_t nonce; /* echoed in the reply */
+} wire_probe;
+
+typedef struct wire_probe_reply {
+    uint16_t version;
+    uint32_t nonce;
+    uint16_t game_port;
+    uint16_t players_waiting; /* clients in a room waiting for an opponent, plus quick match */
+    uint16_t rooms;
+    uint16_t players; /* connected clients */
+    uint16_t max_players;
+    char name[WIRE_NAME_MAX + 1];
+} wire_probe_reply;
+
+#define WIRE_PROBE_LEN 10
+#define WIRE_PROBE_REPLY_MAX (20 + 1 + WIRE_NAME_MAX)
+size_t wire_write_probe(const wire_probe *p, uint8_t *buf, size_t cap);
+bool wire_read_probe(const uint8_t *buf, size_t len, wire_probe *p);
+size_t wire_write_probe_reply(const wire_probe_reply *r, uint8_t *buf, size_t cap);
+bool wire_read_probe_reply(const uint8_t *buf, size_t len, wire_probe_reply *r);
+
+/* ---- helpers ---- */
+/* A name: 1..WIRE_NAME_MAX bytes of valid UTF-8 with no control characters
+ * (C0, DEL, C1). Text: the same rules, 0..WIRE_TEXT_MAX bytes. */
+bool wire_name_ok(const char *s, size_t len);
+bool wire_text_ok(const char *s, size_t len);
+/* Copies src into dst (dstlen bytes) as valid text: control characters
+ * become '?', bad UTF-8 is dropped, cut at a character boundary. */
+void wire_text_clean(char *dst, size_t dstlen, const char *src);
+/* A fresh room code (WIRE_ROOM_CODE_LEN letters of WIRE_ROOM_ALPHABET). */
+void wire_room_code_make(rng_t *r, char out[WIRE_ROOM_CODE_LEN + 1]);
+/* Normalises what a player typed (case, spaces, dashes) into out; false if
+ * it is not a room code. */
+bool wire_room_code_parse(const char *text, char out[WIRE_ROOM_CODE_LEN + 1]);
+bool wire_room_code_ok(const char *code); /* exactly a code, upper case */
+
+#endif
