@@ -140,12 +140,17 @@ static void set_puzzle(match *m, pz_puzzle *pz, bool seeded, uint64_t seed)
     if (m->pz)
         m->kind->free_puzzle(m->pz);
     m->pz = pz;
-    m->kind = pz_kind_of(pz);
     m->seeded = seeded;
     m->seed = seed;
     m->fresh = true;
     m->desc_hash = hash_of(pz, m->kind);
     reset_states(m);
+}
+
+static bool playable(const pz_kind *k)
+{
+    return k && k->new_state && k->free_state && k->free_puzzle && k->execute_move && k->is_solved &&
+           k->progress;
 }
 
 /* The same params with a seed from the match's rng: rematches and new
@@ -155,6 +160,8 @@ static const char *new_puzzle(match *m)
 {
     pz_params p = *pz_params_of(m->pz);
     const char *err = "could not generate a new puzzle";
+    if (!m->kind->generate)
+        return "this puzzle kind cannot generate new puzzles";
     for (int i = 0; i < SEED_TRIES; i++) {
         uint64_t seed = rng_u64(&m->rng);
         const char *why = NULL;
@@ -169,10 +176,11 @@ static const char *new_puzzle(match *m)
     return err;
 }
 
-static match *create_on(pz_puzzle *pz, bool seeded, uint64_t seed, const match_config *cfg,
-                        uint64_t rng_init)
+static match *create_on(const pz_kind *k, pz_puzzle *pz, bool seeded, uint64_t seed,
+                        const match_config *cfg, uint64_t rng_init)
 {
     match *m = mr_alloc(1, sizeof *m);
+    m->kind = k;
     if (cfg)
         m->cfg = *cfg;
     else
@@ -190,7 +198,7 @@ match *match_create(const pz_params *p, uint64_t seed, const match_config *cfg, 
     if (!why)
         why = pz_validate_params(p);
     const pz_kind *k = pz_kind_by_id(p->kind);
-    if (!why && (!k->generate || !k->new_state))
+    if (!why && (!k->generate || !playable(k)))
         why = "this puzzle kind is not available in this build";
     pz_puzzle *pz = NULL;
     if (!why) {
@@ -203,7 +211,7 @@ match *match_create(const pz_params *p, uint64_t seed, const match_config *cfg, 
             *err = why;
         return NULL;
     }
-    return create_on(pz, true, seed, cfg, rng_init);
+    return create_on(k, pz, true, seed, cfg, rng_init);
 }
 
 match *match_create_from_id(const char *game_id, const match_config *cfg, uint64_t rng_init, char *err,
@@ -217,7 +225,7 @@ match *match_create_from_id(const char *game_id, const match_config *cfg, uint64
         return NULL;
     if (!why) {
         const pz_kind *k = pz_kind_by_id(id.params.kind);
-        if (!k->generate || !k->decode_desc || !k->new_state)
+        if (!k->generate || !k->decode_desc || !playable(k))
             why = "this puzzle kind is not available in this build";
     }
     if (why) {
@@ -228,7 +236,23 @@ match *match_create_from_id(const char *game_id, const match_config *cfg, uint64
     pz_puzzle *pz = pz_from_id(game_id, err, errlen);
     if (!pz)
         return NULL;
-    return create_on(pz, id.desc == NULL, id.seed, cfg, rng_init);
+    return create_on(pz_kind_of(pz), pz, id.desc == NULL, id.seed, cfg, rng_init);
+}
+
+match *match_create_puzzle(const pz_kind *k, pz_puzzle *pz, bool seeded, uint64_t seed,
+                           const match_config *cfg, uint64_t rng_init, const char **err)
+{
+    const char *why = cfg ? match_config_check(cfg) : NULL;
+    if (!why && (!pz || !playable(k)))
+        why = "no puzzle to race on";
+    if (why) {
+        if (k && pz && k->free_puzzle)
+            k->free_puzzle(pz);
+        if (err)
+            *err = why;
+        return NULL;
+    }
+    return create_on(k, pz, seeded, seed, cfg, rng_init);
 }
 
 void match_destroy(match *m)

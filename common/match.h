@@ -132,6 +132,13 @@ match *match_create(const pz_params *p, uint64_t seed, const match_config *cfg, 
  * a message written to err (errlen bytes) on any failure. */
 match *match_create_from_id(const char *game_id, const match_config *cfg, uint64_t rng_init, char *err,
                             size_t errlen);
+/* A match on a puzzle the caller built with kind k (which may be a kind
+ * outside the registry, e.g. a test's). Takes ownership of pz, even on
+ * failure (freed with k->free_puzzle). seeded/seed say whether pz is
+ * k->generate(params, seed) (then the game ID is the seeded form). NULL
+ * with *err (static) if cfg is bad. */
+match *match_create_puzzle(const pz_kind *k, pz_puzzle *pz, bool seeded, uint64_t seed,
+                           const match_config *cfg, uint64_t rng_init, const char **err);
 void match_destroy(match *m);
 
 /* ---- players ----

@@ -1,0 +1,645 @@
+/* test_match.c: the match engine's states, events and rules, driven by a fake clock and a fake kind. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "match.h"
+#include "util.h"
+
+/* ---- "walk": a 1-D puzzle, walk right from cell 0 to cell w-1 ----
+ * Small enough to drive every transition of the engine by hand. */
+struct pz_puzzle {
+    pz_params params;
+    uint64_t seed;
+};
+struct pz_state {
+    int pos;
+};
+
+static pz_puzzle *walk_generate(const pz_params *p, uint64_t seed, const char **err)
+{
+    if (p->w < 2) {
+        *err = "too short";
+        return NULL;
+    }
+    pz_puzzle *pz = mr_alloc(1, sizeof *pz);
+    pz->params = *p;
+    pz->seed = seed;
+    return pz;
+}
+static void walk_free_puzzle(pz_puzzle *pz) { free(pz); }
+static char *walk_encode(const pz_puzzle *pz)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "L%dS%llu", pz->params.w, (unsigned long long)pz->seed);
+    return mr_strdup(buf);
+}
+static pz_state *walk_new_state(const pz_puzzle *pz)
+{
+    (void)pz;
+    return mr_alloc(1, sizeof(pz_state));
+}
+static void walk_copy(pz_state *d, const pz_state *s) { *d = *s; }
+static void walk_free_state(pz_state *st) { free(st); }
+static const char *walk_move(const pz_puzzle *pz, const pz_state *from, pz_move mv, pz_state *to)
+{
+    if (from->pos == pz->params.w - 1)
+        return "already solved";
+    if (mv.type != PZ_MOVE_STEP)
+        return "walk only steps";
+    if (mv.dir == PZ_RIGHT) {
+        to->pos = from->pos + 1;
+        return NULL;
+    }
+    if (mv.dir == PZ_LEFT && from->pos > 0) {
+        to->pos = from->pos - 1;
+        return NULL;
+    }
+    return "no way there";
+}
+static bool walk_solved(const pz_puzzle *pz, const pz_state *st) { return st->pos == pz->params.w - 1; }
+static void walk_progress(const pz_puzzle *pz, const pz_state *st, pz_progress *out)
+{
+    out->x = st->pos;
+    out->y = 0;
+    out->path_len = 0;
+    out->value = st->pos;
+    out->solved = walk_solved(pz, st);
+}
+
+static const pz_kind walk_kind = {
+    .name = "walk",
+    .id = PZ_MAZE,
+    .generate = walk_generate,
+    .free_puzzle = walk_free_puzzle,
+    .encode_desc = walk_encode,
+    .new_state = walk_new_state,
+    .copy_state = walk_copy,
+    .free_state = walk_free_state,
+    .execute_move = walk_move,
+    .is_solved = walk_solved,
+    .progress = walk_progress,
+};
+
+#define LEN 6 /* cells: 5 steps right solve it */
+static const pz_move RIGHT = {PZ_MOVE_STEP, PZ_RIGHT, 0, 0};
+static const pz_move LEFT = {PZ_MOVE_STEP, PZ_LEFT, 0, 0};
+static const pz_move UP = {PZ_MOVE_STEP, PZ_UP, 0, 0};
+
+static match *new_match(uint32_t countdown, uint32_t grace, int series, uint64_t seed)
+{
+    pz_params p = {PZ_MAZE, LEN, 1, PZ_EASY};
+    const char *err = NULL;
+    pz_puzzle *pz = walk_generate(&p, seed, &err);
+    match_config cfg = {countdown, grace, series};
+    match *m = match_create_puzzle(&walk_kind, pz, true, seed, &cfg, 99, &err);
+    assert_non_null(m);
+    return m;
+}
+
+/* Drains the queue into evs (at most max); returns how many. */
+static int drain(match *m, match_event *evs, int max)
+{
+    int n = 0;
+    match_event ev;
+    while (match_poll_event(m, &ev)) {
+        assert_true(n < max);
+        evs[n++] = ev;
+    }
+    return n;
+}
+
+static int count_type(const match_event *evs, int n, int type)
+{
+    int c = 0;
+    for (int i = 0; i < n; i++)
+        c += evs[i].type == type;
+    return c;
+}
+
+static const match_event *find(const match_event *evs, int n, int type)
+{
+    for (int i = 0; i < n; i++)
+        if (evs[i].type == type)
+            return &evs[i];
+    return NULL;
+}
+
+/* Two players joined and ready at t=1000; countdown 3000 -> race at 4000. */
+static match *racing_match(int series)
+{
+    match *m = new_match(3000, 30000, series, 7);
+    int slot;
+    assert_null(match_join(m, -1, "ann", 1000, &slot));
+    assert_int_equal(slot, 0);
+    assert_null(match_join(m, -1, "bob", 1000, &slot));
+    assert_int_equal(slot, 1);
+    assert_null(match_ready(m, 0, true, 1000));
+    assert_null(match_ready(m, 1, true, 1000));
+    match_update(m, 4000);
+    assert_int_equal(match_phase(m), MATCH_RACING);
+    match_event evs[32];
+    drain(m, evs, 32);
+    return m;
+}
+
+static void play_moves(match *m, int slot, int n, uint64_t now)
+{
+    for (int i = 0; i < n; i++)
+        assert_null(match_move(m, slot, (uint32_t)i, RIGHT, now, NULL));
+}
+
+static void test_full_race(void **ctx)
+{
+    (void)ctx;
+    match *m = new_match(3000, 30000, 1, 7);
+    match_event evs[64];
+    int slot = -1, n;
+    assert_int_equal(match_phase(m), MATCH_WAITING);
+    assert_null(match_join(m, -1, "ann", 1000, &slot));
+    assert_null(match_join(m, -1, "bob", 1000, &slot));
+    n = drain(m, evs, 64);
+    assert_int_equal(count_type(evs, n, MATCH_EV_JOINED), 2);
+    assert_string_equal(evs[0].name, "ann");
+    assert_int_equal(evs[0].to, MATCH_TO_BOTH);
+
+    /* One ready is not enough. */
+    assert_null(match_ready(m, 0, true, 1100));
+    assert_int_equal(match_phase(m), MATCH_WAITING);
+    int code = -1;
+    assert_non_null(match_move(m, 0, 1, RIGHT, 1150, &code));
+    assert_int_equal(code, MATCH_REJ_NOT_STARTED);
+    assert_null(match_ready(m, 1, true, 1200));
+    assert_int_equal(match_phase(m), MATCH_COUNTDOWN);
+    n = drain(m, evs, 64);
+    const match_event *cd = find(evs, n, MATCH_EV_COUNTDOWN);
+    assert_non_null(cd);
+    assert_int_equal(cd->start_ms, 4200);
+    assert_int_equal(cd->game_no, 1);
+    assert_int_equal(match_next_deadline(m), 4200);
+
+    /* During the countdown: rejected, with the sequence number, to the mover. */
+    assert_non_null(match_move(m, 1, 41, RIGHT, 4199, &code));
+    assert_int_equal(code, MATCH_REJ_NOT_STARTED);
+    n = drain(m, evs, 64);
+    const match_event *rj = find(evs, n, MATCH_EV_REJECT);
+    assert_non_null(rj);
+    assert_int_equal(rj->seq, 41);
+    assert_int_equal(rj->to, 1);
+    assert_int_equal(rj->code, MATCH_REJ_NOT_STARTED);
+    assert_int_equal(match_phase(m), MATCH_COUNTDOWN);
+
+    /* A move stamped at the start time starts the race itself. */
+    assert_null(match_move(m, 0, 1, RIGHT, 4200, &code));
+    assert_int_equal(code, MATCH_OK);
+    n = drain(m, evs, 64);
+    assert_int_equal(evs[0].type, MATCH_EV_START);
+    const match_event *ack = find(evs, n, MATCH_EV_ACK);
+    const match_event *pr = find(evs, n, MATCH_EV_PROGRESS);
+    assert_non_null(ack);
+    assert_non_null(pr);
+    assert_int_equal(ack->to, 0);
+    assert_int_equal(ack->seq, 1);
+    assert_int_equal(ack->moves, 1);
+    assert_int_equal(pr->to, 1);
+    assert_int_equal(pr->slot, 0);
+    assert_int_equal(pr->move.dir, PZ_RIGHT);
+    assert_int_equal(pr->progress.x, 1);
+    assert_int_equal(pr->moves, 1);
+
+    /* Illegal: the kind's reason comes back. Not counted. */
+    assert_string_equal(match_move(m, 1, 2, LEFT, 4300, &code), "no way there");
+    assert_int_equal(code, MATCH_REJ_ILLEGAL);
+    n = drain(m, evs, 64);
+    assert_int_equal(n, 1);
+    assert_string_equal(evs[0].reason, "no way there");
+    assert_int_equal(match_moves(m, 1), 0);
+    pz_move junk = {0xEE, 0xEE, 0xFFFF, 0xFFFF};
+    assert_non_null(match_move(m, 1, 3, UP, 4300, &code));
+    assert_non_null(match_move(m, 1, 4, junk, 4300, &code));
+    assert_int_equal(code, MATCH_REJ_ILLEGAL);
+    assert_int_equal(drain(m, evs, 64), 2);
+
+    /* ann: 4 more steps, the last at 9200 wins. */
+    for (uint32_t i = 2; i <= 5; i++)
+        assert_null(match_move(m, 0, i, RIGHT, 4200 + 1000 * (i - 1), NULL));
+    assert_int_equal(match_phase(m), MATCH_FINISHED);
+    n = drain(m, evs, 64);
+    const match_event *fin = find(evs, n, MATCH_EV_FINISHED);
+    assert_non_null(fin);
+    assert_int_equal(fin->result.winner, 0);
+    assert_int_equal(fin->result.reason, MATCH_END_SOLVED);
+    assert_int_equal(fin->result.time_ms[0], 4000);
+    assert_int_equal(fin->result.time_ms[1], 4000);
+    assert_true(fin->result.solved[0]);
+    assert_false(fin->result.solved[1]);
+    assert_int_equal(fin->result.moves[0], 5);
+    assert_int_equal(fin->result.moves[1], 0);
+    assert_int_equal(fin->result.score[0], 1);
+    assert_true(fin->result.series_over);
+
+    /* After the finish. */
+    assert_non_null(match_move(m, 1, 9, RIGHT, 9300, &code));
+    assert_int_equal(code, MATCH_REJ_FINISHED);
+    match_destroy(m);
+}
+
+static void test_first_solve_wins_by_server_clock(void **ctx)
+{
+    (void)ctx;
+    match *m = racing_match(1);
+    play_moves(m, 0, LEN - 2, 5000);
+    play_moves(m, 1, LEN - 2, 5000);
+    assert_null(match_move(m, 1, 100, RIGHT, 6000, NULL));
+    int code;
+    assert_non_null(match_move(m, 0, 100, RIGHT, 6001, &code));
+    assert_int_equal(code, MATCH_REJ_FINISHED);
+    const match_result *r = match_last_result(m);
+    assert_int_equal(r->winner, 1);
+    assert_int_equal(r->time_ms[1], 2000);
+    assert_int_equal(r->moves[0], LEN - 2);
+    assert_int_equal(r->moves[1], LEN - 1);
+    match_destroy(m);
+}
+
+static void test_bad_calls_change_nothing(void **ctx)
+{
+    (void)ctx;
+    match *m = new_match(3000, 30000, 1, 7);
+    match_event evs[8];
+    int slot;
+    assert_non_null(match_join(m, 2, "x", 0, &slot));
+    assert_non_null(match_join(m, -1, "", 0, &slot));
+    assert_null(match_join(m, -1, "\x01\x02", 0, &slot)); /* becomes "??" */
+    assert_int_equal(drain(m, evs, 8), 1);
+    assert_string_equal(match_name(m, 0), "??");
+    assert_null(match_leave(m, 0, 0));
+    drain(m, evs, 8);
+    assert_null(match_join(m, 1, "a name that is far longer than twenty-four bytes", 0, &slot));
+    assert_int_equal(slot, 1);
+    assert_int_equal(strlen(match_name(m, 1)), MATCH_NAME_MAX);
+    assert_non_null(match_join(m, 1, "again", 0, &slot));
+    drain(m, evs, 8);
+    int bad[] = {-1, 2, 1000, -1000};
+    for (size_t i = 0; i < MR_ARRAY_LEN(bad); i++) {
+        int code = -1;
+        assert_non_null(match_ready(m, bad[i], true, 0));
+        assert_non_null(match_leave(m, bad[i], 0));
+        assert_non_null(match_disconnect(m, bad[i], 0));
+        assert_non_null(match_resume(m, bad[i], 1, 0));
+        assert_non_null(match_rematch(m, bad[i], 0));
+        assert_non_null(match_move(m, bad[i], 0, RIGHT, 0, &code));
+        assert_int_equal(code, MATCH_REJ_NO_PLAYER);
+        assert_null(match_state(m, bad[i]));
+        assert_int_equal(match_token(m, bad[i]), 0);
+    }
+    /* Empty slot 0. */
+    assert_non_null(match_ready(m, 0, true, 0));
+    assert_non_null(match_move(m, 0, 0, RIGHT, 0, NULL));
+    assert_false(match_poll_event(m, &evs[0]));
+    assert_int_equal(match_phase(m), MATCH_WAITING);
+    /* Full room; joining during a race is refused. */
+    assert_null(match_join(m, -1, "c", 0, &slot));
+    assert_non_null(match_join(m, -1, "d", 0, &slot));
+    match_destroy(m);
+    m = racing_match(1);
+    assert_null(match_leave(m, 1, 5000));
+    assert_non_null(match_join(m, 5, "late", 5000, &slot));
+    match_destroy(m);
+    match_destroy(NULL);
+}
+
+static void test_ready_toggle_and_lobby_leave(void **ctx)
+{
+    (void)ctx;
+    match *m = new_match(3000, 30000, 1, 7);
+    match_event evs[16];
+    int slot;
+    assert_null(match_join(m, -1, "ann", 0, &slot));
+    assert_null(match_join(m, -1, "bob", 0, &slot));
+    assert_null(match_ready(m, 0, true, 0));
+    assert_null(match_ready(m, 0, false, 0));
+    assert_null(match_ready(m, 1, true, 0));
+    assert_int_equal(match_phase(m), MATCH_WAITING);
+    assert_false(match_is_ready(m, 0));
+    assert_true(match_is_ready(m, 1));
+    /* A drop in the lobby frees the slot at once. */
+    assert_null(match_disconnect(m, 0, 10));
+    assert_false(match_present(m, 0));
+    int n = drain(m, evs, 16);
+    assert_non_null(find(evs, n, MATCH_EV_LEFT));
+    assert_null(match_join(m, -1, "cat", 20, &slot));
+    assert_int_equal(slot, 0);
+    assert_null(match_ready(m, 0, true, 30));
+    assert_int_equal(match_phase(m), MATCH_COUNTDOWN);
+    match_destroy(m);
+}
+
+static void test_zero_countdown(void **ctx)
+{
+    (void)ctx;
+    match *m = new_match(0, 30000, 1, 7);
+    int slot;
+    assert_null(match_join(m, -1, "ann", 50, &slot));
+    assert_null(match_join(m, -1, "bob", 50, &slot));
+    assert_null(match_ready(m, 0, true, 50));
+    assert_null(match_ready(m, 1, true, 60));
+    assert_int_equal(match_phase(m), MATCH_RACING);
+    assert_int_equal(match_start_ms(m), 60);
+    match_destroy(m);
+}
+
+static void test_disconnect_resume(void **ctx)
+{
+    (void)ctx;
+    match *m = racing_match(1);
+    match_event evs[16];
+    play_moves(m, 0, 2, 4500);
+    drain(m, evs, 16);
+    uint64_t tok = match_token(m, 0);
+    assert_true(tok != 0);
+    assert_true(tok != match_token(m, 1));
+    assert_null(match_disconnect(m, 0, 5000));
+    assert_non_null(match_disconnect(m, 0, 5001));
+    assert_true(match_present(m, 0));
+    assert_false(match_connected(m, 0));
+    int n = drain(m, evs, 16);
+    const match_event *d = find(evs, n, MATCH_EV_DISCONNECTED);
+    assert_non_null(d);
+    assert_int_equal(d->slot, 0);
+    assert_int_equal(d->deadline_ms, 35000);
+    assert_int_equal(match_next_deadline(m), 35000);
+    int code;
+    assert_non_null(match_move(m, 0, 9, RIGHT, 6000, &code));
+    assert_int_equal(code, MATCH_REJ_DISCONNECTED);
+    assert_non_null(match_resume(m, 0, tok + 1, 20000));
+    assert_non_null(match_resume(m, 1, match_token(m, 1), 20000)); /* not disconnected */
+    assert_null(match_resume(m, 0, tok, 34999));
+    assert_true(match_connected(m, 0));
+    assert_int_equal(match_moves(m, 0), 2);
+    size_t nlog;
+    const pz_move *log = match_move_log(m, 0, &nlog);
+    assert_int_equal(nlog, 2);
+    assert_int_equal(log[1].dir, PZ_RIGHT);
+    match_update(m, 40000); /* grace would have ended: nothing happens */
+    assert_int_equal(match_phase(m), MATCH_RACING);
+    play_moves(m, 0, LEN - 3, 41000);
+    assert_int_equal(match_phase(m), MATCH_FINISHED);
+    assert_int_equal(match_last_result(m)->winner, 0);
+    assert_int_equal(match_last_result(m)->moves[0], LEN - 1);
+    match_destroy(m);
+}
+
+static void test_grace_expires_forfeit(void **ctx)
+{
+    (void)ctx;
+    match *m = racing_match(3);
+    match_event evs[16];
+    assert_null(match_disconnect(m, 1, 5000));
+    uint64_t tok = match_token(m, 1);
+    drain(m, evs, 16);
+    match_update(m, 34999);
+    assert_int_equal(match_phase(m), MATCH_RACING);
+    match_update(m, 36000);
+    assert_int_equal(match_phase(m), MATCH_FINISHED);
+    int n = drain(m, evs, 16);
+    const match_event *f = find(evs, n, MATCH_EV_FINISHED);
+    assert_non_null(f);
+    assert_int_equal(f->result.winner, 0);
+    assert_int_equal(f->result.reason, MATCH_END_FORFEIT);
+    assert_int_equal(f->result.time_ms[1], 31000); /* to the end of the grace */
+    assert_true(f->result.series_over);
+    assert_int_equal(match_score(m, 0), 1);
+    const match_event *l = find(evs, n, MATCH_EV_LEFT);
+    assert_non_null(l);
+    assert_int_equal(l->slot, 1);
+    assert_false(match_present(m, 1));
+    assert_non_null(match_resume(m, 1, tok, 36001));
+    assert_int_equal(match_next_deadline(m), UINT64_MAX);
+    assert_non_null(match_rematch(m, 0, 36002)); /* nobody to play */
+    match_destroy(m);
+}
+
+static void test_both_drop(void **ctx)
+{
+    (void)ctx;
+    match *m = racing_match(1);
+    assert_null(match_disconnect(m, 0, 5000));
+    assert_null(match_disconnect(m, 1, 5000));
+    match_update(m, 100000);
+    const match_result *r = match_last_result(m);
+    assert_int_equal(match_phase(m), MATCH_FINISHED);
+    assert_int_equal(r->winner, MATCH_NONE);
+    assert_int_equal(r->reason, MATCH_END_BOTH_LEFT);
+    assert_false(match_present(m, 0));
+    assert_false(match_present(m, 1));
+    match_destroy(m);
+
+    /* One after the other: the first to run out loses. */
+    m = racing_match(1);
+    assert_null(match_disconnect(m, 0, 5000));
+    assert_null(match_disconnect(m, 1, 6000));
+    match_update(m, 35000);
+    assert_int_equal(match_last_result(m)->winner, 1);
+    assert_int_equal(match_last_result(m)->reason, MATCH_END_FORFEIT);
+    assert_true(match_present(m, 1));
+    assert_null(match_resume(m, 1, match_token(m, 1), 35500));
+    match_destroy(m);
+}
+
+static void test_leave_forfeits_and_abort(void **ctx)
+{
+    (void)ctx;
+    match *m = racing_match(1);
+    match_event evs[16];
+    assert_null(match_leave(m, 0, 4100));
+    int n = drain(m, evs, 16);
+    const match_event *f = find(evs, n, MATCH_EV_FINISHED);
+    assert_non_null(f);
+    assert_int_equal(f->result.winner, 1);
+    assert_int_equal(f->result.reason, MATCH_END_FORFEIT);
+    assert_true(f < find(evs, n, MATCH_EV_LEFT)); /* result first, then the empty slot */
+    /* A newcomer joining a finished room starts a new series in the lobby. */
+    int slot;
+    assert_null(match_join(m, -1, "cat", 5000, &slot));
+    assert_int_equal(slot, 0);
+    assert_int_equal(match_phase(m), MATCH_WAITING);
+    assert_int_equal(match_score(m, 1), 0);
+    match_destroy(m);
+
+    m = racing_match(1);
+    match_abort(m, 4500);
+    assert_int_equal(match_last_result(m)->reason, MATCH_END_ABORTED);
+    assert_int_equal(match_last_result(m)->winner, MATCH_NONE);
+    match_abort(m, 4600); /* finished already: nothing */
+    assert_int_equal(match_phase(m), MATCH_FINISHED);
+    match_destroy(m);
+}
+
+static void test_rematch_and_series(void **ctx)
+{
+    (void)ctx;
+    match *m = racing_match(3);
+    match_event evs[32];
+    uint64_t seed1;
+    assert_true(match_seeded(m, &seed1));
+    char id1[64], id2[64];
+    match_game_id(m, id1, sizeof id1);
+    uint64_t h1 = match_desc_hash(m);
+
+    play_moves(m, 0, LEN - 1, 5000); /* ann 1-0 */
+    const match_result *r = match_last_result(m);
+    assert_int_equal(r->game_no, 1);
+    assert_int_equal(r->series_len, 3);
+    assert_false(r->series_over);
+    assert_non_null(match_ready(m, 0, true, 5100)); /* not in this phase */
+    assert_null(match_rematch(m, 0, 5100));
+    assert_int_equal(match_phase(m), MATCH_FINISHED);
+    assert_true(match_wants_rematch(m, 0));
+    assert_null(match_rematch(m, 0, 5150)); /* asking twice is harmless */
+    int n = drain(m, evs, 32);
+    assert_int_equal(count_type(evs, n, MATCH_EV_REMATCH_REQUEST), 1);
+    assert_null(match_rematch(m, 1, 5200));
+    assert_int_equal(match_phase(m), MATCH_COUNTDOWN);
+    n = drain(m, evs, 32);
+    const match_event *cd = find(evs, n, MATCH_EV_COUNTDOWN);
+    assert_non_null(cd);
+    assert_int_equal(cd->game_no, 2);
+    assert_int_equal(cd->start_ms, 8200);
+    uint64_t seed2;
+    assert_true(match_seeded(m, &seed2));
+    assert_true(seed1 != seed2);
+    match_game_id(m, id2, sizeof id2);
+    assert_string_not_equal(id1, id2);
+    assert_true(h1 != match_desc_hash(m));
+    assert_int_equal(match_moves(m, 0), 0);
+
+    play_moves(m, 1, LEN - 1, 9000); /* bob: 1-1 */
+    assert_int_equal(match_score(m, 1), 1);
+    assert_false(match_last_result(m)->series_over);
+    assert_null(match_rematch(m, 1, 9100));
+    assert_null(match_rematch(m, 0, 9100));
+    match_update(m, 12100);
+    play_moves(m, 1, LEN - 1, 13000); /* bob: 1-2, series over */
+    r = match_last_result(m);
+    assert_int_equal(r->score[0], 1);
+    assert_int_equal(r->score[1], 2);
+    assert_true(r->series_over);
+    assert_int_equal(r->game_no, 3);
+    /* A rematch after the series begins a new one. */
+    assert_null(match_rematch(m, 0, 14000));
+    assert_null(match_rematch(m, 1, 14000));
+    assert_int_equal(match_score(m, 1), 0);
+    assert_int_equal(match_game_no(m), 1);
+    match_destroy(m);
+}
+
+static void test_disconnect_after_finish(void **ctx)
+{
+    (void)ctx;
+    match *m = racing_match(3);
+    play_moves(m, 0, LEN - 1, 5000);
+    assert_null(match_rematch(m, 0, 5100));
+    assert_null(match_disconnect(m, 0, 5200));
+    assert_false(match_wants_rematch(m, 0));
+    assert_null(match_rematch(m, 1, 5300)); /* waits for the dropped player */
+    assert_int_equal(match_phase(m), MATCH_FINISHED);
+    assert_null(match_resume(m, 0, match_token(m, 0), 6000));
+    assert_null(match_rematch(m, 0, 6100));
+    assert_int_equal(match_phase(m), MATCH_COUNTDOWN);
+    /* Dropped after a finish and never back: the slot empties. */
+    match_destroy(m);
+    m = racing_match(3);
+    play_moves(m, 0, LEN - 1, 5000);
+    assert_null(match_disconnect(m, 1, 5200));
+    match_update(m, 35200);
+    assert_false(match_present(m, 1));
+    assert_int_equal(match_last_result(m)->reason, MATCH_END_SOLVED);
+    match_destroy(m);
+}
+
+/* Same rng seed, same tokens and rematch seeds: the host controls all randomness. */
+static void test_deterministic(void **ctx)
+{
+    (void)ctx;
+    match *a = racing_match(1), *b = racing_match(1);
+    assert_int_equal(match_token(a, 0), match_token(b, 0));
+    assert_int_equal(match_token(a, 1), match_token(b, 1));
+    match_destroy(a);
+    match_destroy(b);
+}
+
+static void test_memory_budget(void **ctx)
+{
+    (void)ctx;
+    match *m = racing_match(1);
+    /* A long race: 300 moves each (back and forth), events drained as a host does. */
+    match_event ev;
+    for (int i = 0; i < 300; i++) {
+        for (int s = 0; s < 2; s++)
+            assert_null(match_move(m, s, (uint32_t)i, i % 2 ? LEFT : RIGHT, 5000 + (uint64_t)i, NULL));
+        while (match_poll_event(m, &ev))
+            ;
+    }
+    size_t bytes = match_memory(m);
+    printf("match_memory after 600 moves: %zu bytes (sizeof struct match event %zu)\n", bytes,
+           sizeof(match_event));
+    assert_true(bytes < 16 * 1024);
+    assert_true(bytes > 0);
+    match_destroy(m);
+}
+
+static void test_config_and_texts(void **ctx)
+{
+    (void)ctx;
+    match_config c;
+    match_config_default(&c);
+    assert_int_equal(c.countdown_ms, 3000);
+    assert_int_equal(c.grace_ms, 30000);
+    assert_int_equal(c.series_len, 1);
+    assert_null(match_config_check(&c));
+    c.series_len = 0;
+    assert_non_null(match_config_check(&c));
+    c.series_len = 100;
+    assert_non_null(match_config_check(&c));
+    pz_params p = {PZ_MAZE, LEN, 1, PZ_EASY};
+    const char *err = NULL;
+    pz_puzzle *pz = walk_generate(&p, 1, &err);
+    assert_null(match_create_puzzle(&walk_kind, pz, true, 1, &c, 1, &err)); /* frees pz */
+    assert_non_null(err);
+    for (int i = 0; i < MATCH_REJ_COUNT; i++)
+        assert_true(strlen(match_reject_text(i)) > 0);
+    assert_string_equal(match_end_text(MATCH_END_FORFEIT), "forfeit");
+    assert_string_equal(match_phase_text(MATCH_RACING), "racing");
+    char e[128];
+    assert_null(match_create_from_id("nonsense:1x1", NULL, 1, e, sizeof e));
+    assert_true(strlen(e) > 0);
+    assert_null(match_create_from_id(NULL, NULL, 1, e, sizeof e));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_full_race),
+        cmocka_unit_test(test_first_solve_wins_by_server_clock),
+        cmocka_unit_test(test_bad_calls_change_nothing),
+        cmocka_unit_test(test_ready_toggle_and_lobby_leave),
+        cmocka_unit_test(test_zero_countdown),
+        cmocka_unit_test(test_disconnect_resume),
+        cmocka_unit_test(test_grace_expires_forfeit),
+        cmocka_unit_test(test_both_drop),
+        cmocka_unit_test(test_leave_forfeits_and_abort),
+        cmocka_unit_test(test_rematch_and_series),
+        cmocka_unit_test(test_disconnect_after_finish),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_memory_budget),
+        cmocka_unit_test(test_config_and_texts),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
