@@ -1,0 +1,75 @@
+/* sv_config.c: the server's documented defaults and the check of a configuration. */
+#include <string.h>
+
+#include "match.h"
+#include "puzzle.h"
+#include "sv.h"
+#include "wire.h"
+
+void sv_config_defaults(sv_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    strcpy(cfg->bind_addr, "0.0.0.0");
+    cfg->port = SV_DEFAULT_PORT;
+    strcpy(cfg->name, "mazerace");
+    cfg->max_clients = 1024;
+    cfg->max_rooms = 1024;
+    cfg->kind = PZ_MAZE;
+    cfg->w = 0;
+    cfg->h = 0;
+    cfg->diff = PZ_MEDIUM;
+    cfg->countdown_ms = 3000;
+    cfg->grace_ms = 30000;
+    cfg->series = 1;
+    cfg->discovery_port = SV_DEFAULT_DISCOVERY_PORT;
+    cfg->sockbuf_bytes = 4 << 20;
+    cfg->msg_rate = 100;
+    cfg->msg_burst = 200;
+    cfg->max_bad = 20;
+    cfg->log_level = SV_LOG_INFO;
+}
+
+const char *sv_config_check(const sv_config *cfg)
+{
+    if (!cfg->bind_addr[0])
+        return "bind address is empty";
+    if (cfg->port < 0 || cfg->port > 65535)
+        return "port must be 0..65535";
+    if (cfg->discovery_port < -1 || cfg->discovery_port > 65535)
+        return "discovery port must be 0..65535 (or off)";
+    if (cfg->max_clients < 1 || cfg->max_clients > SV_MAX_CLIENTS)
+        return "max clients must be 1..4000";
+    if (cfg->max_rooms < 1 || cfg->max_rooms > SV_MAX_ROOMS)
+        return "max rooms must be 1..65536";
+    if (cfg->countdown_ms < 0 || cfg->countdown_ms > 60000)
+        return "countdown must be 0..60 s";
+    if (cfg->grace_ms < 0 || cfg->grace_ms > 3600000)
+        return "grace period must be 0..3600 s";
+    match_config mc;
+    match_config_default(&mc);
+    mc.countdown_ms = (uint32_t)cfg->countdown_ms;
+    mc.grace_ms = (uint32_t)cfg->grace_ms;
+    mc.series_len = cfg->series;
+    const char *why = match_config_check(&mc);
+    if (why)
+        return why;
+    if (cfg->sockbuf_bytes < 0 || cfg->sockbuf_bytes > (256 << 20))
+        return "socket buffer must be 0..262144 KiB";
+    if (cfg->msg_rate < 1 || cfg->msg_rate > 100000)
+        return "message rate must be 1..100000 per second";
+    if (cfg->msg_burst < 1 || cfg->msg_burst > 100000)
+        return "message burst must be 1..100000";
+    if (cfg->max_bad < 1 || cfg->max_bad > 1000000)
+        return "max bad messages must be 1..1000000";
+    if (cfg->log_level < SV_LOG_OFF || cfg->log_level > SV_LOG_DEBUG)
+        return "unknown log level";
+    pz_params p = {cfg->kind, cfg->w, cfg->h, cfg->diff};
+    const pz_kind *k = pz_kind_by_id(cfg->kind);
+    if (!k)
+        return "unknown puzzle kind";
+    if (p.w == 0 && p.h == 0) {
+        p.w = k->default_w;
+        p.h = k->default_h;
+    }
+    return pz_validate_params(&p);
+}

@@ -1,0 +1,665 @@
+/* sv_game.c: the server's protocol: client messages to room and match calls, match events to messages. */
+#include <stdio.h>
+#include <string.h>
+
+#include "sv_internal.h"
+#include "util.h"
+
+/* ---- room <-> client ---- */
+
+static void attach(sv_room *room, int slot, sv_client *c)
+{
+    room->player[slot] = c;
+    c->room = room;
+    c->slot = slot;
+}
+
+static void detach(sv_client *c)
+{
+    if (c->room && c->slot >= 0 && c->slot < MATCH_SLOTS && c->room->player[c->slot] == c)
+        c->room->player[c->slot] = NULL;
+    c->room = NULL;
+    c->slot = -1;
+}
+
+static uint8_t clamp_u8(int v) { return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v); }
+static uint32_t clamp_u32(uint64_t v) { return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v; }
+
+/* ---- messages out ---- */
+
+static void send_room_state(sv_t *sv, sv_room *room, int slot)
+{
+    sv_client *c = room->player[slot];
+    if (!c)
+        return;
+    wire_msg *m = sv->msg;
+    memset(m, 0, sizeof *m);
+    m->type = WIRE_ROOM_STATE;
+    wire_room_state *rs = &m->room;
+    memcpy(rs->code, room->code, sizeof rs->code);
+    rs->your_slot = (uint8_t)slot;
+    rs->phase = (uint8_t)match_phase(room->m);
+    rs->params = *pz_params_of(match_puzzle(room->m));
+    rs->series_len = clamp_u8(match_series_len(room->m));
+    for (int s = 0; s < MATCH_SLOTS; s++) {
+        rs->score[s] = clamp_u8(match_score(room->m, s));
+        wire_player *p = &rs->player[s];
+        p->present = match_present(room->m, s);
+        if (!p->present)
+            continue;
+        p->connected = match_connected(room->m, s);
+        p->ready = match_is_ready(room->m, s);
+        p->rematch = match_wants_rematch(room->m, s);
+        wire_text_clean(p->name, sizeof p->name, match_name(room->m, s));
+        if (!p->name[0])
+            strcpy(p->name, "?");
+    }
+    sv_send(sv, c, m);
+}
+
+static void send_room_state_all(sv_t *sv, sv_room *room)
+{
+    for (int s = 0; s < MATCH_SLOTS; s++)
+        send_room_state(sv, room, s);
+}
+
+static void send_match_start(sv_t *sv, sv_room *room, int slot)
+{
+    sv_client *c = room->player[slot];
+    if (!c)
+        return;
+    int len = match_game_id(room->m, sv->idbuf, WIRE_GAME_ID_MAX + 1);
+    if (len <= 0 || len > WIRE_GAME_ID_MAX) {
+        /* Refused at creation, so this is our bug: say so, do not crash. */
+        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_INTERNAL, "game ID too long to send");
+        return;
+    }
+    wire_msg *m = sv->msg;
+    memset(m, 0, sizeof *m);
+    m->type = WIRE_MATCH_START;
+    wire_match_start *s = &m->start;
+    s->slot = (uint8_t)slot;
+    s->game_no = (uint16_t)match_game_no(room->m);
+    s->token = match_token(room->m, slot);
+    int64_t in = (int64_t)match_start_ms(room->m) - (int64_t)sv->now_ms;
+    s->start_in_ms = (int32_t)(in > INT32_MAX ? INT32_MAX : in < -INT32_MAX ? -INT32_MAX : in);
+    s->desc_hash = match_desc_hash(room->m);
+    s->series_len = clamp_u8(match_series_len(room->m));
+    s->score[0] = clamp_u8(match_score(room->m, 0));
+    s->score[1] = clamp_u8(match_score(room->m, 1));
+    s->game_id = sv->idbuf;
+    s->game_id_len = (uint16_t)len;
+    sv_send(sv, c, m);
+}
+
+static void send_match_end(sv_t *sv, sv_room *room, int slot, const match_result *res)
+{
+    sv_client *c = room->player[slot];
+    if (!c)
+        return;
+    wire_msg *m = sv->msg;
+    memset(m, 0, sizeof *m);
+    m->type = WIRE_MATCH_END;
+    wire_match_end *e = &m->end;
+    e->winner = res->winner >= 0 && res->winner < MATCH_SLOTS ? (uint8_t)res->winner : WIRE_SLOT_NONE;
+    e->reason = (uint8_t)res->reason;
+    for (int s = 0; s < MATCH_SLOTS; s++) {
+        e->time_ms[s] = clamp_u32(res->time_ms[s]);
+        e->solved[s] = res->solved[s];
+        e->moves[s] = res->moves[s];
+        e->score[s] = clamp_u8(res->score[s]);
+    }
+    e->game_no = (uint16_t)res->game_no;
+    e->series_len = clamp_u8(res->series_len);
+    e->series_over = res->series_over;
+    sv_send(sv, c, m);
+}
+
+/* The accepted moves of both slots (own first), so that a resuming client
+ * rebuilds its board and the opponent's ghost. The last message has
+ * last = true. */
+static void send_move_logs(sv_t *sv, sv_room *room, int to)
+{
+    sv_client *c = room->player[to];
+    wire_msg *m = sv->msg;
+    for (int k = 0; k < MATCH_SLOTS; k++) {
+        int whose = k == 0 ? to : 1 - to;
+        size_t n = 0;
+        const pz_move *log = match_move_log(room->m, whose, &n);
+        size_t first = 0;
+        do {
+            size_t cnt = n - first > WIRE_MOVE_LOG_MAX ? WIRE_MOVE_LOG_MAX : n - first;
+            memset(m, 0, sizeof *m);
+            m->type = WIRE_MOVE_LOG;
+            m->log.slot = (uint8_t)whose;
+            m->log.first = (uint32_t)first;
+            m->log.count = (uint16_t)cnt;
+            if (cnt)
+                memcpy(m->log.moves, log + first, cnt * sizeof *log);
+            first += cnt;
+            m->log.last = k == MATCH_SLOTS - 1 && first >= n;
+            sv_send(sv, c, m);
+        } while (first < n);
+    }
+}
+
+static void send_to(sv_t *sv, sv_room *room, int to, const wire_msg *m)
+{
+    for (int s = 0; s < MATCH_SLOTS; s++)
+        if (to == MATCH_TO_BOTH || to == s)
+            sv_send(sv, room->player[s], m);
+}
+
+/* ---- match events ---- */
+
+static void log_result(sv_t *sv, sv_room *room, const match_result *r)
+{
+    sv_logf(&sv->log, SV_LOG_INFO,
+            "room %s game %d finished: %s%s%s (%s); times %llu/%llu ms, moves %u/%u; score %d-%d of best of %d",
+            room->code, r->game_no, r->winner >= 0 ? "winner " : "no winner",
+            r->winner >= 0 ? match_name(room->m, r->winner) : "", r->winner >= 0 ? "" : "",
+            match_end_text(r->reason), (unsigned long long)r->time_ms[0], (unsigned long long)r->time_ms[1],
+            r->moves[0], r->moves[1], r->score[0], r->score[1], r->series_len);
+}
+
+static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
+{
+    wire_msg *m = sv->msg;
+    switch (ev->type) {
+    case MATCH_EV_ACK:
+        sv->st.moves_accepted++;
+        memset(m, 0, sizeof *m);
+        m->type = WIRE_ACK;
+        m->ack.seq = ev->seq;
+        m->ack.moves = ev->moves;
+        m->ack.solved = ev->progress.solved;
+        send_to(sv, room, ev->to, m);
+        return;
+    case MATCH_EV_PROGRESS:
+        memset(m, 0, sizeof *m);
+        m->type = WIRE_PROGRESS;
+        m->progress.slot = (uint8_t)ev->slot;
+        m->progress.move = ev->move;
+        m->progress.moves = ev->moves;
+        m->progress.x = (int16_t)ev->progress.x;
+        m->progress.y = (int16_t)ev->progress.y;
+        m->progress.path_len = (uint32_t)(ev->progress.path_len < 0 ? 0 : ev->progress.path_len);
+        m->progress.value = ev->progress.value;
+        m->progress.solved = ev->progress.solved;
+        send_to(sv, room, ev->to, m);
+        return;
+    case MATCH_EV_REJECT:
+        sv->st.moves_rejected++;
+        if (sv->cfg.log_moves)
+            sv_logf(&sv->log, SV_LOG_DEBUG, "room %s slot %d move %u rejected: %s", room->code, ev->to, ev->seq,
+                    ev->reason ? ev->reason : "");
+        memset(m, 0, sizeof *m);
+        m->type = WIRE_REJECT;
+        m->error.code = (uint8_t)ev->code;
+        m->error.seq = ev->seq;
+        wire_text_clean(m->error.text, sizeof m->error.text, ev->reason ? ev->reason : "");
+        send_to(sv, room, ev->to, m);
+        return;
+    default:
+        break;
+    }
+    /* Everything below changes what ROOM_STATE shows: send the pending one
+     * first so that messages arrive in the order things happened. */
+    if (*dirty) {
+        send_room_state_all(sv, room);
+        *dirty = false;
+    }
+    switch (ev->type) {
+    case MATCH_EV_COUNTDOWN: {
+        sv->st.matches_started++;
+        char id[128];
+        match_game_id(room->m, id, sizeof id);
+        sv_logf(&sv->log, SV_LOG_INFO, "room %s game %d: countdown, %s vs %s on %s", room->code, ev->game_no,
+                match_name(room->m, 0), match_name(room->m, 1), id);
+        for (int s = 0; s < MATCH_SLOTS; s++)
+            send_match_start(sv, room, s);
+        *dirty = true;
+        break;
+    }
+    case MATCH_EV_FINISHED:
+        sv->st.matches_finished++;
+        log_result(sv, room, &ev->result);
+        for (int s = 0; s < MATCH_SLOTS; s++)
+            send_match_end(sv, room, s, &ev->result);
+        *dirty = true;
+        break;
+    case MATCH_EV_REMATCH_REQUEST:
+        memset(m, 0, sizeof *m);
+        m->type = WIRE_REMATCH_OFFER;
+        m->rematch_offer.slot = (uint8_t)ev->slot;
+        send_to(sv, room, ev->to, m);
+        *dirty = true;
+        break;
+    case MATCH_EV_DISCONNECTED:
+        sv_logf(&sv->log, SV_LOG_INFO, "room %s: %s dropped, %llu ms to resume", room->code,
+                match_name(room->m, ev->slot),
+                (unsigned long long)(ev->deadline_ms > sv->now_ms ? ev->deadline_ms - sv->now_ms : 0));
+        *dirty = true;
+        break;
+    case MATCH_EV_RESUMED:
+        sv_logf(&sv->log, SV_LOG_INFO, "room %s: %s resumed", room->code, match_name(room->m, ev->slot));
+        *dirty = true;
+        break;
+    default: /* JOINED, LEFT, READY, START */
+        *dirty = true;
+        break;
+    }
+}
+
+static void remove_room(sv_t *sv, sv_room *room)
+{
+    sv_logf(&sv->log, SV_LOG_INFO, "room %s closed", room->code);
+    if (sv->quick == room)
+        sv->quick = NULL;
+    for (int s = 0; s < MATCH_SLOTS; s++)
+        if (room->player[s])
+            detach(room->player[s]);
+    sv_rooms_remove(sv->rooms, room);
+    sv->waiting_cache_valid = false;
+}
+
+void sv_game_flush_room(sv_t *sv, sv_room *room)
+{
+    if (!room->m)
+        return;
+    match_event ev;
+    bool dirty = false;
+    /* Bounded: the engine queues a handful of events per call. */
+    for (int i = 0; i < 1024 && match_poll_event(room->m, &ev); i++)
+        deliver(sv, room, &ev, &dirty);
+    if (dirty) {
+        send_room_state_all(sv, room);
+        sv->waiting_cache_valid = false;
+    }
+    int phase = match_phase(room->m);
+    if (sv->quick == room && (phase != MATCH_WAITING || (match_present(room->m, 0) && match_present(room->m, 1))))
+        sv->quick = NULL;
+    if (!room->player[0] && !room->player[1] && (phase == MATCH_WAITING || phase == MATCH_FINISHED)) {
+        remove_room(sv, room);
+        return;
+    }
+    sv_rooms_set_deadline(sv->rooms, room, match_next_deadline(room->m));
+}
+
+void sv_game_abort_all(sv_t *sv)
+{
+    for (int i = 0; i < sv_rooms_capacity(sv->rooms); i++) {
+        sv_room *room = sv_rooms_at(sv->rooms, i);
+        if (!room->m)
+            continue;
+        match_abort(room->m, sv->now_ms);
+        sv_game_flush_room(sv, room);
+    }
+}
+
+size_t sv_room_memory(const sv_t *sv)
+{
+    size_t sum = 0, n = 0;
+    for (int i = 0; i < sv_rooms_capacity(sv->rooms); i++) {
+        sv_room *room = sv_rooms_at(sv->rooms, i);
+        if (room->m) {
+            sum += match_memory(room->m);
+            n++;
+        }
+    }
+    return sv_rooms_bytes_per_room(sv->rooms) + MATCH_SLOTS * sizeof(sv_client) + (n ? sum / n : 0);
+}
+
+/* ---- messages in ---- */
+
+static bool in_room(sv_t *sv, sv_client *c)
+{
+    if (c->room)
+        return true;
+    sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_NOT_IN_ROOM, "you are not in a room");
+    return false;
+}
+
+static bool not_in_room(sv_t *sv, sv_client *c)
+{
+    if (!c->room)
+        return true;
+    sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_STATE, "already in a room: leave it first");
+    return false;
+}
+
+static void refuse(sv_t *sv, sv_client *c, int code, const char *why)
+{
+    sv_send_error(sv, c, WIRE_REFUSED, code, why);
+    sv_close_client(sv, c, why);
+}
+
+static void on_hello(sv_t *sv, sv_client *c, const wire_msg *in)
+{
+    if (c->state != SV_CL_HELLO) {
+        sv_bad_message(sv, c, WIRE_ERR_HANDSHAKE, "HELLO sent twice");
+        return;
+    }
+    char why[160];
+    if (in->hello.version != WIRE_VERSION) {
+        snprintf(why, sizeof why, "protocol version %u is not supported: this server (mazerace %s) speaks %d",
+                 (unsigned)in->hello.version, MR_VERSION, WIRE_VERSION);
+        refuse(sv, c, WIRE_ERR_VERSION, why);
+        return;
+    }
+    size_t n = strlen(in->hello.name);
+    if (!wire_name_ok(in->hello.name, n)) {
+        refuse(sv, c, WIRE_ERR_BAD_NAME, "bad player name");
+        return;
+    }
+    /* The ENet host has a few spare peer slots so that a client over the
+     * limit hears "server full" instead of a silent connect timeout. */
+    if (sv->active >= sv->cfg.max_clients) {
+        refuse(sv, c, WIRE_ERR_FULL, "server full");
+        return;
+    }
+    memcpy(c->name, in->hello.name, n + 1);
+    c->state = SV_CL_ACTIVE;
+    c->welcomed = true;
+    sv->active++;
+    wire_msg *m = sv->msg;
+    memset(m, 0, sizeof *m);
+    m->type = WIRE_WELCOME;
+    m->welcome.player_id = c->id;
+    wire_text_clean(m->welcome.server_name, sizeof m->welcome.server_name, sv->cfg.name);
+    sv_send(sv, c, m);
+    sv_logf(&sv->log, SV_LOG_INFO, "client #%u %s is \"%s\"", c->id, c->addr, c->name);
+}
+
+static void match_cfg(const sv_t *sv, int series, match_config *mc)
+{
+    match_config_default(mc);
+    mc->countdown_ms = (uint32_t)sv->cfg.countdown_ms;
+    mc->grace_ms = (uint32_t)sv->cfg.grace_ms;
+    mc->series_len = series > 0 ? series : sv->cfg.series;
+}
+
+static void default_params(const sv_t *sv, pz_params *p)
+{
+    p->kind = sv->cfg.kind;
+    p->diff = sv->cfg.diff;
+    p->w = sv->cfg.w;
+    p->h = sv->cfg.h;
+    const pz_kind *k = pz_kind_by_id(p->kind);
+    if (k && p->w == 0 && p->h == 0) {
+        p->w = k->default_w;
+        p->h = k->default_h;
+    }
+}
+
+/* Makes a room around m (taken over) and seats c in it; NULL after telling
+ * c why not. */
+static sv_room *open_room(sv_t *sv, sv_client *c, match *m, bool quick)
+{
+    int len = match_game_id(m, NULL, 0);
+    if (len <= 0 || len > WIRE_GAME_ID_MAX) {
+        match_destroy(m);
+        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_BAD_PARAMS, "puzzle too large to send");
+        return NULL;
+    }
+    sv_room *room = sv_rooms_add(sv->rooms, m, &sv->rng, sv->now_ms);
+    if (!room) {
+        match_destroy(m);
+        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_TOO_MANY_ROOMS, "the server has no free room");
+        return NULL;
+    }
+    room->quick = quick;
+    int slot = -1;
+    const char *err = match_join(m, -1, c->name, sv->now_ms, &slot);
+    if (err || slot < 0 || slot >= MATCH_SLOTS) {
+        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_INTERNAL, err ? err : "could not join the new room");
+        remove_room(sv, room);
+        return NULL;
+    }
+    attach(room, slot, c);
+    sv->st.rooms_created++;
+    char id[128];
+    match_game_id(m, id, sizeof id);
+    sv_logf(&sv->log, SV_LOG_INFO, "room %s created by #%u \"%s\"%s: %s, best of %d (%d rooms)", room->code, c->id,
+            c->name, quick ? " (quick match)" : "", id, match_series_len(m), sv_rooms_count(sv->rooms));
+    sv_game_flush_room(sv, room);
+    return room;
+}
+
+static void on_create(sv_t *sv, sv_client *c, const wire_create *cr)
+{
+    if (!not_in_room(sv, c))
+        return;
+    if (sv_rooms_count(sv->rooms) >= sv_rooms_capacity(sv->rooms)) {
+        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_TOO_MANY_ROOMS, "the server has no free room");
+        return;
+    }
+    match_config mc;
+    match_cfg(sv, cr->series_len, &mc);
+    const char *why = match_config_check(&mc);
+    if (why) {
+        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_BAD_PARAMS, why);
+        return;
+    }
+    match *m = NULL;
+    char err[200] = "";
+    if (cr->by_id) {
+        if (!cr->game_id || cr->game_id_len == 0 || memchr(cr->game_id, '\0', cr->game_id_len)) {
+            sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_BAD_PARAMS, "bad game ID");
+            return;
+        }
+        memcpy(sv->idbuf, cr->game_id, cr->game_id_len);
+        sv->idbuf[cr->game_id_len] = '\0';
+        m = match_create_from_id(sv->idbuf, &mc, rng_u64(&sv->rng), err, sizeof err);
+    } else {
+        pz_params p = cr->params;
+        if (p.w == 0 && p.h == 0) {
+            const pz_kind *k = pz_kind_by_id(p.kind);
+            if (k) {
+                p.w = k->default_w;
+                p.h = k->default_h;
+            }
+        }
+        uint64_t seed = cr->has_seed ? cr->seed : rng_u64(&sv->rng);
+        const char *e = NULL;
+        m = match_create(&p, seed, &mc, rng_u64(&sv->rng), &e);
+        if (!m)
+            snprintf(err, sizeof err, "%s", e ? e : "cannot make that puzzle");
+    }
+    if (!m) {
+        sv_logf(&sv->log, SV_LOG_INFO, "client #%u: room refused: %s", c->id, err);
+        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_BAD_PARAMS, err);
+        return;
+    }
+    open_room(sv, c, m, false);
+}
+
+static bool seat(sv_t *sv, sv_client *c, sv_room *room)
+{
+    int slot = -1;
+    const char *err = match_join(room->m, -1, c->name, sv->now_ms, &slot);
+    if (err || slot < 0 || slot >= MATCH_SLOTS) {
+        bool full = match_present(room->m, 0) && match_present(room->m, 1);
+        sv_send_error(sv, c, WIRE_ERROR, full ? WIRE_ERR_ROOM_FULL : WIRE_ERR_STATE,
+                      full ? "room is full" : err ? err : "cannot join now");
+        sv_game_flush_room(sv, room);
+        return false;
+    }
+    attach(room, slot, c);
+    sv_logf(&sv->log, SV_LOG_INFO, "room %s: #%u \"%s\" joined as player %d", room->code, c->id, c->name, slot + 1);
+    sv_game_flush_room(sv, room);
+    return true;
+}
+
+static void on_join(sv_t *sv, sv_client *c, const char *code)
+{
+    if (!not_in_room(sv, c))
+        return;
+    sv_room *room = sv_rooms_find(sv->rooms, code);
+    if (!room) {
+        char why[64];
+        snprintf(why, sizeof why, "no room with code %s", code);
+        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_NO_ROOM, why);
+        return;
+    }
+    seat(sv, c, room);
+}
+
+static void on_quick(sv_t *sv, sv_client *c)
+{
+    if (!not_in_room(sv, c))
+        return;
+    if (sv->quick && sv->quick->m) {
+        seat(sv, c, sv->quick);
+        return;
+    }
+    if (sv_rooms_count(sv->rooms) >= sv_rooms_capacity(sv->rooms)) {
+        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_TOO_MANY_ROOMS, "the server has no free room");
+        return;
+    }
+    pz_params p;
+    default_params(sv, &p);
+    match_config mc;
+    match_cfg(sv, 0, &mc);
+    const char *e = NULL;
+    match *m = match_create(&p, rng_u64(&sv->rng), &mc, rng_u64(&sv->rng), &e);
+    if (!m) {
+        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_INTERNAL, e ? e : "cannot make a puzzle");
+        return;
+    }
+    sv_room *room = open_room(sv, c, m, true);
+    if (room && room->m && !(match_present(room->m, 0) && match_present(room->m, 1)))
+        sv->quick = room;
+}
+
+static void on_leave(sv_t *sv, sv_client *c)
+{
+    if (!in_room(sv, c))
+        return;
+    sv_room *room = c->room;
+    int slot = c->slot;
+    sv_logf(&sv->log, SV_LOG_INFO, "room %s: #%u \"%s\" left", room->code, c->id, c->name);
+    detach(c);
+    match_leave(room->m, slot, sv->now_ms);
+    sv_game_flush_room(sv, room);
+}
+
+static void on_resume(sv_t *sv, sv_client *c, const wire_msg *in)
+{
+    if (!not_in_room(sv, c))
+        return;
+    sv_room *room = sv_rooms_find(sv->rooms, in->resume.code);
+    int slot = in->resume.slot;
+    if (!room || slot >= MATCH_SLOTS || match_token(room->m, slot) == 0 ||
+        match_token(room->m, slot) != in->resume.token) {
+        sv_logf(&sv->log, SV_LOG_INFO, "client #%u: resume of room %s refused", c->id, in->resume.code);
+        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_RESUME, room ? "bad resume token" : "no such room");
+        return;
+    }
+    sv_client *old = room->player[slot];
+    if (old) {
+        /* The same player on a new connection before the old one timed out
+         * (a restarted client, a changed address): the token proves it. */
+        detach(old);
+        sv_send_error(sv, old, WIRE_ERROR, WIRE_ERR_RESUME, "resumed from another connection");
+        sv_close_client(sv, old, "resumed from another connection");
+        match_disconnect(room->m, slot, sv->now_ms);
+    }
+    const char *err = match_resume(room->m, slot, in->resume.token, sv->now_ms);
+    if (err) {
+        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_RESUME, err);
+        sv_game_flush_room(sv, room);
+        return;
+    }
+    attach(room, slot, c);
+    sv_game_flush_room(sv, room);
+    if (!room->m || c->room != room)
+        return;
+    int phase = match_phase(room->m);
+    if (phase == MATCH_COUNTDOWN || phase == MATCH_RACING || phase == MATCH_FINISHED) {
+        send_match_start(sv, room, slot);
+        send_move_logs(sv, room, slot);
+        if (phase == MATCH_FINISHED)
+            send_match_end(sv, room, slot, match_last_result(room->m));
+    }
+}
+
+void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
+{
+    wire_msg *in = sv->in;
+    if (len == 0 || !wire_read(data, len, in)) {
+        const char *name = len ? wire_type_name(data[0]) : "?";
+        sv_bad_message(sv, c, WIRE_ERR_BAD_MESSAGE,
+                       strcmp(name, "?") == 0 ? "unknown message type" : "malformed message");
+        return;
+    }
+    if (c->state == SV_CL_HELLO && in->type != WIRE_HELLO) {
+        sv_bad_message(sv, c, WIRE_ERR_HANDSHAKE, "the first message must be HELLO");
+        return;
+    }
+    sv_room *room = c->room;
+    int code = 0;
+    const char *err;
+    switch (in->type) {
+    case WIRE_HELLO:
+        on_hello(sv, c, in);
+        break;
+    case WIRE_MOVE:
+        if (!in_room(sv, c))
+            break;
+        sv->st.moves_validated++;
+        match_move(room->m, c->slot, in->move.seq, in->move.move, sv->now_ms, &code);
+        if (sv->cfg.log_moves)
+            sv_logf(&sv->log, SV_LOG_DEBUG, "room %s slot %d move %u: %s", room->code, c->slot, in->move.seq,
+                    code == MATCH_OK ? "ok" : match_reject_text(code));
+        sv_game_flush_room(sv, room);
+        break;
+    case WIRE_CREATE_ROOM:
+        on_create(sv, c, &in->create);
+        break;
+    case WIRE_JOIN_ROOM:
+        on_join(sv, c, in->join.code);
+        break;
+    case WIRE_QUICK_MATCH:
+        on_quick(sv, c);
+        break;
+    case WIRE_LEAVE_ROOM:
+        on_leave(sv, c);
+        break;
+    case WIRE_READY:
+        if (!in_room(sv, c))
+            break;
+        err = match_ready(room->m, c->slot, in->ready.ready, sv->now_ms);
+        if (err)
+            sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_STATE, err);
+        sv_game_flush_room(sv, room);
+        break;
+    case WIRE_REMATCH:
+        if (!in_room(sv, c))
+            break;
+        err = match_rematch(room->m, c->slot, sv->now_ms);
+        if (err)
+            sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_STATE, err);
+        sv_game_flush_room(sv, room);
+        break;
+    case WIRE_RESUME:
+        on_resume(sv, c, in);
+        break;
+    default:
+        sv_bad_message(sv, c, WIRE_ERR_BAD_MESSAGE, "not a client-to-server message");
+        break;
+    }
+}
+
+void sv_game_disconnected(sv_t *sv, sv_client *c)
+{
+    sv_room *room = c->room;
+    if (!room)
+        return;
+    int slot = c->slot;
+    detach(c);
+    if (!room->m)
+        return;
+    match_disconnect(room->m, slot, sv->now_ms);
+    sv_game_flush_room(sv, room);
+}

@@ -1,0 +1,88 @@
+/* sv_internal.h: the server's private state, shared by the sv_*.c files (not for embedders). */
+#ifndef MR_SV_INTERNAL_H
+#define MR_SV_INTERNAL_H
+
+#include <enet/enet.h>
+#include <stdatomic.h>
+
+#include "match.h"
+#include "sv.h"
+#include "sv_disc.h"
+#include "sv_limit.h"
+#include "sv_log.h"
+#include "sv_rooms.h"
+#include "wire.h"
+
+enum sv_client_state {
+    SV_CL_FREE,    /* no peer in this slot */
+    SV_CL_HELLO,   /* connected, HELLO not yet received */
+    SV_CL_ACTIVE,  /* welcomed */
+    SV_CL_CLOSING, /* being disconnected: everything it sends is dropped */
+};
+
+/* One per ENet peer slot, same index as host->peers; peer->data points here
+ * so a packet finds its client, and the client its room, with no search. */
+typedef struct sv_client {
+    ENetPeer *peer;
+    int state; /* enum sv_client_state */
+    uint32_t id;
+    char name[WIRE_NAME_MAX + 1];
+    char addr[24]; /* "a.b.c.d:port", for log lines */
+    sv_room *room;
+    int slot;
+    sv_bucket bucket;
+    uint32_t bad; /* bad or over-rate messages so far */
+    bool welcomed; /* counted in sv->active */
+    uint64_t connected_ms;
+} sv_client;
+
+struct sv {
+    sv_config cfg;
+    sv_log log;
+    ENetHost *host;
+    sv_disc *disc;
+    sv_client *clients; /* host->peerCount entries */
+    int nclients;
+    int active; /* welcomed clients, at most cfg.max_clients */
+    sv_rooms *rooms;
+    sv_room *quick; /* a quick-match room waiting for its second player */
+    rng_t rng;
+    atomic_int stop, want_stats;
+    bool shut_down;
+    uint64_t now_ms;
+    uint64_t next_housekeeping_ms;
+    uint32_t next_id;
+    int waiting_cache; /* players waiting for an opponent, for discovery */
+    uint64_t waiting_cache_ms;
+    bool waiting_cache_valid;
+    sv_stats st;
+    char bind_text[64];
+    uint8_t *out;  /* WIRE_MSG_MAX bytes: encoding scratch */
+    char *idbuf;   /* WIRE_GAME_ID_MAX + 1 bytes: a game ID as a C string */
+    wire_msg *in;  /* decoding scratch */
+    wire_msg *msg; /* encoding scratch */
+};
+
+/* sv_game.c: protocol messages in, match events out. */
+void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len);
+void sv_game_disconnected(sv_t *sv, sv_client *c);
+/* Drains the room's match events into messages, refreshes its timer and
+ * frees the room when nobody is left in it. */
+void sv_game_flush_room(sv_t *sv, sv_room *room);
+/* Ends every match (aborted) and tells its players. */
+void sv_game_abort_all(sv_t *sv);
+/* Server bytes per running match beyond the puzzle and its two states:
+ * room slot, code-table and heap share, the match's own allocations (mean
+ * over rooms in use) and the two players' client records. */
+size_t sv_room_memory(const sv_t *sv);
+
+/* sv_server.c: sending and peer management. */
+void sv_send(sv_t *sv, sv_client *c, const wire_msg *m);
+void sv_send_error(sv_t *sv, sv_client *c, int type, int code, const char *text);
+/* Counts a bad message (code WIRE_ERR_RATE: an over-rate one), logs it,
+ * answers the first one with an ERROR and disconnects the peer at max_bad. */
+void sv_bad_message(sv_t *sv, sv_client *c, int code, const char *why);
+/* Sends nothing more, disconnects once queued messages are out. */
+void sv_close_client(sv_t *sv, sv_client *c, const char *why);
+
+#endif

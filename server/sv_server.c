@@ -1,0 +1,517 @@
+/* sv_server.c: the server's lifetime, ENet host and socket setup, the service loop and peer bookkeeping. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include "sv_internal.h"
+#include "util.h"
+
+/* ENet drops anything larger itself, so that no peer can make it buffer
+ * megabytes; up to this size we see the packet and can count it as
+ * oversized. */
+#define SV_ENET_PACKET_MAX (2 * WIRE_MSG_MAX)
+#define SV_ENET_WAITING_MAX (1 << 20)
+#define SV_HELLO_TIMEOUT_MS 10000
+#define SV_HOUSEKEEPING_MS 1000
+#define SV_SERVICE_ROUNDS 16
+#define SV_SPARE_PEERS 8
+
+static int enet_users; /* enet_initialize is process-wide */
+
+static uint64_t now_ms_clock(void) { return mr_now_us() / 1000u; }
+
+static int sockbuf_get(ENetSocket s, int opt)
+{
+    int v = 0;
+    socklen_t len = sizeof v;
+    if (getsockopt(s, SOL_SOCKET, opt, &v, &len) < 0)
+        return -1;
+    return v;
+}
+
+/* ---- sending ---- */
+
+void sv_send(sv_t *sv, sv_client *c, const wire_msg *m)
+{
+    if (!c || !c->peer || c->state == SV_CL_FREE)
+        return;
+    size_t n = wire_write(m, sv->out, WIRE_MSG_MAX);
+    ENetPacket *p = enet_packet_create(sv->out, n, ENET_PACKET_FLAG_RELIABLE);
+    if (!p)
+        return;
+    /* ENet owns the packet after a successful send; on failure we free it. */
+    if (enet_peer_send(c->peer, WIRE_CHANNEL, p) < 0) {
+        enet_packet_destroy(p);
+        return;
+    }
+    sv->st.packets_out++;
+}
+
+void sv_send_error(sv_t *sv, sv_client *c, int type, int code, const char *text)
+{
+    wire_msg *m = sv->msg;
+    memset(m, 0, sizeof *m);
+    m->type = (uint8_t)type;
+    m->error.code = (uint8_t)code;
+    wire_text_clean(m->error.text, sizeof m->error.text, text ? text : "");
+    sv_send(sv, c, m);
+}
+
+void sv_close_client(sv_t *sv, sv_client *c, const char *why)
+{
+    if (c->state == SV_CL_CLOSING || c->state == SV_CL_FREE)
+        return;
+    sv_logf(&sv->log, SV_LOG_INFO, "client #%u %s (%s): disconnecting: %s", c->id, c->addr,
+            c->name[0] ? c->name : "-", why);
+    /* Leave the room now: the slot goes into its grace period like any
+     * other drop, and the opponent hears of it at once. */
+    sv_game_disconnected(sv, c);
+    c->state = SV_CL_CLOSING;
+    enet_peer_disconnect_later(c->peer, 0);
+}
+
+void sv_bad_message(sv_t *sv, sv_client *c, int code, const char *why)
+{
+    if (code == WIRE_ERR_RATE)
+        sv->st.rate_limited++;
+    else
+        sv->st.bad_msgs++;
+    c->bad++;
+    /* The first one is worth a warning and an answer; a flood is summed up
+     * by the kick, so a flooder cannot make us flood it back. */
+    sv_logf(&sv->log, c->bad == 1 ? SV_LOG_WARN : SV_LOG_DEBUG, "client #%u %s: bad message (%s), %u so far",
+            c->id, c->addr, why, c->bad);
+    if (c->bad >= (uint32_t)sv->cfg.max_bad) {
+        sv->st.kicked++;
+        sv_send_error(sv, c, WIRE_ERROR, code, "too many bad messages: disconnecting");
+        sv_logf(&sv->log, SV_LOG_WARN, "client #%u %s: %u bad messages, kicked", c->id, c->addr, c->bad);
+        sv_close_client(sv, c, "too many bad messages");
+    } else if (c->bad == 1) {
+        sv_send_error(sv, c, WIRE_ERROR, code, why);
+    }
+}
+
+/* ---- ENet events ---- */
+
+static void on_connect(sv_t *sv, ENetPeer *peer)
+{
+    size_t idx = (size_t)(peer - sv->host->peers);
+    if (idx >= (size_t)sv->nclients || sv->shut_down) {
+        enet_peer_reset(peer);
+        return;
+    }
+    sv_client *c = &sv->clients[idx];
+    memset(c, 0, sizeof *c);
+    c->peer = peer;
+    c->state = SV_CL_HELLO;
+    c->id = ++sv->next_id;
+    c->slot = -1;
+    c->connected_ms = sv->now_ms;
+    sv_bucket_init(&c->bucket, sv->now_ms, sv->cfg.msg_burst);
+    char ip[INET_ADDRSTRLEN] = "?";
+    struct in_addr a = {.s_addr = peer->address.host};
+    inet_ntop(AF_INET, &a, ip, sizeof ip);
+    snprintf(c->addr, sizeof c->addr, "%s:%u", ip, (unsigned)peer->address.port);
+    peer->data = c;
+    sv->st.connects++;
+    sv->st.peers_now++;
+    sv_logf(&sv->log, SV_LOG_INFO, "client #%u %s connected (%d peers)", c->id, c->addr, sv->st.peers_now);
+}
+
+static void on_disconnect(sv_t *sv, ENetPeer *peer)
+{
+    sv_client *c = peer->data;
+    if (!c || c->state == SV_CL_FREE)
+        return;
+    sv_game_disconnected(sv, c);
+    sv->st.disconnects++;
+    sv->st.peers_now--;
+    if (c->welcomed)
+        sv->active--;
+    sv_logf(&sv->log, SV_LOG_INFO, "client #%u %s (%s) disconnected (%d peers)", c->id, c->addr,
+            c->name[0] ? c->name : "-", sv->st.peers_now);
+    c->state = SV_CL_FREE;
+    c->peer = NULL;
+    peer->data = NULL;
+}
+
+static void on_receive(sv_t *sv, ENetPeer *peer, ENetPacket *pk)
+{
+    sv_client *c = peer->data;
+    sv->st.packets_in++;
+    sv->st.bytes_in += pk->dataLength;
+    if (!c || c->state == SV_CL_FREE || c->state == SV_CL_CLOSING)
+        return;
+    if (!sv_bucket_take(&c->bucket, sv->now_ms, sv->cfg.msg_rate, sv->cfg.msg_burst)) {
+        sv_bad_message(sv, c, WIRE_ERR_RATE, "too many messages: slow down");
+        return;
+    }
+    if (pk->dataLength > WIRE_MSG_MAX) {
+        sv_bad_message(sv, c, WIRE_ERR_BAD_MESSAGE, "oversized message");
+        return;
+    }
+    sv_game_receive(sv, c, pk->data, pk->dataLength);
+}
+
+static int handle_events(sv_t *sv)
+{
+    int handled = 0;
+    ENetEvent ev;
+    for (int round = 0; round < SV_SERVICE_ROUNDS; round++) {
+        int r = enet_host_service(sv->host, &ev, 0);
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            break;
+        for (; r > 0; r = enet_host_check_events(sv->host, &ev)) {
+            handled++;
+            switch (ev.type) {
+            case ENET_EVENT_TYPE_CONNECT:
+                on_connect(sv, ev.peer);
+                break;
+            case ENET_EVENT_TYPE_DISCONNECT:
+                on_disconnect(sv, ev.peer);
+                break;
+            case ENET_EVENT_TYPE_RECEIVE:
+                on_receive(sv, ev.peer, ev.packet);
+                enet_packet_destroy(ev.packet);
+                break;
+            default:
+                break;
+            }
+        }
+    }
+    return handled;
+}
+
+/* ---- discovery ---- */
+
+static int players_waiting(sv_t *sv)
+{
+    /* A probe costs one scan of the room table at most once a second, so a
+     * probe flood cannot make the server walk its rooms per datagram. */
+    if (sv->waiting_cache_valid && sv->now_ms - sv->waiting_cache_ms < 1000)
+        return sv->waiting_cache;
+    int n = 0;
+    for (int i = 0; i < sv_rooms_capacity(sv->rooms); i++) {
+        sv_room *r = sv_rooms_at(sv->rooms, i);
+        if (r->m && match_phase(r->m) == MATCH_WAITING && (!r->player[0]) != (!r->player[1]))
+            n++;
+    }
+    sv->waiting_cache = n;
+    sv->waiting_cache_ms = sv->now_ms;
+    sv->waiting_cache_valid = true;
+    return n;
+}
+
+static size_t answer_probe(void *ctx, const uint8_t *in, size_t n, uint8_t *out, size_t cap)
+{
+    sv_t *sv = ctx;
+    wire_probe p;
+    if (!wire_read_probe(in, n, &p))
+        return 0;
+    wire_probe_reply r;
+    memset(&r, 0, sizeof r);
+    r.version = WIRE_VERSION;
+    r.nonce = p.nonce;
+    r.game_port = sv_port(sv);
+    int w = players_waiting(sv);
+    r.players_waiting = (uint16_t)(w > 65535 ? 65535 : w);
+    r.rooms = (uint16_t)sv_rooms_count(sv->rooms);
+    r.players = (uint16_t)sv->st.peers_now;
+    r.max_players = (uint16_t)sv->cfg.max_clients;
+    wire_text_clean(r.name, sizeof r.name, sv->cfg.name);
+    if (!r.name[0])
+        strcpy(r.name, "mazerace");
+    sv->st.discovery_replies++;
+    sv_logf(&sv->log, SV_LOG_DEBUG, "discovery probe answered");
+    return wire_write_probe_reply(&r, out, cap);
+}
+
+/* ---- housekeeping ---- */
+
+static void run_timers(sv_t *sv)
+{
+    /* Bounded by the number of rooms: a room whose deadline does not move
+     * after match_update is not revisited in this call. */
+    int n = sv_rooms_count(sv->rooms);
+    sv_room *room;
+    for (int i = 0; i <= n && (room = sv_rooms_due(sv->rooms, sv->now_ms)); i++) {
+        match_update(room->m, sv->now_ms);
+        sv_game_flush_room(sv, room);
+        if (room->m && room->deadline <= sv->now_ms)
+            sv_rooms_set_deadline(sv->rooms, room, sv->now_ms + 1);
+    }
+}
+
+static void housekeeping(sv_t *sv)
+{
+    if (sv->now_ms < sv->next_housekeeping_ms)
+        return;
+    sv->next_housekeeping_ms = sv->now_ms + SV_HOUSEKEEPING_MS;
+    for (int i = 0; i < sv->nclients; i++) {
+        sv_client *c = &sv->clients[i];
+        if (c->state == SV_CL_HELLO && sv->now_ms - c->connected_ms > SV_HELLO_TIMEOUT_MS) {
+            sv_send_error(sv, c, WIRE_REFUSED, WIRE_ERR_HANDSHAKE, "no HELLO within 10 s");
+            sv_close_client(sv, c, "no HELLO within 10 s");
+        }
+    }
+}
+
+/* ---- public API ---- */
+
+static void print_stat_line(sv_t *sv)
+{
+    sv_print_stats(sv, stdout);
+    fflush(stdout);
+}
+
+int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
+{
+    if (now_ms > sv->now_ms)
+        sv->now_ms = now_ms;
+    if (timeout_ms > 0 && !sv_stop_requested(sv)) {
+        uint64_t due = sv_rooms_next_deadline(sv->rooms);
+        if (due != UINT64_MAX) {
+            uint64_t left = due > sv->now_ms ? due - sv->now_ms : 0;
+            if (left < (uint64_t)timeout_ms)
+                timeout_ms = (int)left;
+        }
+        struct pollfd fds[2] = {{.fd = sv->host->socket, .events = POLLIN}};
+        nfds_t nfds = 1;
+        if (sv->disc) {
+            fds[1].fd = sv_disc_fd(sv->disc);
+            fds[1].events = POLLIN;
+            nfds = 2;
+        }
+        /* The host's clock moves on while we wait: add the time waited so
+         * that moves handled after the wait carry the right time. */
+        uint64_t t0 = mr_now_us();
+        if (timeout_ms > 0 && poll(fds, nfds, timeout_ms) < 0 && errno != EINTR)
+            return -1;
+        sv->now_ms += (mr_now_us() - t0) / 1000u;
+    }
+    int handled = handle_events(sv);
+    if (handled < 0) {
+        sv_logf(&sv->log, SV_LOG_ERROR, "enet_host_service failed");
+        return -1;
+    }
+    if (sv->disc)
+        handled += sv_disc_poll(sv->disc, answer_probe, sv, 64);
+    run_timers(sv);
+    housekeeping(sv);
+    enet_host_flush(sv->host);
+    if (atomic_exchange(&sv->want_stats, 0))
+        print_stat_line(sv);
+    return handled;
+}
+
+int sv_run(sv_t *sv)
+{
+    while (!sv_stop_requested(sv)) {
+        if (sv_service(sv, now_ms_clock(), 10) < 0)
+            break;
+    }
+    sv_logf(&sv->log, SV_LOG_INFO, "stopping: telling %d clients", sv->st.peers_now);
+    sv_shutdown(sv, 1000);
+    if (sv->cfg.stats)
+        print_stat_line(sv);
+    return 0;
+}
+
+void sv_request_stop(sv_t *sv) { atomic_store(&sv->stop, 1); }
+bool sv_stop_requested(const sv_t *sv) { return atomic_load(&((sv_t *)sv)->stop) != 0; }
+void sv_request_stats(sv_t *sv) { atomic_store(&sv->want_stats, 1); }
+
+void sv_shutdown(sv_t *sv, int timeout_ms)
+{
+    if (sv->shut_down)
+        return;
+    sv->shut_down = true;
+    uint64_t now = now_ms_clock();
+    if (now > sv->now_ms)
+        sv->now_ms = now;
+    sv_game_abort_all(sv);
+    int waiting = 0;
+    for (int i = 0; i < sv->nclients; i++) {
+        sv_client *c = &sv->clients[i];
+        if (c->state == SV_CL_FREE)
+            continue;
+        if (c->state != SV_CL_CLOSING) {
+            sv_send_error(sv, c, WIRE_SHUTDOWN, 0, "server shutting down");
+            c->state = SV_CL_CLOSING;
+            enet_peer_disconnect_later(c->peer, 0);
+        }
+        waiting++;
+    }
+    enet_host_flush(sv->host);
+    uint64_t end = now_ms_clock() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0);
+    ENetEvent ev;
+    while (waiting > 0 && now_ms_clock() < end) {
+        int r = enet_host_service(sv->host, &ev, 10);
+        if (r < 0)
+            break;
+        for (; r > 0; r = enet_host_check_events(sv->host, &ev)) {
+            if (ev.type == ENET_EVENT_TYPE_RECEIVE)
+                enet_packet_destroy(ev.packet);
+            else if (ev.type == ENET_EVENT_TYPE_DISCONNECT && ev.peer->data) {
+                sv_client *c = ev.peer->data;
+                c->state = SV_CL_FREE;
+                c->peer = NULL;
+                ev.peer->data = NULL;
+                sv->st.peers_now--;
+                sv->st.disconnects++;
+                if (c->welcomed)
+                    sv->active--;
+                waiting--;
+            } else if (ev.type == ENET_EVENT_TYPE_CONNECT) {
+                enet_peer_reset(ev.peer);
+            }
+        }
+    }
+    /* Whoever did not acknowledge in time gets one unreliable disconnect. */
+    for (int i = 0; i < sv->nclients; i++) {
+        sv_client *c = &sv->clients[i];
+        if (c->state != SV_CL_FREE && c->peer) {
+            enet_peer_disconnect_now(c->peer, 0);
+            c->peer->data = NULL;
+            c->state = SV_CL_FREE;
+            c->peer = NULL;
+            sv->st.peers_now--;
+            if (c->welcomed)
+                sv->active--;
+        }
+    }
+    enet_host_flush(sv->host);
+    sv_logf(&sv->log, SV_LOG_INFO, "shut down");
+}
+
+sv_t *sv_create(const sv_config *cfg, const char **err)
+{
+    const char *why = sv_config_check(cfg);
+    if (why) {
+        *err = why;
+        return NULL;
+    }
+    if (enet_users == 0 && enet_initialize() != 0) {
+        *err = "cannot initialise ENet";
+        return NULL;
+    }
+    enet_users++;
+    sv_t *sv = mr_alloc(1, sizeof *sv);
+    sv->cfg = *cfg;
+    sv_log_init(&sv->log, cfg->log_level, stderr);
+    sv->now_ms = now_ms_clock();
+    sv->next_housekeeping_ms = sv->now_ms + SV_HOUSEKEEPING_MS;
+    /* Room codes, seeds and tokens only need to be unpredictable to other
+     * players, not reproducible: seed from the clock and the address of
+     * this allocation. */
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    rng_seed(&sv->rng, ((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec) ^ (uint64_t)(uintptr_t)sv);
+
+    ENetAddress addr;
+    memset(&addr, 0, sizeof addr);
+    if (strcmp(cfg->bind_addr, "0.0.0.0") == 0 || strcmp(cfg->bind_addr, "*") == 0)
+        addr.host = ENET_HOST_ANY;
+    else if (enet_address_set_host_ip(&addr, cfg->bind_addr) != 0 &&
+             enet_address_set_host(&addr, cfg->bind_addr) != 0) {
+        *err = "cannot resolve the bind address";
+        sv_destroy(sv);
+        return NULL;
+    }
+    addr.port = (enet_uint16)cfg->port;
+    sv->host = enet_host_create(&addr, (size_t)cfg->max_clients + SV_SPARE_PEERS, WIRE_CHANNELS, 0, 0);
+    if (!sv->host) {
+        *err = "cannot bind the game port (in use, or a bad address?)";
+        sv_destroy(sv);
+        return NULL;
+    }
+    sv->host->maximumPacketSize = SV_ENET_PACKET_MAX;
+    sv->host->maximumWaitingData = SV_ENET_WAITING_MAX;
+    if (cfg->sockbuf_bytes > 0) {
+        enet_socket_set_option(sv->host->socket, ENET_SOCKOPT_RCVBUF, cfg->sockbuf_bytes);
+        enet_socket_set_option(sv->host->socket, ENET_SOCKOPT_SNDBUF, cfg->sockbuf_bytes);
+    }
+    /* Linux reports twice the size it was asked for (bookkeeping included)
+     * and caps the request at net.core.rmem_max / wmem_max. */
+    sv->st.sockbuf_rcv = sockbuf_get(sv->host->socket, SO_RCVBUF);
+    sv->st.sockbuf_snd = sockbuf_get(sv->host->socket, SO_SNDBUF);
+
+    ENetAddress bound;
+    if (enet_socket_get_address(sv->host->socket, &bound) == 0)
+        sv->host->address.port = bound.port;
+    char ip[INET_ADDRSTRLEN] = "0.0.0.0";
+    struct in_addr a = {.s_addr = sv->host->address.host};
+    inet_ntop(AF_INET, &a, ip, sizeof ip);
+    snprintf(sv->bind_text, sizeof sv->bind_text, "%s", ip);
+
+    if (cfg->discovery_port >= 0) {
+        const char *derr = NULL;
+        sv->disc = sv_disc_open(ip, cfg->discovery_port, &derr);
+        if (!sv->disc)
+            sv_logf(&sv->log, SV_LOG_WARN, "LAN discovery off: %s (port %d)", derr, cfg->discovery_port);
+    }
+
+    sv->nclients = (int)sv->host->peerCount;
+    sv->clients = mr_alloc((size_t)sv->nclients, sizeof *sv->clients);
+    sv->rooms = sv_rooms_create(cfg->max_rooms);
+    sv->out = mr_alloc(WIRE_MSG_MAX, 1);
+    sv->idbuf = mr_alloc(WIRE_GAME_ID_MAX + 1, 1);
+    sv->in = mr_alloc(1, sizeof *sv->in);
+    sv->msg = mr_alloc(1, sizeof *sv->msg);
+
+    if (sv->st.sockbuf_rcv >= 0 && cfg->sockbuf_bytes > 0 && sv->st.sockbuf_rcv < cfg->sockbuf_bytes)
+        sv_logf(&sv->log, SV_LOG_WARN,
+                "socket receive buffer is %d bytes, asked for %d: raise net.core.rmem_max (see docs/server.md)",
+                sv->st.sockbuf_rcv, cfg->sockbuf_bytes);
+    sv_logf(&sv->log, SV_LOG_INFO,
+            "mazerace-server %s (protocol %d) \"%s\" on %s:%u, discovery %s%u, max %d clients, %d rooms, "
+            "socket buffers %d/%d bytes",
+            MR_VERSION, WIRE_VERSION, cfg->name, sv->bind_text, (unsigned)sv_port(sv), sv->disc ? "" : "off ",
+            (unsigned)sv_discovery_port(sv), cfg->max_clients, cfg->max_rooms, sv->st.sockbuf_rcv,
+            sv->st.sockbuf_snd);
+    return sv;
+}
+
+void sv_destroy(sv_t *sv)
+{
+    if (!sv)
+        return;
+    if (sv->host) {
+        sv_shutdown(sv, 1000);
+        enet_host_destroy(sv->host);
+    }
+    sv_disc_close(sv->disc);
+    sv_rooms_destroy(sv->rooms);
+    free(sv->clients);
+    free(sv->out);
+    free(sv->idbuf);
+    free(sv->in);
+    free(sv->msg);
+    free(sv);
+    if (--enet_users == 0)
+        enet_deinitialize();
+}
+
+uint16_t sv_port(const sv_t *sv) { return sv->host ? sv->host->address.port : 0; }
+const char *sv_bind_text(const sv_t *sv) { return sv->bind_text; }
+uint16_t sv_discovery_port(const sv_t *sv) { return sv->disc ? sv_disc_port(sv->disc) : 0; }
+
+void sv_get_stats(const sv_t *sv, sv_stats *out)
+{
+    *out = sv->st;
+    out->rooms_now = sv_rooms_count(sv->rooms);
+    int running = 0;
+    for (int i = 0; i < sv_rooms_capacity(sv->rooms); i++) {
+        sv_room *r = sv_rooms_at(sv->rooms, i);
+        if (r->m && (match_phase(r->m) == MATCH_COUNTDOWN || match_phase(r->m) == MATCH_RACING))
+            running++;
+    }
+    out->matches_running = running;
+    out->room_bytes = sv_room_memory(sv);
+}
