@@ -1,0 +1,509 @@
+/* test_wire.c: every message round-trips; truncated, extended, corrupted and random input fails closed. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "match.h"
+#include "rng.h"
+#include "util.h"
+#include "wire.h"
+
+static const char *const long_id = "maze:30x20:hard#18446744073709551615";
+
+/* A well-formed sample of each message type, with fields that are not all
+ * zero so a swapped or dropped field shows. */
+static void sample(int type, wire_msg *m)
+{
+    memset(m, 0, sizeof *m);
+    m->type = (uint8_t)type;
+    switch (type) {
+    case WIRE_HELLO:
+        m->hello.magic = WIRE_MAGIC;
+        m->hello.version = WIRE_VERSION;
+        strcpy(m->hello.name, "Zo\xc3\xab"); /* UTF-8 e-diaeresis */
+        break;
+    case WIRE_WELCOME:
+        m->welcome.player_id = 0xA1B2C3D4u;
+        strcpy(m->welcome.server_name, "lan box");
+        break;
+    case WIRE_REFUSED:
+    case WIRE_ERROR:
+        m->error.code = WIRE_ERR_VERSION;
+        strcpy(m->error.text, "version mismatch: server 1, client 2");
+        break;
+    case WIRE_SHUTDOWN:
+        strcpy(m->error.text, "server shutting down");
+        break;
+    case WIRE_REJECT:
+        m->error.seq = 0x01020304u;
+        m->error.code = MATCH_REJ_ILLEGAL;
+        strcpy(m->error.text, "wall in the way");
+        break;
+    case WIRE_CREATE_ROOM:
+        m->create.by_id = false;
+        m->create.params = (pz_params){PZ_ICE, 25, 20, PZ_HARD};
+        m->create.has_seed = true;
+        m->create.seed = 0x0102030405060708ull;
+        m->create.series_len = 5;
+        break;
+    case WIRE_JOIN_ROOM:
+        strcpy(m->join.code, "AB3XY");
+        break;
+    case WIRE_QUICK_MATCH:
+    case WIRE_LEAVE_ROOM:
+    case WIRE_REMATCH:
+        break;
+    case WIRE_READY:
+        m->ready.ready = true;
+        break;
+    case WIRE_RESUME:
+        strcpy(m->resume.code, "ZZ999");
+        m->resume.slot = 1;
+        m->resume.token = 0xFEDCBA9876543210ull;
+        break;
+    case WIRE_MOVE:
+        m->move.seq = 77;
+        m->move.move = (pz_move){PZ_MOVE_ROTATE_CCW, 0, 513, 1000};
+        break;
+    case WIRE_ACK:
+        m->ack.seq = 78;
+        m->ack.moves = 12;
+        m->ack.solved = true;
+        break;
+    case WIRE_ROOM_STATE:
+        strcpy(m->room.code, "HJKMN");
+        m->room.your_slot = 1;
+        m->room.phase = MATCH_COUNTDOWN;
+        m->room.params = (pz_params){PZ_PIPES, 6, 4, PZ_MEDIUM};
+        m->room.series_len = 3;
+        m->room.score[0] = 1;
+        m->room.score[1] = 2;
+        m->room.player[0] = (wire_player){true, true, true, false, "ann"};
+        m->room.player[1] = (wire_player){true, false, false, true, "bob"};
+        break;
+    case WIRE_MATCH_START:
+        m->start.slot = 1;
+        m->start.game_no = 300;
+        m->start.token = 0x1122334455667788ull;
+        m->start.start_in_ms = -1234;
+        m->start.desc_hash = 0x8877665544332211ull;
+        m->start.series_len = 7;
+        m->start.score[0] = 3;
+        m->start.score[1] = 1;
+        m->start.game_id = long_id;
+        m->start.game_id_len = (uint16_t)strlen(long_id);
+        break;
+    case WIRE_PROGRESS:
+        m->progress.slot = 1;
+        m->progress.move = (pz_move){PZ_MOVE_STEP, PZ_LEFT, 0, 0};
+        m->progress.moves = 99;
+        m->progress.x = -1;
+        m->progress.y = 999;
+        m->progress.path_len = 7;
+        m->progress.value = -45;
+        m->progress.solved = false;
+        break;
+    case WIRE_MATCH_END:
+        m->end.winner = WIRE_SLOT_NONE;
+        m->end.reason = MATCH_END_BOTH_LEFT;
+        m->end.time_ms[0] = 65000;
+        m->end.time_ms[1] = 70001;
+        m->end.solved[1] = true;
+        m->end.moves[0] = 40;
+        m->end.moves[1] = 41;
+        m->end.game_no = 2;
+        m->end.series_len = 3;
+        m->end.score[0] = 1;
+        m->end.score[1] = 1;
+        m->end.series_over = true;
+        break;
+    case WIRE_REMATCH_OFFER:
+        m->rematch_offer.slot = 1;
+        break;
+    case WIRE_MOVE_LOG:
+        m->log.slot = 0;
+        m->log.first = 256;
+        m->log.count = 3;
+        m->log.last = true;
+        m->log.moves[0] = (pz_move){PZ_MOVE_STEP, PZ_UP, 0, 0};
+        m->log.moves[1] = (pz_move){PZ_MOVE_ROTATE_CW, 0, 5, 3};
+        m->log.moves[2] = (pz_move){PZ_MOVE_STEP, PZ_RIGHT, 0, 0};
+        break;
+    default:
+        fail_msg("no sample for type %d", type);
+    }
+}
+
+static const int types[] = {
+    WIRE_HELLO,     WIRE_WELCOME,     WIRE_REFUSED,     WIRE_CREATE_ROOM, WIRE_JOIN_ROOM,
+    WIRE_QUICK_MATCH, WIRE_LEAVE_ROOM, WIRE_READY,      WIRE_REMATCH,     WIRE_RESUME,
+    WIRE_MOVE,      WIRE_ROOM_STATE,  WIRE_MATCH_START, WIRE_ACK,         WIRE_REJECT,
+    WIRE_PROGRESS,  WIRE_MATCH_END,   WIRE_REMATCH_OFFER, WIRE_MOVE_LOG,  WIRE_SHUTDOWN,
+    WIRE_ERROR,
+};
+
+static size_t encode(const wire_msg *m, uint8_t *buf, size_t cap)
+{
+    size_t n = wire_size(m);
+    assert_true(n <= cap);
+    assert_int_equal(wire_write(m, buf, cap), n);
+    return n;
+}
+
+/* Decoding and re-encoding gives the same bytes: every field survived. */
+static void test_round_trip_every_type(void **ctx)
+{
+    (void)ctx;
+    uint8_t a[512], b[512];
+    for (size_t i = 0; i < MR_ARRAY_LEN(types); i++) {
+        wire_msg m, back;
+        sample(types[i], &m);
+        size_t n = encode(&m, a, sizeof a);
+        assert_int_equal(a[0], types[i]);
+        assert_true(wire_read(a, n, &back));
+        assert_int_equal(back.type, types[i]);
+        assert_int_equal(encode(&back, b, sizeof b), n);
+        assert_memory_equal(a, b, n);
+        assert_string_not_equal(wire_type_name(types[i]), "?");
+    }
+    assert_string_equal(wire_type_name(200), "?");
+}
+
+/* Spot checks that decoding puts each value where it belongs. */
+static void test_fields_land_in_place(void **ctx)
+{
+    (void)ctx;
+    uint8_t buf[512];
+    wire_msg m, r;
+    sample(WIRE_MOVE, &m);
+    size_t n = encode(&m, buf, sizeof buf);
+    assert_int_equal(n, 11); /* type + seq + 6-byte move: within 16 bytes */
+    /* Big endian, byte by byte. */
+    const uint8_t want[] = {WIRE_MOVE, 0, 0, 0, 77, PZ_MOVE_ROTATE_CCW, 0, 0x02, 0x01, 0x03, 0xE8};
+    assert_memory_equal(buf, want, sizeof want);
+    assert_true(wire_read(buf, n, &r));
+    assert_int_equal(r.move.move.x, 513);
+    assert_int_equal(r.move.move.y, 1000);
+
+    sample(WIRE_MATCH_START, &m);
+    n = encode(&m, buf, sizeof buf);
+    assert_true(wire_read(buf, n, &r));
+    assert_int_equal(r.start.start_in_ms, -1234);
+    assert_int_equal(r.start.token, 0x1122334455667788ull);
+    assert_int_equal(r.start.game_id_len, strlen(long_id));
+    assert_memory_equal(r.start.game_id, long_id, strlen(long_id));
+
+    sample(WIRE_PROGRESS, &m);
+    n = encode(&m, buf, sizeof buf);
+    assert_true(wire_read(buf, n, &r));
+    assert_int_equal(r.progress.x, -1);
+    assert_int_equal(r.progress.value, -45);
+    assert_int_equal(r.progress.y, 999);
+
+    sample(WIRE_ROOM_STATE, &m);
+    n = encode(&m, buf, sizeof buf);
+    assert_true(wire_read(buf, n, &r));
+    assert_string_equal(r.room.player[1].name, "bob");
+    assert_true(r.room.player[1].rematch);
+    assert_false(r.room.player[1].connected);
+    assert_int_equal(r.room.params.kind, PZ_PIPES);
+    assert_string_equal(r.room.code, "HJKMN");
+
+    sample(WIRE_HELLO, &m);
+    n = encode(&m, buf, sizeof buf);
+    assert_true(wire_read(buf, n, &r));
+    assert_string_equal(r.hello.name, "Zo\xc3\xab");
+
+    /* CREATE_ROOM by game ID. */
+    memset(&m, 0, sizeof m);
+    m.type = WIRE_CREATE_ROOM;
+    m.create.by_id = true;
+    m.create.series_len = 1;
+    m.create.game_id = "ice:25x20:hard#12345";
+    m.create.game_id_len = 20;
+    n = encode(&m, buf, sizeof buf);
+    assert_true(wire_read(buf, n, &r));
+    assert_true(r.create.by_id);
+    assert_memory_equal(r.create.game_id, "ice:25x20:hard#12345", 20);
+}
+
+/* Every proper prefix fails, and so does every message with a byte added. */
+static void test_truncated_and_extended_fail(void **ctx)
+{
+    (void)ctx;
+    uint8_t buf[600];
+    for (size_t i = 0; i < MR_ARRAY_LEN(types); i++) {
+        wire_msg m, r;
+        sample(types[i], &m);
+        size_t n = encode(&m, buf, sizeof buf);
+        for (size_t k = 0; k < n; k++)
+            assert_false(wire_read(buf, k, &r));
+        for (int extra = 0; extra < 256; extra += 51) {
+            buf[n] = (uint8_t)extra;
+            assert_false(wire_read(buf, n + 1, &r));
+        }
+    }
+}
+
+/* A longest MOVE_LOG and a longest game ID still round-trip; one more fails. */
+static void test_limits(void **ctx)
+{
+    (void)ctx;
+    wire_msg m, r;
+    memset(&m, 0, sizeof m);
+    m.type = WIRE_MOVE_LOG;
+    m.log.count = WIRE_MOVE_LOG_MAX;
+    for (int i = 0; i < WIRE_MOVE_LOG_MAX; i++)
+        m.log.moves[i] = (pz_move){PZ_MOVE_STEP, (uint8_t)(i % 4), 0, 0};
+    uint8_t *buf = mr_alloc(WIRE_MSG_MAX + 16, 1);
+    size_t n = encode(&m, buf, WIRE_MSG_MAX + 16);
+    assert_true(wire_read(buf, n, &r));
+    assert_int_equal(r.log.moves[WIRE_MOVE_LOG_MAX - 1].dir, (WIRE_MOVE_LOG_MAX - 1) % 4);
+    buf[6] = (WIRE_MOVE_LOG_MAX + 1) >> 8; /* count field */
+    buf[7] = (WIRE_MOVE_LOG_MAX + 1) & 0xFF;
+    assert_false(wire_read(buf, n, &r));
+
+    char *id = mr_alloc(WIRE_GAME_ID_MAX + 1, 1);
+    memset(id, 'a', WIRE_GAME_ID_MAX);
+    sample(WIRE_MATCH_START, &m);
+    m.start.game_id = id;
+    m.start.game_id_len = WIRE_GAME_ID_MAX;
+    n = encode(&m, buf, WIRE_MSG_MAX + 16);
+    assert_true(n <= WIRE_MSG_MAX);
+    assert_true(wire_read(buf, n, &r));
+    assert_int_equal(r.start.game_id_len, WIRE_GAME_ID_MAX);
+    assert_false(wire_read(buf, WIRE_MSG_MAX + 1, &r)); /* over the cap */
+    free(id);
+    free(buf);
+}
+
+/* Patches byte at offset of a sample and expects the read to fail. */
+static void expect_bad(int type, size_t offset, uint8_t value)
+{
+    wire_msg m, r;
+    uint8_t buf[512];
+    sample(type, &m);
+    size_t n = encode(&m, buf, sizeof buf);
+    assert_true(offset < n);
+    buf[offset] = value;
+    if (wire_read(buf, n, &r))
+        fail_msg("%s with byte %zu = 0x%02x decoded", wire_type_name(type), offset, value);
+}
+
+static void test_bad_fields_fail(void **ctx)
+{
+    (void)ctx;
+    wire_msg r;
+    /* Unknown types. */
+    for (int t = 0; t < 256; t++) {
+        if (strcmp(wire_type_name(t), "?") != 0)
+            continue;
+        uint8_t b[1] = {(uint8_t)t};
+        assert_false(wire_read(b, 1, &r));
+    }
+    assert_false(wire_read(NULL, 0, &r));
+    expect_bad(WIRE_HELLO, 1, 'X');         /* magic */
+    expect_bad(WIRE_HELLO, 7, 0);           /* empty name */
+    expect_bad(WIRE_HELLO, 7, 25);          /* name too long (and short) */
+    expect_bad(WIRE_HELLO, 8, 0x07);        /* control character */
+    expect_bad(WIRE_HELLO, 10, 0xFF);       /* broken UTF-8 */
+    expect_bad(WIRE_READY, 1, 2);           /* bool */
+    expect_bad(WIRE_JOIN_ROOM, 1, 'O');     /* not in the room alphabet */
+    expect_bad(WIRE_JOIN_ROOM, 3, 'a');     /* lower case */
+    expect_bad(WIRE_RESUME, 6, 2);          /* slot */
+    expect_bad(WIRE_MOVE, 5, 0);            /* move type */
+    expect_bad(WIRE_MOVE, 5, 4);
+    expect_bad(WIRE_MOVE, 6, 4);            /* dir */
+    expect_bad(WIRE_CREATE_ROOM, 1, 2);     /* mode */
+    expect_bad(WIRE_CREATE_ROOM, 2, 0);     /* series 0 */
+    expect_bad(WIRE_CREATE_ROOM, 2, 100);   /* series 100 */
+    expect_bad(WIRE_CREATE_ROOM, 3, PZ_KIND_COUNT);
+    expect_bad(WIRE_CREATE_ROOM, 8, PZ_DIFF_COUNT);
+    expect_bad(WIRE_CREATE_ROOM, 9, 2);     /* has_seed */
+    expect_bad(WIRE_REJECT, 5, 0);          /* MATCH_OK is not a rejection */
+    expect_bad(WIRE_REJECT, 5, MATCH_REJ_COUNT);
+    expect_bad(WIRE_ROOM_STATE, 6, 2);      /* your_slot */
+    expect_bad(WIRE_ROOM_STATE, 7, 4);      /* phase */
+    expect_bad(WIRE_ROOM_STATE, 17, 0x10);  /* player flags */
+    expect_bad(WIRE_MATCH_END, 1, 2);       /* winner */
+    expect_bad(WIRE_MATCH_END, 2, 4);       /* reason */
+    expect_bad(WIRE_MATCH_START, 1, 2);     /* slot */
+    expect_bad(WIRE_MATCH_START, 32, ' ');  /* space in the game ID */
+    expect_bad(WIRE_REFUSED, 1, 0);         /* code 0 */
+    expect_bad(WIRE_MOVE_LOG, 8, 2);        /* last */
+
+    /* CREATE_ROOM without a seed must carry zero in the seed field. */
+    wire_msg m;
+    uint8_t buf[64];
+    sample(WIRE_CREATE_ROOM, &m);
+    m.create.has_seed = false;
+    m.create.seed = 0;
+    size_t n = encode(&m, buf, sizeof buf);
+    assert_true(wire_read(buf, n, &r));
+    buf[n - 1] = 1;
+    assert_false(wire_read(buf, n, &r));
+    /* An absent player has no flags and no name. */
+    sample(WIRE_ROOM_STATE, &m);
+    m.room.player[1] = (wire_player){false, false, false, false, ""};
+    n = encode(&m, buf, sizeof buf);
+    assert_true(wire_read(buf, n, &r));
+    assert_false(r.room.player[1].present);
+    buf[n - 2] = 2; /* flags: connected but absent */
+    assert_false(wire_read(buf, n, &r));
+}
+
+/* Another version's HELLO decodes as far as magic and version, so the
+ * server can say "version mismatch" instead of dropping it. */
+static void test_hello_other_version(void **ctx)
+{
+    (void)ctx;
+    wire_msg m, r;
+    uint8_t buf[64];
+    sample(WIRE_HELLO, &m);
+    m.hello.version = WIRE_VERSION + 1;
+    size_t n = encode(&m, buf, sizeof buf);
+    assert_true(wire_read(buf, n, &r));
+    assert_int_equal(r.hello.version, WIRE_VERSION + 1);
+    assert_string_equal(r.hello.name, "");
+    assert_true(wire_read(buf, 7, &r)); /* its layout after the version is not ours */
+    assert_false(wire_read(buf, 6, &r));
+    buf[4] ^= 0x40; /* corrupted magic */
+    assert_false(wire_read(buf, n, &r));
+}
+
+static void test_discovery(void **ctx)
+{
+    (void)ctx;
+    uint8_t buf[WIRE_PROBE_REPLY_MAX + 8];
+    wire_probe p = {WIRE_VERSION, 0xDEADBEEFu}, pr;
+    size_t n = wire_write_probe(&p, buf, sizeof buf);
+    assert_int_equal(n, WIRE_PROBE_LEN);
+    assert_true(wire_read_probe(buf, n, &pr));
+    assert_int_equal(pr.nonce, 0xDEADBEEFu);
+    for (size_t k = 0; k < n; k++)
+        assert_false(wire_read_probe(buf, k, &pr));
+    assert_false(wire_read_probe(buf, n + 1, &pr));
+    buf[0] ^= 1;
+    assert_false(wire_read_probe(buf, n, &pr));
+
+    wire_probe_reply rp = {WIRE_VERSION, 42, WIRE_DEFAULT_PORT, 3, 7, 12, 1000, "den"}, rr;
+    n = wire_write_probe_reply(&rp, buf, sizeof buf);
+    assert_true(n <= WIRE_PROBE_REPLY_MAX);
+    assert_true(wire_read_probe_reply(buf, n, &rr));
+    assert_int_equal(rr.game_port, WIRE_DEFAULT_PORT);
+    assert_int_equal(rr.players_waiting, 3);
+    assert_int_equal(rr.rooms, 7);
+    assert_int_equal(rr.players, 12);
+    assert_int_equal(rr.max_players, 1000);
+    assert_string_equal(rr.name, "den");
+    for (size_t k = 0; k < n; k++)
+        assert_false(wire_read_probe_reply(buf, k, &rr));
+    buf[n] = 0;
+    assert_false(wire_read_probe_reply(buf, n + 1, &rr));
+    /* The probe's magic is not a reply's. */
+    n = wire_write_probe(&p, buf, sizeof buf);
+    assert_false(wire_read_probe_reply(buf, n, &rr));
+    /* Another version's reply: the fixed header only. */
+    rp.version = WIRE_VERSION + 1;
+    n = wire_write_probe_reply(&rp, buf, sizeof buf);
+    assert_true(wire_read_probe_reply(buf, n, &rr));
+    assert_int_equal(rr.version, WIRE_VERSION + 1);
+    assert_int_equal(rr.game_port, WIRE_DEFAULT_PORT);
+    assert_string_equal(rr.name, "");
+}
+
+static void test_text_and_codes(void **ctx)
+{
+    (void)ctx;
+    assert_true(wire_name_ok("a", 1));
+    assert_false(wire_name_ok("", 0));
+    assert_false(wire_name_ok("1234567890123456789012345", 25));
+    assert_true(wire_name_ok("\xe2\x82\xac", 3));  /* euro sign */
+    assert_false(wire_name_ok("\xc0\xaf", 2));     /* overlong '/' */
+    assert_false(wire_name_ok("\xed\xa0\x80", 3)); /* surrogate */
+    assert_false(wire_name_ok("\xc2\x85", 2));     /* C1 control */
+    assert_false(wire_name_ok("a\x7f", 2));
+    assert_false(wire_name_ok("\xe2\x82", 2)); /* cut short */
+    char out[9];
+    wire_text_clean(out, sizeof out, "ab\ncd\xff\xe2\x82\xac\xe2\x82\xac");
+    assert_string_equal(out, "ab?cd\xe2\x82\xac"); /* the second euro does not fit */
+    assert_true(wire_text_ok(out, strlen(out)));
+
+    rng_t r;
+    rng_seed(&r, 5);
+    char code[WIRE_ROOM_CODE_LEN + 1], parsed[WIRE_ROOM_CODE_LEN + 1];
+    for (int i = 0; i < 100; i++) {
+        wire_room_code_make(&r, code);
+        assert_true(wire_room_code_ok(code));
+    }
+    assert_true(wire_room_code_parse(" ab-3xy ", parsed));
+    assert_string_equal(parsed, "AB3XY");
+    assert_false(wire_room_code_parse("AB3X", parsed));
+    assert_false(wire_room_code_parse("AB3XYZ", parsed));
+    assert_false(wire_room_code_parse("AB0XY", parsed)); /* zero is not in the alphabet */
+    assert_false(wire_room_code_ok("ABCDEF"));
+    assert_false(wire_room_code_ok("abcde"));
+}
+
+/* Random bytes and random mutations of valid messages never crash the
+ * decoder (run under ASan in CI). Bounded: about a second. */
+static void test_random_input(void **ctx)
+{
+    (void)ctx;
+    rng_t r;
+    rng_seed(&r, 2026);
+    uint8_t buf[256], valid[512];
+    wire_msg m;
+    wire_probe p;
+    wire_probe_reply rp;
+    int decoded = 0;
+    for (int iter = 0; iter < 200000; iter++) {
+        size_t n = rng_below(&r, sizeof buf);
+        for (size_t i = 0; i < n; i++)
+            buf[i] = (uint8_t)rng_below(&r, 256);
+        if (n > 0 && iter % 2)
+            buf[0] = (uint8_t)types[rng_below(&r, MR_ARRAY_LEN(types))];
+        decoded += wire_read(buf, n, &m);
+        wire_read_probe(buf, n, &p);
+        wire_read_probe_reply(buf, n, &rp);
+    }
+    for (int iter = 0; iter < 50000; iter++) {
+        wire_msg s;
+        sample(types[rng_below(&r, MR_ARRAY_LEN(types))], &s);
+        size_t n = encode(&s, valid, sizeof valid);
+        int flips = 1 + (int)rng_below(&r, 3);
+        for (int f = 0; f < flips; f++)
+            valid[rng_below(&r, (uint32_t)n)] ^= (uint8_t)(1u << rng_below(&r, 8));
+        if (wire_read(valid, n, &m)) {
+            /* Whatever decodes must encode again without tripping an assert. */
+            uint8_t again[512];
+            size_t k = wire_size(&m);
+            assert_true(k <= sizeof again);
+            wire_write(&m, again, sizeof again);
+            decoded++;
+        }
+    }
+    printf("random input: %d buffers decoded as valid messages\n", decoded);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_round_trip_every_type),
+        cmocka_unit_test(test_fields_land_in_place),
+        cmocka_unit_test(test_truncated_and_extended_fail),
+        cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_bad_fields_fail),
+        cmocka_unit_test(test_hello_other_version),
+        cmocka_unit_test(test_discovery),
+        cmocka_unit_test(test_text_and_codes),
+        cmocka_unit_test(test_random_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
