@@ -1,0 +1,199 @@
+/* cl_net.h: the client side of the mazerace protocol over ENet (rooms, moves, events, resume) and LAN discovery; no SDL. */
+#ifndef MR_CL_NET_H
+#define MR_CL_NET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "puzzle.h"
+#include "wire.h"
+
+/* How to use it: create a connection, connect, then call cl_net_poll once
+ * per frame (or loop until it returns false) and react to the events. No
+ * call blocks. Time is handed in as now_ms (any monotonic millisecond clock,
+ * the same one for every call on a connection); cl_net never reads the
+ * clock itself.
+ *
+ * Requests (create/join/quick match/ready/move/rematch/leave) are queued and
+ * go out at the next poll or cl_net_flush. Their answers come back as events.
+ *
+ * The connection keeps what the client needs to show a race: the puzzle
+ * (built from the game ID in MATCH_START and checked against the server's
+ * hash), the player's own state as the server confirmed it (every ACKed
+ * move applied), the opponent's state (every PROGRESS move applied), and
+ * the moves sent but not yet answered. A client that predicts its own moves
+ * rolls back to cl_net_state plus cl_net_pending after a REJECT.
+ *
+ * If the connection drops during a countdown or race, cl_net reconnects by
+ * itself and resumes the slot with the token from MATCH_START (events
+ * DISCONNECTED with resuming = true, then RESUMED, or DISCONNECTED with
+ * resuming = false when it gives up after the resume window).
+ *
+ * Many connections may share one ENet host (one UDP socket), which is how
+ * mazerace-bot runs a thousand players in one process: make a hub, create
+ * the connections in it, and call cl_hub_service once per loop. */
+
+typedef struct cl_net cl_net_t;
+typedef struct cl_hub cl_hub_t;
+
+enum cl_net_ev_type {
+    CL_EV_NONE = 0,
+    CL_EV_CONNECTED,     /* handshake accepted: player_id, text = server name */
+    CL_EV_REFUSED,       /* handshake refused: code (enum wire_error), text; closed */
+    CL_EV_ROOM_JOINED,   /* now in room room.code as slot (room filled in) */
+    CL_EV_LOBBY,         /* room state changed (names, ready flags, phase, score): room */
+    CL_EV_MATCH_START,   /* puzzle ready (cl_net_puzzle): slot, game_no, start_ms, text = game ID */
+    CL_EV_ACK,           /* own move seq accepted: seq, moves, solved */
+    CL_EV_REJECT,        /* own move seq refused: seq, code (enum match_reject), text */
+    CL_EV_PROGRESS,      /* opponent moved: progress (their state: cl_net_opponent_state) */
+    CL_EV_MATCH_END,     /* result: end */
+    CL_EV_REMATCH_OFFER, /* slot asked for a rematch */
+    CL_EV_DISCONNECTED,  /* connection lost: resuming says whether cl_net is trying to resume */
+    CL_EV_RESUMED,       /* back in the race; states rebuilt from the server's move log */
+    CL_EV_SHUTDOWN,      /* the server is going down: text */
+    CL_EV_ERROR,         /* code (enum wire_error, or 0 for a local problem), text */
+};
+
+typedef struct cl_net_event {
+    int type;     /* enum cl_net_ev_type */
+    int code;     /* REFUSED, ERROR: enum wire_error; REJECT: enum match_reject */
+    int slot;     /* ROOM_JOINED, MATCH_START: yours; REMATCH_OFFER: who asked */
+    uint32_t seq; /* ACK, REJECT */
+    uint32_t moves;  /* ACK: your accepted moves so far */
+    bool solved;     /* ACK: that move solved the puzzle */
+    bool resuming;   /* DISCONNECTED */
+    uint32_t player_id; /* CONNECTED */
+    int game_no;        /* MATCH_START */
+    uint64_t start_ms;  /* MATCH_START: race start on the caller's clock */
+    wire_room_state room;   /* ROOM_JOINED, LOBBY */
+    wire_progress progress; /* PROGRESS */
+    wire_match_end end;     /* MATCH_END */
+    char text[WIRE_TEXT_MAX + 1];
+} cl_net_event;
+
+/* Connection phase, for menus. */
+enum cl_net_phase {
+    CL_NET_IDLE,        /* not connected */
+    CL_NET_CONNECTING,  /* ENet connect or handshake under way */
+    CL_NET_ONLINE,      /* handshake done, not in a room */
+    CL_NET_IN_ROOM,     /* in a room (see cl_net_room for the match phase) */
+    CL_NET_RESUMING,    /* dropped during a race, reconnecting */
+    CL_NET_CLOSED,      /* refused, failed or shut down; create a new one */
+};
+
+/* ---- hubs: one ENet host shared by connections ---- */
+
+/* A hub for up to max_conns connections. sockbuf_kib > 0 sets the socket
+ * send and receive buffers (the kernel caps it at net.core.[rw]mem_max);
+ * 0 keeps ENet's default. NULL with *err (static) on failure. */
+cl_hub_t *cl_hub_create(int max_conns, int sockbuf_kib, const char **err);
+/* Destroys the hub; its connections must be destroyed first (asserted).
+ * Accepts NULL. */
+void cl_hub_destroy(cl_hub_t *h);
+/* Sends what is queued and handles what arrived, waiting up to timeout_ms
+ * (0: not at all) for the first packet. Events go to each connection's
+ * queue (read with cl_net_poll). Handles at most a bounded number of
+ * packets per call. */
+void cl_hub_service(cl_hub_t *h, uint64_t now_ms, int timeout_ms);
+/* Sends what is queued now. */
+void cl_hub_flush(cl_hub_t *h);
+/* The hub's local UDP port (for kernel drop counters), or 0. */
+int cl_hub_port(const cl_hub_t *h);
+
+/* ---- connections ---- */
+
+/* A connection with its own hub (name: 1..WIRE_NAME_MAX bytes of UTF-8, no
+ * control characters). NULL with *err (static) on failure. */
+cl_net_t *cl_net_create(const char *name, const char **err);
+/* A connection in hub h (which must outlive it). */
+cl_net_t *cl_net_create_in(cl_hub_t *h, const char *name, const char **err);
+/* Drops the connection at once (the server sees a disconnect: during a race
+ * that is a drop with a grace period, not a leave) and frees everything.
+ * Accepts NULL. */
+void cl_net_destroy(cl_net_t *n);
+
+/* Starts connecting to host:port (a name or an address). NULL if under way
+ * (CONNECTED or REFUSED/ERROR/DISCONNECTED follow), else a static message. */
+const char *cl_net_connect(cl_net_t *n, const char *host, int port, uint64_t now_ms);
+/* Parses "HOST:PORT" or "HOST" (default port WIRE_DEFAULT_PORT) into host
+ * (cap bytes) and *port; NULL or a static message. */
+const char *cl_net_parse_addr(const char *text, char *host, size_t cap, int *port);
+
+/* Requests; each returns NULL when queued, else a static message (not
+ * connected, not in a room, ...). Answers arrive as events. */
+const char *cl_net_create_room(cl_net_t *n, const pz_params *p, bool has_seed, uint64_t seed,
+                               int series_len);
+const char *cl_net_create_room_id(cl_net_t *n, const char *game_id, int series_len);
+const char *cl_net_join_room(cl_net_t *n, const char *code); /* typed code, normalised */
+const char *cl_net_quick_match(cl_net_t *n);
+const char *cl_net_ready(cl_net_t *n, bool ready);
+const char *cl_net_rematch(cl_net_t *n);
+const char *cl_net_leave(cl_net_t *n); /* during a race: forfeit */
+/* Sends a move; returns its sequence number (>= 1), or 0 if no race is
+ * joined or the connection is down (nothing sent). The move is remembered
+ * until its ACK or REJECT. */
+uint32_t cl_net_send_move(cl_net_t *n, pz_move mv);
+/* Sends raw bytes as one message (tests: malformed input). NULL or a
+ * static message. */
+const char *cl_net_send_raw(cl_net_t *n, const void *data, size_t len);
+/* Sends what is queued now (a connection with a shared hub flushes the hub). */
+void cl_net_flush(cl_net_t *n);
+
+/* Next event: true and *ev filled, false when there is none. A connection
+ * with its own hub services it first (without waiting). Also runs the
+ * resume timers, so call it regularly. */
+bool cl_net_poll(cl_net_t *n, uint64_t now_ms, cl_net_event *ev);
+
+/* Drops the connection as if the network failed (tests and "reconnect"
+ * buttons): the server sees a disconnect. With resume, cl_net reconnects and
+ * resumes as after a real drop. */
+void cl_net_drop(cl_net_t *n, uint64_t now_ms, bool resume);
+/* How long cl_net keeps trying to resume after a drop (default 30000 ms,
+ * the server's default grace). */
+void cl_net_set_resume_window(cl_net_t *n, uint32_t ms);
+
+/* ---- queries ---- */
+int cl_net_phase(const cl_net_t *n);          /* enum cl_net_phase */
+uint32_t cl_net_rtt_ms(const cl_net_t *n);    /* ENet's smoothed round trip, 0 if not connected */
+/* The last room state, or NULL when not in a room. */
+const wire_room_state *cl_net_room(const cl_net_t *n);
+int cl_net_slot(const cl_net_t *n);           /* own slot, or -1 */
+/* The current puzzle and game ID (NULL before the first MATCH_START). Valid
+ * until the next MATCH_START event is returned, or destroy. */
+const pz_puzzle *cl_net_puzzle(const cl_net_t *n);
+const char *cl_net_game_id(const cl_net_t *n);
+/* Own state with every ACKed move applied; opponent's with every PROGRESS
+ * move applied (NULL before the first MATCH_START). */
+const pz_state *cl_net_state(const cl_net_t *n);
+const pz_state *cl_net_opponent_state(const cl_net_t *n);
+/* Moves sent and not yet answered, oldest first: copies up to max of them
+ * to out and returns how many there are in all. */
+int cl_net_pending(const cl_net_t *n, pz_move *out, int max);
+/* Own resume token for this match (0 before MATCH_START). */
+uint64_t cl_net_token(const cl_net_t *n);
+
+/* ---- LAN discovery: plain UDP probes to the servers' discovery port ---- */
+
+typedef struct cl_disc cl_disc_t;
+
+typedef struct cl_server_info {
+    char addr[64];         /* where the reply came from (an IPv4 address) */
+    int game_port;         /* connect here */
+    int players_waiting, rooms, players, max_players;
+    char name[WIRE_NAME_MAX + 1];
+    uint32_t rtt_ms;       /* probe to reply */
+} cl_server_info;
+
+/* A discovery socket probing port (WIRE_DISCOVERY_PORT on a real LAN).
+ * NULL with *err (static) on failure. */
+cl_disc_t *cl_disc_create(int port, const char **err);
+void cl_disc_destroy(cl_disc_t *d); /* accepts NULL */
+/* Sends one probe to addr (e.g. "255.255.255.255" to ask the whole LAN,
+ * "127.0.0.1" for this machine). NULL or a static message. */
+const char *cl_disc_probe(cl_disc_t *d, const char *addr, uint64_t now_ms);
+/* Next valid reply to one of our probes, without waiting: true and *info
+ * filled. Anything else that arrives is dropped. */
+bool cl_disc_poll(cl_disc_t *d, uint64_t now_ms, cl_server_info *info);
+
+#endif

@@ -1,0 +1,119 @@
+/* cl_net_hub.c: one ENet host shared by client connections, and the dispatch of its events. */
+#include <assert.h>
+#include <stdlib.h>
+
+#include "cl_net_impl.h"
+#include "util.h"
+
+/* Packets handled per service call at most: a flood cannot keep the caller
+ * in here, and the rest waits in the socket for the next call. */
+#define SERVICE_MAX_EVENTS 8192
+
+bool cl_enet_init(void)
+{
+    static bool done, ok;
+    if (!done) {
+        done = true;
+        ok = enet_initialize() == 0;
+        if (ok)
+            atexit(enet_deinitialize);
+    }
+    return ok;
+}
+
+cl_hub_t *cl_hub_create(int max_conns, int sockbuf_kib, const char **err)
+{
+    if (max_conns < 1 || max_conns > 4095) {
+        *err = "a hub holds 1 to 4095 connections";
+        return NULL;
+    }
+    if (sockbuf_kib < 0 || sockbuf_kib > 1024 * 1024) {
+        *err = "socket buffer out of range";
+        return NULL;
+    }
+    if (!cl_enet_init()) {
+        *err = "cannot initialise ENet";
+        return NULL;
+    }
+    /* No bound address: the system picks a port and routes to any server. */
+    ENetHost *host = enet_host_create(NULL, (size_t)max_conns, WIRE_CHANNELS, 0, 0);
+    if (!host) {
+        *err = "cannot create an ENet host (out of sockets?)";
+        return NULL;
+    }
+    if (sockbuf_kib > 0) {
+        enet_socket_set_option(host->socket, ENET_SOCKOPT_RCVBUF, sockbuf_kib * 1024);
+        enet_socket_set_option(host->socket, ENET_SOCKOPT_SNDBUF, sockbuf_kib * 1024);
+    }
+    cl_hub_t *h = mr_alloc(1, sizeof *h);
+    h->host = host;
+    h->msg = mr_alloc(1, sizeof *h->msg);
+    return h;
+}
+
+void cl_hub_destroy(cl_hub_t *h)
+{
+    if (!h)
+        return;
+    assert(h->conns == 0);
+    enet_host_destroy(h->host);
+    free(h->msg);
+    free(h);
+}
+
+static void dispatch(cl_hub_t *h, ENetEvent *ev)
+{
+    cl_net_t *n = ev->peer ? ev->peer->data : NULL;
+    /* A peer whose connection was dropped or destroyed has data NULL or
+     * points at a connection that moved on to a new peer: ignore it. */
+    bool mine = n && n->peer == ev->peer;
+    switch (ev->type) {
+    case ENET_EVENT_TYPE_CONNECT:
+        if (mine)
+            cl_net_on_connect(n);
+        break;
+    case ENET_EVENT_TYPE_RECEIVE:
+        if (mine)
+            cl_net_on_receive(n, ev->packet->data, ev->packet->dataLength);
+        enet_packet_destroy(ev->packet);
+        break;
+    case ENET_EVENT_TYPE_DISCONNECT:
+        ev->peer->data = NULL;
+        if (mine)
+            cl_net_on_disconnect(n, h->now_ms);
+        break;
+    default:
+        break;
+    }
+}
+
+void cl_hub_service(cl_hub_t *h, uint64_t now_ms, int timeout_ms)
+{
+    if (!h)
+        return;
+    h->now_ms = now_ms;
+    ENetEvent ev;
+    int r = enet_host_service(h->host, &ev, timeout_ms > 0 ? (enet_uint32)timeout_ms : 0);
+    for (int i = 1; r > 0; i++) {
+        dispatch(h, &ev);
+        if (i == SERVICE_MAX_EVENTS)
+            break;
+        r = enet_host_check_events(h->host, &ev);
+    }
+    /* Replies queued while dispatching go out now, not at the next call. */
+    enet_host_flush(h->host);
+}
+
+void cl_hub_flush(cl_hub_t *h)
+{
+    if (h)
+        enet_host_flush(h->host);
+}
+
+int cl_hub_port(const cl_hub_t *h)
+{
+    ENetAddress a;
+    if (!h || enet_socket_get_address(h->host->socket, &a) < 0)
+        return 0;
+    return a.port;
+}

@@ -1,0 +1,77 @@
+/* cl_net_impl.h: the structures shared by the cl_net_*.c files; not for users of cl_net.h. */
+#ifndef MR_CL_NET_IMPL_H
+#define MR_CL_NET_IMPL_H
+
+#include <enet/enet.h>
+
+#include "cl_net.h"
+
+struct cl_hub {
+    ENetHost *host;
+    int conns;    /* connections created in this hub */
+    bool private; /* made by cl_net_create for one connection */
+    uint64_t now_ms; /* the time handed to the current service call */
+    wire_msg *msg;   /* decoding scratch: a wire_msg is too big for every stack */
+};
+
+/* Moves sent and not yet answered: a ring, oldest at head. */
+typedef struct cl_pending {
+    uint32_t seq;
+    pz_move move;
+} cl_pending;
+
+struct cl_net {
+    cl_hub_t *hub;
+    ENetPeer *peer; /* NULL when not connected */
+    int phase;      /* enum cl_net_phase */
+    char name[WIRE_NAME_MAX + 1];
+    char host[256];
+    int port;
+    uint32_t player_id;
+
+    cl_net_event *evq; /* ring of events for cl_net_poll */
+    size_t ev_head, ev_len, ev_cap;
+
+    bool in_room;
+    wire_room_state room;
+    int slot;
+
+    pz_puzzle *pz;
+    char *game_id;
+    uint64_t desc_hash;
+    pz_state *own, *opp;
+    uint32_t own_applied, opp_applied; /* moves applied to own / opp */
+    uint64_t token;
+    bool live; /* a countdown or race is on: a drop is worth resuming */
+
+    cl_pending *pend;
+    size_t pend_head, pend_len, pend_cap;
+    uint32_t next_seq;
+
+    /* Resume after a drop. */
+    uint32_t resume_window_ms;
+    uint64_t resume_deadline;
+    uint64_t retry_at;   /* next reconnect attempt, 0 = none planned */
+    bool resume_sent;    /* RESUME went out on this connection */
+    bool closing;        /* we asked to close: a disconnect is expected */
+};
+
+/* ENet is initialised once per process, on the first hub or discovery
+ * socket; false if it cannot be. */
+bool cl_enet_init(void);
+
+/* cl_net.c */
+void cl_net_push(cl_net_t *n, const cl_net_event *ev);
+/* An event of type with text (may be NULL) formatted printf-style. */
+void cl_net_push_text(cl_net_t *n, int type, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+bool cl_net_send_msg(cl_net_t *n, const wire_msg *m);
+
+/* cl_net_recv.c: what the hub hands to a connection. */
+void cl_net_on_connect(cl_net_t *n);
+void cl_net_on_receive(cl_net_t *n, const uint8_t *data, size_t len);
+void cl_net_on_disconnect(cl_net_t *n, uint64_t now_ms);
+/* Clears the match: puzzle, states, pending moves. */
+void cl_net_clear_match(cl_net_t *n);
+
+#endif
