@@ -43,8 +43,14 @@ static void replan(bot *b)
 bot *bot_create(const pz_puzzle *pz, uint32_t ms_per_move, double mistake_rate, uint64_t seed,
                 const char **err)
 {
-    const pz_kind *k = pz ? pz_kind_of(pz) : NULL;
-    if (!k || !k->solve || !k->new_state || !k->execute_move) {
+    return bot_create_with_kind(pz ? pz_kind_of(pz) : NULL, pz, ms_per_move, mistake_rate, seed, err);
+}
+
+bot *bot_create_with_kind(const pz_kind *k, const pz_puzzle *pz, uint32_t ms_per_move, double mistake_rate,
+                          uint64_t seed, const char **err)
+{
+    if (!k || !pz || !k->solve || !k->new_state || !k->copy_state || !k->free_state || !k->execute_move ||
+        !k->is_solved) {
         if (err)
             *err = "no puzzle the bot can play";
         return NULL;

@@ -25,6 +25,10 @@ typedef struct bot bot;
  * *err (static) if pz cannot be solved from the start. */
 bot *bot_create(const pz_puzzle *pz, uint32_t ms_per_move, double mistake_rate, uint64_t seed,
                 const char **err);
+/* The same for a puzzle of kind k, which may be outside the registry (a
+ * test's kind); bot_create uses pz_kind_of(pz). */
+bot *bot_create_with_kind(const pz_kind *k, const pz_puzzle *pz, uint32_t ms_per_move, double mistake_rate,
+                          uint64_t seed, const char **err);
 void bot_destroy(bot *b); /* accepts NULL */
 
 /* The race starts at start_ms: the first move is due at start_ms + pace. */
