@@ -252,7 +252,8 @@ static void write_body(writer *w, const wire_msg *m)
         } else {
             assert(c->params.kind >= 0 && c->params.kind < PZ_KIND_COUNT);
             assert(c->params.diff >= 0 && c->params.diff < PZ_DIFF_COUNT);
-            assert(c->params.w >= 1 && c->params.h >= 1);
+            assert(c->params.w >= 0 && c->params.h >= 0 && (c->params.w == 0) == (c->params.h == 0));
+            assert(c->params.w <= 0xFFFF && c->params.h <= 0xFFFF);
             assert(c->has_seed || c->seed == 0);
             put_u8(w, (unsigned)c->params.kind);
             put_u16(w, (unsigned)c->params.w);
@@ -402,7 +403,8 @@ static bool read_create(reader *r, wire_create *c)
     c->by_id = mode == 1;
     if (c->by_id)
         return get_game_id(r, &c->game_id, &c->game_id_len);
-    if (!(get_below(r, &kind, PZ_KIND_COUNT) && get_u16(r, &w) && w >= 1 && get_u16(r, &h) && h >= 1 &&
+    /* 0x0 asks for the kind's default size; one zero alone is bad. */
+    if (!(get_below(r, &kind, PZ_KIND_COUNT) && get_u16(r, &w) && get_u16(r, &h) && (w == 0) == (h == 0) &&
           get_below(r, &diff, PZ_DIFF_COUNT) && get_bool(r, &c->has_seed) && get_u64(r, &c->seed)))
         return false;
     c->params.kind = kind;

@@ -85,7 +85,7 @@ enum wire_error {
 /* CREATE_ROOM. */
 typedef struct wire_create {
     bool by_id; /* true: game_id; false: params (+ seed if has_seed) */
-    pz_params params;
+    pz_params params; /* w = h = 0: the kind's default size */
     bool has_seed;
     uint64_t seed;
     uint8_t series_len; /* best of N, 1..WIRE_MAX_SERIES */

@@ -325,6 +325,7 @@ static void test_bad_fields_fail(void **ctx)
     expect_bad(WIRE_CREATE_ROOM, 2, 100);   /* series 100 */
     expect_bad(WIRE_CREATE_ROOM, 3, PZ_KIND_COUNT);
     expect_bad(WIRE_CREATE_ROOM, 8, PZ_DIFF_COUNT);
+    expect_bad(WIRE_CREATE_ROOM, 5, 0);     /* w 0 (low byte; w = 25) with h 20 */
     expect_bad(WIRE_CREATE_ROOM, 9, 2);     /* has_seed */
     expect_bad(WIRE_REJECT, 5, 0);          /* MATCH_OK is not a rejection */
     expect_bad(WIRE_REJECT, 5, MATCH_REJ_COUNT);
@@ -348,6 +349,12 @@ static void test_bad_fields_fail(void **ctx)
     assert_true(wire_read(buf, n, &r));
     buf[n - 1] = 1;
     assert_false(wire_read(buf, n, &r));
+    /* 0x0 is "default size". */
+    sample(WIRE_CREATE_ROOM, &m);
+    m.create.params.w = m.create.params.h = 0;
+    n = encode(&m, buf, sizeof buf);
+    assert_true(wire_read(buf, n, &r));
+    assert_int_equal(r.create.params.w, 0);
     /* An absent player has no flags and no name. */
     sample(WIRE_ROOM_STATE, &m);
     m.room.player[1] = (wire_player){false, false, false, false, ""};
