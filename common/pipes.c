@@ -1,4 +1,4 @@
-/* pipes.c: the rotating-pipes puzzle kind: rules, generator, exact par solver, text and description forms. */
+/* pipes.c: the rotating-pipes kind: rules, generator, exact par solver, description and text forms. */
 #include "pipes.h"
 
 #include <stdio.h>
@@ -19,8 +19,8 @@ enum { SIDE_N, SIDE_E, SIDE_S, SIDE_W };
 /* Hard limits of this kind (docs/kinds/pipes.md explains each figure). */
 #define PIPES_MIN_W 2
 #define PIPES_MIN_H 2
-#define PIPES_MAX_W 20
-#define PIPES_MAX_H 20
+#define PIPES_MAX_W 22
+#define PIPES_MAX_H 22
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
@@ -36,16 +36,16 @@ enum { SIDE_N, SIDE_E, SIDE_S, SIDE_W };
  * near it (the relaxed bound is almost always tight); a hand-made board that
  * exhausts it is refused by the readers, so every accepted board has an
  * exact par. */
-#define SOLVE_BUDGET 400000L
+#define SOLVE_BUDGET 100000L
 
 /* The six tiles, in the order of the text letters and description digits. */
 static const uint8_t tile_masks[6] = {
-    MASK_NS,             /* '|' */
-    MASK_EW,             /* '-' */
-    PIPES_N | PIPES_E,   /* 'L' */
-    PIPES_E | PIPES_S,   /* 'F' */
-    PIPES_S | PIPES_W,   /* '7' */
-    PIPES_W | PIPES_N,   /* 'J' */
+    MASK_NS,           /* '|' */
+    MASK_EW,           /* '-' */
+    PIPES_N | PIPES_E, /* 'L' */
+    PIPES_E | PIPES_S, /* 'F' */
+    PIPES_S | PIPES_W, /* '7' */
+    PIPES_W | PIPES_N, /* 'J' */
 };
 static const char tile_letters[] = "|-LF7J";
 
@@ -63,10 +63,22 @@ struct pz_state {
     uint8_t data[]; /* turns[n] (0..3 clockwise quarter turns), then lit[n] */
 };
 
-static uint8_t *turns_of(pz_state *st) { return st->data; }
-static const uint8_t *cturns_of(const pz_state *st) { return st->data; }
-static uint8_t *lit_of(pz_state *st) { return st->data + st->n; }
-static const uint8_t *clit_of(const pz_state *st) { return st->data + st->n; }
+static uint8_t *turns_of(pz_state *st)
+{
+    return st->data;
+}
+static const uint8_t *cturns_of(const pz_state *st)
+{
+    return st->data;
+}
+static uint8_t *lit_of(pz_state *st)
+{
+    return st->data + st->n;
+}
+static const uint8_t *clit_of(const pz_state *st)
+{
+    return st->data + st->n;
+}
 
 static int rot_cw(int mask, int turns)
 {
@@ -74,7 +86,10 @@ static int rot_cw(int mask, int turns)
     return ((mask << turns) | (mask >> (4 - turns))) & 15;
 }
 
-static bool is_straight(int mask) { return mask == MASK_NS || mask == MASK_EW; }
+static bool is_straight(int mask)
+{
+    return mask == MASK_NS || mask == MASK_EW;
+}
 
 static int tile_index(int mask)
 {
@@ -95,8 +110,14 @@ static int rot_cost(int from, int to)
     return rot_cw(from, 2) == to ? 2 : 1;
 }
 
-static int side_dx(int s) { return s == SIDE_E ? 1 : s == SIDE_W ? -1 : 0; }
-static int side_dy(int s) { return s == SIDE_S ? 1 : s == SIDE_N ? -1 : 0; }
+static int side_dx(int s)
+{
+    return s == SIDE_E ? 1 : s == SIDE_W ? -1 : 0;
+}
+static int side_dy(int s)
+{
+    return s == SIDE_S ? 1 : s == SIDE_N ? -1 : 0;
+}
 
 static int cur_mask(const pz_puzzle *pz, const pz_state *st, int i)
 {
@@ -109,8 +130,8 @@ static int cur_mask(const pz_puzzle *pz, const pz_state *st, int i)
  * width because the cheapest crossing grows with it (see the docs). */
 static void band_limits(int w, int *easy_max, int *medium_max)
 {
-    *easy_max = (w + 1) / 2;           /* 6 wide: 1..3 */
-    *medium_max = (3 * w + 1) / 2;     /* 6 wide: 4..9; hard 10 and more */
+    *easy_max = (w + 1) / 2;       /* 6 wide: 1..3 */
+    *medium_max = (3 * w + 1) / 2; /* 6 wide: 4..9; hard 10 and more */
 }
 
 static int band_of(int w, int par)
@@ -169,9 +190,15 @@ static pz_puzzle *puzzle_alloc(const pz_params *p)
     return pz;
 }
 
-static void free_puzzle(pz_puzzle *pz) { free(pz); }
+static void free_puzzle(pz_puzzle *pz)
+{
+    free(pz);
+}
 
-static size_t state_size(int n) { return sizeof(pz_state) + 2 * (size_t)n; }
+static size_t state_size(int n)
+{
+    return sizeof(pz_state) + 2 * (size_t)n;
+}
 
 /* Follows the chain from the Start cap, lighting its tiles; returns true if
  * it leaves through the End cap. A chain can never revisit a tile (each tile
@@ -229,7 +256,10 @@ static void copy_state(pz_state *dst, const pz_state *src)
         memcpy(dst, src, state_size(src->n));
 }
 
-static void free_state(pz_state *st) { free(st); }
+static void free_state(pz_state *st)
+{
+    free(st);
+}
 
 /* ---- moves ---- */
 
@@ -274,9 +304,9 @@ static bool is_solved(const pz_puzzle *pz, const pz_state *st)
 typedef struct solver {
     const pz_puzzle *pz;
     int w, h, n;
-    uint8_t *cur;    /* current masks */
-    int16_t *hcost;  /* bound per (tile, entry side); H_INF unreachable */
-    uint8_t *used;   /* tiles on the chain being built */
+    uint8_t *cur;   /* current masks */
+    int16_t *hcost; /* bound per (tile, entry side); H_INF unreachable */
+    uint8_t *used;  /* tiles on the chain being built */
     /* depth-first stack: one frame per tile on the chain being built */
     int16_t *cell, *gcost, *best_cell;
     int8_t *entry, *opt, *best_exit;
@@ -289,9 +319,15 @@ typedef struct solver {
 } solver;
 
 /* Each state is settled once and relaxes at most three edges. */
-static int queue_cap(int n) { return 4 * n * 3 + 8; }
+static int queue_cap(int n)
+{
+    return 4 * n * 3 + 8;
+}
 /* A relaxed path visits each (tile, side) state at most once, 2 per state. */
-static int cost_cap(int n) { return 8 * n + 8; }
+static int cost_cap(int n)
+{
+    return 8 * n + 8;
+}
 
 /* One allocation holds the solver and all its arrays, sized for n tiles. */
 static solver *solver_create(int n)
@@ -546,8 +582,8 @@ static int chain_moves(const solver *sv, pz_move *out, int max)
         }
         for (int r = 0; r < count; r++, len++)
             if (out && len < max)
-                out[len] = (pz_move){.type = (uint8_t)type, .x = (uint16_t)(i % sv->w),
-                                     .y = (uint16_t)(i / sv->w)};
+                out[len] =
+                    (pz_move){.type = (uint8_t)type, .x = (uint16_t)(i % sv->w), .y = (uint16_t)(i / sv->w)};
     }
     return len;
 }
@@ -669,8 +705,8 @@ static bool draw(rng_t *r, pz_puzzle *pz, int pull, uint8_t *seen, int16_t *path
         int a = SIDE_W, b = SIDE_E;
         for (int s = 0; s < 4; s++) {
             int j = i + side_dx(s) + side_dy(s) * w;
-            bool inside = (i % w) + side_dx(s) >= 0 && (i % w) + side_dx(s) < w && (i / w) + side_dy(s) >= 0 &&
-                          (i / w) + side_dy(s) < h;
+            bool inside = (i % w) + side_dx(s) >= 0 && (i % w) + side_dx(s) < w &&
+                          (i / w) + side_dy(s) >= 0 && (i / w) + side_dy(s) < h;
             if (!inside)
                 continue;
             if (k > 0 && j == path[k - 1])
@@ -936,8 +972,9 @@ static pz_puzzle *parse_text(const char *text, size_t len, pz_error *err)
             while (q < len && (text[q] == '\n' || text[q] == '\r'))
                 q++;
             if (q < len || rows == 0) {
-                pz_error_set(err, rows + 1, 1, rows == 0 ? "empty line: expected a row of tiles"
-                                                         : "blank line inside the board");
+                pz_error_set(err, rows + 1, 1,
+                             rows == 0 ? "empty line: expected a row of tiles"
+                                       : "blank line inside the board");
                 return NULL;
             }
             break;
@@ -1042,9 +1079,15 @@ int pipes_turns(const pz_state *st, int x, int y)
     return cturns_of(st)[y * st->w + x];
 }
 
-int pipes_start_row(const pz_puzzle *pz) { return pz ? pz->start_row : -1; }
+int pipes_start_row(const pz_puzzle *pz)
+{
+    return pz ? pz->start_row : -1;
+}
 
-int pipes_end_row(const pz_puzzle *pz) { return pz ? pz->end_row : -1; }
+int pipes_end_row(const pz_puzzle *pz)
+{
+    return pz ? pz->end_row : -1;
+}
 
 bool pipes_connected(const pz_puzzle *pz, const pz_state *st, int x, int y)
 {

@@ -1,4 +1,4 @@
-/* test_pipes.c: the pipes kind: generation properties, exact par, moves, descriptions, text form, catalogue. */
+/* test_pipes.c: pipes kind tests: generation properties, exact par, moves, descriptions, text, catalogue. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,7 +18,10 @@
 #define K pz_kind_pipes
 #define SEEDS 1000
 
-static pz_params params(int w, int h, int diff) { return (pz_params){.kind = PZ_PIPES, .w = w, .h = h, .diff = diff}; }
+static pz_params params(int w, int h, int diff)
+{
+    return (pz_params){.kind = PZ_PIPES, .w = w, .h = h, .diff = diff};
+}
 
 static pz_puzzle *gen(int w, int h, int diff, uint64_t seed)
 {
@@ -143,7 +146,7 @@ static void test_properties_hard(void **ctx)
 static void test_other_sizes(void **ctx)
 {
     (void)ctx;
-    static const int sizes[][2] = {{2, 2}, {3, 3}, {4, 3}, {9, 2}, {2, 9}, {12, 8}, {20, 6}, {20, 20}};
+    static const int sizes[][2] = {{2, 2}, {3, 3}, {4, 3}, {9, 2}, {2, 9}, {12, 8}, {20, 6}, {22, 22}};
     for (size_t s = 0; s < MR_ARRAY_LEN(sizes); s++) {
         for (int d = 0; d < PZ_DIFF_COUNT; d++) {
             pz_params p = params(sizes[s][0], sizes[s][1], d);
@@ -162,7 +165,10 @@ static void test_other_sizes(void **ctx)
 
 /* ---- par is exact: compare with brute force on small boards ---- */
 
-static int rotl4(int m, int t) { return ((m << t) | (m >> (4 - t))) & 15; }
+static int rotl4(int m, int t)
+{
+    return ((m << t) | (m >> (4 - t))) & 15;
+}
 
 /* An independent reading of the rules: follow the chain from the Start cap
  * over masks m[] and say whether it leaves through the End cap. */
@@ -366,7 +372,8 @@ static void test_illegal_moves(void **ctx)
     for (int y = 0; y < 4; y++)
         for (int x = 0; x < 6; x++) {
             pz_move m = {.type = (uint8_t)(x % 2 ? PZ_MOVE_ROTATE_CW : PZ_MOVE_ROTATE_CCW),
-                         .x = (uint16_t)x, .y = (uint16_t)y};
+                         .x = (uint16_t)x,
+                         .y = (uint16_t)y};
             assert_non_null(K.execute_move(pz, st, m, st));
         }
     assert_true(K.is_solved(pz, st));
@@ -442,7 +449,8 @@ static void test_solve_midway(void **ctx)
         pz_state *st = K.new_state(pz);
         for (int k = 0; k < 10 && !K.is_solved(pz, st); k++) {
             pz_move m = {.type = (uint8_t)(rng_below(&r, 2) ? PZ_MOVE_ROTATE_CW : PZ_MOVE_ROTATE_CCW),
-                         .x = (uint16_t)rng_below(&r, 6), .y = (uint16_t)rng_below(&r, 4)};
+                         .x = (uint16_t)rng_below(&r, 6),
+                         .y = (uint16_t)rng_below(&r, 4)};
             assert_null(K.execute_move(pz, st, m, st));
         }
         pz_move mv[80];
@@ -453,6 +461,106 @@ static void test_solve_midway(void **ctx)
         assert_true(K.is_solved(pz, st));
         assert_int_equal(K.solve(pz, st, mv, 80), 0);
         K.free_state(st);
+        K.free_puzzle(pz);
+    }
+}
+
+/* Moves with every field random (as off the network): a refused move leaves
+ * the state alone, an accepted one turns exactly the named tile. */
+static void test_random_moves(void **ctx)
+{
+    (void)ctx;
+    rng_t r;
+    rng_seed(&r, 31337);
+    pz_puzzle *pz = gen(6, 4, PZ_HARD, 5);
+    pz_state *st = K.new_state(pz);
+    pz_state *to = K.new_state(pz);
+    int accepted = 0;
+    for (int k = 0; k < 5000; k++) {
+        uint64_t bits = rng_u64(&r);
+        pz_move m = {.type = (uint8_t)(bits & 3),
+                     .dir = (uint8_t)(bits >> 8 & 1 ? 0 : bits >> 16),
+                     .x = (uint16_t)(bits >> 24 & 1 ? bits >> 32 & 7 : bits >> 32),
+                     .y = (uint16_t)(bits >> 25 & 1 ? bits >> 48 & 7 : bits >> 48)};
+        K.copy_state(to, st);
+        const char *why = K.execute_move(pz, st, m, to);
+        for (int y = 0; y < 4; y++)
+            for (int x = 0; x < 6; x++) {
+                int d = (pipes_turns(to, x, y) - pipes_turns(st, x, y) + 4) & 3;
+                bool named = !why && x == m.x && y == m.y;
+                assert_int_equal(d, named ? (m.type == PZ_MOVE_ROTATE_CW ? 1 : 3) : 0);
+            }
+        if (!why) {
+            accepted++;
+            K.copy_state(st, to);
+        }
+        if (K.is_solved(pz, st)) {
+            K.free_state(st);
+            st = K.new_state(pz);
+        }
+    }
+    assert_true(accepted > 100);
+    K.free_state(st);
+    K.free_state(to);
+    K.free_puzzle(pz);
+}
+
+/* Random text and descriptions: refused with a position inside the text, or
+ * accepted and then consistent. */
+static void test_random_input(void **ctx)
+{
+    (void)ctx;
+    rng_t r;
+    rng_seed(&r, 4242);
+    static const char alphabet[] = "|-LF7JSE.\n\r x0a";
+    int accepted = 0;
+    for (int k = 0; k < 3000; k++) {
+        char text[64];
+        int len = (int)rng_below(&r, sizeof text);
+        /* mostly well-formed rows with a few random characters swapped in */
+        for (int i = 0; i < len; i++) {
+            int col = i % 6;
+            text[i] = col == 5   ? '\n'
+                      : col == 0 ? (i / 6 == 1 ? 'S' : '.')
+                      : col == 4 ? (i / 6 == 2 ? 'E' : '.')
+                                 : "|-LF7J"[rng_below(&r, 6)];
+            if (rng_below(&r, 40) == 0)
+                text[i] = alphabet[rng_below(&r, sizeof alphabet - 1)];
+        }
+        pz_error e;
+        memset(&e, 0, sizeof e);
+        pz_puzzle *pz = K.parse_text(text, (size_t)len, &e);
+        if (!pz) {
+            assert_true(e.line >= 1 && e.line <= len / 6 + 2);
+            assert_true(e.col >= 1);
+            assert_true(e.msg[0] != '\0');
+            continue;
+        }
+        accepted++;
+        char *out = K.format_text(pz);
+        pz_puzzle *again = from_text(out, &e);
+        assert_non_null(again);
+        K.free_puzzle(again);
+        free(out);
+        K.free_puzzle(pz);
+    }
+    assert_true(accepted > 50);
+    for (int k = 0; k < 3000; k++) {
+        char desc[24];
+        int len = (int)rng_below(&r, sizeof desc);
+        for (int i = 0; i < len; i++)
+            desc[i] = "0123456789az.-_Z"[rng_below(&r, 16)];
+        desc[len] = '\0';
+        pz_params p = params(3 + (int)rng_below(&r, 3), 3, PZ_EASY);
+        const char *err = NULL;
+        pz_puzzle *pz = K.decode_desc(&p, desc, &err);
+        if (!pz) {
+            assert_non_null(err);
+            continue;
+        }
+        char *again = K.encode_desc(pz);
+        assert_string_equal(again, desc);
+        free(again);
         K.free_puzzle(pz);
     }
 }
@@ -478,8 +586,8 @@ static void test_bad_descriptions(void **ctx)
     bad[nb++] = "0.1";
     bad[nb++] = "0.1.";
     bad[nb++] = "x.1.000000000000";
-    bad[nb++] = "4.1.000000000000"; /* start row out of range */
-    bad[nb++] = "0.9.000000000000"; /* end row out of range */
+    bad[nb++] = "4.1.000000000000";  /* start row out of range */
+    bad[nb++] = "0.9.000000000000";  /* end row out of range */
     bad[nb++] = "00.1.000000000000"; /* leading zero */
     bad[nb++] = "0.1.00000000000";   /* one tile char short */
     bad[nb++] = "0.1.0000000000000"; /* one too many */
@@ -564,20 +672,20 @@ static void test_text_form(void **ctx)
 
     expect_text_error("", 1, 1);
     expect_text_error("\nS-|-E\n.LJF.\n", 1, 1);
-    expect_text_error("S-|-E\n.LxF.\n", 2, 3);        /* bad tile */
-    expect_text_error("S-|-E\n.LJF\n", 2, 5);         /* short row */
-    expect_text_error("S-|-E\n.LJF..\n", 2, 6);       /* long row */
-    expect_text_error("S-|-E\nSLJF.\n", 2, 1);        /* second Start */
-    expect_text_error("S-|-E\n.LJFE\n", 2, 5);        /* second End */
-    expect_text_error("S-|-.\n.LJF.\n", 1, 5);        /* no End */
-    expect_text_error(".-|-E\n.LJF.\n", 1, 1);        /* no Start */
-    expect_text_error("E-|-S\n.LJF.\n", 1, 1);        /* caps swapped */
-    expect_text_error("S-|-E\n\n.LJF.\n", 2, 1);      /* blank line inside */
-    expect_text_error("S-|-E\n", 2, 1);               /* one row */
-    expect_text_error("S-E\n.L.\n", 1, 3);            /* one column */
-    expect_text_error("SE\n..\n", 1, 2);              /* no tiles */
-    expect_text_error("S--JE\n.LJF.\n", 1, 1);        /* no chain */
-    expect_text_error("S-|-E\n.L F.\n", 2, 3);        /* space */
+    expect_text_error("S-|-E\n.LxF.\n", 2, 3);   /* bad tile */
+    expect_text_error("S-|-E\n.LJF\n", 2, 5);    /* short row */
+    expect_text_error("S-|-E\n.LJF..\n", 2, 6);  /* long row */
+    expect_text_error("S-|-E\nSLJF.\n", 2, 1);   /* second Start */
+    expect_text_error("S-|-E\n.LJFE\n", 2, 5);   /* second End */
+    expect_text_error("S-|-.\n.LJF.\n", 1, 5);   /* no End */
+    expect_text_error(".-|-E\n.LJF.\n", 1, 1);   /* no Start */
+    expect_text_error("E-|-S\n.LJF.\n", 1, 1);   /* caps swapped */
+    expect_text_error("S-|-E\n\n.LJF.\n", 2, 1); /* blank line inside */
+    expect_text_error("S-|-E\n", 2, 1);          /* one row */
+    expect_text_error("S-E\n.L.\n", 1, 3);       /* one column */
+    expect_text_error("SE\n..\n", 1, 2);         /* no tiles */
+    expect_text_error("S--JE\n.LJF.\n", 1, 1);   /* no chain */
+    expect_text_error("S-|-E\n.L F.\n", 2, 3);   /* space */
     /* too wide */
     char wide[64];
     int n = 0;
@@ -610,9 +718,9 @@ static void test_params(void **ctx)
     pz_params d = params(6, 4, PZ_MEDIUM);
     assert_null(K.validate_params(&d));
     const pz_params bad[] = {
-        params(2, 2, PZ_HARD), params(3, 3, PZ_HARD),  params(2, 2, PZ_MEDIUM), params(20, 2, PZ_HARD),
-        params(1, 4, PZ_EASY), params(6, 1, PZ_EASY),  params(21, 4, PZ_EASY),  params(6, 21, PZ_EASY),
-        params(6, 4, -1),      params(6, 4, 3),        params(-6, 4, PZ_EASY),
+        params(2, 2, PZ_HARD), params(3, 3, PZ_HARD), params(2, 2, PZ_MEDIUM), params(20, 2, PZ_HARD),
+        params(1, 4, PZ_EASY), params(6, 1, PZ_EASY), params(23, 4, PZ_EASY),  params(6, 23, PZ_EASY),
+        params(6, 4, -1),      params(6, 4, 3),       params(-6, 4, PZ_EASY),
     };
     for (size_t i = 0; i < MR_ARRAY_LEN(bad); i++) {
         assert_non_null(K.validate_params(&bad[i]));
@@ -648,8 +756,9 @@ static void test_catalogue(void **ctx)
     static const int per_size[] = {10, 3};
     size_t cap = 64 * 1024, used = 0;
     char *want = mr_alloc(cap, 1);
-    used += (size_t)snprintf(want, cap, "# pipes catalogue: game ID -> description (tests/test_pipes.c;"
-                                        " MR_UPDATE_CATALOGUE=1 rewrites it)\n");
+    used += (size_t)snprintf(want, cap,
+                             "# pipes catalogue: game ID -> description (tests/test_pipes.c;"
+                             " MR_UPDATE_CATALOGUE=1 rewrites it)\n");
     for (size_t s = 0; s < MR_ARRAY_LEN(sizes); s++)
         for (int d = 0; d < PZ_DIFF_COUNT; d++)
             for (int k = 1; k <= per_size[s]; k++) {
@@ -697,6 +806,8 @@ int main(void)
         cmocka_unit_test(test_par_hand_made),
         cmocka_unit_test(test_par_exact),
         cmocka_unit_test(test_solve_midway),
+        cmocka_unit_test(test_random_moves),
+        cmocka_unit_test(test_random_input),
         cmocka_unit_test(test_properties_easy),
         cmocka_unit_test(test_properties_medium),
         cmocka_unit_test(test_properties_hard),
