@@ -1,5 +1,750 @@
-/* maze.c: the maze puzzle kind (Perfect maze). Being written; see docs/puzzles.md. */
-#include "puzzle.h"
+/* maze.c: the maze puzzle kind (perfect maze by randomized traversal); rules in docs/kinds/maze.md. */
+#include "maze.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rng.h"
+#include "util.h"
+
+/* One byte per cell, in the finished maze:
+ *   bits 0-3  open passages, bit (1 << dir) for enum pz_dir;
+ *   bits 4-5  the direction towards the parent in the tree rooted at the
+ *             start (meaningless on the start cell itself);
+ *   bit 6     the cell is on the route from start to exit;
+ *   bit 7     scratch (visited), zero in a finished maze.
+ * The parent and route bits make solve() walk only the cells of its answer,
+ * with no allocation, from any position. */
+#define OPEN_MASK 0x0Fu
+#define PARENT_SHIFT 4
+#define ROUTE_BIT 0x40u
+#define SEEN_BIT 0x80u
+
+/* The generator keeps drawing mazes until the measured band matches. Each
+ * band has probability >= 0.11 per draw at every allowed size (measured,
+ * docs/kinds/maze.md), so 128 draws all miss with probability below 1e-6:
+ * such an ID gets a clear error, the same on every machine. */
+#define MAX_DRAWS 128
+#define EASY_BELOW 200   /* permille of dead-end cells walked into */
+#define MEDIUM_BELOW 450
+#define MAX_ASPECT 4     /* longer side at most 4 x the shorter */
+
+/* Text form: "+" corners, "-" and "|" walls, " " passages, "S" start, "E"
+ * exit; 2h+1 lines of 2w+1 characters. */
+#define MAX_TEXT_COLS (2 * 1000 + 1)
+
+struct pz_puzzle {
+    pz_params params;
+    uint8_t *cells; /* w * h bytes, row-major */
+    int route_len;  /* moves from start to exit */
+    long wasted;    /* dead-end cells the heading player walks into */
+    long dead;      /* cells off the route */
+};
+
+struct pz_state {
+    int x, y;
+};
+
+static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+static inline int parent_of(uint8_t c) { return (c >> PARENT_SHIFT) & 3; }
+
+static void offsets(int w, long off[PZ_DIR_COUNT])
+{
+    off[PZ_UP] = -(long)w;
+    off[PZ_DOWN] = w;
+    off[PZ_LEFT] = -1;
+    off[PZ_RIGHT] = 1;
+}
+
+/* ---- generation: randomized traversal ---- */
+
+/* Frontier of (cell, dir) edges packed as cell * 4 + dir in 32 bits; only
+ * edges towards cells that were new when pushed. Grown by doubling; the peak
+ * is a few times the board's side, so this rarely reallocates. */
+typedef struct frontier {
+    uint32_t *e;
+    size_t n, cap;
+} frontier;
+
+/* Uniform integer in [0, n) from 32 bits of a 64-bit draw kept in *pool
+ * (one rng_u64 serves two pops): Lemire's multiply-shift, with the rare
+ * biased low range rejected and redrawn, so exactly uniform. */
+static inline uint32_t pick(rng_t *r, uint32_t n, uint64_t *pool, int *left)
+{
+    for (;;) {
+        if (*left == 0) {
+            *pool = rng_u64(r);
+            *left = 2;
+        }
+        uint32_t v = (uint32_t)*pool;
+        *pool >>= 32;
+        (*left)--;
+        uint64_t m = (uint64_t)v * n;
+        uint32_t low = (uint32_t)m;
+        if (low >= n || low >= (uint32_t)(-n) % n)
+            return (uint32_t)(m >> 32);
+    }
+}
+
+/* Carves a spanning tree into c (w * h bytes) rooted at the start, exactly as
+ * the brief's traversal: pop a uniformly random frontier edge (swap with the
+ * last), carve if the far cell is new, push the far cell's edges towards new
+ * cells. The work happens in g, the board with a one-cell frame of cells
+ * already "in the maze" ((w + 2) * (h + 2) bytes, reused across draws), so
+ * no edge ever needs a bounds check; the finished rows are copied to c. A
+ * cell is in the maze iff its byte is non-zero (the root's first carve comes
+ * before any test of it). Each carve records the new cell's parent
+ * direction, so the tree needs no second pass. */
+static void carve(uint8_t *c, uint8_t *g, int w, int h, rng_t *r, frontier *f)
+{
+    uint32_t pw = (uint32_t)w + 2, ph = (uint32_t)h + 2;
+    memset(g, 0xFF, pw);
+    for (uint32_t y = 1; y + 1 < ph; y++) {
+        uint8_t *row = g + (size_t)y * pw;
+        row[0] = 0xFF;
+        memset(row + 1, 0, (size_t)w);
+        row[pw - 1] = 0xFF;
+    }
+    memset(g + (size_t)(ph - 1) * pw, 0xFF, pw);
+    const uint32_t off[PZ_DIR_COUNT] = {0u - pw, pw, 0u - 1u, 1u}; /* unsigned wrap-around is intended */
+    uint32_t start = (uint32_t)h * pw + 1;
+    uint32_t *e = f->e;
+    size_t fn = 0;
+    e[fn++] = start * 4 + PZ_UP;
+    e[fn++] = start * 4 + PZ_RIGHT;
+    uint64_t pool = 0;
+    int left = 0;
+    while (fn) {
+        uint32_t i = pick(r, (uint32_t)fn, &pool, &left);
+        uint32_t edge = e[i];
+        e[i] = e[--fn];
+        uint32_t cell = edge >> 2;
+        unsigned d = edge & 3;
+        uint32_t nb = cell + off[d];
+        if (g[nb])
+            continue;
+        unsigned back = d ^ 1;
+        g[cell] |= (uint8_t)(1u << d);
+        g[nb] = (uint8_t)((1u << back) | (back << PARENT_SHIFT));
+        if (fn + 4 > f->cap) {
+            f->cap *= 2;
+            f->e = e = mr_realloc(e, f->cap, sizeof *e);
+        }
+        /* Branch-free push: the edge is written always and kept only if
+         * the neighbour is new. */
+        uint32_t base = nb * 4;
+        for (unsigned k = 0; k < PZ_DIR_COUNT; k++) {
+            e[fn] = base + k;
+            fn += g[nb + off[k]] == 0;
+        }
+    }
+    for (int y = 0; y < h; y++)
+        memcpy(c + (size_t)y * (size_t)w, g + (size_t)(y + 1) * pw + 1, (size_t)w);
+}
+
+/* ---- structure: parents, route, measure ---- */
+
+/* Walks the tree from the start without a stack, each edge twice, setting
+ * every cell's parent direction. Requires open bits consistent between
+ * neighbours and closed at the border. Returns -1 if all cells are reached
+ * with no loop, else the index of the first bad cell, with *loop_dir >= 0
+ * (the passage from that cell that closes a loop) or -1 (unreachable). */
+static long link_tree(uint8_t *c, int w, int h, int *loop_dir)
+{
+    size_t n = (size_t)w * (size_t)h;
+    long off[PZ_DIR_COUNT];
+    offsets(w, off);
+    long start = (long)(h - 1) * w;
+    long cur = start;
+    size_t seen = 1;
+    int k = 0;
+    c[cur] = (uint8_t)((c[cur] & OPEN_MASK) | SEEN_BIT);
+    for (;;) {
+        uint8_t cc = c[cur];
+        int par = cur == start ? -1 : parent_of(cc);
+        int d = k;
+        while (d < PZ_DIR_COUNT && (!(cc & (1u << d)) || d == par))
+            d++;
+        if (d < PZ_DIR_COUNT) {
+            long nb = cur + off[d];
+            if (c[nb] & SEEN_BIT) {
+                *loop_dir = d;
+                for (size_t i = 0; i < n; i++)
+                    c[i] &= (uint8_t)~SEEN_BIT;
+                return cur;
+            }
+            c[nb] = (uint8_t)((c[nb] & OPEN_MASK) | SEEN_BIT | ((d ^ 1) << PARENT_SHIFT));
+            seen++;
+            cur = nb;
+            k = 0;
+        } else {
+            if (cur == start)
+                break;
+            int up = parent_of(cc);
+            cur += off[up];
+            k = (up ^ 1) + 1;
+        }
+    }
+    long bad = -1;
+    for (size_t i = 0; i < n; i++) {
+        if (!(c[i] & SEEN_BIT) && bad < 0)
+            bad = (long)i;
+        c[i] &= (uint8_t)~SEEN_BIT;
+    }
+    *loop_dir = -1;
+    return seen == n ? -1 : bad;
+}
+
+/* Cells in the subtree entered from its root child ch (parent already set). */
+static long subtree_size(const uint8_t *c, const long off[PZ_DIR_COUNT], long ch)
+{
+    long cur = ch, count = 1;
+    int k = 0;
+    for (;;) {
+        uint8_t cc = c[cur];
+        int par = parent_of(cc);
+        int d = k;
+        while (d < PZ_DIR_COUNT && (!(cc & (1u << d)) || d == par))
+            d++;
+        if (d < PZ_DIR_COUNT) {
+            cur += off[d];
+            count++;
+            k = 0;
+        } else {
+            if (cur == ch)
+                return count;
+            cur += off[par];
+            k = (par ^ 1) + 1;
+        }
+    }
+}
+
+/* The order in which a player heading for the exit tries passages at (x, y):
+ * first along the axis with more distance left to the exit (ties: right),
+ * then the other way forward, then back along the nearer axis, then back
+ * along the farther one. */
+static void heading_order(int w, int x, int y, int ord[PZ_DIR_COUNT])
+{
+    int dx = w - 1 - x, dy = y;
+    int f1 = dx >= dy ? PZ_RIGHT : PZ_UP;
+    int f2 = dx >= dy ? PZ_UP : PZ_RIGHT;
+    ord[0] = f1;
+    ord[1] = f2;
+    ord[2] = pz_dir_opposite(f2);
+    ord[3] = pz_dir_opposite(f1);
+}
+
+/* Marks the route (ancestors of the exit), then measures the dead ends a
+ * player walks into who, at every junction on the route, tries passages in
+ * heading_order and explores each wrong branch to its end. */
+static void measure(pz_puzzle *pz)
+{
+    int w = pz->params.w, h = pz->params.h;
+    uint8_t *c = pz->cells;
+    long off[PZ_DIR_COUNT];
+    offsets(w, off);
+    long start = (long)(h - 1) * w, exit = w - 1;
+    int len = 0;
+    for (long cur = exit;; len++) {
+        c[cur] |= ROUTE_BIT;
+        if (cur == start)
+            break;
+        cur += off[parent_of(c[cur])];
+    }
+    pz->route_len = len;
+    pz->dead = (long)w * h - (len + 1);
+    long wasted = 0;
+    int x = 0, y = h - 1;
+    for (long cur = start; cur != exit;) {
+        int par = cur == start ? -1 : parent_of(c[cur]);
+        int ord[PZ_DIR_COUNT];
+        heading_order(w, x, y, ord);
+        for (int i = 0; i < PZ_DIR_COUNT; i++) {
+            int d = ord[i];
+            if (!(c[cur] & (1u << d)) || d == par)
+                continue;
+            long nb = cur + off[d];
+            if (c[nb] & ROUTE_BIT) {
+                cur = nb;
+                x += pz_dir_dx(d);
+                y += pz_dir_dy(d);
+                break;
+            }
+            wasted += subtree_size(c, off, nb);
+        }
+    }
+    pz->wasted = wasted;
+}
+
+/* Band of a measure: the share of dead-end cells walked into, in permille,
+ * against thresholds (docs/kinds/maze.md). */
+static long permille(const pz_puzzle *pz)
+{
+    return pz->dead > 0 ? pz->wasted * 1000 / pz->dead : 0;
+}
+
+static int band_of(const pz_puzzle *pz)
+{
+    long m = permille(pz);
+    if (m < EASY_BELOW)
+        return PZ_EASY;
+    if (m < MEDIUM_BELOW)
+        return PZ_MEDIUM;
+    return PZ_HARD;
+}
+
+/* ---- params, creation ---- */
+
+static const char *validate_params(const pz_params *p)
+{
+    if (p->kind != PZ_MAZE)
+        return "not a maze";
+    if (p->w < pz_kind_maze.min_w || p->h < pz_kind_maze.min_h)
+        return "maze too small: at least 3x3";
+    if (p->w > pz_kind_maze.max_w || p->h > pz_kind_maze.max_h)
+        return "maze too large: at most 1000x1000";
+    /* On long thin boards the measure averages over many independent
+     * stretches and concentrates in one band (docs/kinds/maze.md). */
+    if (p->w > MAX_ASPECT * p->h || p->h > MAX_ASPECT * p->w)
+        return "maze too long and thin: the longer side may be at most 4 times the shorter";
+    if (p->diff < 0 || p->diff >= PZ_DIFF_COUNT)
+        return "difficulty must be easy, medium or hard";
+    return NULL;
+}
+
+static pz_puzzle *alloc_puzzle(int w, int h, int diff)
+{
+    pz_puzzle *pz = mr_alloc(1, sizeof *pz);
+    pz->params = (pz_params){.kind = PZ_MAZE, .w = w, .h = h, .diff = diff};
+    pz->cells = mr_alloc((size_t)w * (size_t)h, 1);
+    return pz;
+}
+
+static void free_puzzle(pz_puzzle *pz)
+{
+    if (!pz)
+        return;
+    free(pz->cells);
+    free(pz);
+}
+
+static pz_puzzle *generate(const pz_params *p, uint64_t seed, const char **err)
+{
+    const char *why = validate_params(p);
+    if (why) {
+        if (err)
+            *err = why;
+        return NULL;
+    }
+    pz_puzzle *pz = alloc_puzzle(p->w, p->h, p->diff);
+    rng_t r;
+    rng_seed(&r, seed);
+    frontier f = {.cap = 4 * ((size_t)p->w + (size_t)p->h) + 64};
+    f.e = mr_alloc(f.cap, sizeof *f.e);
+    uint8_t *g = mr_alloc(((size_t)p->w + 2) * ((size_t)p->h + 2), 1);
+    for (int draw = 0; draw < MAX_DRAWS; draw++) {
+        carve(pz->cells, g, p->w, p->h, &r, &f);
+        measure(pz);
+        if (band_of(pz) == p->diff) {
+            free(f.e);
+            free(g);
+            return pz;
+        }
+    }
+    free(f.e);
+    free(g);
+    free_puzzle(pz);
+    if (err)
+        *err = "no maze of that difficulty found within the draw limit (try another seed or size)";
+    return NULL;
+}
+
+/* Checks the border, links the tree and measures; NULL or why not. On a
+ * loop or an unreachable cell, *bad is the cell and *bad_dir the passage
+ * (-1 for unreachable). */
+static const char *finish(pz_puzzle *pz, long *bad, int *bad_dir)
+{
+    int w = pz->params.w, h = pz->params.h;
+    *bad = link_tree(pz->cells, w, h, bad_dir);
+    if (*bad >= 0)
+        return *bad_dir >= 0 ? "passages make a loop: a perfect maze has exactly one route between cells"
+                             : "some cells cannot be reached from the start";
+    measure(pz);
+    return NULL;
+}
+
+/* ---- description: 2 bits per cell (right, down passages), 3 cells per char ---- */
+
+static char *encode_desc(const pz_puzzle *pz)
+{
+    size_t n = (size_t)pz->params.w * (size_t)pz->params.h;
+    size_t len = (n + 2) / 3;
+    char *s = mr_alloc(len + 1, 1);
+    for (size_t i = 0; i < len; i++) {
+        unsigned v = 0;
+        for (size_t k = 0; k < 3 && 3 * i + k < n; k++) {
+            uint8_t c = pz->cells[3 * i + k];
+            unsigned bits = ((c >> PZ_RIGHT) & 1u) | (((c >> PZ_DOWN) & 1u) << 1);
+            v |= bits << (2 * k);
+        }
+        s[i] = b64[v];
+    }
+    s[len] = '\0';
+    return s;
+}
+
+static int b64_value(char ch)
+{
+    if (ch >= 'A' && ch <= 'Z')
+        return ch - 'A';
+    if (ch >= 'a' && ch <= 'z')
+        return ch - 'a' + 26;
+    if (ch >= '0' && ch <= '9')
+        return ch - '0' + 52;
+    if (ch == '-')
+        return 62;
+    if (ch == '_')
+        return 63;
+    return -1;
+}
+
+static pz_puzzle *decode_desc(const pz_params *p, const char *desc, const char **err)
+{
+    const char *why = NULL;
+    pz_params q = *p;
+    q.kind = PZ_MAZE;
+    if (q.diff < 0 || q.diff >= PZ_DIFF_COUNT)
+        q.diff = PZ_MEDIUM;
+    why = desc ? validate_params(&q) : "missing description";
+    if (why) {
+        if (err)
+            *err = why;
+        return NULL;
+    }
+    int w = q.w, h = q.h;
+    size_t n = (size_t)w * (size_t)h;
+    size_t len = (n + 2) / 3;
+    if (strnlen(desc, len + 1) != len) {
+        if (err)
+            *err = "maze description has the wrong length for its size";
+        return NULL;
+    }
+    pz_puzzle *pz = alloc_puzzle(w, h, q.diff);
+    uint8_t *c = pz->cells;
+    for (size_t i = 0; i < len && !why; i++) {
+        int v = b64_value(desc[i]);
+        if (v < 0) {
+            why = "bad character in maze description";
+            break;
+        }
+        for (size_t k = 0; k < 3; k++) {
+            unsigned bits = ((unsigned)v >> (2 * k)) & 3u;
+            size_t cell = 3 * i + k;
+            if (cell >= n) {
+                if (bits)
+                    why = "maze description has stray bits after the last cell";
+                continue;
+            }
+            int x = (int)(cell % (size_t)w), y = (int)(cell / (size_t)w);
+            if (((bits & 1u) && x == w - 1) || ((bits & 2u) && y == h - 1)) {
+                why = "maze description opens a passage through the outer wall";
+                break;
+            }
+            if (bits & 1u) {
+                c[cell] |= 1u << PZ_RIGHT;
+                c[cell + 1] |= 1u << PZ_LEFT;
+            }
+            if (bits & 2u) {
+                c[cell] |= 1u << PZ_DOWN;
+                c[cell + (size_t)w] |= 1u << PZ_UP;
+            }
+        }
+    }
+    long bad;
+    int bad_dir;
+    if (!why)
+        why = finish(pz, &bad, &bad_dir);
+    if (why) {
+        free_puzzle(pz);
+        if (err)
+            *err = why;
+        return NULL;
+    }
+    return pz;
+}
+
+/* ---- text form ---- */
+
+static char *format_text(const pz_puzzle *pz)
+{
+    int w = pz->params.w, h = pz->params.h;
+    size_t cols = 2 * (size_t)w + 2; /* with '\n' */
+    size_t rows = 2 * (size_t)h + 1;
+    char *s = mr_alloc(cols * rows + 1, 1);
+    for (size_t r = 0; r < rows; r++) {
+        char *line = s + r * cols;
+        memset(line, ' ', cols - 1);
+        line[cols - 1] = '\n';
+        for (int x = 0; x <= w; x++)
+            line[2 * x] = (r % 2 == 0) ? '+' : '|';
+        if (r % 2 == 0) {
+            int y = (int)(r / 2); /* wall line above row y */
+            for (int x = 0; x < w; x++) {
+                bool open = y > 0 && y < h && (pz->cells[(size_t)y * (size_t)w + (size_t)x] & (1u << PZ_UP));
+                line[2 * x + 1] = open ? ' ' : '-';
+            }
+        } else {
+            int y = (int)(r / 2);
+            for (int x = 0; x < w; x++) {
+                uint8_t c = pz->cells[(size_t)y * (size_t)w + (size_t)x];
+                if (x + 1 < w && (c & (1u << PZ_RIGHT)))
+                    line[2 * x + 2] = ' ';
+            }
+        }
+    }
+    s[(size_t)(2 * h - 1) * cols + 1] = 'S';
+    s[1 * cols + 2 * (size_t)w - 1] = 'E';
+    s[cols * rows] = '\0';
+    return s;
+}
+
+static pz_puzzle *text_fail(pz_error *err, int line, int col, const char *msg)
+{
+    pz_error_set(err, line, col, "%s", msg);
+    return NULL;
+}
+
+/* Wall character expected at line index r, column index k (0-based) of a
+ * text form, or 0 for a cell. */
+static char frame_char(size_t r, size_t k)
+{
+    if (r % 2 == 0)
+        return k % 2 == 0 ? '+' : '-';
+    return k % 2 == 0 ? '|' : 0;
+}
+
+static pz_puzzle *parse_text(const char *text, size_t len, pz_error *err)
+{
+    if (!text)
+        return text_fail(err, 1, 1, "no text");
+    /* Pass 1: shape. Every line has the first line's width (CR LF is
+     * accepted as a line end); at most one final newline. */
+    size_t width = 0, rows = 0, pos = 0;
+    while (pos < len) {
+        size_t k = 0;
+        while (pos + k < len && text[pos + k] != '\n') {
+            if (k >= MAX_TEXT_COLS + 1)
+                return text_fail(err, (int)rows + 1, (int)k + 1, "line too long: a maze is at most 1000 cells wide");
+            k++;
+        }
+        size_t lw = k;
+        if (lw > 0 && text[pos + lw - 1] == '\r')
+            lw--;
+        if (rows == 0) {
+            if (lw < 2 * (size_t)pz_kind_maze.min_w + 1 || lw % 2 == 0)
+                return text_fail(err, 1, (int)lw + 1,
+                                 "first line must be a wall line of 2w+1 characters with w from 3 to 1000");
+            width = lw;
+        } else if (lw != width) {
+            return text_fail(err, (int)rows + 1, (int)(lw < width ? lw : width) + 1,
+                             lw < width ? "line too short: all lines must be as long as the first"
+                                        : "line too long: all lines must be as long as the first");
+        }
+        rows++;
+        if (rows > 2 * (size_t)pz_kind_maze.max_h + 1)
+            return text_fail(err, (int)rows, 1, "too many lines: a maze is at most 1000 cells tall");
+        pos += k + 1;
+    }
+    if (rows < 2 * (size_t)pz_kind_maze.min_h + 1 || rows % 2 == 0)
+        return text_fail(err, (int)rows + 1, 1, "a maze needs 2h+1 lines with h from 3 to 1000");
+    int w = (int)(width - 1) / 2, h = (int)(rows - 1) / 2;
+    pz_params q = {.kind = PZ_MAZE, .w = w, .h = h, .diff = PZ_MEDIUM};
+    const char *bad_size = validate_params(&q);
+    if (bad_size)
+        return text_fail(err, 1, 1, bad_size);
+    pz_puzzle *pz = alloc_puzzle(w, h, PZ_MEDIUM);
+    uint8_t *c = pz->cells;
+    /* Pass 2: characters. */
+    pos = 0;
+    for (size_t r = 0; r < rows; r++) {
+        const char *line = text + pos;
+        for (size_t k = 0; k < width; k++) {
+            char ch = line[k], want = frame_char(r, k);
+            int ln = (int)r + 1, col = (int)k + 1;
+            bool outer = r == 0 || r == rows - 1 || k == 0 || k == width - 1;
+            int x = (int)(k / 2), y = (int)(r / 2); /* cell right of / below this char */
+            if (want == '+') {
+                if (ch != '+') {
+                    free_puzzle(pz);
+                    return text_fail(err, ln, col, "expected '+' at a wall corner");
+                }
+            } else if (want) {
+                if (ch == want)
+                    continue;
+                if (ch != ' ' || outer) {
+                    free_puzzle(pz);
+                    return text_fail(err, ln, col,
+                                     outer ? (want == '-' ? "expected '-': the outer wall is closed"
+                                                          : "expected '|': the outer wall is closed")
+                                           : (want == '-' ? "expected '-' (wall) or ' ' (passage)"
+                                                          : "expected '|' (wall) or ' ' (passage)"));
+                }
+                if (want == '-') { /* passage between (x, y-1) and (x, y) */
+                    c[(size_t)y * (size_t)w + (size_t)x] |= 1u << PZ_UP;
+                    c[(size_t)(y - 1) * (size_t)w + (size_t)x] |= 1u << PZ_DOWN;
+                } else { /* passage between (x-1, y) and (x, y) */
+                    c[(size_t)y * (size_t)w + (size_t)x] |= 1u << PZ_LEFT;
+                    c[(size_t)y * (size_t)w + (size_t)x - 1] |= 1u << PZ_RIGHT;
+                }
+            } else {
+                bool is_start = x == 0 && y == h - 1, is_exit = x == w - 1 && y == 0;
+                char need = is_start ? 'S' : is_exit ? 'E' : ' ';
+                if (ch == need)
+                    continue;
+                free_puzzle(pz);
+                if (ch == 'S')
+                    return text_fail(err, ln, col, "'S' must be the bottom-left cell, and only there");
+                if (ch == 'E')
+                    return text_fail(err, ln, col, "'E' must be the top-right cell, and only there");
+                if (is_start)
+                    return text_fail(err, ln, col, "expected 'S': the start is the bottom-left cell");
+                if (is_exit)
+                    return text_fail(err, ln, col, "expected 'E': the exit is the top-right cell");
+                return text_fail(err, ln, col, "expected ' ' inside a cell");
+            }
+        }
+        while (pos < len && text[pos] != '\n')
+            pos++;
+        pos++;
+    }
+    long bad;
+    int bad_dir;
+    const char *why = finish(pz, &bad, &bad_dir);
+    if (why) {
+        int x = (int)(bad % w), y = (int)(bad / w);
+        int ln = 2 * y + 2, col = 2 * x + 2; /* 1-based position of the cell */
+        if (bad_dir >= 0) {                  /* the passage character */
+            ln += pz_dir_dy(bad_dir);
+            col += pz_dir_dx(bad_dir);
+        }
+        free_puzzle(pz);
+        return text_fail(err, ln, col, why);
+    }
+    pz->params.diff = band_of(pz);
+    return pz;
+}
+
+/* ---- play ---- */
+
+static pz_state *new_state(const pz_puzzle *pz)
+{
+    pz_state *st = mr_alloc(1, sizeof *st);
+    st->x = 0;
+    st->y = pz->params.h - 1;
+    return st;
+}
+
+static void copy_state(pz_state *dst, const pz_state *src) { *dst = *src; }
+
+static void free_state(pz_state *st) { free(st); }
+
+static bool is_solved(const pz_puzzle *pz, const pz_state *st)
+{
+    return st->x == pz->params.w - 1 && st->y == 0;
+}
+
+static const char *execute_move(const pz_puzzle *pz, const pz_state *from, pz_move mv, pz_state *to)
+{
+    if (mv.type != PZ_MOVE_STEP)
+        return "a maze move must be a step";
+    if (mv.dir >= PZ_DIR_COUNT)
+        return "bad direction";
+    if (mv.x != 0 || mv.y != 0)
+        return "a maze step carries no coordinates (x and y must be 0)";
+    if (is_solved(pz, from))
+        return "the maze is already solved";
+    if (!maze_open(pz, from->x, from->y, mv.dir))
+        return "a wall is in the way";
+    to->x = from->x + pz_dir_dx(mv.dir);
+    to->y = from->y + pz_dir_dy(mv.dir);
+    return NULL;
+}
+
+/* From the position, up the start-rooted tree to the route, then along the
+ * route (the child marked as route) to the exit: the tree path, so the
+ * shortest, and from the start exactly the route. */
+static int solve(const pz_puzzle *pz, const pz_state *st, pz_move *out, int max)
+{
+    int w = pz->params.w, h = pz->params.h;
+    long off[PZ_DIR_COUNT];
+    offsets(w, off);
+    long start = (long)(h - 1) * w, exit = w - 1;
+    long cur = st ? (long)st->y * w + st->x : start;
+    int n = 0;
+    while (!(pz->cells[cur] & ROUTE_BIT)) {
+        int d = parent_of(pz->cells[cur]);
+        if (n < max && out)
+            out[n] = (pz_move){.type = PZ_MOVE_STEP, .dir = (uint8_t)d};
+        n++;
+        cur += off[d];
+    }
+    while (cur != exit) {
+        uint8_t cc = pz->cells[cur];
+        int par = cur == start ? -1 : parent_of(cc);
+        int d = 0;
+        while (d < PZ_DIR_COUNT && (!(cc & (1u << d)) || d == par || !(pz->cells[cur + off[d]] & ROUTE_BIT)))
+            d++;
+        if (d == PZ_DIR_COUNT)
+            return -1; /* unreachable: finish() proved the route */
+        if (n < max && out)
+            out[n] = (pz_move){.type = PZ_MOVE_STEP, .dir = (uint8_t)d};
+        n++;
+        cur += off[d];
+    }
+    return n;
+}
+
+static void grade(const pz_puzzle *pz, pz_grade *out)
+{
+    memset(out, 0, sizeof *out);
+    long m = permille(pz);
+    out->band = band_of(pz);
+    out->measure = m;
+    out->par = pz->route_len;
+    out->solutions = 1;
+    snprintf(out->summary, sizeof out->summary, "dead ends walked into %ld.%ld%%, route %d moves", m / 10,
+             m % 10, pz->route_len);
+}
+
+static void progress(const pz_puzzle *pz, const pz_state *st, pz_progress *out)
+{
+    memset(out, 0, sizeof *out);
+    out->x = st->x;
+    out->y = st->y;
+    out->solved = is_solved(pz, st);
+}
+
+/* ---- accessors (maze.h) ---- */
+
+bool maze_open(const pz_puzzle *pz, int x, int y, int dir)
+{
+    if (!pz || x < 0 || y < 0 || x >= pz->params.w || y >= pz->params.h || dir < 0 || dir >= PZ_DIR_COUNT)
+        return false;
+    return (pz->cells[(size_t)y * (size_t)pz->params.w + (size_t)x] >> dir) & 1u;
+}
+
+void maze_pos(const pz_state *st, int *x, int *y)
+{
+    *x = st->x;
+    *y = st->y;
+}
+
+size_t maze_storage_bytes(const pz_puzzle *pz)
+{
+    return sizeof *pz + (size_t)pz->params.w * (size_t)pz->params.h;
+}
 
 const pz_kind pz_kind_maze = {
     .name = "maze",
@@ -9,6 +754,21 @@ const pz_kind pz_kind_maze = {
     .default_h = 15,
     .min_w = 3,
     .min_h = 3,
-    .max_w = 64,
-    .max_h = 64,
+    .max_w = 1000,
+    .max_h = 1000,
+    .validate_params = validate_params,
+    .generate = generate,
+    .free_puzzle = free_puzzle,
+    .encode_desc = encode_desc,
+    .decode_desc = decode_desc,
+    .format_text = format_text,
+    .parse_text = parse_text,
+    .new_state = new_state,
+    .copy_state = copy_state,
+    .free_state = free_state,
+    .execute_move = execute_move,
+    .is_solved = is_solved,
+    .solve = solve,
+    .grade = grade,
+    .progress = progress,
 };

@@ -9,5 +9,7 @@
  * false for walls, the outer border and out-of-range cells. O(1). */
 bool maze_open(const pz_puzzle *pz, int x, int y, int dir);
 void maze_pos(const pz_state *st, int *x, int *y);
+/* Bytes the finished maze occupies (its struct plus one byte per cell). */
+size_t maze_storage_bytes(const pz_puzzle *pz);
 
 #endif

@@ -1,0 +1,689 @@
+/* test_maze.c: the maze kind: generation properties, moves, descriptions, text form, catalogue. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "maze.h"
+#include "util.h"
+
+static const pz_kind *K = &pz_kind_maze;
+static const char *const diff_name[PZ_DIFF_COUNT] = {"easy", "medium", "hard"};
+
+/* The test links only the maze kind, not puzzle.c: the first member of every
+ * puzzle is its pz_params (puzzle.h), and solutions are at most 3 * cells + 1. */
+static const pz_params *params_of(const pz_puzzle *pz) { return (const pz_params *)(const void *)pz; }
+static int max_solution(const pz_puzzle *pz) { return 3 * params_of(pz)->w * params_of(pz)->h + 1; }
+
+static pz_params params(int w, int h, int diff) { return (pz_params){.kind = PZ_MAZE, .w = w, .h = h, .diff = diff}; }
+
+static pz_puzzle *gen(int w, int h, int diff, uint64_t seed)
+{
+    pz_params p = params(w, h, diff);
+    const char *err = NULL;
+    pz_puzzle *pz = K->generate(&p, seed, &err);
+    if (!pz)
+        fail_msg("generate %dx%d %s #%llu: %s", w, h, diff_name[diff], (unsigned long long)seed, err);
+    return pz;
+}
+
+static pz_move step(int dir) { return (pz_move){.type = PZ_MOVE_STEP, .dir = (uint8_t)dir}; }
+
+/* Independent check through the public accessors only: walls agree from both
+ * sides, the border is closed, there are exactly cells - 1 passages and every
+ * cell is reached from the start: a spanning tree. */
+static void check_spanning_tree(const pz_puzzle *pz)
+{
+    const pz_params *p = params_of(pz);
+    int w = p->w, h = p->h;
+    long n = (long)w * h, passages = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            for (int d = 0; d < PZ_DIR_COUNT; d++) {
+                int nx = x + pz_dir_dx(d), ny = y + pz_dir_dy(d);
+                bool open = maze_open(pz, x, y, d);
+                if (nx < 0 || ny < 0 || nx >= w || ny >= h) {
+                    assert_false(open);
+                    continue;
+                }
+                assert_int_equal(open, maze_open(pz, nx, ny, pz_dir_opposite(d)));
+                passages += open;
+            }
+    assert_int_equal(passages / 2, n - 1);
+    char *seen = mr_alloc((size_t)n, 1);
+    int *queue = mr_alloc((size_t)n, sizeof *queue);
+    long head = 0, tail = 0, reached = 1;
+    queue[tail++] = (h - 1) * w;
+    seen[(h - 1) * w] = 1;
+    while (head < tail) {
+        int c = queue[head++], x = c % w, y = c / w;
+        for (int d = 0; d < PZ_DIR_COUNT; d++) {
+            if (!maze_open(pz, x, y, d))
+                continue;
+            int nc = (y + pz_dir_dy(d)) * w + x + pz_dir_dx(d);
+            if (!seen[nc]) {
+                seen[nc] = 1;
+                queue[tail++] = nc;
+                reached++;
+            }
+        }
+    }
+    assert_int_equal(reached, n);
+    free(seen);
+    free(queue);
+}
+
+/* Replays a solution from st; returns the number of moves applied. */
+static int replay(const pz_puzzle *pz, pz_state *st, const pz_move *mv, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const char *why = K->execute_move(pz, st, mv[i], st);
+        if (why)
+            fail_msg("move %d of %d rejected: %s", i, n, why);
+    }
+    return n;
+}
+
+static void check_properties(const pz_puzzle *pz, int diff)
+{
+    pz_grade g;
+    K->grade(pz, &g);
+    assert_int_equal(g.band, diff);
+    assert_true(g.summary[0] != '\0');
+
+    char *desc = K->encode_desc(pz);
+    for (const char *c = desc; *c; c++)
+        assert_non_null(strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-", *c));
+    const char *err = NULL;
+    pz_params p = *params_of(pz);
+    pz_puzzle *back = K->decode_desc(&p, desc, &err);
+    assert_non_null(back);
+    char *desc2 = K->encode_desc(back);
+    assert_string_equal(desc, desc2);
+    free(desc2);
+
+    char *text = K->format_text(pz);
+    pz_error e = {0};
+    pz_puzzle *parsed = K->parse_text(text, strlen(text), &e);
+    if (!parsed)
+        fail_msg("parse_text(format_text) failed at %d:%d: %s", e.line, e.col, e.msg);
+    char *text2 = K->format_text(parsed);
+    assert_string_equal(text, text2);
+    desc2 = K->encode_desc(parsed);
+    assert_string_equal(desc, desc2);
+    free(desc2);
+    free(text2);
+    free(text);
+
+    int max = max_solution(pz);
+    pz_move *sol = mr_alloc((size_t)max, sizeof *sol);
+    int len = K->solve(pz, NULL, sol, max);
+    assert_int_equal(len, g.par);
+    assert_true(len > 0);
+    pz_state *st = K->new_state(pz);
+    assert_false(K->is_solved(pz, st));
+    replay(pz, st, sol, len);
+    assert_true(K->is_solved(pz, st));
+    free(sol);
+    K->free_state(st);
+    K->free_puzzle(back);
+    K->free_puzzle(parsed);
+    free(desc);
+}
+
+static void props_for(int diff)
+{
+    int w = K->default_w, h = K->default_h;
+    for (uint64_t seed = 1; seed <= 1000; seed++) {
+        pz_puzzle *pz = gen(w, h, diff, seed);
+        check_properties(pz, diff);
+        if (seed % 50 == 1)
+            check_spanning_tree(pz);
+        pz_puzzle *again = gen(w, h, diff, seed);
+        char *a = K->encode_desc(pz), *b = K->encode_desc(again);
+        assert_string_equal(a, b);
+        free(a);
+        free(b);
+        K->free_puzzle(again);
+        K->free_puzzle(pz);
+    }
+}
+
+static void test_props_easy(void **ctx) { (void)ctx, props_for(PZ_EASY); }
+static void test_props_medium(void **ctx) { (void)ctx, props_for(PZ_MEDIUM); }
+static void test_props_hard(void **ctx) { (void)ctx, props_for(PZ_HARD); }
+
+/* The limits of the allowed sizes, including the largest board. */
+static void test_sizes(void **ctx)
+{
+    (void)ctx;
+    static const int sz[][2] = {{3, 3}, {4, 3}, {3, 4}, {12, 3}, {3, 12}, {40, 10}, {64, 64}, {1000, 1000}};
+    for (size_t i = 0; i < MR_ARRAY_LEN(sz); i++)
+        for (int d = 0; d < PZ_DIFF_COUNT; d++) {
+            int seeds = sz[i][0] * sz[i][1] > 10000 ? 1 : 40;
+            for (int s = 1; s <= seeds; s++) {
+                pz_puzzle *pz = gen(sz[i][0], sz[i][1], d, (uint64_t)s);
+                check_properties(pz, d);
+                check_spanning_tree(pz);
+                assert_true(maze_storage_bytes(pz) <= (size_t)sz[i][0] * sz[i][1] + 64);
+                K->free_puzzle(pz);
+            }
+        }
+}
+
+/* Solve from states off the route: the answer reaches the exit and is no
+ * longer than the way back to the start plus the route. */
+static void test_solve_from_anywhere(void **ctx)
+{
+    (void)ctx;
+    pz_puzzle *pz = gen(30, 20, PZ_HARD, 7);
+    int max = max_solution(pz);
+    pz_move *sol = mr_alloc((size_t)max, sizeof *sol);
+    pz_state *st = K->new_state(pz), *probe = K->new_state(pz);
+    uint32_t lcg = 12345;
+    for (int walk = 0; walk < 300; walk++) {
+        lcg = lcg * 1103515245u + 12345u;
+        int d = (int)((lcg >> 16) & 3);
+        if (K->execute_move(pz, st, step(d), st))
+            continue;
+        if (K->is_solved(pz, st)) {
+            K->free_state(st);
+            st = K->new_state(pz);
+            continue;
+        }
+        int len = K->solve(pz, st, sol, max);
+        assert_true(len > 0);
+        K->copy_state(probe, st);
+        replay(pz, probe, sol, len);
+        assert_true(K->is_solved(pz, probe));
+        /* A short buffer still gets the full length. */
+        assert_int_equal(K->solve(pz, st, sol, 1), len);
+        assert_int_equal(K->solve(pz, st, NULL, 0), len);
+    }
+    free(sol);
+    K->free_state(st);
+    K->free_state(probe);
+    K->free_puzzle(pz);
+}
+
+/* Moves the state to (tx, ty) along the tree path found by a BFS over
+ * maze_open. */
+static void walk_to(const pz_puzzle *pz, pz_state *st, int tx, int ty)
+{
+    const pz_params *p = params_of(pz);
+    int w = p->w, n = p->w * p->h;
+    int *from = mr_alloc((size_t)n, sizeof *from);
+    int *queue = mr_alloc((size_t)n, sizeof *queue);
+    for (int i = 0; i < n; i++)
+        from[i] = -1;
+    int sx, sy;
+    maze_pos(st, &sx, &sy);
+    int head = 0, tail = 0;
+    queue[tail++] = sy * w + sx;
+    from[sy * w + sx] = 4;
+    while (head < tail) {
+        int c = queue[head++];
+        for (int d = 0; d < PZ_DIR_COUNT; d++) {
+            if (!maze_open(pz, c % w, c / w, d))
+                continue;
+            int nc = c + pz_dir_dy(d) * w + pz_dir_dx(d);
+            if (from[nc] < 0) {
+                from[nc] = d;
+                queue[tail++] = nc;
+            }
+        }
+    }
+    int len = 0;
+    for (int c = ty * w + tx; from[c] != 4; c -= pz_dir_dy(from[c]) * w + pz_dir_dx(from[c]))
+        queue[len++] = from[c];
+    for (int i = len - 1; i >= 0; i--)
+        assert_null(K->execute_move(pz, st, step(queue[i]), st));
+    free(from);
+    free(queue);
+}
+
+static void test_illegal_moves(void **ctx)
+{
+    (void)ctx;
+    /* A maze whose exit has exactly one passage: the other neighbour is
+     * walled off from the exit. */
+    pz_puzzle *pz = NULL;
+    int w = 0;
+    for (uint64_t seed = 1; seed < 200 && !pz; seed++) {
+        pz = gen(9, 7, PZ_MEDIUM, seed);
+        w = 9;
+        if (maze_open(pz, w - 1, 0, PZ_LEFT) && maze_open(pz, w - 1, 0, PZ_DOWN)) {
+            K->free_puzzle(pz);
+            pz = NULL;
+        }
+    }
+    assert_non_null(pz);
+    pz_state *st = K->new_state(pz), *before = K->new_state(pz);
+    int x, y;
+
+    /* From the start, left and down are the border. */
+    assert_non_null(K->execute_move(pz, st, step(PZ_LEFT), st));
+    assert_non_null(K->execute_move(pz, st, step(PZ_DOWN), st));
+    /* Bad types and fields, any bit pattern. */
+    int open_dir = maze_open(pz, 0, 6, PZ_UP) ? PZ_UP : PZ_RIGHT;
+    pz_move bad[] = {
+        {.type = 0, .dir = (uint8_t)open_dir},
+        {.type = PZ_MOVE_ROTATE_CW, .dir = (uint8_t)open_dir},
+        {.type = PZ_MOVE_ROTATE_CCW, .dir = (uint8_t)open_dir},
+        {.type = 255, .dir = (uint8_t)open_dir},
+        {.type = PZ_MOVE_STEP, .dir = 4},
+        {.type = PZ_MOVE_STEP, .dir = 255},
+        {.type = PZ_MOVE_STEP, .dir = (uint8_t)open_dir, .x = 1},
+        {.type = PZ_MOVE_STEP, .dir = (uint8_t)open_dir, .y = 65535},
+    };
+    for (size_t i = 0; i < MR_ARRAY_LEN(bad); i++) {
+        K->copy_state(before, st);
+        const char *why = K->execute_move(pz, st, bad[i], st);
+        assert_non_null(why);
+        assert_true(strlen(why) > 0);
+        maze_pos(st, &x, &y);
+        assert_int_equal(x, 0);
+        assert_int_equal(y, 6);
+    }
+    /* Through an inner wall, with from != to: to stays unchanged. */
+    for (int d = 0; d < PZ_DIR_COUNT; d++)
+        if (!maze_open(pz, 0, 6, d)) {
+            pz_state *to = K->new_state(pz);
+            assert_non_null(K->execute_move(pz, st, step(d), to));
+            maze_pos(to, &x, &y);
+            assert_int_equal(x, 0);
+            assert_int_equal(y, 6);
+            K->free_state(to);
+        }
+    /* Into the exit through a wall, from its walled neighbour. */
+    bool left_open = maze_open(pz, w - 1, 0, PZ_LEFT);
+    int nx = left_open ? w - 1 : w - 2, ny = left_open ? 1 : 0;
+    int into = left_open ? PZ_UP : PZ_RIGHT;
+    walk_to(pz, st, nx, ny);
+    maze_pos(st, &x, &y);
+    assert_int_equal(x, nx);
+    assert_int_equal(y, ny);
+    assert_non_null(K->execute_move(pz, st, step(into), st));
+    assert_false(K->is_solved(pz, st));
+    maze_pos(st, &x, &y);
+    assert_int_equal(x, nx);
+    assert_int_equal(y, ny);
+    pz_progress pr;
+    K->progress(pz, st, &pr);
+    assert_int_equal(pr.x, nx);
+    assert_int_equal(pr.y, ny);
+    assert_false(pr.solved);
+
+    /* Solve, then every move is rejected. */
+    pz_move sol[64];
+    int len = K->solve(pz, st, sol, 64);
+    assert_true(len > 0 && len <= 64);
+    replay(pz, st, sol, len);
+    assert_true(K->is_solved(pz, st));
+    K->progress(pz, st, &pr);
+    assert_true(pr.solved);
+    for (int d = 0; d < PZ_DIR_COUNT; d++)
+        assert_non_null(K->execute_move(pz, st, step(d), st));
+    assert_int_equal(K->solve(pz, st, sol, 64), 0);
+
+    /* maze_open outside the board. */
+    assert_false(maze_open(pz, -1, 0, PZ_RIGHT));
+    assert_false(maze_open(pz, 0, 7, PZ_UP));
+    assert_false(maze_open(pz, 9, 0, PZ_LEFT));
+    assert_false(maze_open(pz, 0, 0, 4));
+    assert_false(maze_open(pz, 0, 0, -1));
+    K->free_state(st);
+    K->free_state(before);
+    K->free_puzzle(pz);
+}
+
+static void test_bad_params(void **ctx)
+{
+    (void)ctx;
+    static const int bad[][2] = {{2, 3}, {3, 2}, {0, 0}, {-5, 10}, {1001, 1000}, {1000, 1001},
+                                 {13, 3}, {3, 13}, {1000, 200}, {2000000000, 2000000000}};
+    for (size_t i = 0; i < MR_ARRAY_LEN(bad); i++) {
+        pz_params p = params(bad[i][0], bad[i][1], PZ_EASY);
+        assert_non_null(K->validate_params(&p));
+        const char *err = NULL;
+        uint64_t t0 = mr_now_us();
+        assert_null(K->generate(&p, 1, &err));
+        assert_true(mr_now_us() - t0 < 50000);
+        assert_non_null(err);
+        assert_null(K->decode_desc(&p, "AAAA", &err));
+        assert_non_null(err);
+    }
+    pz_params p = params(21, 15, 3);
+    assert_non_null(K->validate_params(&p));
+    p = params(21, 15, -1);
+    assert_non_null(K->validate_params(&p));
+    p = params(21, 15, PZ_EASY);
+    p.kind = PZ_ICE;
+    assert_non_null(K->validate_params(&p));
+    p = params(3, 3, PZ_HARD);
+    assert_null(K->validate_params(&p));
+    p = params(1000, 250, PZ_HARD);
+    assert_null(K->validate_params(&p));
+}
+
+/* A desc with character i replaced by c. */
+static char *desc_with(const char *desc, size_t i, char c)
+{
+    char *d = mr_strdup(desc);
+    d[i] = c;
+    return d;
+}
+
+static void expect_desc_error(const pz_params *p, const char *desc)
+{
+    const char *err = NULL;
+    pz_puzzle *pz = K->decode_desc(p, desc, &err);
+    if (pz)
+        fail_msg("description accepted: %s", desc);
+    assert_non_null(err);
+    assert_true(strlen(err) > 0);
+}
+
+static int b64v(char ch)
+{
+    const char *a = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    return (int)(strchr(a, ch) - a);
+}
+
+static char b64c(int v) { return "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"[v]; }
+
+static void test_bad_descriptions(void **ctx)
+{
+    (void)ctx;
+    pz_puzzle *pz = gen(10, 8, PZ_MEDIUM, 3);
+    pz_params p = *params_of(pz);
+    char *desc = K->encode_desc(pz);
+    size_t len = strlen(desc);
+    assert_int_equal(len, (10 * 8 + 2) / 3);
+    const char *err = NULL;
+
+    assert_null(K->decode_desc(&p, NULL, &err));
+    expect_desc_error(&p, "");
+    char *d = mr_strndup(desc, len - 1);
+    expect_desc_error(&p, d); /* too short */
+    free(d);
+    d = mr_alloc(len + 2, 1);
+    memcpy(d, desc, len);
+    d[len] = 'A';
+    expect_desc_error(&p, d); /* too long */
+    free(d);
+    static const char bad_chars[] = {'+', '*', ' ', ':', '#', '.', '\x7f', '\xc3'};
+    for (size_t i = 0; i < sizeof bad_chars; i++) {
+        d = desc_with(desc, len / 2, bad_chars[i]);
+        expect_desc_error(&p, d);
+        free(d);
+    }
+    /* Stray bits after the last cell: 80 cells leave 2 spare in the last char. */
+    d = desc_with(desc, len - 1, b64c(b64v(desc[len - 1]) | (3 << 4)));
+    expect_desc_error(&p, d);
+    free(d);
+    /* A passage through the right wall (cell 9 = x 9, y 0) and the bottom
+     * wall (cell 78 = x 8, y 7). */
+    d = desc_with(desc, 3, b64c(b64v(desc[3]) | 1));
+    expect_desc_error(&p, d);
+    free(d);
+    d = desc_with(desc, 26, b64c(b64v(desc[26]) | 2));
+    expect_desc_error(&p, d);
+    free(d);
+    /* Opening any closed inner wall makes a loop; closing an open passage
+     * leaves a cell unreachable. */
+    int loops = 0, cuts = 0;
+    for (size_t i = 0; i < len; i++)
+        for (int bit = 0; bit < 6; bit++) {
+            size_t cell = 3 * i + (size_t)bit / 2;
+            int x = (int)(cell % 10), y = (int)(cell / 10);
+            if (cell >= 80 || (bit % 2 == 0 && x == 9) || (bit % 2 == 1 && y == 7))
+                continue;
+            d = desc_with(desc, i, b64c(b64v(desc[i]) ^ (1 << bit)));
+            expect_desc_error(&p, d);
+            free(d);
+            if (b64v(desc[i]) & (1 << bit))
+                cuts++;
+            else
+                loops++;
+        }
+    assert_int_equal(cuts, 79);
+    assert_true(loops > 0);
+    /* A valid description for another size is refused. */
+    pz_params q = params(8, 10, PZ_MEDIUM);
+    const char *why = NULL;
+    pz_puzzle *other = K->decode_desc(&q, desc, &why);
+    if (other) { /* same length; only acceptable if it is a perfect maze */
+        check_spanning_tree(other);
+        K->free_puzzle(other);
+    }
+    free(desc);
+    K->free_puzzle(pz);
+}
+
+static void expect_text_error(const char *text, int line, int col, const char *needle)
+{
+    pz_error e = {0};
+    pz_puzzle *pz = K->parse_text(text, strlen(text), &e);
+    if (pz)
+        fail_msg("text accepted:\n%s", text);
+    if (line > 0 && (e.line != line || e.col != col))
+        fail_msg("error at %d:%d (%s), expected %d:%d", e.line, e.col, e.msg, line, col);
+    assert_true(e.line >= 1 && e.col >= 1);
+    assert_true(strlen(e.msg) > 0);
+    if (needle && !strstr(e.msg, needle))
+        fail_msg("message '%s' lacks '%s'", e.msg, needle);
+}
+
+/* Character (1-based line, col) of text replaced. */
+static char *text_with(const char *text, int line, int col, char c)
+{
+    char *t = mr_strdup(text);
+    char *p = t;
+    for (int l = 1; l < line; l++)
+        p = strchr(p, '\n') + 1;
+    p[col - 1] = c;
+    return t;
+}
+
+static void test_bad_text(void **ctx)
+{
+    (void)ctx;
+    /* 4x3:
+     * +-+-+-+-+
+     * |      E|  line 2
+     * + +-+-+ +
+     * | |   | |  line 4
+     * + + +-+ +
+     * |S  |   |  line 6
+     * +-+-+-+-+ */
+    const char *good = "+-+-+-+-+\n"
+                       "|      E|\n"
+                       "+ +-+-+ +\n"
+                       "| |   | |\n"
+                       "+ + +-+ +\n"
+                       "|S  |   |\n"
+                       "+-+-+-+-+\n";
+    pz_error e = {0};
+    pz_puzzle *pz = K->parse_text(good, strlen(good), &e);
+    if (!pz)
+        fail_msg("good text rejected at %d:%d: %s", e.line, e.col, e.msg);
+    assert_int_equal(params_of(pz)->w, 4);
+    assert_int_equal(params_of(pz)->h, 3);
+    assert_true(maze_open(pz, 0, 2, PZ_UP));
+    assert_true(maze_open(pz, 0, 2, PZ_RIGHT));
+    assert_false(maze_open(pz, 1, 2, PZ_RIGHT));
+    char *again = K->format_text(pz);
+    assert_string_equal(again, good);
+    free(again);
+    pz_grade g;
+    K->grade(pz, &g);
+    assert_int_equal(g.par, 5); /* U U R R R */
+    K->free_puzzle(pz);
+
+    /* CR LF line ends and no final newline are accepted. */
+    const char *crlf = "+-+-+-+-+\r\n|      E|\r\n+ +-+-+ +\r\n| |   | |\r\n+ + +-+ +\r\n|S  |   |\r\n+-+-+-+-+";
+    pz = K->parse_text(crlf, strlen(crlf), &e);
+    assert_non_null(pz);
+    K->free_puzzle(pz);
+
+    char *t;
+    t = text_with(good, 3, 3, '*'); /* a corner */
+    expect_text_error(t, 3, 3, "'+'");
+    free(t);
+    t = text_with(good, 1, 4, ' '); /* outer wall opened */
+    expect_text_error(t, 1, 4, "outer");
+    free(t);
+    t = text_with(good, 4, 9, ' ');
+    expect_text_error(t, 4, 9, "outer");
+    free(t);
+    t = text_with(good, 3, 4, 'x'); /* bad wall char */
+    expect_text_error(t, 3, 4, "'-'");
+    free(t);
+    t = text_with(good, 4, 3, '-');
+    expect_text_error(t, 4, 3, "'|'");
+    free(t);
+    t = text_with(good, 6, 2, ' '); /* start missing */
+    expect_text_error(t, 6, 2, "'S'");
+    free(t);
+    t = text_with(good, 4, 6, 'S'); /* second start */
+    expect_text_error(t, 4, 6, "'S'");
+    free(t);
+    t = text_with(good, 2, 8, 'e'); /* exit missing */
+    expect_text_error(t, 2, 8, "'E'");
+    free(t);
+    t = text_with(good, 4, 2, 'O');
+    expect_text_error(t, 4, 2, NULL);
+    free(t);
+    t = text_with(good, 4, 2, '\0'); /* a NUL byte inside the text */
+    {
+        size_t n = strlen(good);
+        pz_error e2 = {0};
+        assert_null(K->parse_text(t, n, &e2));
+        assert_int_equal(e2.line, 4);
+        assert_int_equal(e2.col, 2);
+    }
+    free(t);
+    /* Loop: opening the wall between (2,1) and (3,1) closes a cycle. */
+    t = text_with(good, 4, 7, ' ');
+    expect_text_error(t, 0, 0, "loop");
+    free(t);
+    /* Unreachable: closing the only passage into (1,1). */
+    t = text_with(good, 5, 4, '-');
+    expect_text_error(t, 0, 0, "reached");
+    free(t);
+
+    /* Shape errors. */
+    expect_text_error("", 1, 1, NULL);
+    expect_text_error("\n", 1, 1, NULL);
+    expect_text_error("+-+-+-+-+\n|      E|\n+ +-+-+ +\n| |   | |\n+ + +-+ +\n|S  |   |\n", 7, 1, NULL);
+    expect_text_error("+-+-+-+-+\n|      E|\n+ +-+-+ +\n| |   |\n", 4, 8, "short");
+    expect_text_error("+-+-+-+-+\n|      E|\n+ +-+-+ +\n| |   | | |\n", 4, 10, "long");
+    expect_text_error("+-+-+\n|  E|\n+ + +\n|S  |\n+-+-+\n", 1, 6, NULL); /* 2 wide */
+    expect_text_error("+-+-+-+-+-\n", 1, 11, NULL);                  /* even width */
+    /* Too wide: stops at the limit without reading on. */
+    size_t wide = 5000;
+    t = mr_alloc(wide + 2, 1);
+    memset(t, '+', wide);
+    expect_text_error(t, 1, 2003, "long");
+    free(t);
+    /* Too thin for the difficulty bands: a 13x3 text form. */
+    pz_puzzle *wide_pz = gen(12, 3, PZ_EASY, 1);
+    char *txt = K->format_text(wide_pz);
+    size_t tl = strlen(txt);
+    char *thin = mr_alloc(tl + 16, 1);
+    for (size_t i = 0, o = 0; i < tl; i++) { /* widen every line by one cell */
+        if (txt[i] == '\n') {
+            bool wall_line = txt[i - 1] == '+';
+            thin[o++] = wall_line ? '-' : ' ';
+            thin[o++] = wall_line ? '+' : '|';
+            thin[o - 3] = wall_line ? '+' : ' ';
+        }
+        thin[o++] = txt[i];
+    }
+    expect_text_error(thin, 1, 1, "thin");
+    free(thin);
+    free(txt);
+    K->free_puzzle(wide_pz);
+}
+
+/* ---- catalogue ---- */
+
+#define CATALOGUE MR_SOURCE_DIR "/tests/catalogue/maze.txt"
+
+static char *catalogue_line(int w, int h, int diff, uint64_t seed)
+{
+    pz_puzzle *pz = gen(w, h, diff, seed);
+    char *desc = K->encode_desc(pz);
+    size_t n = strlen(desc) + 64;
+    char *line = mr_alloc(n, 1);
+    snprintf(line, n, "maze:%dx%d:%s#%llu %s", w, h, diff_name[diff], (unsigned long long)seed, desc);
+    free(desc);
+    K->free_puzzle(pz);
+    return line;
+}
+
+static void test_catalogue(void **ctx)
+{
+    (void)ctx;
+    static const int sz[][2] = {{21, 15}, {3, 3}, {8, 5}};
+    char *lines[64];
+    int n = 0;
+    for (size_t s = 0; s < MR_ARRAY_LEN(sz); s++)
+        for (int d = 0; d < PZ_DIFF_COUNT; d++)
+            for (uint64_t seed = 1; seed <= (s == 0 ? 10u : 3u); seed++)
+                lines[n++] = catalogue_line(sz[s][0], sz[s][1], d, seed);
+    const char *update = getenv("MR_UPDATE_CATALOGUE");
+    if (update && strcmp(update, "1") == 0) {
+        FILE *f = fopen(CATALOGUE, "w");
+        assert_non_null(f);
+        fprintf(f, "# maze catalogue: game ID -> description. Regenerate with MR_UPDATE_CATALOGUE=1 (docs/kinds/maze.md).\n");
+        for (int i = 0; i < n; i++)
+            fprintf(f, "%s\n", lines[i]);
+        assert_int_equal(fclose(f), 0);
+    }
+    FILE *f = fopen(CATALOGUE, "r");
+    if (!f)
+        fail_msg("cannot open %s (regenerate with MR_UPDATE_CATALOGUE=1)", CATALOGUE);
+    char buf[1024];
+    int i = 0;
+    while (fgets(buf, sizeof buf, f)) {
+        if (buf[0] == '#')
+            continue;
+        buf[strcspn(buf, "\n")] = '\0';
+        if (i >= n)
+            fail_msg("catalogue has more entries than expected: %s", buf);
+        if (strcmp(buf, lines[i]) != 0)
+            fail_msg("catalogue differs:\n  file:      %s\n  generated: %s\n(if the change is deliberate, "
+                     "regenerate with MR_UPDATE_CATALOGUE=1)",
+                     buf, lines[i]);
+        i++;
+    }
+    fclose(f);
+    assert_int_equal(i, n);
+    for (int k = 0; k < n; k++)
+        free(lines[k]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_props_easy),
+        cmocka_unit_test(test_props_medium),
+        cmocka_unit_test(test_props_hard),
+        cmocka_unit_test(test_sizes),
+        cmocka_unit_test(test_solve_from_anywhere),
+        cmocka_unit_test(test_illegal_moves),
+        cmocka_unit_test(test_bad_params),
+        cmocka_unit_test(test_bad_descriptions),
+        cmocka_unit_test(test_bad_text),
+        cmocka_unit_test(test_catalogue),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
