@@ -9,7 +9,7 @@ enum { PIPES_N = 1, PIPES_E = 2, PIPES_S = 4, PIPES_W = 8 };
 
 /* Openings of tile (x, y) in state st: a mask of PIPES_N/E/S/W
  * (a straight has two opposite bits, a corner two adjacent ones); 0 if out
- * of range. */
+ * of range. st may be NULL: the puzzle's initial orientation. */
 int pipes_tile(const pz_puzzle *pz, const pz_state *st, int x, int y);
 /* Quarter turns clockwise applied to tile (x, y) relative to its solved
  * orientation in the generated board is not exposed; this is the number of
