@@ -1,0 +1,424 @@
+/* app.c: the client's window, main loop, clock, scene switching, script
+ * replay and screenshots. */
+#include "cl_app.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cl_bench.h"
+#include "cl_draw.h"
+#include "util.h"
+
+static const cl_scene *const scenes[CL_SCENE_COUNT] = {
+    [CL_SCENE_MENU] = &cl_scene_menu,       [CL_SCENE_SETUP] = &cl_scene_setup,
+    [CL_SCENE_JOIN] = &cl_scene_join,       [CL_SCENE_LOBBY] = &cl_scene_lobby,
+    [CL_SCENE_RACE] = &cl_scene_race,       [CL_SCENE_RESULTS] = &cl_scene_results,
+    [CL_SCENE_SETTINGS] = &cl_scene_settings,
+};
+
+void cl_app_set_scene(cl_app *a, int scene)
+{
+    if (scene < 0 || scene >= CL_SCENE_COUNT)
+        return;
+    a->scene = scene;
+    a->confirm_leave = false;
+    a->dragging = false;
+    if (scenes[scene]->enter)
+        scenes[scene]->enter(a);
+}
+
+const char *cl_app_state_name(const cl_app *a)
+{
+    if (a->scene == CL_SCENE_RACE)
+        return a->race.racing || a->race.finished ? "race" : "countdown";
+    return scenes[a->scene]->name;
+}
+
+void cl_app_say(cl_app *a, bool bad, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->msg, sizeof a->msg, fmt, ap);
+    va_end(ap);
+    a->msg_bad = bad;
+    a->msg_until = a->now_ms + 5000;
+    /* Tests and players' terminals see the same words as the screen. */
+    fprintf(bad ? stderr : stdout, "mazerace: %s\n", a->msg);
+    fflush(bad ? stderr : stdout);
+}
+
+void cl_app_end_backend(cl_app *a)
+{
+    cl_race_free(&a->race);
+    cl_backend_destroy(a->backend);
+    a->backend = NULL;
+    cl_app_net_stop(a);
+}
+
+void cl_app_start_backend(cl_app *a, cl_backend *b)
+{
+    cl_race_free(&a->race);
+    cl_backend_destroy(a->backend);
+    a->backend = b;
+    a->result_printed = false;
+    a->finished_at = 0;
+}
+
+void cl_app_save_settings(cl_app *a)
+{
+    if (a->args.no_save || !a->settings_path[0])
+        return;
+    const char *why = cl_settings_save(&a->settings, a->settings_path);
+    if (why)
+        cl_app_say(a, true, "%s (%s)", why, a->settings_path);
+}
+
+void cl_app_toggle_fullscreen(cl_app *a)
+{
+    bool fs = (SDL_GetWindowFlags(a->win) & SDL_WINDOW_FULLSCREEN_DESKTOP) != 0;
+    SDL_SetWindowFullscreen(a->win, fs ? 0 : SDL_WINDOW_FULLSCREEN_DESKTOP);
+    a->settings.fullscreen = !fs;
+}
+
+SDL_Rect cl_app_title(cl_app *a, const char *title, const char *sub)
+{
+    int th = cl_text_height(a->text, CL_FONT_HUGE);
+    int y = a->out_h / 14;
+    cl_text_draw(a->text, CL_FONT_HUGE, title, a->out_w / 2, y, cl_col_text, CL_CENTER);
+    y += th;
+    if (sub) {
+        cl_text_draw(a->text, CL_FONT_BODY, sub, a->out_w / 2, y, cl_col_dim, CL_CENTER);
+        y += cl_text_height(a->text, CL_FONT_BODY);
+    }
+    y += cl_text_height(a->text, CL_FONT_BODY) / 2;
+    SDL_Rect r = {0, y, a->out_w, a->out_h - y - cl_text_height(a->text, CL_FONT_BODY) * 2};
+    return r;
+}
+
+static void update_size(cl_app *a)
+{
+    int w, h, ww, wh;
+    SDL_GetRendererOutputSize(a->ren, &w, &h);
+    SDL_GetWindowSize(a->win, &ww, &wh);
+    a->mouse_scale = ww > 0 ? (float)w / (float)ww : 1.0f;
+    if (w != a->out_w || h != a->out_h) {
+        a->out_w = w;
+        a->out_h = h;
+        cl_text_layout(a->text, h < w * 3 / 4 ? h : w * 3 / 4);
+    }
+}
+
+static bool save_screenshot(cl_app *a, const char *path)
+{
+    SDL_Surface *s = SDL_CreateRGBSurfaceWithFormat(0, a->out_w, a->out_h, 32, SDL_PIXELFORMAT_ARGB8888);
+    if (!s)
+        return false;
+    bool ok = SDL_RenderReadPixels(a->ren, NULL, SDL_PIXELFORMAT_ARGB8888, s->pixels, s->pitch) == 0 &&
+              SDL_SaveBMP(s, path) == 0;
+    SDL_FreeSurface(s);
+    if (ok)
+        printf("mazerace: screenshot %s (%dx%d)\n", path, a->out_w, a->out_h);
+    else
+        fprintf(stderr, "mazerace: cannot save screenshot %s: %s\n", path, SDL_GetError());
+    fflush(stdout);
+    return ok;
+}
+
+/* Runs due script lines; a wait holds the script until the app is in the
+ * named state. Returns a screenshot path to take this frame, or NULL. */
+static const char *run_script(cl_app *a)
+{
+    const char *shot = NULL;
+    if (!a->script)
+        return NULL;
+    for (int guard = 0; guard < 64; guard++) {
+        const cl_script_line *l = cl_script_due(a->script, a->now_ms);
+        if (!l)
+            break;
+        if (l->op == CL_SOP_WAIT) {
+            if (strcmp(cl_app_state_name(a), l->arg) != 0)
+                break;
+        } else if (l->op == CL_SOP_SCREENSHOT) {
+            if (shot)
+                break; /* one per frame: the next waits for a fresh frame */
+            shot = l->arg;
+        } else if (l->op == CL_SOP_QUIT) {
+            a->quit = true;
+        } else {
+            cl_script_push_events(l);
+        }
+        cl_script_advance(a->script, a->now_ms);
+    }
+    return shot;
+}
+
+static void handle_global(cl_app *a, SDL_Event *e, bool *eaten)
+{
+    *eaten = false;
+    switch (e->type) {
+    case SDL_QUIT:
+        a->quit = true;
+        *eaten = true;
+        break;
+    case SDL_WINDOWEVENT:
+        if (e->window.event == SDL_WINDOWEVENT_SIZE_CHANGED) {
+            update_size(a);
+            if (!(SDL_GetWindowFlags(a->win) & SDL_WINDOW_FULLSCREEN_DESKTOP)) {
+                SDL_GetWindowSize(a->win, &a->settings.win_w, &a->settings.win_h);
+                if (a->settings.win_w < 640)
+                    a->settings.win_w = 640;
+                if (a->settings.win_h < 480)
+                    a->settings.win_h = 480;
+            }
+        }
+        break;
+    case SDL_KEYDOWN:
+        if (e->key.keysym.sym == SDLK_F11 ||
+            (e->key.keysym.sym == SDLK_RETURN && (e->key.keysym.mod & KMOD_ALT))) {
+            if (!e->key.repeat)
+                cl_app_toggle_fullscreen(a);
+            *eaten = true;
+        }
+        break;
+    case SDL_CONTROLLERDEVICEADDED:
+    case SDL_CONTROLLERDEVICEREMOVED:
+        cl_pads_event(&a->pads, e);
+        if (e->type == SDL_CONTROLLERDEVICEADDED)
+            cl_app_say(a, false, "Gamepad connected");
+        *eaten = true;
+        break;
+    default:
+        break;
+    }
+}
+
+static void draw_message(cl_app *a)
+{
+    if (!a->msg[0] || a->now_ms >= a->msg_until)
+        return;
+    int fh = cl_text_height(a->text, CL_FONT_BODY);
+    int w = cl_text_width(a->text, CL_FONT_BODY, a->msg) + fh * 2;
+    if (w > a->out_w - 20)
+        w = a->out_w - 20;
+    int x = (a->out_w - w) / 2, y = a->out_h - fh * 5 / 2;
+    cl_draw_panel(a->ren, x, y, w, fh * 2, a->msg_bad ? cl_color_mix(cl_col_bad, cl_col_panel, 100) : cl_col_panel_hi);
+    cl_text_draw_mid(a->text, CL_FONT_BODY, a->msg, a->out_w / 2, y + fh, cl_col_text, CL_CENTER);
+}
+
+static uint64_t wall_ms(void) { return mr_now_us() / 1000u; }
+
+static bool init_video(cl_app *a, const char **err)
+{
+    if (a->args.headless) {
+        SDL_SetHint(SDL_HINT_VIDEODRIVER, "dummy");
+        setenv("SDL_VIDEODRIVER", "dummy", 1);
+    }
+    if (a->args.headless || a->args.software || a->args.bench)
+        SDL_SetHint(SDL_HINT_RENDER_DRIVER, "software");
+    /* Taps arrive as finger events; no synthetic mouse clicks on top. */
+    SDL_SetHint(SDL_HINT_TOUCH_MOUSE_EVENTS, "0");
+    SDL_SetHint(SDL_HINT_MOUSE_FOCUS_CLICKTHROUGH, "1");
+    if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) != 0) {
+        *err = SDL_GetError();
+        return false;
+    }
+    if (!a->args.headless && SDL_InitSubSystem(SDL_INIT_GAMECONTROLLER) == 0)
+        cl_pads_open_all(&a->pads);
+    int w = a->args.width ? a->args.width : a->settings.win_w;
+    int h = a->args.height ? a->args.height : a->settings.win_h;
+    Uint32 flags = SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;
+    if ((a->args.fullscreen || a->settings.fullscreen) && !a->args.headless && !a->args.bench)
+        flags |= SDL_WINDOW_FULLSCREEN_DESKTOP;
+    a->win = SDL_CreateWindow("mazerace", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h, flags);
+    if (!a->win) {
+        *err = SDL_GetError();
+        return false;
+    }
+    SDL_SetWindowMinimumSize(a->win, 640, 480);
+    Uint32 rflags = (a->args.headless || a->args.software || a->args.bench) ? SDL_RENDERER_SOFTWARE : 0;
+    if (!a->args.no_vsync && !a->args.headless && !a->args.bench)
+        rflags |= SDL_RENDERER_PRESENTVSYNC;
+    a->ren = SDL_CreateRenderer(a->win, -1, rflags);
+    if (!a->ren)
+        a->ren = SDL_CreateRenderer(a->win, -1, SDL_RENDERER_SOFTWARE);
+    if (!a->ren) {
+        *err = SDL_GetError();
+        return false;
+    }
+    SDL_SetRenderDrawBlendMode(a->ren, SDL_BLENDMODE_BLEND);
+    char reg[1100], bold[1100];
+    const char *rp = cl_text_find_font("DejaVuSans.ttf", reg, sizeof reg);
+    const char *bp = cl_text_find_font("DejaVuSans-Bold.ttf", bold, sizeof bold);
+    if (!rp) {
+        *err = "the font assets/fonts/DejaVuSans.ttf is missing";
+        return false;
+    }
+    a->text = cl_text_create(a->ren, rp, bp, err);
+    if (!a->text)
+        return false;
+    update_size(a);
+    SDL_StartTextInput();
+    return true;
+}
+
+static void load_settings(cl_app *a)
+{
+    if (a->args.settings) {
+        snprintf(a->settings_path, sizeof a->settings_path, "%s", a->args.settings);
+    } else if (!a->args.headless && !a->args.bench) {
+        char *pref = SDL_GetPrefPath("mazerace", "mazerace");
+        if (pref) {
+            snprintf(a->settings_path, sizeof a->settings_path, "%ssettings.txt", pref);
+            SDL_free(pref);
+        }
+    }
+    char msg[256] = "";
+    const char *why = a->settings_path[0] ? cl_settings_load(&a->settings, a->settings_path, msg, sizeof msg) : NULL;
+    if (!a->settings_path[0])
+        cl_settings_default(&a->settings);
+    if (why)
+        snprintf(a->msg, sizeof a->msg, "%s", why);
+    if (a->args.name) {
+        if (cl_name_ok(a->args.name))
+            snprintf(a->settings.name, sizeof a->settings.name, "%s", a->args.name);
+        else
+            snprintf(a->msg, sizeof a->msg, "--name must be 1-23 printable characters; kept %s", a->settings.name);
+    }
+}
+
+/* Starts whatever mode the command line asked for. */
+static void start_from_args(cl_app *a)
+{
+    const char *why = NULL;
+    if (a->args.hotseat_id)
+        why = cl_app_start_mode(a, CL_MODE_HOTSEAT, a->args.hotseat_id, a->args.series, 0);
+    else if (a->args.computer_id)
+        why = cl_app_start_mode(a, CL_MODE_COMPUTER, a->args.computer_id, a->args.series, 0);
+    else if (a->args.host_id)
+        why = cl_app_start_mode(a, CL_MODE_HOST, a->args.host_id[0] ? a->args.host_id : "maze:21x15:medium",
+                                a->args.series, 0);
+    else if (a->args.join_addr) {
+        why = cl_app_join(a, a->args.join_addr, a->args.room, !a->args.room);
+        if (!why)
+            cl_app_set_scene(a, CL_SCENE_LOBBY);
+    }
+    if (why) {
+        cl_app_say(a, true, "%s", why);
+        a->exit_code = 1;
+    }
+}
+
+void cl_app_frame(cl_app *a)
+{
+    const char *shot = run_script(a);
+    SDL_Event e;
+    while (SDL_PollEvent(&e)) {
+        bool eaten;
+        handle_global(a, &e, &eaten);
+        if (!eaten && scenes[a->scene]->event)
+            scenes[a->scene]->event(a, &e);
+    }
+    if (a->backend)
+        a->backend->ops->update(a->backend, a->now_ms);
+    if (scenes[a->scene]->update)
+        scenes[a->scene]->update(a);
+    update_size(a);
+    cl_draw_color(a->ren, cl_col_bg);
+    SDL_RenderClear(a->ren);
+    scenes[a->scene]->draw(a);
+    draw_message(a);
+    if (shot)
+        save_screenshot(a, shot);
+    if (a->args.screenshot && !a->args.script && a->frames >= 1)
+        a->screenshot_due = true;
+    if (a->args.screenshot && a->script && cl_script_finished(a->script))
+        a->screenshot_due = true;
+    if (a->screenshot_due) {
+        if (!save_screenshot(a, a->args.screenshot))
+            a->exit_code = 1;
+        a->quit = true;
+    }
+    SDL_RenderPresent(a->ren);
+    a->frames++;
+}
+
+int cl_app_run(const cl_args *args)
+{
+    uint64_t launch = wall_ms();
+    cl_app *a = mr_alloc(1, sizeof *a);
+    a->args = *args;
+    a->bind_wait = -1;
+    rng_seed(&a->fx_rng, mr_now_us() ^ (uint64_t)time(NULL) * 0x9E3779B97F4A7C15ull);
+    load_settings(a);
+    const char *err = NULL;
+    if (!init_video(a, &err)) {
+        fprintf(stderr, "mazerace: cannot open a window: %s\n", err ? err : "unknown error");
+        cl_text_destroy(a->text);
+        if (a->ren)
+            SDL_DestroyRenderer(a->ren);
+        if (a->win)
+            SDL_DestroyWindow(a->win);
+        SDL_Quit();
+        free(a);
+        return 1;
+    }
+    if (a->args.script) {
+        char msg[256];
+        a->script = cl_script_load(a->args.script, msg, sizeof msg);
+        if (!a->script) {
+            fprintf(stderr, "mazerace: %s\n", msg);
+            a->exit_code = 2;
+            a->quit = true;
+        }
+    }
+    int code;
+    if (a->args.bench) {
+        code = cl_bench_run(a, launch);
+    } else {
+        a->virtual_clock = a->args.headless && !a->args.join_addr && !a->args.host_id;
+        a->start_ms = a->now_ms = 1000; /* never 0: 0 means "unset" in places */
+        uint64_t wall0 = wall_ms();
+        if (a->msg[0])
+            cl_app_say(a, true, "%s", a->msg);
+        cl_app_set_scene(a, CL_SCENE_MENU);
+        start_from_args(a);
+        if (a->exit_code)
+            a->quit = a->args.headless;
+        uint64_t frame_ms = 1000 / 60;
+        while (!a->quit) {
+            uint64_t t0 = wall_ms();
+            uint64_t prev = a->now_ms;
+            a->now_ms = a->virtual_clock ? a->start_ms + a->frames * 1000 / 60 : a->start_ms + (t0 - wall0);
+            a->dt_ms = (uint32_t)(a->now_ms - prev);
+            cl_app_frame(a);
+            if (a->frames == 1 && getenv("MAZERACE_REPORT_LAUNCH"))
+                printf("mazerace: first frame after %llu ms\n", (unsigned long long)(wall_ms() - launch));
+            if (a->args.max_seconds > 0 && a->now_ms - a->start_ms > (uint64_t)(a->args.max_seconds * 1000)) {
+                fprintf(stderr, "mazerace: --max-seconds reached\n");
+                a->exit_code = 3;
+                break;
+            }
+            if (!a->virtual_clock) {
+                /* Frame cap for when vsync is off or unavailable. */
+                uint64_t spent = wall_ms() - t0;
+                if (spent < frame_ms)
+                    SDL_Delay((Uint32)(frame_ms - spent));
+            }
+        }
+        code = a->exit_code;
+        cl_app_save_settings(a);
+    }
+    cl_app_end_backend(a);
+    cl_script_destroy(a->script);
+    cl_pads_close_all(&a->pads);
+    cl_text_destroy(a->text);
+    SDL_StopTextInput();
+    SDL_DestroyRenderer(a->ren);
+    SDL_DestroyWindow(a->win);
+    SDL_Quit();
+    free(a);
+    return code;
+}

@@ -1,0 +1,144 @@
+/* args.c: parsing the client's command line. */
+#include "cl_args.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void cl_args_usage(FILE *f)
+{
+    fputs("usage: mazerace [options]\n"
+          "  --hotseat ID        race a friend on this machine (split screen) on game ID\n"
+          "  --vs-computer ID    race the computer on game ID\n"
+          "  --host [ID]         host a LAN game (default: a fresh maze) and wait for a friend\n"
+          "  --join HOST:PORT    join a server; with --room CODE or --quick (the default)\n"
+          "  --room CODE         room code to join\n"
+          "  --quick             quick match: pair with the next waiting player\n"
+          "  --series N          best of N (1..99, default 1)\n"
+          "  --bot-pace MS       computer's ms per move (default 450)\n"
+          "  --name NAME         player name (also kept in settings)\n"
+          "  --size WxH          window size\n"
+          "  --fullscreen        start fullscreen (F11 or Alt+Enter toggles)\n"
+          "  --headless          no window (SDL dummy video driver, software renderer)\n"
+          "  --software          software renderer\n"
+          "  --no-vsync          frame cap only\n"
+          "  --script FILE       timed input events (format in docs/client.md)\n"
+          "  --screenshot PATH   save the window as BMP after the script (or the first\n"
+          "                      full frame), then exit\n"
+          "  --settings PATH     settings file (default: in SDL's pref path)\n"
+          "  --no-save           never write the settings file\n"
+          "  --max-seconds S     quit after S seconds (exit code 3)\n"
+          "  --bench [FRAMES]    print frame-time figures on the largest boards and exit\n"
+          "  --version, --help\n",
+          f);
+}
+
+static bool parse_int(const char *s, int lo, int hi, int *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || v < lo || v > hi)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t errlen)
+{
+    memset(a, 0, sizeof *a);
+    a->series = 1;
+    a->bot_ms = 450;
+    a->bench_frames = 300;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        bool has_v = v && v[0] != '-';
+#define NEED()                                                                                     \
+    do {                                                                                           \
+        if (!v) {                                                                                  \
+            snprintf(err, errlen, "%s needs a value", o);                                          \
+            return err;                                                                            \
+        }                                                                                          \
+        i++;                                                                                       \
+    } while (0)
+        if (!strcmp(o, "--help") || !strcmp(o, "-h")) a->help = true;
+        else if (!strcmp(o, "--version")) a->version = true;
+        else if (!strcmp(o, "--headless")) a->headless = true;
+        else if (!strcmp(o, "--software")) a->software = true;
+        else if (!strcmp(o, "--no-vsync")) a->no_vsync = true;
+        else if (!strcmp(o, "--no-save")) a->no_save = true;
+        else if (!strcmp(o, "--fullscreen")) a->fullscreen = true;
+        else if (!strcmp(o, "--quick")) a->quick = true;
+        else if (!strcmp(o, "--script")) { NEED(); a->script = v; }
+        else if (!strcmp(o, "--screenshot")) { NEED(); a->screenshot = v; }
+        else if (!strcmp(o, "--settings")) { NEED(); a->settings = v; }
+        else if (!strcmp(o, "--hotseat")) { NEED(); a->hotseat_id = v; }
+        else if (!strcmp(o, "--vs-computer")) { NEED(); a->computer_id = v; }
+        else if (!strcmp(o, "--join")) { NEED(); a->join_addr = v; }
+        else if (!strcmp(o, "--room")) { NEED(); a->room = v; }
+        else if (!strcmp(o, "--name")) { NEED(); a->name = v; }
+        else if (!strcmp(o, "--host")) {
+            a->host_id = "";
+            if (has_v) {
+                a->host_id = v;
+                i++;
+            }
+        } else if (!strcmp(o, "--series")) {
+            NEED();
+            if (!parse_int(v, 1, 99, &a->series)) {
+                snprintf(err, errlen, "--series must be 1..99");
+                return err;
+            }
+        } else if (!strcmp(o, "--bot-pace")) {
+            NEED();
+            if (!parse_int(v, 20, 60000, &a->bot_ms)) {
+                snprintf(err, errlen, "--bot-pace must be 20..60000 ms");
+                return err;
+            }
+        } else if (!strcmp(o, "--max-seconds")) {
+            NEED();
+            int s;
+            if (!parse_int(v, 1, 86400, &s)) {
+                snprintf(err, errlen, "--max-seconds must be 1..86400");
+                return err;
+            }
+            a->max_seconds = s;
+        } else if (!strcmp(o, "--bench")) {
+            a->bench = true;
+            if (has_v) {
+                i++;
+                if (!parse_int(v, 10, 100000, &a->bench_frames)) {
+                    snprintf(err, errlen, "--bench FRAMES must be 10..100000");
+                    return err;
+                }
+            }
+        } else if (!strcmp(o, "--size")) {
+            NEED();
+            char *x = strchr(v, 'x');
+            char wbuf[16];
+            if (!x || x - v >= (long)sizeof wbuf) {
+                snprintf(err, errlen, "--size must be WxH, e.g. 1280x720");
+                return err;
+            }
+            memcpy(wbuf, v, (size_t)(x - v));
+            wbuf[x - v] = '\0';
+            if (!parse_int(wbuf, 320, 16384, &a->width) || !parse_int(x + 1, 240, 16384, &a->height)) {
+                snprintf(err, errlen, "--size must be WxH between 320x240 and 16384x16384");
+                return err;
+            }
+        } else {
+            snprintf(err, errlen, "unknown option '%s'", o);
+            return err;
+        }
+#undef NEED
+    }
+    int modes = !!a->hotseat_id + !!a->computer_id + !!a->join_addr + !!a->host_id;
+    if (modes > 1) {
+        snprintf(err, errlen, "choose one of --hotseat, --vs-computer, --host, --join");
+        return err;
+    }
+    if (a->room && !a->join_addr) {
+        snprintf(err, errlen, "--room needs --join HOST:PORT");
+        return err;
+    }
+    return NULL;
+}

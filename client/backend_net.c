@@ -1,0 +1,364 @@
+/* backend_net.c: the network backend over cl_net (join, quick match, and
+ * hosting with an in-process server). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cl_backend.h"
+#include "util.h"
+
+#if defined(MR_HAVE_CLNET)
+#include "cl_net.h"
+#if defined(MR_HAVE_SERVER)
+#include "sv.h"
+#endif
+
+enum { CONNECT_TIMEOUT_MS = 5000, SEQMAP = 512 };
+
+typedef struct netbe {
+    cl_backend base; /* first: the table functions cast back */
+    cl_net_t *n;
+    void *server;
+    char host[128];
+    int port;
+    char create_id[160];
+    int series;
+    char room_code[16];
+    bool auto_ready, connected, in_room, started, failed;
+    uint64_t connect_at, start_ms;
+    /* The race module numbers its moves; cl_net numbers what it sends. */
+    uint32_t map_race[SEQMAP], map_net[SEQMAP];
+    int nmap;
+    cl_event q[64];
+    int qh, qn;
+} netbe;
+
+static void push(netbe *nb, const cl_event *ev)
+{
+    if (nb->qn == (int)MR_ARRAY_LEN(nb->q))
+        return;
+    nb->q[(nb->qh + nb->qn) % (int)MR_ARRAY_LEN(nb->q)] = *ev;
+    nb->qn++;
+}
+
+static void push_text(netbe *nb, int type, const char *text)
+{
+    cl_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.type = type;
+    snprintf(ev.text, sizeof ev.text, "%s", text);
+    push(nb, &ev);
+    if (type == CL_BE_ERROR)
+        nb->failed = true;
+}
+
+static const char *wire_error_words(int code, const char *text)
+{
+    switch (code) {
+    case WIRE_ERR_VERSION: return "Version mismatch: this game and the server are different versions. Update the older one.";
+    case WIRE_ERR_FULL: return "The server is full. Try again later or another server.";
+    case WIRE_ERR_NO_ROOM: return "Unknown room code. Check the code and try again.";
+    case WIRE_ERR_ROOM_FULL: return "That room is full: two players are already in it.";
+    case WIRE_ERR_BAD_NAME: return "The server refused your name. Change it in Settings.";
+    case WIRE_ERR_BAD_PARAMS: return "The server refused that puzzle or series.";
+    case WIRE_ERR_TOO_MANY_ROOMS: return "The server has no room for another game right now.";
+    default: return text && text[0] ? text : "The server reported an error.";
+    }
+}
+
+static void refresh_room(netbe *nb)
+{
+    const wire_room_state *rs = cl_net_room(nb->n);
+    if (!rs)
+        return;
+    snprintf(nb->base.room, sizeof nb->base.room, "%s", rs->code);
+    nb->base.my_slot = rs->your_slot & 1;
+    nb->base.series_len = rs->series_len;
+    for (int s = 0; s < 2; s++) {
+        snprintf(nb->base.name[s], sizeof nb->base.name[s], "%s", rs->player[s].present ? rs->player[s].name : "");
+        nb->base.ready[s] = rs->player[s].ready;
+    }
+}
+
+static uint32_t take_race_seq(netbe *nb, uint32_t net_seq)
+{
+    for (int i = 0; i < nb->nmap; i++)
+        if (nb->map_net[i] == net_seq) {
+            uint32_t r = nb->map_race[i];
+            nb->nmap--;
+            nb->map_net[i] = nb->map_net[nb->nmap];
+            nb->map_race[i] = nb->map_race[nb->nmap];
+            return r;
+        }
+    return 0;
+}
+
+static void on_event(netbe *nb, const cl_net_event *e, uint64_t now)
+{
+    cl_event ev;
+    memset(&ev, 0, sizeof ev);
+    switch (e->type) {
+    case CL_EV_CONNECTED: {
+        nb->connected = true;
+        const char *why;
+        if (nb->create_id[0])
+            why = cl_net_create_room_id(nb->n, nb->create_id, nb->series);
+        else if (nb->room_code[0])
+            why = cl_net_join_room(nb->n, nb->room_code);
+        else
+            why = cl_net_quick_match(nb->n);
+        if (why)
+            push_text(nb, CL_BE_ERROR, why);
+        return;
+    }
+    case CL_EV_REFUSED:
+        push_text(nb, CL_BE_ERROR, wire_error_words(e->code, e->text));
+        return;
+    case CL_EV_ROOM_JOINED:
+        nb->in_room = true;
+        refresh_room(nb);
+        if (nb->auto_ready)
+            cl_net_ready(nb->n, true);
+        ev.type = CL_BE_LOBBY;
+        break;
+    case CL_EV_LOBBY:
+        refresh_room(nb);
+        ev.type = CL_BE_LOBBY;
+        break;
+    case CL_EV_MATCH_START:
+        refresh_room(nb);
+        nb->base.my_slot = e->slot & 1;
+        snprintf(nb->base.game_id, sizeof nb->base.game_id, "%s", cl_net_game_id(nb->n) ? cl_net_game_id(nb->n) : "");
+        nb->start_ms = e->start_ms;
+        nb->started = false;
+        nb->nmap = 0;
+        ev.type = CL_BE_COUNTDOWN;
+        ev.start_ms = e->start_ms;
+        break;
+    case CL_EV_ACK:
+        ev.type = CL_BE_ACK;
+        ev.slot = nb->base.my_slot;
+        ev.seq = take_race_seq(nb, e->seq);
+        ev.moves = e->moves;
+        break;
+    case CL_EV_REJECT:
+        ev.type = CL_BE_REJECT;
+        ev.slot = nb->base.my_slot;
+        ev.seq = take_race_seq(nb, e->seq);
+        snprintf(ev.text, sizeof ev.text, "%s", e->text[0] ? e->text : "the server refused it");
+        break;
+    case CL_EV_PROGRESS:
+        ev.type = CL_BE_PROGRESS;
+        ev.slot = e->progress.slot & 1;
+        ev.move = e->progress.move;
+        ev.moves = e->progress.moves;
+        ev.progress.x = e->progress.x;
+        ev.progress.y = e->progress.y;
+        ev.progress.path_len = (int)e->progress.path_len;
+        ev.progress.value = e->progress.value;
+        ev.progress.solved = e->progress.solved;
+        break;
+    case CL_EV_MATCH_END:
+        ev.type = CL_BE_FINISHED;
+        ev.result.winner = e->end.winner <= 1 ? e->end.winner : MATCH_NONE;
+        ev.result.reason = e->end.reason;
+        for (int s = 0; s < 2; s++) {
+            ev.result.time_ms[s] = e->end.time_ms[s];
+            ev.result.solved[s] = e->end.solved[s];
+            ev.result.moves[s] = e->end.moves[s];
+            ev.result.score[s] = e->end.score[s];
+        }
+        ev.result.game_no = e->end.game_no;
+        ev.result.series_len = e->end.series_len;
+        ev.result.series_over = e->end.series_over;
+        break;
+    case CL_EV_REMATCH_OFFER:
+        ev.type = CL_BE_REMATCH_ASKED;
+        ev.slot = e->slot;
+        break;
+    case CL_EV_DISCONNECTED:
+        if (e->resuming) {
+            push_text(nb, CL_BE_INFO, "Connection lost - trying to resume...");
+            return;
+        }
+        push_text(nb, CL_BE_ERROR, nb->connected ? "Connection lost." : "Server not found or not answering.");
+        return;
+    case CL_EV_RESUMED:
+        nb->nmap = 0;
+        push_text(nb, CL_BE_INFO, "Reconnected - carry on!");
+        ev.type = CL_BE_RESYNC;
+        break;
+    case CL_EV_SHUTDOWN:
+        push_text(nb, CL_BE_ERROR, "The server shut down.");
+        return;
+    case CL_EV_ERROR:
+        push_text(nb, CL_BE_ERROR, wire_error_words(e->code, e->text));
+        return;
+    default:
+        return;
+    }
+    (void)now;
+    push(nb, &ev);
+}
+
+static void update(cl_backend *b, uint64_t now)
+{
+    netbe *nb = (netbe *)b;
+#if defined(MR_HAVE_SERVER)
+    if (nb->server)
+        sv_service(nb->server, now, 0);
+#endif
+    if (nb->failed)
+        return;
+    cl_net_event e;
+    for (int i = 0; i < 256 && cl_net_poll(nb->n, now, &e); i++)
+        on_event(nb, &e, now);
+    if (!nb->connected && !nb->failed && now > nb->connect_at + CONNECT_TIMEOUT_MS) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "Server not found at %s:%d (no answer in %d s).", nb->host, nb->port,
+                 CONNECT_TIMEOUT_MS / 1000);
+        push_text(nb, CL_BE_ERROR, msg);
+    }
+    if (nb->base.ping_ms >= 0 || nb->connected)
+        nb->base.ping_ms = (int)cl_net_rtt_ms(nb->n);
+    /* cl_net reports the start time; the race begins when it passes. */
+    if (nb->start_ms && !nb->started && now >= nb->start_ms) {
+        nb->started = true;
+        cl_event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.type = CL_BE_START;
+        ev.start_ms = nb->start_ms;
+        push(nb, &ev);
+    }
+}
+
+static bool poll(cl_backend *b, cl_event *ev)
+{
+    netbe *nb = (netbe *)b;
+    if (!nb->qn)
+        return false;
+    *ev = nb->q[nb->qh];
+    nb->qh = (nb->qh + 1) % (int)MR_ARRAY_LEN(nb->q);
+    nb->qn--;
+    return true;
+}
+
+static void move(cl_backend *b, int slot, uint32_t seq, pz_move mv, uint64_t now)
+{
+    netbe *nb = (netbe *)b;
+    (void)now;
+    if (slot != nb->base.my_slot)
+        return;
+    uint32_t ns = cl_net_send_move(nb->n, mv);
+    if (ns == 0) {
+        cl_event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.type = CL_BE_REJECT;
+        ev.slot = slot;
+        ev.seq = seq;
+        snprintf(ev.text, sizeof ev.text, "not connected");
+        push(nb, &ev);
+        return;
+    }
+    if (nb->nmap < SEQMAP) {
+        nb->map_race[nb->nmap] = seq;
+        nb->map_net[nb->nmap] = ns;
+        nb->nmap++;
+    }
+    cl_net_flush(nb->n);
+}
+
+static void ready(cl_backend *b, uint64_t now)
+{
+    netbe *nb = (netbe *)b;
+    (void)now;
+    const char *why = cl_net_ready(nb->n, !nb->base.ready[nb->base.my_slot]);
+    if (why)
+        push_text(nb, CL_BE_INFO, why);
+}
+
+static void rematch(cl_backend *b, uint64_t now)
+{
+    netbe *nb = (netbe *)b;
+    (void)now;
+    const char *why = cl_net_rematch(nb->n);
+    if (why)
+        push_text(nb, CL_BE_INFO, why);
+}
+
+static const pz_puzzle *puzzle(cl_backend *b) { return cl_net_puzzle(((netbe *)b)->n); }
+
+static const pz_state *state(cl_backend *b, int slot)
+{
+    netbe *nb = (netbe *)b;
+    return slot == nb->base.my_slot ? cl_net_state(nb->n) : cl_net_opponent_state(nb->n);
+}
+
+static void destroy(cl_backend *b)
+{
+    netbe *nb = (netbe *)b;
+    if (nb->in_room) {
+        cl_net_leave(nb->n);
+        cl_net_flush(nb->n);
+    }
+    cl_net_destroy(nb->n);
+#if defined(MR_HAVE_SERVER)
+    if (nb->server)
+        sv_destroy(nb->server);
+#endif
+    free(nb);
+}
+
+static const cl_backend_ops net_ops = {update, poll, move, ready, rematch, puzzle, state, destroy};
+
+cl_backend *cl_backend_net(const char *address, const char *name, const char *create_id, int series_len,
+                           const char *room, bool auto_ready, void *server, uint64_t now_ms, char *err,
+                           size_t errlen)
+{
+    netbe *nb = mr_alloc(1, sizeof *nb);
+    nb->base.ops = &net_ops;
+    nb->base.ping_ms = -1;
+    nb->base.series_len = series_len;
+    nb->server = server;
+    nb->auto_ready = auto_ready;
+    nb->series = series_len;
+    nb->connect_at = now_ms;
+    const char *why = cl_net_parse_addr(address, nb->host, sizeof nb->host, &nb->port);
+    if (!why && create_id) {
+        if (strlen(create_id) >= sizeof nb->create_id)
+            why = "game ID too long";
+        else
+            snprintf(nb->create_id, sizeof nb->create_id, "%s", create_id);
+    }
+    if (!why && room) {
+        if (strlen(room) >= sizeof nb->room_code || !room[0])
+            why = "a room code is 5 letters";
+        else
+            snprintf(nb->room_code, sizeof nb->room_code, "%s", room);
+    }
+    if (!why)
+        nb->n = cl_net_create(name, &why);
+    if (!why)
+        why = cl_net_connect(nb->n, nb->host, nb->port, now_ms);
+    if (why) {
+        snprintf(err, errlen, "%s", why);
+        nb->server = NULL; /* not ours on failure: the caller still owns it */
+        destroy(&nb->base);
+        return NULL;
+    }
+    return &nb->base;
+}
+
+#else
+
+cl_backend *cl_backend_net(const char *address, const char *name, const char *create_id, int series_len,
+                           const char *room, bool auto_ready, void *server, uint64_t now_ms, char *err,
+                           size_t errlen)
+{
+    (void)address, (void)name, (void)create_id, (void)series_len, (void)room, (void)auto_ready, (void)server,
+        (void)now_ms;
+    snprintf(err, errlen, "this build has no network play");
+    return NULL;
+}
+
+#endif

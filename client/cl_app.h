@@ -1,0 +1,142 @@
+/* cl_app.h: the client application: window, renderer, clock, the current
+ * scene and what scenes share (settings, backend, race, messages). */
+#ifndef CL_APP_H
+#define CL_APP_H
+
+#include <SDL.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cl_args.h"
+#include "cl_backend.h"
+#include "cl_input.h"
+#include "cl_race.h"
+#include "cl_render.h"
+#include "cl_script.h"
+#include "cl_settings.h"
+#include "cl_text.h"
+#include "cl_ui.h"
+#include "rng.h"
+
+enum cl_scene_id {
+    CL_SCENE_MENU,
+    CL_SCENE_SETUP,
+    CL_SCENE_JOIN,
+    CL_SCENE_LOBBY,
+    CL_SCENE_RACE,
+    CL_SCENE_RESULTS,
+    CL_SCENE_SETTINGS,
+    CL_SCENE_COUNT
+};
+
+/* What the setup screen starts. */
+enum cl_mode { CL_MODE_COMPUTER, CL_MODE_HOTSEAT, CL_MODE_HOST, CL_MODE_JOIN };
+
+typedef struct cl_app cl_app;
+
+typedef struct cl_scene {
+    const char *name; /* for script waits */
+    void (*enter)(cl_app *a);
+    void (*event)(cl_app *a, const SDL_Event *e);
+    void (*update)(cl_app *a);
+    void (*draw)(cl_app *a);
+} cl_scene;
+
+extern const cl_scene cl_scene_menu, cl_scene_setup, cl_scene_join, cl_scene_lobby, cl_scene_race,
+    cl_scene_results, cl_scene_settings;
+
+/* The race screen's layout: the pure part, shared with the render tests. */
+typedef struct cl_layout {
+    SDL_Rect hud;
+    SDL_Rect board[2]; /* by slot; in single play the opponent's is the ghost */
+    bool ghost[2];
+    SDL_Rect ghost_info; /* opponent's figures, under the ghost board */
+} cl_layout;
+void cl_layout_race(int out_w, int out_h, bool hotseat, int my_slot, cl_layout *L);
+/* The view of slot's board for a race on pz, cameras as in r. */
+void cl_layout_view(const cl_layout *L, const cl_race *r, int slot, cl_view *v);
+
+typedef struct cl_netui cl_netui; /* join/lobby networking, net_*.c */
+
+struct cl_app {
+    cl_args args;
+    SDL_Window *win;
+    SDL_Renderer *ren;
+    cl_text *text;
+    int out_w, out_h; /* renderer output pixels */
+    float mouse_scale; /* output pixels per window coordinate */
+    uint64_t now_ms, start_ms;
+    uint32_t dt_ms;
+    bool virtual_clock; /* headless local play: 1/60 s per frame, no sleeping */
+    uint64_t frames;
+    bool quit;
+    int exit_code;
+
+    cl_settings settings;
+    char settings_path[1024];
+    cl_pads pads;
+    cl_script *script;
+    bool screenshot_due;
+    rng_t fx_rng; /* cosmetic randomness and fresh seeds; never shapes a puzzle directly */
+
+    int scene;
+    char msg[256];
+    uint64_t msg_until;
+    bool msg_bad;
+
+    /* Shared between setup, race, results and lobby. */
+    int mode;
+    cl_backend *backend;
+    cl_race race;
+    void *server; /* the in-process server when hosting (sv.h), else NULL */
+    uint16_t server_port;
+
+    /* Per-scene state. */
+    cl_form form;
+    bool confirm_leave;
+    uint64_t finished_at;
+    int bind_wait; /* settings: action index being rebound, -1 none */
+    int drag_slot, drag_x, drag_y;
+    bool dragging;
+    int stick_dir[4]; /* last stick direction per pad, for edge triggering */
+    float touch_x, touch_y;
+    bool result_printed;
+    cl_netui *net;
+};
+
+/* Runs the client with the parsed arguments; returns the exit code. */
+int cl_app_run(const cl_args *args);
+/* One frame: script, events, backend, scene update, draw, present. */
+void cl_app_frame(cl_app *a);
+void cl_app_set_scene(cl_app *a, int scene);
+const char *cl_app_state_name(const cl_app *a); /* what "wait" matches */
+/* A message for the player at the bottom of the screen for a few seconds. */
+void cl_app_say(cl_app *a, bool bad, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Starts racing on backend b (taken over; the previous one is destroyed). */
+void cl_app_start_backend(cl_app *a, cl_backend *b);
+void cl_app_end_backend(cl_app *a);
+/* Saves settings unless --no-save; a failure is said on screen. */
+void cl_app_save_settings(cl_app *a);
+void cl_app_toggle_fullscreen(cl_app *a);
+/* Draws the title and a subtitle at the top of a menu screen; returns the
+ * rect left for content. */
+SDL_Rect cl_app_title(cl_app *a, const char *title, const char *sub);
+/* Starts a mode straight from a game ID: local modes race at once, host
+ * starts the server and joins it. Returns NULL or the error for the player. */
+const char *cl_app_start_mode(cl_app *a, int mode, const char *game_id, int series, int bot_level);
+
+/* Drains the backend's events into the race and switches scenes on
+ * countdown, finish and errors: called every frame by lobby, race, results. */
+void cl_app_pump(cl_app *a);
+/* Draws the race screen (boards, HUD, countdown, hints) for race and results. */
+void cl_race_draw_screen(cl_app *a);
+
+/* Networking glue, in net_*.c; each returns NULL or a message for the player. */
+const char *cl_app_join(cl_app *a, const char *address, const char *room, bool quick);
+const char *cl_app_host(cl_app *a, const char *game_id, int series);
+void cl_app_net_stop(cl_app *a);
+/* LAN discovery for the join screen: starts probing / lists what answered. */
+void cl_app_discover(cl_app *a);
+int cl_app_found(cl_app *a, int i, char *label, size_t llen, char *address, size_t alen);
+
+#endif

@@ -1,0 +1,26 @@
+/* cl_args.h: the client's command line. */
+#ifndef CL_ARGS_H
+#define CL_ARGS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+typedef struct cl_args {
+    bool headless, software, no_vsync, no_save, bench, help, version, fullscreen;
+    const char *script, *screenshot, *settings;
+    const char *hotseat_id, *computer_id, *join_addr, *host_id, *room;
+    bool quick;
+    int series;     /* best of N for --hotseat / --vs-computer / --host, default 1 */
+    int bot_ms;     /* --bot-pace: ms per move of the computer */
+    int width, height;
+    const char *name;
+    double max_seconds; /* --max-seconds: quit after this long (tests), 0 off */
+    int bench_frames;
+} cl_args;
+
+/* Parses argv. Returns NULL when fine, else a message (the caller prints it
+ * with the usage and exits 2). */
+const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t errlen);
+void cl_args_usage(FILE *f);
+
+#endif

@@ -1,0 +1,89 @@
+/* cl_backend.h: where a race's authority lives, behind one small table of
+ * functions: in-process (match engine: hotseat, vs computer) or network
+ * (cl_net: join, host). Scenes see only cl_event values and these calls. */
+#ifndef CL_BACKEND_H
+#define CL_BACKEND_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "match.h"
+#include "puzzle.h"
+
+enum cl_ev_type {
+    CL_BE_LOBBY = 1,     /* room, names or ready flags changed: re-read cl_backend */
+    CL_BE_COUNTDOWN,     /* a puzzle is fixed: re-read puzzle(); race at start_ms */
+    CL_BE_START,         /* the race is on */
+    CL_BE_ACK,           /* local slot's move seq accepted */
+    CL_BE_REJECT,        /* local slot's move seq refused: text */
+    CL_BE_PROGRESS,      /* a remote slot played move: moves, progress */
+    CL_BE_FINISHED,      /* result */
+    CL_BE_OPP_DROPPED,   /* the opponent dropped and may come back */
+    CL_BE_OPP_BACK,      /* ... and is back */
+    CL_BE_REMATCH_ASKED, /* slot asked for a rematch */
+    CL_BE_RESYNC,        /* states were rebuilt (resume): re-read state() */
+    CL_BE_INFO,          /* text for the player; the game goes on */
+    CL_BE_ERROR,         /* text for the player; the backend is finished */
+};
+
+typedef struct cl_event {
+    int type;
+    int slot;
+    uint32_t seq;
+    pz_move move;
+    uint32_t moves;
+    pz_progress progress;
+    uint64_t start_ms; /* app clock */
+    match_result result;
+    char text[256];
+} cl_event;
+
+typedef struct cl_backend cl_backend;
+
+typedef struct cl_backend_ops {
+    /* Time passes: network I/O, bot moves, countdown. */
+    void (*update)(cl_backend *b, uint64_t now_ms);
+    bool (*poll)(cl_backend *b, cl_event *ev);
+    /* A local slot plays mv with sequence number seq. */
+    void (*move)(cl_backend *b, int slot, uint32_t seq, pz_move mv, uint64_t now_ms);
+    void (*ready)(cl_backend *b, uint64_t now_ms);
+    void (*rematch)(cl_backend *b, uint64_t now_ms);
+    /* The current puzzle (owned by the backend; NULL before a countdown). */
+    const pz_puzzle *(*puzzle)(cl_backend *b);
+    /* The authority's view of slot's state, or NULL if it has none here. */
+    const pz_state *(*state)(cl_backend *b, int slot);
+    void (*destroy)(cl_backend *b); /* leaves politely and frees */
+} cl_backend_ops;
+
+/* What every backend shows the lobby and race screens. */
+struct cl_backend {
+    const cl_backend_ops *ops;
+    int my_slot;      /* the slot this screen plays (hotseat: 0) */
+    bool hotseat;     /* both slots are played on this machine */
+    char name[2][32]; /* by slot; "" while empty */
+    bool ready[2];
+    char room[16];    /* room code to share, "" for local play */
+    int ping_ms;      /* -1 when local */
+    char game_id[160];
+    int series_len;
+};
+
+void cl_backend_destroy(cl_backend *b); /* accepts NULL */
+
+/* In-process match. game_id as accepted by pz_id_parse; names for slots
+ * 0 and 1. bot_ms_per_move > 0 makes slot 1 a computer player with that
+ * pace and mistake rate; 0 makes it hotseat. NULL with a message in err. */
+cl_backend *cl_backend_local(const char *game_id, const char *name0, const char *name1,
+                             uint32_t bot_ms_per_move, double bot_mistakes, int series_len,
+                             uint64_t seed, uint64_t now_ms, char *err, size_t errlen);
+
+/* Network backend: connects to host:port as name and then creates a room
+ * on game_id (create_id != NULL), joins room code (room != NULL) or asks for
+ * a quick match. server, if not NULL, is an in-process server (sv.h) the
+ * backend owns and drives ("Host a LAN game"). auto_ready readies as soon
+ * as the room is joined. NULL with a message in err. */
+cl_backend *cl_backend_net(const char *address, const char *name, const char *create_id, int series_len,
+                           const char *room, bool auto_ready, void *server, uint64_t now_ms, char *err,
+                           size_t errlen);
+
+#endif

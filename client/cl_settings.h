@@ -1,0 +1,37 @@
+/* cl_settings.h: the player's settings (name, key bindings, last server,
+ * window size) kept as a small text file in SDL_GetPrefPath. The format is
+ * documented in docs/client.md: "key = value" lines, '#' comments. */
+#ifndef CL_SETTINGS_H
+#define CL_SETTINGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cl_input.h"
+
+typedef struct cl_settings {
+    char name[24];
+    char last_server[128]; /* "host:port" or "" */
+    int win_w, win_h;      /* window size in screen coordinates */
+    bool fullscreen;
+    cl_bindings keys;
+} cl_settings;
+
+void cl_settings_default(cl_settings *s);
+/* Reads a settings text of len bytes over the values already in s. A bad
+ * line keeps that setting's current value; returns how many lines were bad
+ * and describes the first in msg (line number and why). Never fails harder. */
+int cl_settings_parse(cl_settings *s, const char *text, size_t len, char *msg, size_t msglen);
+/* The text form; malloc'd, the caller frees. */
+char *cl_settings_format(const cl_settings *s);
+/* Loads path over defaults. Returns NULL if the file was read cleanly or
+ * does not exist (then s holds defaults), else a message for the player
+ * (written into msg): the file was unreadable or had bad lines, and the
+ * defaults stand in for what was bad. */
+const char *cl_settings_load(cl_settings *s, const char *path, char *msg, size_t msglen);
+/* Writes atomically (temp file + rename). NULL or a static message. */
+const char *cl_settings_save(const cl_settings *s, const char *path);
+/* A name is 1-23 printable ASCII characters; returns false otherwise. */
+bool cl_name_ok(const char *name);
+
+#endif

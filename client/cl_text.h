@@ -1,0 +1,42 @@
+/* cl_text.h: text through SDL2_ttf with the shipped font, drawn from cached
+ * glyph atlases (one texture per font size, rebuilt only when sizes change). */
+#ifndef CL_TEXT_H
+#define CL_TEXT_H
+
+#include <SDL.h>
+
+enum cl_font {
+    CL_FONT_SMALL,
+    CL_FONT_BODY,
+    CL_FONT_TITLE,
+    CL_FONT_HUGE,
+    CL_FONT_CELL,  /* numbers on the large board: sized to its cells */
+    CL_FONT_GHOST, /* numbers on the ghost board */
+    CL_FONT_COUNT
+};
+enum cl_align { CL_LEFT, CL_CENTER, CL_RIGHT };
+
+typedef struct cl_text cl_text;
+
+/* Opens the font (regular and bold files). NULL with *err if it cannot.
+ * The caller destroys it with cl_text_destroy before the renderer. */
+cl_text *cl_text_create(SDL_Renderer *ren, const char *regular, const char *bold, const char **err);
+void cl_text_destroy(cl_text *t); /* accepts NULL */
+/* Sizes the UI fonts for an output height in pixels. */
+void cl_text_layout(cl_text *t, int out_h);
+/* Pixel size for CL_FONT_CELL or CL_FONT_GHOST; 0 hides that font. */
+void cl_text_set_size(cl_text *t, int font, int px);
+int cl_text_size(const cl_text *t, int font);
+int cl_text_height(const cl_text *t, int font);
+int cl_text_width(const cl_text *t, int font, const char *s);
+/* Draws s with its top at y and x per align; returns the width. Characters
+ * outside printable ASCII show as '?'. */
+int cl_text_draw(cl_text *t, int font, const char *s, int x, int y, SDL_Color c, int align);
+/* Same, vertically centred on cy. */
+int cl_text_draw_mid(cl_text *t, int font, const char *s, int x, int cy, SDL_Color c, int align);
+
+/* First font file found: MR_ASSETS_DIR, then next to the executable, then
+ * the system's DejaVu. Writes into buf; returns buf or NULL. */
+const char *cl_text_find_font(const char *file, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,50 @@
+/* cl_ui.h: a vertical form of buttons, choices and text fields, used by
+ * every menu-like screen; keyboard, mouse and gamepad all drive it. */
+#ifndef CL_UI_H
+#define CL_UI_H
+
+#include <SDL.h>
+#include <stdbool.h>
+
+#include "cl_text.h"
+
+enum cl_item_type { CL_ITEM_BUTTON, CL_ITEM_CHOICE, CL_ITEM_TEXT, CL_ITEM_LABEL };
+enum { CL_FORM_MAX = 24, CL_CHOICE_MAX = 8 };
+
+typedef struct cl_item {
+    int type;
+    int id;
+    char label[64];
+    char value[160];   /* TEXT: the text; BUTTON/LABEL: shown at the right */
+    int maxlen;        /* TEXT: bytes, < sizeof value */
+    char choices[CL_CHOICE_MAX][32];
+    int nchoices, choice;
+    bool disabled;
+    SDL_Rect rect;     /* set by cl_form_draw, for the mouse */
+} cl_item;
+
+typedef struct cl_form {
+    cl_item items[CL_FORM_MAX];
+    int n, sel;
+} cl_form;
+
+/* What an event did to the form. */
+typedef struct cl_form_result {
+    int activated; /* id of a pressed button (Enter, click, pad A), else -1 */
+    int changed;   /* id of a choice or text that changed, else -1 */
+    bool back;     /* Esc, pad B */
+} cl_form_result;
+
+void cl_form_clear(cl_form *f);
+cl_item *cl_form_add(cl_form *f, int type, int id, const char *label);
+cl_item *cl_form_find(cl_form *f, int id);
+void cl_item_choice(cl_item *it, const char *text); /* adds a choice */
+/* Pointer coordinates in e are window coordinates; scale converts them to
+ * renderer output pixels (HiDPI). */
+cl_form_result cl_form_event(cl_form *f, const SDL_Event *e, float scale);
+/* Draws the form centred in area, one row per item. */
+void cl_form_draw(cl_form *f, SDL_Renderer *r, cl_text *t, SDL_Rect area);
+/* True if the selected item is a text field (typing goes there). */
+bool cl_form_editing(const cl_form *f);
+
+#endif

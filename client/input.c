@@ -1,0 +1,143 @@
+/* input.c: key bindings and gamepad hot-plug. */
+#include "cl_input.h"
+
+#include <string.h>
+
+static const char *const act_names[CL_ACT_COUNT] = {"up", "down", "left", "right", "rotate-cw",
+                                                    "rotate-ccw"};
+
+void cl_bindings_default(cl_bindings *b)
+{
+    static const SDL_Keycode p1[CL_ACT_COUNT] = {SDLK_w, SDLK_s, SDLK_a, SDLK_d, SDLK_e, SDLK_q};
+    static const SDL_Keycode p2[CL_ACT_COUNT] = {SDLK_UP, SDLK_DOWN, SDLK_LEFT, SDLK_RIGHT, SDLK_RETURN,
+                                                 SDLK_RSHIFT};
+    memcpy(b->key[0], p1, sizeof p1);
+    memcpy(b->key[1], p2, sizeof p2);
+}
+
+int cl_bindings_lookup(const cl_bindings *b, SDL_Keycode k, int *act)
+{
+    if (k == SDLK_UNKNOWN)
+        return -1;
+    for (int s = 0; s < 2; s++)
+        for (int a = 0; a < CL_ACT_COUNT; a++)
+            if (b->key[s][a] == k) {
+                *act = a;
+                return s;
+            }
+    return -1;
+}
+
+bool cl_key_reserved(SDL_Keycode k)
+{
+    return k == SDLK_ESCAPE || k == SDLK_F11 || k == SDLK_UNKNOWN || k == SDLK_LALT || k == SDLK_RALT ||
+           k == SDLK_TAB || k == SDLK_F1;
+}
+
+const char *cl_bindings_set(cl_bindings *b, int slot, int act, SDL_Keycode k)
+{
+    if (slot < 0 || slot > 1 || act < 0 || act >= CL_ACT_COUNT)
+        return "no such action";
+    if (cl_key_reserved(k))
+        return "that key is reserved (Esc, F11, Alt, Tab, F1)";
+    int other_act;
+    int other = cl_bindings_lookup(b, k, &other_act);
+    if (other >= 0 && (other != slot || other_act != act))
+        return "that key is already used; pick another";
+    b->key[slot][act] = k;
+    return NULL;
+}
+
+const char *cl_bindings_check(const cl_bindings *b)
+{
+    for (int s = 0; s < 2; s++)
+        for (int a = 0; a < CL_ACT_COUNT; a++) {
+            SDL_Keycode k = b->key[s][a];
+            if (cl_key_reserved(k))
+                return "a binding is missing or uses a reserved key";
+            for (int s2 = 0; s2 < 2; s2++)
+                for (int a2 = 0; a2 < CL_ACT_COUNT; a2++)
+                    if ((s2 != s || a2 != a) && b->key[s2][a2] == k)
+                        return "a key is bound twice";
+        }
+    return NULL;
+}
+
+const char *cl_act_name(int act) { return (act >= 0 && act < CL_ACT_COUNT) ? act_names[act] : "?"; }
+
+int cl_act_by_name(const char *s)
+{
+    for (int a = 0; a < CL_ACT_COUNT; a++)
+        if (strcmp(s, act_names[a]) == 0)
+            return a;
+    return -1;
+}
+
+static void pad_add(cl_pads *p, int device)
+{
+    if (!SDL_IsGameController(device))
+        return;
+    SDL_JoystickID jid = SDL_JoystickGetDeviceInstanceID(device);
+    for (int i = 0; i < 4; i++)
+        if (p->pad[i] && p->id[i] == jid)
+            return;
+    for (int i = 0; i < 4; i++)
+        if (!p->pad[i]) {
+            p->pad[i] = SDL_GameControllerOpen(device);
+            p->id[i] = jid;
+            return;
+        }
+}
+
+void cl_pads_open_all(cl_pads *p)
+{
+    for (int d = 0; d < SDL_NumJoysticks(); d++)
+        pad_add(p, d);
+}
+
+void cl_pads_close_all(cl_pads *p)
+{
+    for (int i = 0; i < 4; i++) {
+        if (p->pad[i])
+            SDL_GameControllerClose(p->pad[i]);
+        p->pad[i] = NULL;
+    }
+}
+
+bool cl_pads_event(cl_pads *p, const SDL_Event *e)
+{
+    if (e->type == SDL_CONTROLLERDEVICEADDED) {
+        pad_add(p, e->cdevice.which);
+        return true;
+    }
+    if (e->type == SDL_CONTROLLERDEVICEREMOVED) {
+        int i = cl_pads_index(p, e->cdevice.which);
+        if (i >= 0) {
+            SDL_GameControllerClose(p->pad[i]);
+            p->pad[i] = NULL;
+        }
+        return true;
+    }
+    return false;
+}
+
+int cl_pads_index(const cl_pads *p, SDL_JoystickID id)
+{
+    for (int i = 0; i < 4; i++)
+        if (p->pad[i] && p->id[i] == id)
+            return i;
+    return -1;
+}
+
+int cl_pad_button_act(int button)
+{
+    switch (button) {
+    case SDL_CONTROLLER_BUTTON_DPAD_UP: return CL_ACT_UP;
+    case SDL_CONTROLLER_BUTTON_DPAD_DOWN: return CL_ACT_DOWN;
+    case SDL_CONTROLLER_BUTTON_DPAD_LEFT: return CL_ACT_LEFT;
+    case SDL_CONTROLLER_BUTTON_DPAD_RIGHT: return CL_ACT_RIGHT;
+    case SDL_CONTROLLER_BUTTON_A: return CL_ACT_CW;
+    case SDL_CONTROLLER_BUTTON_X: return CL_ACT_CCW;
+    default: return -1;
+    }
+}

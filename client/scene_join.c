@@ -1,0 +1,114 @@
+/* scene_join.c: joining a game: servers found on the LAN, or an address,
+ * then a room code or quick match. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cl_app.h"
+#include "cl_draw.h"
+
+enum { J_ADDR = 1, J_ROOM, J_JOIN, J_QUICK, J_BACK, J_LABEL, J_FOUND = 100 };
+
+static void build(cl_app *a)
+{
+    char addr[160] = "", room[160] = "";
+    int sel_id = a->form.n ? a->form.items[a->form.sel].id : J_ADDR;
+    cl_item *it = cl_form_find(&a->form, J_ADDR);
+    snprintf(addr, sizeof addr, "%s", it ? it->value : a->settings.last_server);
+    it = cl_form_find(&a->form, J_ROOM);
+    if (it)
+        snprintf(room, sizeof room, "%s", it->value);
+    cl_form_clear(&a->form);
+    char label[128], address[96];
+    int n = 0;
+    for (int i = 0; i < 6 && cl_app_found(a, i, label, sizeof label, address, sizeof address) == 0; i++, n++) {
+        it = cl_form_add(&a->form, CL_ITEM_BUTTON, J_FOUND + i, label);
+        snprintf(it->value, sizeof it->value, "%s", address);
+    }
+    if (n == 0)
+        cl_form_add(&a->form, CL_ITEM_LABEL, J_LABEL, "Searching the LAN for games...");
+    it = cl_form_add(&a->form, CL_ITEM_TEXT, J_ADDR, "Server");
+    snprintf(it->value, sizeof it->value, "%s", addr);
+    it->maxlen = 100;
+    it = cl_form_add(&a->form, CL_ITEM_TEXT, J_ROOM, "Room code");
+    snprintf(it->value, sizeof it->value, "%s", room);
+    it->maxlen = 8;
+    cl_form_add(&a->form, CL_ITEM_BUTTON, J_JOIN, "Join the room");
+    cl_form_add(&a->form, CL_ITEM_BUTTON, J_QUICK, "Quick match (anyone waiting)");
+    cl_form_add(&a->form, CL_ITEM_BUTTON, J_BACK, "Back");
+    a->form.sel = 0;
+    for (int i = 0; i < a->form.n; i++)
+        if (a->form.items[i].id == sel_id)
+            a->form.sel = i;
+    if (a->form.items[a->form.sel].type == CL_ITEM_LABEL)
+        a->form.sel++;
+}
+
+static void enter(cl_app *a)
+{
+    cl_form_clear(&a->form);
+    build(a);
+}
+
+static void go(cl_app *a, const char *addr, bool quick)
+{
+    cl_item *room = cl_form_find(&a->form, J_ROOM);
+    if (!quick && (!room || !room->value[0])) {
+        cl_app_say(a, true, "Type the room code your friend sees, or pick Quick match");
+        return;
+    }
+    const char *why = cl_app_join(a, addr, room ? room->value : NULL, quick);
+    if (why)
+        cl_app_say(a, true, "%s", why);
+    else
+        cl_app_set_scene(a, CL_SCENE_LOBBY);
+}
+
+static void event(cl_app *a, const SDL_Event *e)
+{
+    cl_form_result r = cl_form_event(&a->form, e, a->mouse_scale);
+    if (r.back || r.activated == J_BACK) {
+        cl_app_net_stop(a);
+        cl_app_set_scene(a, CL_SCENE_MENU);
+        return;
+    }
+    cl_item *addr = cl_form_find(&a->form, J_ADDR);
+    if (r.activated >= J_FOUND) {
+        cl_item *it = cl_form_find(&a->form, r.activated);
+        if (it && addr) {
+            snprintf(addr->value, sizeof addr->value, "%s", it->value);
+            cl_item *room = cl_form_find(&a->form, J_ROOM);
+            go(a, it->value, !room || !room->value[0]);
+        }
+    } else if (r.activated == J_JOIN || r.activated == J_QUICK) {
+        go(a, addr ? addr->value : "", r.activated == J_QUICK);
+    }
+}
+
+static void update(cl_app *a)
+{
+    if (a->scene != CL_SCENE_JOIN)
+        return;
+    int before = a->net ? 1 : 0;
+    cl_app_discover(a);
+    (void)before;
+    /* Rebuild when the list changed size, keeping what was typed. */
+    char l[128], ad[96];
+    int n = 0;
+    while (n < 6 && cl_app_found(a, n, l, sizeof l, ad, sizeof ad) == 0)
+        n++;
+    int shown = 0;
+    for (int i = 0; i < a->form.n; i++)
+        shown += a->form.items[i].id >= J_FOUND;
+    if (n != shown)
+        build(a);
+}
+
+static void draw(cl_app *a)
+{
+    SDL_Rect area = cl_app_title(a, "Join a game", "Pick a game found on your network, or type the host's address");
+    cl_form_draw(&a->form, a->ren, a->text, area);
+    cl_text_draw(a->text, CL_FONT_SMALL, "A room code joins a friend's room; quick match pairs you with whoever waits",
+                 a->out_w / 2, a->out_h - cl_text_height(a->text, CL_FONT_SMALL) * 2, cl_col_dim, CL_CENTER);
+}
+
+const cl_scene cl_scene_join = {"join", enter, event, update, draw};

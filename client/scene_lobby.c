@@ -1,0 +1,78 @@
+/* scene_lobby.c: the room before a race: the code to share, both players,
+ * ready flags and ping. */
+#include <stdio.h>
+
+#include "cl_app.h"
+#include "cl_draw.h"
+
+enum { L_READY = 1, L_LEAVE };
+
+static void enter(cl_app *a)
+{
+    cl_form_clear(&a->form);
+    cl_form_add(&a->form, CL_ITEM_BUTTON, L_READY, "I'm ready");
+    cl_form_add(&a->form, CL_ITEM_BUTTON, L_LEAVE, "Leave");
+}
+
+static void event(cl_app *a, const SDL_Event *e)
+{
+    cl_form_result r = cl_form_event(&a->form, e, a->mouse_scale);
+    if (r.back || r.activated == L_LEAVE) {
+        cl_app_end_backend(a);
+        cl_app_set_scene(a, a->mode == CL_MODE_JOIN ? CL_SCENE_JOIN : CL_SCENE_MENU);
+        return;
+    }
+    if (r.activated == L_READY && a->backend)
+        a->backend->ops->ready(a->backend, a->now_ms);
+}
+
+static void update(cl_app *a)
+{
+    cl_app_pump(a);
+    if (a->scene == CL_SCENE_LOBBY && !a->backend)
+        cl_app_set_scene(a, CL_SCENE_MENU);
+    cl_item *it = cl_form_find(&a->form, L_READY);
+    if (it && a->backend)
+        snprintf(it->label, sizeof it->label, "%s", a->backend->ready[a->backend->my_slot] ? "Not ready yet" : "I'm ready");
+}
+
+static void draw(cl_app *a)
+{
+    cl_backend *b = a->backend;
+    if (!b)
+        return;
+    char sub[128];
+    if (b->room[0])
+        snprintf(sub, sizeof sub, "Room code: %s  -  give it to your friend", b->room);
+    else
+        snprintf(sub, sizeof sub, "Connecting...");
+    SDL_Rect area = cl_app_title(a, a->mode == CL_MODE_HOST ? "Your LAN game" : "Lobby", sub);
+    cl_text *t = a->text;
+    int fh = cl_text_height(t, CL_FONT_BODY);
+    if (b->room[0])
+        cl_text_draw(t, CL_FONT_HUGE, b->room, a->out_w / 2, area.y, cl_col_accent, CL_CENTER);
+    int y = area.y + cl_text_height(t, CL_FONT_HUGE) + fh;
+    for (int s = 0; s < 2; s++) {
+        int w = fh * 24, x = (a->out_w - w) / 2;
+        cl_draw_panel(a->ren, x, y, w, fh * 2, cl_col_panel);
+        cl_draw_marker(a->ren, s, (float)(x + fh), (float)(y + fh), fh * 0.45f, false);
+        char line[96];
+        snprintf(line, sizeof line, "%s%s", b->name[s][0] ? b->name[s] : "(waiting for a player)",
+                 s == b->my_slot ? " (you)" : "");
+        cl_text_draw_mid(t, CL_FONT_BODY, line, x + fh * 2, y + fh, b->name[s][0] ? cl_col_text : cl_col_dim, CL_LEFT);
+        if (b->name[s][0])
+            cl_text_draw_mid(t, CL_FONT_BODY, b->ready[s] ? "ready" : "not ready", x + w - fh, y + fh,
+                             b->ready[s] ? cl_col_good : cl_col_dim, CL_RIGHT);
+        y += fh * 5 / 2;
+    }
+    if (b->ping_ms >= 0) {
+        char p[32];
+        snprintf(p, sizeof p, "ping %d ms", b->ping_ms);
+        cl_text_draw(t, CL_FONT_SMALL, p, a->out_w / 2, y, cl_col_dim, CL_CENTER);
+    }
+    y += fh * 2;
+    SDL_Rect rest = {0, y, a->out_w, a->out_h - y - fh * 2};
+    cl_form_draw(&a->form, a->ren, t, rest);
+}
+
+const cl_scene cl_scene_lobby = {"lobby", enter, event, update, draw};

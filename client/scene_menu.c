@@ -1,0 +1,57 @@
+/* scene_menu.c: the main menu. */
+#include "cl_app.h"
+#include "cl_draw.h"
+
+enum { M_COMPUTER, M_HOTSEAT, M_HOST, M_JOIN, M_SETTINGS, M_QUIT };
+
+static void enter(cl_app *a)
+{
+    cl_form_clear(&a->form);
+    cl_form_add(&a->form, CL_ITEM_BUTTON, M_COMPUTER, "Play vs computer");
+    cl_form_add(&a->form, CL_ITEM_BUTTON, M_HOTSEAT, "Hotseat (two players, one keyboard)");
+    cl_form_add(&a->form, CL_ITEM_BUTTON, M_HOST, "Host a LAN game");
+    cl_form_add(&a->form, CL_ITEM_BUTTON, M_JOIN, "Join a game");
+    cl_form_add(&a->form, CL_ITEM_BUTTON, M_SETTINGS, "Settings");
+    cl_form_add(&a->form, CL_ITEM_BUTTON, M_QUIT, "Quit");
+}
+
+static void event(cl_app *a, const SDL_Event *e)
+{
+    cl_form_result r = cl_form_event(&a->form, e, a->mouse_scale);
+    if (r.back) {
+        a->quit = true;
+        return;
+    }
+    switch (r.activated) {
+    case M_COMPUTER:
+    case M_HOTSEAT:
+    case M_HOST:
+        a->mode = r.activated == M_COMPUTER ? CL_MODE_COMPUTER : r.activated == M_HOTSEAT ? CL_MODE_HOTSEAT : CL_MODE_HOST;
+        cl_app_set_scene(a, CL_SCENE_SETUP);
+        break;
+    case M_JOIN:
+        a->mode = CL_MODE_JOIN;
+        cl_app_set_scene(a, CL_SCENE_JOIN);
+        break;
+    case M_SETTINGS: cl_app_set_scene(a, CL_SCENE_SETTINGS); break;
+    case M_QUIT: a->quit = true; break;
+    default: break;
+    }
+}
+
+static void draw(cl_app *a)
+{
+    char sub[96];
+    snprintf(sub, sizeof sub, "Race a friend through the same puzzle  -  playing as %s", a->settings.name);
+    SDL_Rect area = cl_app_title(a, "mazerace", sub);
+    /* A row of the four kinds' markers as a small emblem under the title. */
+    int r = cl_text_height(a->text, CL_FONT_SMALL) / 2;
+    cl_draw_marker(a->ren, 0, (float)(a->out_w / 2 - 2 * r), (float)(area.y - r), (float)r, false);
+    cl_draw_marker(a->ren, 1, (float)(a->out_w / 2 + 2 * r), (float)(area.y - r), (float)r, false);
+    area.y += r;
+    cl_form_draw(&a->form, a->ren, a->text, area);
+    cl_text_draw(a->text, CL_FONT_SMALL, "Arrows/mouse/gamepad to choose, Enter to pick, Esc to quit, F11 fullscreen",
+                 a->out_w / 2, a->out_h - cl_text_height(a->text, CL_FONT_SMALL) * 2, cl_col_dim, CL_CENTER);
+}
+
+const cl_scene cl_scene_menu = {"menu", enter, event, NULL, draw};

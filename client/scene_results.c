@@ -1,0 +1,104 @@
+/* scene_results.c: who won, both times and move counts, the series score;
+ * rematch or back to the menu. */
+#include <stdio.h>
+
+#include "cl_app.h"
+#include "cl_draw.h"
+
+enum { R_REMATCH = 1, R_MENU };
+
+static void enter(cl_app *a)
+{
+    cl_form_clear(&a->form);
+    cl_form_add(&a->form, CL_ITEM_BUTTON, R_REMATCH, a->race.result.series_over && a->race.result.series_len > 1
+                                                         ? "New series"
+                                                         : "Rematch");
+    cl_form_add(&a->form, CL_ITEM_BUTTON, R_MENU, "Back to the menu");
+}
+
+static void event(cl_app *a, const SDL_Event *e)
+{
+    cl_form_result r = cl_form_event(&a->form, e, a->mouse_scale);
+    if (r.back || r.activated == R_MENU) {
+        cl_app_end_backend(a);
+        cl_app_set_scene(a, CL_SCENE_MENU);
+        return;
+    }
+    if (r.activated == R_REMATCH && a->backend) {
+        a->backend->ops->rematch(a->backend, a->now_ms);
+        if (!a->backend->hotseat && a->mode != CL_MODE_COMPUTER)
+            cl_app_say(a, false, "Rematch asked - waiting for your opponent");
+    }
+}
+
+static void update(cl_app *a)
+{
+    cl_app_pump(a);
+    if (a->scene == CL_SCENE_RESULTS && !a->backend)
+        cl_app_set_scene(a, CL_SCENE_MENU);
+}
+
+static void draw(cl_app *a)
+{
+    cl_race_draw_screen(a);
+    cl_backend *b = a->backend;
+    if (!b)
+        return;
+    const match_result *res = &a->race.result;
+    cl_text *t = a->text;
+    int fh = cl_text_height(t, CL_FONT_BODY);
+    int w = fh * 30 < a->out_w - 40 ? fh * 30 : a->out_w - 40, h = fh * 19;
+    if (h > a->out_h - 40)
+        h = a->out_h - 40;
+    int x = (a->out_w - w) / 2, y = (a->out_h - h) / 2;
+    cl_draw_fill(a->ren, 0, 0, a->out_w, a->out_h, (SDL_Color){0, 0, 0, 150});
+    cl_draw_panel(a->ren, x, y, w, h, cl_col_panel);
+    char title[96];
+    int win = res->winner;
+    if (win == 0 || win == 1) {
+        if (!b->hotseat && win == b->my_slot)
+            snprintf(title, sizeof title, "You win!");
+        else
+            snprintf(title, sizeof title, "%s wins!", b->name[win][0] ? b->name[win] : "Opponent");
+    } else {
+        snprintf(title, sizeof title, "No winner");
+    }
+    int ty = y + fh;
+    if (win == 0 || win == 1) {
+        int hh = cl_text_height(t, CL_FONT_TITLE);
+        int tw = cl_text_width(t, CL_FONT_TITLE, title);
+        cl_draw_marker(a->ren, win, (float)(a->out_w / 2 - tw / 2 - hh), (float)(ty + hh / 2), hh * 0.4f, false);
+    }
+    cl_text_draw(t, CL_FONT_TITLE, title, a->out_w / 2, ty, win >= 0 ? cl_col_player_soft[win & 1] : cl_col_text,
+                 CL_CENTER);
+    ty += cl_text_height(t, CL_FONT_TITLE);
+    cl_text_draw(t, CL_FONT_SMALL, match_end_text(res->reason), a->out_w / 2, ty, cl_col_dim, CL_CENTER);
+    ty += fh * 2;
+    int c1 = x + fh * 2, c2 = x + w * 11 / 20, c3 = x + w - fh * 2;
+    cl_text_draw(t, CL_FONT_SMALL, "player", c1, ty, cl_col_dim, CL_LEFT);
+    cl_text_draw(t, CL_FONT_SMALL, "time", c2, ty, cl_col_dim, CL_RIGHT);
+    cl_text_draw(t, CL_FONT_SMALL, "moves", c3, ty, cl_col_dim, CL_RIGHT);
+    ty += fh * 3 / 2;
+    for (int s = 0; s < 2; s++) {
+        char buf[64];
+        cl_draw_marker(a->ren, s, (float)(c1 + fh / 2), (float)(ty + fh / 2), fh * 0.4f, false);
+        cl_text_draw(t, CL_FONT_BODY, b->name[s][0] ? b->name[s] : "-", c1 + fh * 3 / 2, ty, cl_col_text, CL_LEFT);
+        snprintf(buf, sizeof buf, "%s%llu.%02llu s", res->solved[s] ? "" : "(unsolved) ",
+                 (unsigned long long)(res->time_ms[s] / 1000), (unsigned long long)(res->time_ms[s] % 1000 / 10));
+        cl_text_draw(t, CL_FONT_BODY, buf, c2, ty, cl_col_text, CL_RIGHT);
+        snprintf(buf, sizeof buf, "%u", res->moves[s]);
+        cl_text_draw(t, CL_FONT_BODY, buf, c3, ty, cl_col_text, CL_RIGHT);
+        ty += fh * 3 / 2;
+    }
+    if (res->series_len > 1) {
+        char buf[96];
+        snprintf(buf, sizeof buf, "Series (best of %d): %d - %d%s", res->series_len, res->score[0], res->score[1],
+                 res->series_over ? "  -  series over" : "");
+        cl_text_draw(t, CL_FONT_BODY, buf, a->out_w / 2, ty, cl_col_accent, CL_CENTER);
+    }
+    ty += fh * 3 / 2;
+    SDL_Rect rest = {x, ty, w, y + h - ty};
+    cl_form_draw(&a->form, a->ren, t, rest);
+}
+
+const cl_scene cl_scene_results = {"results", enter, event, update, draw};

@@ -1,0 +1,198 @@
+/* scene_setup.c: choosing a puzzle (kind, size, difficulty or a pasted game
+ * ID) and the opponent for vs computer, hotseat and hosting; and starting
+ * a mode from a game ID. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cl_app.h"
+#include "cl_draw.h"
+
+enum { S_KIND, S_SIZE, S_DIFF, S_ID, S_BOT, S_SERIES, S_START, S_BACK };
+
+/* Computer paces, slowest first: ms per move and mistake rate. */
+static const struct {
+    const char *name;
+    uint32_t ms;
+    double mistakes;
+} bots[] = {{"relaxed", 900, 0.15}, {"steady", 500, 0.08}, {"quick", 260, 0.03}};
+static const int series_opts[] = {1, 3, 5};
+
+static int sizes(const pz_kind *k, int out_w[], int out_h[])
+{
+    int n = 0;
+    static const int mul[] = {3, 4, 8, 16, 100000};
+    int w = k->default_w, h = k->default_h;
+    out_w[n] = w, out_h[n] = h, n++;
+    for (size_t i = 0; i < sizeof mul / sizeof mul[0] && n < CL_CHOICE_MAX - 1; i++) {
+        long cw = (long)w * mul[i] / 2, ch = (long)h * mul[i] / 2;
+        if (cw > k->max_w)
+            cw = k->max_w;
+        if (ch > k->max_h)
+            ch = k->max_h;
+        pz_params p = {k->id, (int)cw, (int)ch, PZ_MEDIUM};
+        if (pz_validate_params(&p) || (cw == out_w[n - 1] && ch == out_h[n - 1]))
+            continue;
+        out_w[n] = (int)cw, out_h[n] = (int)ch, n++;
+        if (cw == k->max_w && ch == k->max_h)
+            break;
+    }
+    return n;
+}
+
+static void fill_sizes(cl_app *a)
+{
+    cl_item *kind = cl_form_find(&a->form, S_KIND), *size = cl_form_find(&a->form, S_SIZE);
+    const pz_kind *k = pz_kind_by_id(kind->choice);
+    int w[CL_CHOICE_MAX], h[CL_CHOICE_MAX];
+    int n = sizes(k, w, h);
+    size->nchoices = 0;
+    size->choice = 0;
+    for (int i = 0; i < n; i++) {
+        char buf[32];
+        snprintf(buf, sizeof buf, "%dx%d", w[i], h[i]);
+        cl_item_choice(size, buf);
+    }
+}
+
+static void enter(cl_app *a)
+{
+    cl_form_clear(&a->form);
+    cl_item *it = cl_form_add(&a->form, CL_ITEM_CHOICE, S_KIND, "Puzzle");
+    for (int i = 0; i < PZ_KIND_COUNT; i++) {
+        char buf[40];
+        snprintf(buf, sizeof buf, "%s (%s)", pz_kind_by_id(i)->title, pz_kind_by_id(i)->name);
+        cl_item_choice(it, buf);
+    }
+    it->choice = PZ_MAZE;
+    cl_form_add(&a->form, CL_ITEM_CHOICE, S_SIZE, "Size");
+    fill_sizes(a);
+    it = cl_form_add(&a->form, CL_ITEM_CHOICE, S_DIFF, "Difficulty");
+    for (int d = 0; d < PZ_DIFF_COUNT; d++)
+        cl_item_choice(it, pz_difficulty_name(d));
+    it->choice = PZ_MEDIUM;
+    it = cl_form_add(&a->form, CL_ITEM_TEXT, S_ID, "or game ID");
+    it->maxlen = 150;
+    if (a->mode == CL_MODE_COMPUTER) {
+        it = cl_form_add(&a->form, CL_ITEM_CHOICE, S_BOT, "Computer");
+        for (size_t i = 0; i < sizeof bots / sizeof bots[0]; i++)
+            cl_item_choice(it, bots[i].name);
+        it->choice = 1;
+    }
+    it = cl_form_add(&a->form, CL_ITEM_CHOICE, S_SERIES, "Series");
+    for (size_t i = 0; i < sizeof series_opts / sizeof series_opts[0]; i++) {
+        char buf[24];
+        snprintf(buf, sizeof buf, series_opts[i] == 1 ? "single race" : "best of %d", series_opts[i]);
+        cl_item_choice(it, buf);
+    }
+    cl_form_add(&a->form, CL_ITEM_BUTTON, S_START, a->mode == CL_MODE_HOST ? "Host" : "Start");
+    cl_form_add(&a->form, CL_ITEM_BUTTON, S_BACK, "Back");
+    a->form.sel = 0;
+}
+
+/* The game ID the form names: the pasted one if any, else a fresh seed. */
+static const char *form_game_id(cl_app *a, char *buf, size_t len)
+{
+    cl_item *id = cl_form_find(&a->form, S_ID);
+    if (id->value[0]) {
+        pz_id parsed;
+        static char err[200];
+        if (pz_id_parse(id->value, &parsed, err, sizeof err))
+            return err;
+        snprintf(buf, len, "%s", id->value);
+        return NULL;
+    }
+    cl_item *kind = cl_form_find(&a->form, S_KIND), *size = cl_form_find(&a->form, S_SIZE);
+    pz_params p = {kind->choice, 0, 0, cl_form_find(&a->form, S_DIFF)->choice};
+    if (sscanf(size->choices[size->choice], "%dx%d", &p.w, &p.h) != 2)
+        return "pick a size";
+    /* Seeds shown to players stay short enough to read out. */
+    uint64_t seed = rng_below(&a->fx_rng, 1000000000u);
+    pz_id_format_seeded(&p, seed, buf, len);
+    return NULL;
+}
+
+const char *cl_app_start_mode(cl_app *a, int mode, const char *game_id, int series, int bot_level)
+{
+    static char err[256];
+    a->mode = mode;
+    if (mode == CL_MODE_HOST) {
+        const char *why = cl_app_host(a, game_id, series);
+        if (!why)
+            cl_app_set_scene(a, CL_SCENE_LOBBY);
+        return why;
+    }
+    uint32_t ms = 0;
+    double mist = 0;
+    const char *other = "Player 2";
+    if (mode == CL_MODE_COMPUTER) {
+        if (bot_level < 0 || bot_level >= (int)(sizeof bots / sizeof bots[0]))
+            bot_level = 1;
+        ms = a->args.bot_ms && (a->args.computer_id || bot_level == 1) ? (uint32_t)a->args.bot_ms : bots[bot_level].ms;
+        mist = bots[bot_level].mistakes;
+        other = "Computer";
+    }
+    const char *me = mode == CL_MODE_HOTSEAT ? "Player 1" : a->settings.name;
+    cl_backend *b = cl_backend_local(game_id, me, other, ms, mist, series, rng_u64(&a->fx_rng), a->now_ms, err,
+                                     sizeof err);
+    if (!b)
+        return err;
+    cl_app_start_backend(a, b);
+    b->ops->ready(b, a->now_ms);
+    cl_app_set_scene(a, CL_SCENE_RACE);
+    return NULL;
+}
+
+static void event(cl_app *a, const SDL_Event *e)
+{
+    cl_form_result r = cl_form_event(&a->form, e, a->mouse_scale);
+    if (r.back || r.activated == S_BACK) {
+        cl_app_set_scene(a, CL_SCENE_MENU);
+        return;
+    }
+    if (r.changed == S_KIND)
+        fill_sizes(a);
+    if (r.activated != S_START)
+        return;
+    char id[200];
+    const char *why = form_game_id(a, id, sizeof id);
+    if (why) {
+        cl_app_say(a, true, "Game ID: %s", why);
+        return;
+    }
+    cl_item *bot = cl_form_find(&a->form, S_BOT);
+    int series = series_opts[cl_form_find(&a->form, S_SERIES)->choice];
+    why = cl_app_start_mode(a, a->mode, id, series, bot ? bot->choice : 1);
+    if (why)
+        cl_app_say(a, true, "Cannot start: %s", why);
+}
+
+static void draw(cl_app *a)
+{
+    static const char *const titles[] = {"Play vs computer", "Hotseat", "Host a LAN game", "Join"};
+    static const char *const subs[] = {
+        "Race the computer on a fresh puzzle",
+        "Player 1: W A S D, Q/E rotate   -   Player 2: arrows, Return/Right Shift rotate",
+        "Your friend joins from their menu: Join, then your server in the LAN list",
+        ""};
+    SDL_Rect area = cl_app_title(a, titles[a->mode & 3], subs[a->mode & 3]);
+    cl_form_draw(&a->form, a->ren, a->text, area);
+    cl_item *id = cl_form_find(&a->form, S_ID);
+    const char *hint = "Left/Right change a choice; paste a game ID with Ctrl+V (e.g. ice:25x20:hard#12345)";
+    char err[200];
+    pz_id parsed;
+    SDL_Color c = cl_col_dim;
+    if (id && id->value[0]) {
+        if (pz_id_parse(id->value, &parsed, err, sizeof err)) {
+            hint = err;
+            c = cl_col_bad;
+        } else {
+            hint = "Game ID accepted: it replaces the choices above";
+            c = cl_col_good;
+        }
+    }
+    cl_text_draw(a->text, CL_FONT_SMALL, hint, a->out_w / 2, a->out_h - cl_text_height(a->text, CL_FONT_SMALL) * 2, c,
+                 CL_CENTER);
+}
+
+const cl_scene cl_scene_setup = {"setup", enter, event, NULL, draw};

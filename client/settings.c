@@ -1,0 +1,217 @@
+/* settings.c: reading and writing the settings file. */
+#include "cl_settings.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+enum { MAX_FILE = 64 * 1024 };
+
+void cl_settings_default(cl_settings *s)
+{
+    memset(s, 0, sizeof *s);
+    snprintf(s->name, sizeof s->name, "Player");
+    s->win_w = 1280;
+    s->win_h = 720;
+    cl_bindings_default(&s->keys);
+}
+
+bool cl_name_ok(const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0 || n >= sizeof(((cl_settings *)0)->name))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (name[i] < 32 || name[i] > 126)
+            return false;
+    return true;
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+        s[--n] = '\0';
+    return s;
+}
+
+static bool parse_int(const char *v, int lo, int hi, int *out)
+{
+    char *end;
+    long x = strtol(v, &end, 10);
+    if (end == v || *end || x < lo || x > hi)
+        return false;
+    *out = (int)x;
+    return true;
+}
+
+/* One "key = value" line; NULL if applied, else why not. */
+static const char *apply(cl_settings *s, const char *key, const char *val)
+{
+    if (strcmp(key, "name") == 0) {
+        if (!cl_name_ok(val))
+            return "name must be 1-23 printable characters";
+        snprintf(s->name, sizeof s->name, "%s", val);
+        return NULL;
+    }
+    if (strcmp(key, "last_server") == 0) {
+        if (strlen(val) >= sizeof s->last_server)
+            return "last_server too long";
+        snprintf(s->last_server, sizeof s->last_server, "%s", val);
+        return NULL;
+    }
+    if (strcmp(key, "window") == 0) {
+        int w, h;
+        char a[16], b[16];
+        const char *x = strchr(val, 'x');
+        if (!x || x - val >= 15 || strlen(x + 1) >= 15)
+            return "window must be WxH, e.g. 1280x720";
+        memcpy(a, val, (size_t)(x - val));
+        a[x - val] = '\0';
+        snprintf(b, sizeof b, "%s", x + 1);
+        if (!parse_int(a, 640, 16384, &w) || !parse_int(b, 480, 16384, &h))
+            return "window must be WxH between 640x480 and 16384x16384";
+        s->win_w = w;
+        s->win_h = h;
+        return NULL;
+    }
+    if (strcmp(key, "fullscreen") == 0) {
+        int v;
+        if (!parse_int(val, 0, 1, &v))
+            return "fullscreen must be 0 or 1";
+        s->fullscreen = v;
+        return NULL;
+    }
+    /* key.p1.up = W */
+    if (strncmp(key, "key.p", 5) == 0 && (key[5] == '1' || key[5] == '2') && key[6] == '.') {
+        int act = cl_act_by_name(key + 7);
+        if (act < 0)
+            return "unknown action in key binding";
+        SDL_Keycode k = SDL_GetKeyFromName(val);
+        if (k == SDLK_UNKNOWN)
+            return "unknown key name";
+        cl_bindings trial = s->keys;
+        /* Swap instead of refusing when the file moves a key between actions
+         * line by line; the final check below refuses real duplicates. */
+        int oa, os = cl_bindings_lookup(&trial, k, &oa);
+        if (os >= 0)
+            trial.key[os][oa] = trial.key[key[5] - '1'][act];
+        trial.key[key[5] - '1'][act] = k;
+        if (cl_key_reserved(k))
+            return "that key is reserved";
+        s->keys = trial;
+        return NULL;
+    }
+    return "unknown setting";
+}
+
+int cl_settings_parse(cl_settings *s, const char *text, size_t len, char *msg, size_t msglen)
+{
+    int bad = 0, lineno = 0;
+    if (msg && msglen)
+        msg[0] = '\0';
+    size_t i = 0;
+    while (i < len) {
+        size_t j = i;
+        while (j < len && text[j] != '\n')
+            j++;
+        lineno++;
+        char line[512];
+        const char *why = NULL;
+        if (j - i >= sizeof line) {
+            why = "line too long";
+        } else {
+            memcpy(line, text + i, j - i);
+            line[j - i] = '\0';
+            if (memchr(line, '\0', j - i))
+                why = "binary data";
+            char *t = trim(line);
+            if (!why && *t && *t != '#') {
+                char *eq = strchr(t, '=');
+                if (!eq) {
+                    why = "expected key = value";
+                } else {
+                    *eq = '\0';
+                    why = apply(s, trim(t), trim(eq + 1));
+                }
+            }
+        }
+        if (why) {
+            if (bad == 0 && msg && msglen)
+                snprintf(msg, msglen, "settings line %d: %s", lineno, why);
+            bad++;
+        }
+        i = j + 1;
+    }
+    if (cl_bindings_check(&s->keys)) {
+        cl_bindings_default(&s->keys);
+        if (bad == 0 && msg && msglen)
+            snprintf(msg, msglen, "settings: key bindings clashed; defaults restored");
+        bad++;
+    }
+    return bad;
+}
+
+char *cl_settings_format(const cl_settings *s)
+{
+    size_t cap = 4096, n = 0;
+    char *out = mr_alloc(cap, 1);
+    n += (size_t)snprintf(out + n, cap - n,
+                          "# mazerace settings: key = value; see docs/client.md. Bad lines fall back to defaults.\n"
+                          "name = %s\nlast_server = %s\nwindow = %dx%d\nfullscreen = %d\n",
+                          s->name, s->last_server, s->win_w, s->win_h, s->fullscreen ? 1 : 0);
+    for (int p = 0; p < 2; p++)
+        for (int a = 0; a < CL_ACT_COUNT && n < cap; a++)
+            n += (size_t)snprintf(out + n, cap - n, "key.p%d.%s = %s\n", p + 1, cl_act_name(a),
+                                  SDL_GetKeyName(s->keys.key[p][a]));
+    return out;
+}
+
+const char *cl_settings_load(cl_settings *s, const char *path, char *msg, size_t msglen)
+{
+    cl_settings_default(s);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL; /* first run: defaults */
+    char *buf = mr_alloc(MAX_FILE + 1, 1);
+    size_t n = fread(buf, 1, MAX_FILE + 1, f);
+    bool err = ferror(f);
+    fclose(f);
+    const char *res = NULL;
+    if (err || n > MAX_FILE) {
+        snprintf(msg, msglen, "settings file unreadable or too large; using defaults");
+        res = msg;
+    } else if (cl_settings_parse(s, buf, n, msg, msglen) > 0) {
+        size_t m = strlen(msg);
+        snprintf(msg + m, msglen - m, " (defaults used)");
+        res = msg;
+    }
+    free(buf);
+    return res;
+}
+
+const char *cl_settings_save(const cl_settings *s, const char *path)
+{
+    char tmp[1100];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+        return "settings path too long";
+    char *text = cl_settings_format(s);
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        free(text);
+        return "cannot write the settings file";
+    }
+    size_t n = strlen(text);
+    bool ok = fwrite(text, 1, n, f) == n;
+    ok = (fclose(f) == 0) && ok;
+    free(text);
+    if (!ok || rename(tmp, path) != 0) {
+        remove(tmp);
+        return "cannot write the settings file";
+    }
+    return NULL;
+}

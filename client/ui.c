@@ -1,0 +1,245 @@
+/* ui.c: the form widget. */
+#include "cl_ui.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cl_draw.h"
+
+void cl_form_clear(cl_form *f) { memset(f, 0, sizeof *f); }
+
+cl_item *cl_form_add(cl_form *f, int type, int id, const char *label)
+{
+    if (f->n == CL_FORM_MAX)
+        return &f->items[CL_FORM_MAX - 1];
+    cl_item *it = &f->items[f->n++];
+    memset(it, 0, sizeof *it);
+    it->type = type;
+    it->id = id;
+    it->maxlen = (int)sizeof it->value - 1;
+    snprintf(it->label, sizeof it->label, "%s", label);
+    if (f->sel == f->n - 1 && (type == CL_ITEM_LABEL))
+        f->sel = f->n;
+    return it;
+}
+
+cl_item *cl_form_find(cl_form *f, int id)
+{
+    for (int i = 0; i < f->n; i++)
+        if (f->items[i].id == id)
+            return &f->items[i];
+    return NULL;
+}
+
+void cl_item_choice(cl_item *it, const char *text)
+{
+    if (it->nchoices < CL_CHOICE_MAX)
+        snprintf(it->choices[it->nchoices++], sizeof it->choices[0], "%s", text);
+}
+
+static bool selectable(const cl_item *it) { return it->type != CL_ITEM_LABEL && !it->disabled; }
+
+static void move_sel(cl_form *f, int d)
+{
+    for (int k = 0; k < f->n; k++) {
+        f->sel = (f->sel + d + f->n) % f->n;
+        if (selectable(&f->items[f->sel]))
+            return;
+    }
+}
+
+bool cl_form_editing(const cl_form *f)
+{
+    return f->sel >= 0 && f->sel < f->n && f->items[f->sel].type == CL_ITEM_TEXT;
+}
+
+static void text_append(cl_item *it, const char *s)
+{
+    size_t n = strlen(it->value);
+    for (; *s && n < (size_t)it->maxlen; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c < 32 || c > 126)
+            continue; /* game IDs, addresses and names are ASCII */
+        it->value[n++] = (char)c;
+    }
+    it->value[n] = '\0';
+}
+
+static void cycle(cl_item *it, int d)
+{
+    if (it->nchoices > 0)
+        it->choice = (it->choice + d + it->nchoices) % it->nchoices;
+}
+
+static int hit(const cl_form *f, int x, int y)
+{
+    for (int i = 0; i < f->n; i++) {
+        const SDL_Rect *r = &f->items[i].rect;
+        if (selectable(&f->items[i]) && x >= r->x && y >= r->y && x < r->x + r->w && y < r->y + r->h)
+            return i;
+    }
+    return -1;
+}
+
+/* Keys: arrows and Tab move and change, Return presses, Esc goes back. */
+static void key(cl_form *f, SDL_Keycode k, Uint16 mod, cl_form_result *res)
+{
+    if (f->n == 0)
+        return;
+    if (!selectable(&f->items[f->sel]))
+        move_sel(f, 1);
+    cl_item *it = &f->items[f->sel];
+    switch (k) {
+    case SDLK_UP: move_sel(f, -1); break;
+    case SDLK_DOWN: move_sel(f, 1); break;
+    case SDLK_TAB: move_sel(f, (mod & KMOD_SHIFT) ? -1 : 1); break;
+    case SDLK_LEFT:
+    case SDLK_RIGHT:
+        if (it->type == CL_ITEM_CHOICE) {
+            cycle(it, k == SDLK_LEFT ? -1 : 1);
+            res->changed = it->id;
+        }
+        break;
+    case SDLK_RETURN:
+    case SDLK_KP_ENTER:
+        if (it->type == CL_ITEM_CHOICE) {
+            cycle(it, 1);
+            res->changed = it->id;
+        } else if (it->type == CL_ITEM_TEXT) {
+            move_sel(f, 1);
+        } else {
+            res->activated = it->id;
+        }
+        break;
+    case SDLK_SPACE:
+        if (it->type == CL_ITEM_BUTTON)
+            res->activated = it->id;
+        break;
+    case SDLK_ESCAPE: res->back = true; break;
+    case SDLK_BACKSPACE:
+        if (it->type == CL_ITEM_TEXT && it->value[0]) {
+            size_t n = strlen(it->value);
+            it->value[n - 1] = '\0';
+            res->changed = it->id;
+        }
+        break;
+    case SDLK_v:
+        if (it->type == CL_ITEM_TEXT && (mod & KMOD_CTRL) && SDL_HasClipboardText()) {
+            char *clip = SDL_GetClipboardText();
+            if (clip) {
+                /* A pasted game ID often carries a trailing newline. */
+                for (char *p = clip; *p; p++)
+                    if (*p == '\n' || *p == '\r')
+                        *p = '\0';
+                text_append(it, clip);
+                SDL_free(clip);
+                res->changed = it->id;
+            }
+        }
+        break;
+    default: break;
+    }
+}
+
+cl_form_result cl_form_event(cl_form *f, const SDL_Event *e, float scale)
+{
+    cl_form_result res = {-1, -1, false};
+    if (f->n == 0)
+        return res;
+    if (f->sel >= f->n)
+        f->sel = 0;
+    switch (e->type) {
+    case SDL_KEYDOWN: key(f, e->key.keysym.sym, e->key.keysym.mod, &res); break;
+    case SDL_TEXTINPUT:
+        if (cl_form_editing(f)) {
+            text_append(&f->items[f->sel], e->text.text);
+            res.changed = f->items[f->sel].id;
+        }
+        break;
+    case SDL_MOUSEMOTION: {
+        int i = hit(f, (int)(e->motion.x * scale), (int)(e->motion.y * scale));
+        if (i >= 0)
+            f->sel = i;
+        break;
+    }
+    case SDL_MOUSEBUTTONDOWN: {
+        int i = hit(f, (int)(e->button.x * scale), (int)(e->button.y * scale));
+        if (i < 0)
+            break;
+        f->sel = i;
+        cl_item *it = &f->items[i];
+        if (it->type == CL_ITEM_BUTTON && e->button.button == SDL_BUTTON_LEFT)
+            res.activated = it->id;
+        else if (it->type == CL_ITEM_CHOICE) {
+            cycle(it, e->button.button == SDL_BUTTON_RIGHT ? -1 : 1);
+            res.changed = it->id;
+        }
+        break;
+    }
+    case SDL_CONTROLLERBUTTONDOWN: {
+        static const SDL_Keycode map[SDL_CONTROLLER_BUTTON_MAX] = {
+            [SDL_CONTROLLER_BUTTON_A] = SDLK_RETURN,      [SDL_CONTROLLER_BUTTON_B] = SDLK_ESCAPE,
+            [SDL_CONTROLLER_BUTTON_START] = SDLK_RETURN,  [SDL_CONTROLLER_BUTTON_DPAD_UP] = SDLK_UP,
+            [SDL_CONTROLLER_BUTTON_DPAD_DOWN] = SDLK_DOWN, [SDL_CONTROLLER_BUTTON_DPAD_LEFT] = SDLK_LEFT,
+            [SDL_CONTROLLER_BUTTON_DPAD_RIGHT] = SDLK_RIGHT,
+        };
+        if (e->cbutton.button < SDL_CONTROLLER_BUTTON_MAX && map[e->cbutton.button])
+            key(f, map[e->cbutton.button], 0, &res);
+        break;
+    }
+    default: break;
+    }
+    return res;
+}
+
+void cl_form_draw(cl_form *f, SDL_Renderer *r, cl_text *t, SDL_Rect area)
+{
+    int fh = cl_text_height(t, CL_FONT_BODY);
+    int row = fh * 17 / 10, gap = fh / 3;
+    int w = area.w < fh * 26 ? area.w : fh * 26;
+    int total = f->n * (row + gap);
+    int x = area.x + (area.w - w) / 2;
+    int y = area.y + (area.h - total) / 2;
+    if (y < area.y)
+        y = area.y;
+    for (int i = 0; i < f->n; i++) {
+        cl_item *it = &f->items[i];
+        bool sel = i == f->sel && selectable(it);
+        it->rect = (SDL_Rect){x, y, w, row};
+        int cy = y + row / 2;
+        if (it->type == CL_ITEM_LABEL) {
+            cl_text_draw_mid(t, CL_FONT_BODY, it->label, x + w / 2, cy, cl_col_dim, CL_CENTER);
+            y += row + gap;
+            continue;
+        }
+        SDL_Color fill = sel ? cl_col_panel_hi : cl_col_panel;
+        cl_draw_panel(r, x, y, w, row, fill);
+        if (sel)
+            cl_draw_fill(r, x, y, fh / 4, row, cl_col_accent);
+        SDL_Color ink = it->disabled ? cl_col_dim : cl_col_text;
+        int pad = fh;
+        if (it->type == CL_ITEM_BUTTON) {
+            cl_text_draw_mid(t, CL_FONT_BODY, it->label, it->value[0] ? x + pad : x + w / 2, cy, ink,
+                             it->value[0] ? CL_LEFT : CL_CENTER);
+            if (it->value[0])
+                cl_text_draw_mid(t, CL_FONT_BODY, it->value, x + w - pad, cy, cl_col_dim, CL_RIGHT);
+        } else if (it->type == CL_ITEM_CHOICE) {
+            cl_text_draw_mid(t, CL_FONT_BODY, it->label, x + pad, cy, ink, CL_LEFT);
+            char buf[64];
+            snprintf(buf, sizeof buf, "<  %s  >", it->nchoices ? it->choices[it->choice] : "");
+            cl_text_draw_mid(t, CL_FONT_BODY, buf, x + w - pad, cy, sel ? cl_col_accent : ink, CL_RIGHT);
+        } else {
+            int lw = cl_text_draw_mid(t, CL_FONT_BODY, it->label, x + pad, cy, ink, CL_LEFT);
+            int bx = x + pad + lw + pad / 2, bw = x + w - pad / 2 - bx;
+            cl_draw_fill(r, bx, y + row / 6, bw, row - row / 3, cl_col_bg);
+            /* Long text shows its tail, where the caret is. */
+            const char *s = it->value;
+            while (*s && cl_text_width(t, CL_FONT_BODY, s) > bw - pad / 2)
+                s++;
+            int tw = cl_text_draw_mid(t, CL_FONT_BODY, s, bx + pad / 4, cy, cl_col_text, CL_LEFT);
+            if (sel)
+                cl_draw_fill(r, bx + pad / 4 + tw + 1, y + row / 4, 2, row / 2, cl_col_accent);
+        }
+        y += row + gap;
+    }
+}
