@@ -225,13 +225,13 @@ static void test_deterministic(void **ctx)
     pz_kind_of(pz)->free_puzzle(pz);
 }
 
-/* Two bots race through the match engine, as in "vs computer": the faster
- * one wins, both sides see the other's progress. */
+/* Two bots race through the match engine on a default-size maze, as in
+ * "vs computer": the faster one wins, both sides see the other's progress. */
 static void test_bots_race_a_match(void **ctx)
 {
     (void)ctx;
     char err[160];
-    match *m = match_create_from_id("ice:25x20:medium#77", NULL, 1, err, sizeof err);
+    match *m = match_create_from_id("maze#77", NULL, 1, err, sizeof err);
     assert_non_null(m);
     int slot;
     assert_null(match_join(m, -1, "fast", 0, &slot));
@@ -263,6 +263,10 @@ static void test_bots_race_a_match(void **ctx)
     assert_true(r->time_ms[0] > 0);
     assert_int_equal(r->moves[0], bot_moves(b[0]));
     assert_true(progress_seen[0] > 0 && progress_seen[1] > 0);
+    /* Memory budget of a running match beyond the puzzle and states. */
+    printf("match_memory after a race of %u + %u moves: %zu bytes\n", r->moves[0], r->moves[1],
+           match_memory(m));
+    assert_true(match_memory(m) < 16 * 1024);
     bot_destroy(b[0]);
     bot_destroy(b[1]);
     match_destroy(m);

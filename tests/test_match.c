@@ -623,6 +623,46 @@ static void test_config_and_texts(void **ctx)
     assert_null(match_create_from_id(NULL, NULL, 1, e, sizeof e));
 }
 
+/* The protocol's puzzle transfer: the game ID a match reports rebuilds the
+ * same puzzle elsewhere, and its description hash matches, for every kind;
+ * a description-ID match reports the description form until a rematch. */
+static void test_game_id_rebuilds_same_puzzle(void **ctx)
+{
+    (void)ctx;
+    const char *ids[] = {"sum:5x4:medium#3", "maze:30x20:hard#4", "ice:25x20:easy#5", "pipes:6x4:hard#6"};
+    for (size_t i = 0; i < MR_ARRAY_LEN(ids); i++) {
+        char err[160], id[128];
+        match *m = match_create_from_id(ids[i], NULL, 1, err, sizeof err);
+        if (!m)
+            fail_msg("%s: %s", ids[i], err);
+        assert_true(match_seeded(m, NULL));
+        assert_true(match_game_id(m, id, sizeof id) < (int)sizeof id);
+        assert_string_equal(id, ids[i]);
+        pz_puzzle *pz = pz_from_id(id, err, sizeof err);
+        assert_non_null(pz);
+        char *d = pz_kind_of(pz)->encode_desc(pz);
+        assert_int_equal(mr_hash64(d, strlen(d)), match_desc_hash(m));
+        free(d);
+
+        /* The same puzzle by description: same hash, description form. */
+        char *did = pz_id_format_desc(pz);
+        match *md = match_create_from_id(did, NULL, 1, err, sizeof err);
+        assert_non_null(md);
+        assert_false(match_seeded(md, NULL));
+        assert_int_equal(match_desc_hash(md), match_desc_hash(m));
+        int n = match_game_id(md, NULL, 0);
+        assert_int_equal(n, (int)strlen(did));
+        char *back = mr_alloc((size_t)n + 1, 1);
+        match_game_id(md, back, (size_t)n + 1);
+        assert_string_equal(back, did);
+        free(back);
+        free(did);
+        pz_kind_of(pz)->free_puzzle(pz);
+        match_destroy(md);
+        match_destroy(m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -640,6 +680,7 @@ int main(void)
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_memory_budget),
         cmocka_unit_test(test_config_and_texts),
+        cmocka_unit_test(test_game_id_rebuilds_same_puzzle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
