@@ -15,4 +15,22 @@ int sum_path_len(const pz_state *st); /* >= 1: Start is always on the path */
 void sum_path_cell(const pz_state *st, int i, int *x, int *y);
 int sum_running(const pz_state *st); /* sum of the values on the path */
 
+/* Most cells on a sum board (the measured limit, docs/kinds/sum.md). */
+#define SUM_MAX_CELLS 25
+#define SUM_MAX_CELLS_TEXT "25"
+
+/* What the exact counter measured: valid paths (self-avoiding Start..End,
+ * End only as the last cell, sum == target), the fewest cells of any of
+ * them (0 if none) and the search nodes it took. */
+typedef struct sum_count {
+    long paths;
+    int min_cells;
+    long nodes;
+} sum_count;
+
+/* The exact counter on a raw board, for the bench and tests: w * h values
+ * row by row (any range), Start and End as cell indices. 0 and *out filled,
+ * or -1 if the arguments are out of range (at most 64 cells). */
+int sum_count_paths(int w, int h, const int8_t *vals, int start, int end, int target, sum_count *out);
+
 #endif
