@@ -87,19 +87,24 @@ void sv_destroy(sv_t *sv);
  * the number of events handled, or -1 on a socket failure. */
 int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms);
 
-/* Runs sv_service with the monotonic clock until sv_request_stop, then
- * sv_shutdown. Returns 0. */
+/* Runs sv_service with the monotonic clock until the shutdown that
+ * sv_request_stop starts has finished. Returns 0. */
 int sv_run(sv_t *sv);
 
-/* Safe from a signal handler or another thread: makes sv_run return soon. */
+/* Safe from a signal handler or another thread. The next sv_service calls
+ * start the shutdown: every match ends (aborted), every client gets the
+ * SHUTDOWN message and is disconnected; sv_done turns true once all have
+ * acknowledged, or after 1 s. The caller keeps calling sv_service until
+ * then, and then sv_destroy. */
 void sv_request_stop(sv_t *sv);
 bool sv_stop_requested(const sv_t *sv);
+bool sv_done(const sv_t *sv);
 /* Safe from a signal handler: the next sv_service prints the statistics
  * block on stdout (mazerace-server does this on SIGUSR1). */
 void sv_request_stats(sv_t *sv);
 
-/* Sends every client the shutdown message, disconnects them and waits up to
- * timeout_ms for the disconnects to be acknowledged. Idempotent. */
+/* The same shutdown, blocking: runs sv_service until done, at most
+ * timeout_ms, then drops whoever is left. Idempotent. */
 void sv_shutdown(sv_t *sv, int timeout_ms);
 
 /* The bound game port (useful with port 0), the bound address as text, and

@@ -48,7 +48,8 @@ struct sv {
     sv_room *quick; /* a quick-match room waiting for its second player */
     rng_t rng;
     atomic_int stop, want_stats;
-    bool shut_down;
+    bool shutting, done;
+    uint64_t shutdown_deadline_ms;
     uint64_t now_ms;
     uint64_t next_housekeeping_ms;
     uint32_t next_id;

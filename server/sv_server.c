@@ -19,6 +19,7 @@
 #define SV_HOUSEKEEPING_MS 1000
 #define SV_SERVICE_ROUNDS 16
 #define SV_SPARE_PEERS 8
+#define SV_SHUTDOWN_MS 1000
 
 static int enet_users; /* enet_initialize is process-wide */
 
@@ -37,7 +38,9 @@ static int sockbuf_get(ENetSocket s, int opt)
 
 void sv_send(sv_t *sv, sv_client *c, const wire_msg *m)
 {
-    if (!c || !c->peer || c->state == SV_CL_FREE)
+    /* A closing peer has had its last word (REFUSED, the kick's ERROR or
+     * SHUTDOWN): anything more would only delay its disconnect. */
+    if (!c || !c->peer || c->state == SV_CL_FREE || c->state == SV_CL_CLOSING)
         return;
     size_t n = wire_write(m, sv->out, WIRE_MSG_MAX);
     ENetPacket *p = enet_packet_create(sv->out, n, ENET_PACKET_FLAG_RELIABLE);
@@ -100,7 +103,7 @@ void sv_bad_message(sv_t *sv, sv_client *c, int code, const char *why)
 static void on_connect(sv_t *sv, ENetPeer *peer)
 {
     size_t idx = (size_t)(peer - sv->host->peers);
-    if (idx >= (size_t)sv->nclients || sv->shut_down) {
+    if (idx >= (size_t)sv->nclients || sv->shutting) {
         enet_peer_reset(peer);
         return;
     }
@@ -264,6 +267,8 @@ static void housekeeping(sv_t *sv)
 
 /* ---- public API ---- */
 
+static void shutdown_step(sv_t *sv);
+
 static void print_stat_line(sv_t *sv)
 {
     sv_print_stats(sv, stdout);
@@ -272,9 +277,11 @@ static void print_stat_line(sv_t *sv)
 
 int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
 {
+    if (sv->done)
+        return 0;
     if (now_ms > sv->now_ms)
         sv->now_ms = now_ms;
-    if (timeout_ms > 0 && !sv_stop_requested(sv)) {
+    if (timeout_ms > 0) {
         uint64_t due = sv_rooms_next_deadline(sv->rooms);
         if (due != UINT64_MAX) {
             uint64_t left = due > sv->now_ms ? due - sv->now_ms : 0;
@@ -302,8 +309,13 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
     }
     if (sv->disc)
         handled += sv_disc_poll(sv->disc, answer_probe, sv, 64);
-    run_timers(sv);
-    housekeeping(sv);
+    if (sv_stop_requested(sv)) {
+        if (!sv->done)
+            shutdown_step(sv);
+    } else {
+        run_timers(sv);
+        housekeeping(sv);
+    }
     enet_host_flush(sv->host);
     if (atomic_exchange(&sv->want_stats, 0))
         print_stat_line(sv);
@@ -312,12 +324,11 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
 
 int sv_run(sv_t *sv)
 {
-    while (!sv_stop_requested(sv)) {
+    while (!sv_done(sv)) {
         if (sv_service(sv, now_ms_clock(), 10) < 0)
             break;
     }
-    sv_logf(&sv->log, SV_LOG_INFO, "stopping: telling %d clients", sv->st.peers_now);
-    sv_shutdown(sv, 1000);
+    sv_shutdown(sv, SV_SHUTDOWN_MS);
     if (sv->cfg.stats)
         print_stat_line(sv);
     return 0;
@@ -326,53 +337,29 @@ int sv_run(sv_t *sv)
 void sv_request_stop(sv_t *sv) { atomic_store(&sv->stop, 1); }
 bool sv_stop_requested(const sv_t *sv) { return atomic_load(&((sv_t *)sv)->stop) != 0; }
 void sv_request_stats(sv_t *sv) { atomic_store(&sv->want_stats, 1); }
+bool sv_done(const sv_t *sv) { return sv->done; }
 
-void sv_shutdown(sv_t *sv, int timeout_ms)
+/* Shutdown runs inside sv_service so that an embedding program keeps its
+ * own loop (and its window) alive: the first step tells everyone, later
+ * steps wait for the disconnects to be acknowledged, up to a deadline. */
+static void shutdown_begin(sv_t *sv)
 {
-    if (sv->shut_down)
-        return;
-    sv->shut_down = true;
-    uint64_t now = now_ms_clock();
-    if (now > sv->now_ms)
-        sv->now_ms = now;
+    sv->shutting = true;
+    sv->shutdown_deadline_ms = sv->now_ms + SV_SHUTDOWN_MS;
+    sv_logf(&sv->log, SV_LOG_INFO, "stopping: telling %d clients", sv->st.peers_now);
     sv_game_abort_all(sv);
-    int waiting = 0;
     for (int i = 0; i < sv->nclients; i++) {
         sv_client *c = &sv->clients[i];
-        if (c->state == SV_CL_FREE)
+        if (c->state == SV_CL_FREE || c->state == SV_CL_CLOSING)
             continue;
-        if (c->state != SV_CL_CLOSING) {
-            sv_send_error(sv, c, WIRE_SHUTDOWN, 0, "server shutting down");
-            c->state = SV_CL_CLOSING;
-            enet_peer_disconnect_later(c->peer, 0);
-        }
-        waiting++;
+        sv_send_error(sv, c, WIRE_SHUTDOWN, 0, "server shutting down");
+        c->state = SV_CL_CLOSING;
+        enet_peer_disconnect_later(c->peer, 0);
     }
-    enet_host_flush(sv->host);
-    uint64_t end = now_ms_clock() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0);
-    ENetEvent ev;
-    while (waiting > 0 && now_ms_clock() < end) {
-        int r = enet_host_service(sv->host, &ev, 10);
-        if (r < 0)
-            break;
-        for (; r > 0; r = enet_host_check_events(sv->host, &ev)) {
-            if (ev.type == ENET_EVENT_TYPE_RECEIVE)
-                enet_packet_destroy(ev.packet);
-            else if (ev.type == ENET_EVENT_TYPE_DISCONNECT && ev.peer->data) {
-                sv_client *c = ev.peer->data;
-                c->state = SV_CL_FREE;
-                c->peer = NULL;
-                ev.peer->data = NULL;
-                sv->st.peers_now--;
-                sv->st.disconnects++;
-                if (c->welcomed)
-                    sv->active--;
-                waiting--;
-            } else if (ev.type == ENET_EVENT_TYPE_CONNECT) {
-                enet_peer_reset(ev.peer);
-            }
-        }
-    }
+}
+
+static void shutdown_finish(sv_t *sv)
+{
     /* Whoever did not acknowledge in time gets one unreliable disconnect. */
     for (int i = 0; i < sv->nclients; i++) {
         sv_client *c = &sv->clients[i];
@@ -387,7 +374,30 @@ void sv_shutdown(sv_t *sv, int timeout_ms)
         }
     }
     enet_host_flush(sv->host);
+    sv->done = true;
     sv_logf(&sv->log, SV_LOG_INFO, "shut down");
+}
+
+static void shutdown_step(sv_t *sv)
+{
+    if (!sv->shutting)
+        shutdown_begin(sv);
+    if (sv->st.peers_now <= 0 || sv->now_ms >= sv->shutdown_deadline_ms)
+        shutdown_finish(sv);
+}
+
+void sv_shutdown(sv_t *sv, int timeout_ms)
+{
+    sv_request_stop(sv);
+    uint64_t end = now_ms_clock() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0);
+    while (!sv->done && now_ms_clock() < end)
+        if (sv_service(sv, now_ms_clock(), 5) < 0)
+            break;
+    if (!sv->done) {
+        if (!sv->shutting)
+            shutdown_begin(sv);
+        shutdown_finish(sv);
+    }
 }
 
 sv_t *sv_create(const sv_config *cfg, const char **err)
@@ -483,7 +493,7 @@ void sv_destroy(sv_t *sv)
     if (!sv)
         return;
     if (sv->host) {
-        sv_shutdown(sv, 1000);
+        sv_shutdown(sv, SV_SHUTDOWN_MS);
         enet_host_destroy(sv->host);
     }
     sv_disc_close(sv->disc);

@@ -1,0 +1,618 @@
+/* test_server_net.c: the server in-process against raw ENet clients on 127.0.0.1: play, errors, bad packets, resume. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "match.h"
+#include "puzzle.h"
+#include "raw_client.h"
+#include "sv.h"
+#include "util.h"
+#include "wire.h"
+
+#define WAIT_MS 3000
+#define GAME_ID "pipes:6x4:hard#4242"
+
+typedef struct fixture {
+    sv_t *sv;
+} fixture;
+
+static void pump_server(void *ctx)
+{
+    fixture *f = ctx;
+    sv_service(f->sv, mr_now_us() / 1000u, 0);
+}
+
+static void base_config(sv_config *cfg)
+{
+    sv_config_defaults(cfg);
+    strcpy(cfg->bind_addr, "127.0.0.1");
+    cfg->port = 0;
+    cfg->discovery_port = 0;
+    cfg->countdown_ms = 50;
+    cfg->log_level = getenv("MR_TEST_SERVER_LOG") ? SV_LOG_DEBUG : SV_LOG_OFF;
+}
+
+static fixture *start(const sv_config *cfg)
+{
+    fixture *f = mr_alloc(1, sizeof *f);
+    const char *err = NULL;
+    f->sv = sv_create(cfg, &err);
+    if (!f->sv)
+        fail_msg("sv_create: %s", err);
+    return f;
+}
+
+static void stop(fixture *f)
+{
+    sv_destroy(f->sv);
+    free(f);
+}
+
+static raw_client *join_server(fixture *f, const char *name)
+{
+    raw_client *c = raw_connect(sv_port(f->sv), pump_server, f, WAIT_MS);
+    assert_non_null(c);
+    assert_true(raw_hello(c, name, WAIT_MS));
+    return c;
+}
+
+static void send_simple(raw_client *c, int type)
+{
+    wire_msg m;
+    memset(&m, 0, sizeof m);
+    m.type = (uint8_t)type;
+    raw_send_msg(c, &m);
+}
+
+static void send_ready(raw_client *c)
+{
+    wire_msg m;
+    memset(&m, 0, sizeof m);
+    m.type = WIRE_READY;
+    m.ready.ready = true;
+    raw_send_msg(c, &m);
+}
+
+static void send_move(raw_client *c, uint32_t seq, pz_move mv)
+{
+    wire_msg m;
+    memset(&m, 0, sizeof m);
+    m.type = WIRE_MOVE;
+    m.move.seq = seq;
+    m.move.move = mv;
+    raw_send_msg(c, &m);
+}
+
+/* Creates a room on GAME_ID; returns its code in code. */
+static void create_room(raw_client *c, char code[WIRE_ROOM_CODE_LEN + 1])
+{
+    wire_msg m;
+    memset(&m, 0, sizeof m);
+    m.type = WIRE_CREATE_ROOM;
+    m.create.by_id = true;
+    m.create.game_id = GAME_ID;
+    m.create.game_id_len = (uint16_t)strlen(GAME_ID);
+    m.create.series_len = 1;
+    raw_send_msg(c, &m);
+    wire_msg st;
+    assert_true(raw_wait(c, WIRE_ROOM_STATE, &st, WAIT_MS));
+    assert_int_equal(st.room.your_slot, 0);
+    memcpy(code, st.room.code, WIRE_ROOM_CODE_LEN + 1);
+}
+
+static void join_room(raw_client *c, const char *code, int want_slot)
+{
+    wire_msg m;
+    memset(&m, 0, sizeof m);
+    m.type = WIRE_JOIN_ROOM;
+    memcpy(m.join.code, code, WIRE_ROOM_CODE_LEN + 1);
+    raw_send_msg(c, &m);
+    wire_msg st;
+    assert_true(raw_wait(c, WIRE_ROOM_STATE, &st, WAIT_MS));
+    assert_int_equal(st.room.your_slot, want_slot);
+    assert_string_equal(st.room.code, code);
+}
+
+typedef struct race {
+    raw_client *a, *b;
+    char code[WIRE_ROOM_CODE_LEN + 1];
+    wire_match_start start_a, start_b;
+    pz_puzzle *pz;
+    pz_move plan[512];
+    int plan_len;
+} race;
+
+/* Two players in one room, both ready, through the countdown to the start;
+ * the solution of the puzzle from the ID the server sent. */
+static void start_race(fixture *f, race *r, bool wait_for_start)
+{
+    memset(r, 0, sizeof *r);
+    r->a = join_server(f, "alice");
+    r->b = join_server(f, "bob");
+    create_room(r->a, r->code);
+    join_room(r->b, r->code, 1);
+    send_ready(r->a);
+    send_ready(r->b);
+    wire_msg m;
+    assert_true(raw_wait(r->a, WIRE_MATCH_START, &m, WAIT_MS));
+    r->start_a = m.start;
+    char id[128];
+    assert_true(m.start.game_id_len < sizeof id);
+    memcpy(id, m.start.game_id, m.start.game_id_len);
+    id[m.start.game_id_len] = '\0';
+    assert_string_equal(id, GAME_ID);
+    assert_true(raw_wait(r->b, WIRE_MATCH_START, &m, WAIT_MS));
+    r->start_b = m.start;
+    assert_int_equal(r->start_a.slot, 0);
+    assert_int_equal(r->start_b.slot, 1);
+    assert_true(r->start_a.desc_hash == r->start_b.desc_hash);
+    assert_true(r->start_a.token != 0 && r->start_a.token != r->start_b.token);
+    char err[160];
+    r->pz = pz_from_id(GAME_ID, err, sizeof err);
+    assert_non_null(r->pz);
+    r->plan_len = pz_kind_of(r->pz)->solve(r->pz, NULL, r->plan, (int)MR_ARRAY_LEN(r->plan));
+    assert_true(r->plan_len >= 4); /* the tests play up to 3 moves without solving */
+    if (wait_for_start && r->start_a.start_in_ms > 0)
+        raw_pump(r->a, r->start_a.start_in_ms + 20, false);
+}
+
+static void end_race(race *r)
+{
+    raw_close(r->a);
+    raw_close(r->b);
+    pz_kind_of(r->pz)->free_puzzle(r->pz);
+}
+
+/* A whole match: every move acknowledged, the opponent sees progress, the
+ * solver wins, and moves after the end are refused. */
+static void test_full_match(void **ctx)
+{
+    (void)ctx;
+    sv_config cfg;
+    base_config(&cfg);
+    fixture *f = start(&cfg);
+    race r;
+    start_race(f, &r, true);
+    wire_msg m;
+    for (int i = 0; i < r.plan_len; i++) {
+        send_move(r.a, (uint32_t)i + 1, r.plan[i]);
+        assert_true(raw_wait(r.a, WIRE_ACK, &m, WAIT_MS));
+        assert_int_equal(m.ack.seq, i + 1);
+        assert_int_equal(m.ack.moves, i + 1);
+        assert_int_equal(m.ack.solved, i + 1 == r.plan_len);
+    }
+    for (int i = 0; i < r.plan_len; i++) {
+        assert_true(raw_wait(r.b, WIRE_PROGRESS, &m, WAIT_MS));
+        assert_int_equal(m.progress.slot, 0);
+        assert_int_equal(m.progress.moves, i + 1);
+        assert_int_equal(m.progress.move.x, r.plan[i].x);
+    }
+    assert_true(raw_wait(r.a, WIRE_MATCH_END, &m, WAIT_MS));
+    assert_int_equal(m.end.winner, 0);
+    assert_int_equal(m.end.reason, MATCH_END_SOLVED);
+    assert_int_equal(m.end.moves[0], r.plan_len);
+    assert_true(raw_wait(r.b, WIRE_MATCH_END, &m, WAIT_MS));
+    assert_int_equal(m.end.winner, 0);
+
+    /* After the finish: refused with the reason, nothing counted. */
+    send_move(r.b, 1, r.plan[0]);
+    assert_true(raw_wait(r.b, WIRE_REJECT, &m, WAIT_MS));
+    assert_int_equal(m.error.code, MATCH_REJ_FINISHED);
+    assert_int_equal(m.error.seq, 1);
+
+    sv_stats st;
+    sv_get_stats(f->sv, &st);
+    assert_int_equal(st.moves_validated, r.plan_len + 1);
+    assert_int_equal(st.moves_accepted, r.plan_len);
+    assert_int_equal(st.matches_finished, 1);
+    assert_int_equal(st.bad_msgs, 0);
+    assert_int_equal(raw_undecodable(r.a) + raw_undecodable(r.b), 0);
+    end_race(&r);
+    stop(f);
+}
+
+/* Moves during the countdown are refused; moves from a client that is not
+ * in a room are refused; an illegal move is rejected and play continues. */
+static void test_moves_refused(void **ctx)
+{
+    (void)ctx;
+    sv_config cfg;
+    base_config(&cfg);
+    cfg.countdown_ms = 10000;
+    fixture *f = start(&cfg);
+    race r;
+    start_race(f, &r, false);
+    wire_msg m;
+    send_move(r.a, 7, r.plan[0]);
+    assert_true(raw_wait(r.a, WIRE_REJECT, &m, WAIT_MS));
+    assert_int_equal(m.error.code, MATCH_REJ_NOT_STARTED);
+    assert_int_equal(m.error.seq, 7);
+    assert_false(raw_has(r.b, WIRE_PROGRESS));
+
+    raw_client *lone = join_server(f, "lone");
+    send_move(lone, 1, r.plan[0]);
+    assert_true(raw_wait(lone, WIRE_ERROR, &m, WAIT_MS));
+    assert_int_equal(m.error.code, WIRE_ERR_NOT_IN_ROOM);
+    raw_close(lone);
+    end_race(&r);
+    stop(f);
+
+    base_config(&cfg);
+    f = start(&cfg);
+    start_race(f, &r, true);
+    pz_move bad = {.type = PZ_MOVE_ROTATE_CW, .x = 60000, .y = 60000};
+    send_move(r.a, 1, bad);
+    assert_true(raw_wait(r.a, WIRE_REJECT, &m, WAIT_MS));
+    assert_int_equal(m.error.code, MATCH_REJ_ILLEGAL);
+    assert_true(strlen(m.error.text) > 0);
+    send_move(r.a, 2, r.plan[0]);
+    assert_true(raw_wait(r.a, WIRE_ACK, &m, WAIT_MS));
+    assert_int_equal(m.ack.moves, 1);
+    /* Bob's moves go to Bob's board only: Alice's count is unchanged. */
+    send_move(r.b, 1, r.plan[0]);
+    assert_true(raw_wait(r.b, WIRE_ACK, &m, WAIT_MS));
+    assert_int_equal(m.ack.moves, 1);
+    assert_true(raw_wait(r.a, WIRE_PROGRESS, &m, WAIT_MS));
+    assert_int_equal(m.progress.slot, 1);
+    end_race(&r);
+    stop(f);
+}
+
+/* Truncated, oversized, unknown and out-of-order packets are counted and
+ * dropped; a wrong version is refused in words; the match next door plays
+ * on. */
+static void test_bad_packets(void **ctx)
+{
+    (void)ctx;
+    sv_config cfg;
+    base_config(&cfg);
+    fixture *f = start(&cfg);
+    race r;
+    start_race(f, &r, true);
+
+    raw_client *x = join_server(f, "mallory");
+    uint8_t move[32];
+    wire_msg mv;
+    memset(&mv, 0, sizeof mv);
+    mv.type = WIRE_MOVE;
+    mv.move.seq = 1;
+    mv.move.move = r.plan[0];
+    size_t n = wire_write(&mv, move, sizeof move);
+    raw_send(x, move, n - 1); /* truncated */
+    wire_msg m;
+    assert_true(raw_wait(x, WIRE_ERROR, &m, WAIT_MS));
+    assert_int_equal(m.error.code, WIRE_ERR_BAD_MESSAGE);
+    uint8_t unknown[4] = {0xEE, 1, 2, 3};
+    raw_send(x, unknown, sizeof unknown);
+    uint8_t trailing[33];
+    memcpy(trailing, move, n);
+    trailing[n] = 0;
+    raw_send(x, trailing, n + 1);
+    size_t big = WIRE_MSG_MAX + 100;
+    uint8_t *huge = mr_alloc(big, 1);
+    huge[0] = WIRE_MOVE;
+    raw_send(x, huge, big);
+    free(huge);
+    uint8_t server_msg[1] = {WIRE_WELCOME};
+    raw_send(x, server_msg, 1);
+    raw_send(x, "", 0);
+
+    /* The honest match is unaffected. */
+    send_move(r.a, 1, r.plan[0]);
+    assert_true(raw_wait(r.a, WIRE_ACK, &m, WAIT_MS));
+    raw_pump(x, 100, false);
+    sv_stats st;
+    sv_get_stats(f->sv, &st);
+    assert_int_equal(st.bad_msgs, 6);
+    assert_int_equal(st.kicked, 0);
+    assert_true(raw_connected(x));
+
+    /* Before HELLO: told to say HELLO first. */
+    raw_client *y = raw_connect(sv_port(f->sv), pump_server, f, WAIT_MS);
+    assert_non_null(y);
+    send_ready(y);
+    assert_true(raw_wait(y, WIRE_ERROR, &m, WAIT_MS));
+    assert_int_equal(m.error.code, WIRE_ERR_HANDSHAKE);
+
+    /* Another protocol version: refused with a readable reason, then
+     * disconnected. */
+    raw_client *z = raw_connect(sv_port(f->sv), pump_server, f, WAIT_MS);
+    assert_non_null(z);
+    uint8_t hello[64];
+    wire_msg h;
+    memset(&h, 0, sizeof h);
+    h.type = WIRE_HELLO;
+    h.hello.magic = WIRE_MAGIC;
+    h.hello.version = WIRE_VERSION + 1;
+    size_t hn = wire_write(&h, hello, sizeof hello);
+    raw_send(z, hello, hn);
+    assert_true(raw_wait(z, WIRE_REFUSED, &m, WAIT_MS));
+    assert_int_equal(m.error.code, WIRE_ERR_VERSION);
+    assert_non_null(strstr(m.error.text, "version"));
+    assert_true(raw_wait_disconnect(z, WAIT_MS));
+
+    send_move(r.a, 2, r.plan[1]);
+    assert_true(raw_wait(r.a, WIRE_ACK, &m, WAIT_MS));
+    assert_int_equal(m.ack.moves, 2);
+    raw_close(x);
+    raw_close(y);
+    raw_close(z);
+    end_race(&r);
+    stop(f);
+}
+
+/* A peer that keeps sending garbage, or floods, is disconnected; the others
+ * play on. */
+static void test_flood_kicked(void **ctx)
+{
+    (void)ctx;
+    sv_config cfg;
+    base_config(&cfg);
+    cfg.max_bad = 10;
+    cfg.msg_rate = 50;
+    cfg.msg_burst = 50;
+    fixture *f = start(&cfg);
+    race r;
+    start_race(f, &r, true);
+
+    raw_client *x = join_server(f, "garbage");
+    uint8_t junk[3] = {0xFF, 0xFF, 0xFF};
+    for (int i = 0; i < 30; i++)
+        raw_send(x, junk, sizeof junk);
+    assert_true(raw_wait_disconnect(x, WAIT_MS));
+
+    /* Well-formed but far over the rate: READY toggles with no room. */
+    raw_client *y = join_server(f, "flooder");
+    for (int i = 0; i < 400; i++)
+        send_ready(y);
+    assert_true(raw_wait_disconnect(y, WAIT_MS));
+
+    wire_msg m;
+    send_move(r.a, 1, r.plan[0]);
+    assert_true(raw_wait(r.a, WIRE_ACK, &m, WAIT_MS));
+    sv_stats st;
+    sv_get_stats(f->sv, &st);
+    assert_int_equal(st.kicked, 2);
+    assert_true(st.rate_limited > 0);
+    raw_close(x);
+    raw_close(y);
+    end_race(&r);
+    stop(f);
+}
+
+static void test_room_errors(void **ctx)
+{
+    (void)ctx;
+    sv_config cfg;
+    base_config(&cfg);
+    cfg.max_rooms = 2;
+    fixture *f = start(&cfg);
+    raw_client *a = join_server(f, "a"), *b = join_server(f, "b"), *c = join_server(f, "c");
+    wire_msg m;
+    memset(&m, 0, sizeof m);
+    m.type = WIRE_JOIN_ROOM;
+    strcpy(m.join.code, "ZZZZZ");
+    raw_send_msg(a, &m);
+    assert_true(raw_wait(a, WIRE_ERROR, &m, WAIT_MS));
+    assert_int_equal(m.error.code, WIRE_ERR_NO_ROOM);
+
+    char code[WIRE_ROOM_CODE_LEN + 1];
+    create_room(a, code);
+    join_room(b, code, 1);
+    memset(&m, 0, sizeof m);
+    m.type = WIRE_JOIN_ROOM;
+    strcpy(m.join.code, code);
+    raw_send_msg(c, &m);
+    assert_true(raw_wait(c, WIRE_ERROR, &m, WAIT_MS));
+    assert_int_equal(m.error.code, WIRE_ERR_ROOM_FULL);
+
+    /* In a room already. */
+    memset(&m, 0, sizeof m);
+    m.type = WIRE_QUICK_MATCH;
+    raw_send_msg(a, &m);
+    assert_true(raw_wait(a, WIRE_ERROR, &m, WAIT_MS));
+    assert_int_equal(m.error.code, WIRE_ERR_STATE);
+
+    /* A bad puzzle request. */
+    memset(&m, 0, sizeof m);
+    m.type = WIRE_CREATE_ROOM;
+    m.create.by_id = true;
+    m.create.game_id = "nosuchkind:3x3:easy#1";
+    m.create.game_id_len = (uint16_t)strlen(m.create.game_id);
+    m.create.series_len = 1;
+    raw_send_msg(c, &m);
+    assert_true(raw_wait(c, WIRE_ERROR, &m, WAIT_MS));
+    assert_int_equal(m.error.code, WIRE_ERR_BAD_PARAMS);
+
+    /* Room table full (max 2): the second room is c's, a third is refused. */
+    char code2[WIRE_ROOM_CODE_LEN + 1];
+    create_room(c, code2);
+    raw_client *d = join_server(f, "d");
+    memset(&m, 0, sizeof m);
+    m.type = WIRE_QUICK_MATCH;
+    raw_send_msg(d, &m);
+    wire_msg st;
+    assert_true(raw_wait(d, WIRE_ERROR, &st, WAIT_MS) || raw_wait(d, WIRE_ROOM_STATE, &st, 10));
+    sv_stats s;
+    sv_get_stats(f->sv, &s);
+    assert_true(s.rooms_now <= 2);
+
+    /* Leaving frees the room once empty. */
+    send_simple(c, WIRE_LEAVE_ROOM);
+    raw_pump(c, 100, false);
+    sv_get_stats(f->sv, &s);
+    assert_int_equal(s.rooms_now, 1);
+    raw_close(a);
+    raw_close(b);
+    raw_close(c);
+    raw_close(d);
+    stop(f);
+}
+
+static void test_quick_match(void **ctx)
+{
+    (void)ctx;
+    sv_config cfg;
+    base_config(&cfg);
+    fixture *f = start(&cfg);
+    raw_client *a = join_server(f, "a"), *b = join_server(f, "b");
+    send_simple(a, WIRE_QUICK_MATCH);
+    wire_msg sa, sb;
+    assert_true(raw_wait(a, WIRE_ROOM_STATE, &sa, WAIT_MS));
+    send_simple(b, WIRE_QUICK_MATCH);
+    assert_true(raw_wait(b, WIRE_ROOM_STATE, &sb, WAIT_MS));
+    assert_string_equal(sa.room.code, sb.room.code);
+    assert_int_equal(sa.room.your_slot, 0);
+    assert_int_equal(sb.room.your_slot, 1);
+    assert_true(sb.room.player[0].present && sb.room.player[1].present);
+    assert_string_equal(sb.room.player[0].name, "a");
+    assert_int_equal(sb.room.params.kind, cfg.kind);
+    raw_close(a);
+    raw_close(b);
+    stop(f);
+}
+
+/* A dropped player resumes with the token and carries on; one that does not
+ * come back loses by forfeit when the grace period ends. */
+static void test_resume_and_forfeit(void **ctx)
+{
+    (void)ctx;
+    sv_config cfg;
+    base_config(&cfg);
+    cfg.grace_ms = 400;
+    fixture *f = start(&cfg);
+    race r;
+    start_race(f, &r, true);
+    wire_msg m;
+    send_move(r.a, 1, r.plan[0]);
+    assert_true(raw_wait(r.a, WIRE_ACK, &m, WAIT_MS));
+    raw_close(r.a);
+    /* Bob hears that Alice dropped. */
+    bool seen = false;
+    for (int i = 0; i < 10 && !seen; i++) {
+        assert_true(raw_wait(r.b, WIRE_ROOM_STATE, &m, WAIT_MS));
+        seen = m.room.player[0].present && !m.room.player[0].connected;
+    }
+    assert_true(seen);
+
+    raw_client *a2 = join_server(f, "alice");
+    memset(&m, 0, sizeof m);
+    m.type = WIRE_RESUME;
+    strcpy(m.resume.code, r.code);
+    m.resume.slot = 0;
+    m.resume.token = r.start_a.token ^ 1;
+    raw_send_msg(a2, &m);
+    assert_true(raw_wait(a2, WIRE_ERROR, &m, WAIT_MS));
+    assert_int_equal(m.error.code, WIRE_ERR_RESUME);
+    memset(&m, 0, sizeof m);
+    m.type = WIRE_RESUME;
+    strcpy(m.resume.code, r.code);
+    m.resume.slot = 0;
+    m.resume.token = r.start_a.token;
+    raw_send_msg(a2, &m);
+    assert_true(raw_wait(a2, WIRE_MATCH_START, &m, WAIT_MS));
+    assert_int_equal(m.start.slot, 0);
+    assert_true(m.start.start_in_ms <= 0);
+    assert_true(raw_wait(a2, WIRE_MOVE_LOG, &m, WAIT_MS));
+    assert_int_equal(m.log.slot, 0);
+    assert_int_equal(m.log.count, 1);
+    assert_int_equal(m.log.moves[0].x, r.plan[0].x);
+    send_move(a2, 2, r.plan[1]);
+    assert_true(raw_wait(a2, WIRE_ACK, &m, WAIT_MS));
+    assert_int_equal(m.ack.moves, 2);
+
+    /* Now Bob drops and stays away. */
+    raw_close(r.b);
+    r.b = NULL;
+    assert_true(raw_wait(a2, WIRE_MATCH_END, &m, WAIT_MS));
+    assert_int_equal(m.end.winner, 0);
+    assert_int_equal(m.end.reason, MATCH_END_FORFEIT);
+    raw_close(a2);
+    r.a = NULL;
+    end_race(&r);
+    stop(f);
+}
+
+static void test_discovery(void **ctx)
+{
+    (void)ctx;
+    sv_config cfg;
+    base_config(&cfg);
+    strcpy(cfg.name, "test server");
+    fixture *f = start(&cfg);
+    assert_true(sv_discovery_port(f->sv) != 0);
+    int fd = socket(AF_INET, SOCK_DGRAM, 0);
+    assert_true(fd >= 0);
+    struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(sv_discovery_port(f->sv))};
+    inet_pton(AF_INET, "127.0.0.1", &to.sin_addr);
+    wire_probe p = {.version = WIRE_VERSION, .nonce = 0xC0FFEEu};
+    uint8_t buf[WIRE_PROBE_REPLY_MAX + 16];
+    size_t n = wire_write_probe(&p, buf, sizeof buf);
+    assert_int_equal(sendto(fd, buf, n, 0, (struct sockaddr *)&to, sizeof to), (ssize_t)n);
+    /* Garbage first gets no answer and does not stop the real probe. */
+    ssize_t got = -1;
+    for (int i = 0; i < 300 && got < 0; i++) {
+        sv_service(f->sv, mr_now_us() / 1000u, 5);
+        got = recv(fd, buf, sizeof buf, MSG_DONTWAIT);
+    }
+    assert_true(got > 0);
+    wire_probe_reply rep;
+    assert_true(wire_read_probe_reply(buf, (size_t)got, &rep));
+    assert_int_equal(rep.nonce, 0xC0FFEEu);
+    assert_int_equal(rep.game_port, sv_port(f->sv));
+    assert_string_equal(rep.name, "test server");
+    assert_int_equal(rep.players_waiting, 0);
+    close(fd);
+    stop(f);
+}
+
+/* In-process shutdown reaches connected clients: the embedder keeps calling
+ * sv_service until sv_done. */
+static void test_shutdown(void **ctx)
+{
+    (void)ctx;
+    sv_config cfg;
+    base_config(&cfg);
+    fixture *f = start(&cfg);
+    raw_client *a = join_server(f, "a"), *b = join_server(f, "b");
+    send_simple(a, WIRE_QUICK_MATCH);
+    wire_msg m;
+    assert_true(raw_wait(a, WIRE_ROOM_STATE, &m, WAIT_MS));
+    sv_request_stop(f->sv);
+    assert_true(sv_stop_requested(f->sv));
+    assert_true(raw_wait(a, WIRE_SHUTDOWN, &m, WAIT_MS));
+    assert_true(raw_wait(b, WIRE_SHUTDOWN, &m, WAIT_MS));
+    assert_true(raw_wait_disconnect(a, WAIT_MS));
+    assert_true(raw_wait_disconnect(b, WAIT_MS));
+    for (int i = 0; i < 300 && !sv_done(f->sv); i++)
+        sv_service(f->sv, mr_now_us() / 1000u, 5);
+    assert_true(sv_done(f->sv));
+    raw_close(a);
+    raw_close(b);
+    stop(f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_full_match),    cmocka_unit_test(test_moves_refused),
+        cmocka_unit_test(test_bad_packets),   cmocka_unit_test(test_flood_kicked),
+        cmocka_unit_test(test_room_errors),   cmocka_unit_test(test_quick_match),
+        cmocka_unit_test(test_resume_and_forfeit), cmocka_unit_test(test_discovery),
+        cmocka_unit_test(test_shutdown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

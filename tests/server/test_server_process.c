@@ -1,0 +1,260 @@
+/* test_server_process.c: the real mazerace-server process: flags, "listening on", discovery, SIGTERM reaching clients. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "raw_client.h"
+#include "util.h"
+#include "wire.h"
+
+#define WAIT_MS 3000
+
+typedef struct proc {
+    pid_t pid;
+    int out; /* read end of the child's stdout */
+    char text[4096];
+    size_t len, pos; /* bytes read; bytes already consumed as lines */
+    char line[256];  /* the last line read_line matched, after its prefix */
+} proc;
+
+/* Starts MR_SERVER_BIN with args (NULL-terminated); stdout to a pipe,
+ * stderr to /dev/null unless MR_TEST_SERVER_LOG is set. */
+static void spawn(proc *p, const char *const *args)
+{
+    memset(p, 0, sizeof *p);
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    p->pid = fork();
+    assert_true(p->pid >= 0);
+    if (p->pid == 0) {
+        dup2(fds[1], 1);
+        if (!getenv("MR_TEST_SERVER_LOG")) {
+            int nul = open("/dev/null", O_WRONLY);
+            dup2(nul, 2);
+        }
+        close(fds[0]);
+        char *argv[32];
+        int n = 0;
+        argv[n++] = (char *)MR_SERVER_BIN;
+        for (; args[n - 1] && n < 31; n++)
+            argv[n] = (char *)args[n - 1];
+        argv[n] = NULL;
+        execv(MR_SERVER_BIN, argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    p->out = fds[0];
+}
+
+/* Reads the child's stdout until a line starting with prefix arrives;
+ * returns what follows it on that line (in p->text), or NULL. */
+static const char *read_line(proc *p, const char *prefix, int timeout_ms)
+{
+    uint64_t end = mr_now_us() / 1000u + (uint64_t)timeout_ms;
+    for (;;) {
+        p->text[p->len] = '\0';
+        char *nl;
+        while ((nl = strchr(p->text + p->pos, '\n'))) {
+            const char *line = p->text + p->pos;
+            p->pos = (size_t)(nl - p->text) + 1;
+            size_t plen = strlen(prefix), llen = (size_t)(nl - line);
+            if (llen >= plen && strncmp(line, prefix, plen) == 0) {
+                snprintf(p->line, sizeof p->line, "%.*s", (int)(llen - plen), line + plen);
+                return p->line;
+            }
+        }
+        uint64_t now = mr_now_us() / 1000u;
+        if (now >= end || p->len + 1 >= sizeof p->text)
+            return NULL;
+        struct pollfd pf = {.fd = p->out, .events = POLLIN};
+        if (poll(&pf, 1, (int)(end - now)) <= 0)
+            return NULL;
+        ssize_t n = read(p->out, p->text + p->len, sizeof p->text - 1 - p->len);
+        if (n <= 0)
+            return NULL;
+        p->len += (size_t)n;
+    }
+}
+
+/* Waits (bounded) for the child; returns its exit status, or -1 if it was
+ * still running (it is then killed) or died of a signal. The child's stdout
+ * reaching end-of-file is the signal that it has exited. */
+static int reap(proc *p, int timeout_ms, uint64_t *waited_ms)
+{
+    uint64_t t0 = mr_now_us() / 1000u, end = t0 + (uint64_t)timeout_ms;
+    int status = 0;
+    for (;;) {
+        uint64_t now = mr_now_us() / 1000u;
+        struct pollfd pf = {.fd = p->out, .events = POLLIN};
+        if (now >= end || poll(&pf, 1, (int)(end - now)) <= 0) {
+            kill(p->pid, SIGKILL);
+            waitpid(p->pid, &status, 0);
+            close(p->out);
+            return -1;
+        }
+        char sink[512];
+        ssize_t n = read(p->out, sink, sizeof sink);
+        if (n > 0) {
+            size_t room = sizeof p->text - 1 - p->len, k = (size_t)n < room ? (size_t)n : room;
+            memcpy(p->text + p->len, sink, k);
+            p->len += k;
+            continue;
+        }
+        break; /* end of file: the child is gone (or closed stdout: reaped below) */
+    }
+    waitpid(p->pid, &status, 0);
+    if (waited_ms)
+        *waited_ms = mr_now_us() / 1000u - t0;
+    close(p->out);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static uint16_t start_server(proc *p, uint16_t *disc_port)
+{
+    const char *args[] = {"--bind", "127.0.0.1", "--port", "0", "--discovery", "0", "--name", "proc test", NULL};
+    spawn(p, args);
+    const char *l = read_line(p, "listening on 127.0.0.1:", WAIT_MS);
+    assert_non_null(l);
+    int port = atoi(l);
+    assert_true(port > 0 && port < 65536);
+    if (disc_port) {
+        l = read_line(p, "discovery on 127.0.0.1:", WAIT_MS);
+        assert_non_null(l);
+        *disc_port = (uint16_t)atoi(l);
+        assert_true(*disc_port > 0);
+    }
+    return (uint16_t)port;
+}
+
+static void test_flags(void **ctx)
+{
+    (void)ctx;
+    proc p;
+    const char *bad[][3] = {
+        {"--port", "abc", NULL}, {"--nonsense", NULL, NULL}, {"--kind", "chess", NULL},
+        {"--size", "9x", NULL},  {"--max-clients", "0", NULL}, {"--port", NULL, NULL},
+        {"--series", "0", NULL},
+    };
+    for (size_t i = 0; i < MR_ARRAY_LEN(bad); i++) {
+        spawn(&p, bad[i]);
+        assert_int_equal(reap(&p, WAIT_MS, NULL), 2);
+    }
+    const char *version[] = {"--version", NULL};
+    spawn(&p, version);
+    assert_non_null(read_line(&p, "mazerace-server ", WAIT_MS));
+    assert_int_equal(reap(&p, WAIT_MS, NULL), 0);
+    const char *help[] = {"--help", NULL};
+    spawn(&p, help);
+    assert_non_null(read_line(&p, "usage: mazerace-server", WAIT_MS));
+    assert_int_equal(reap(&p, WAIT_MS, NULL), 0);
+}
+
+/* SIGTERM: the connected clients get SHUTDOWN and the process exits 0
+ * within 2 s. */
+static void test_sigterm(void **ctx)
+{
+    (void)ctx;
+    proc p;
+    uint16_t port = start_server(&p, NULL);
+    raw_client *a = raw_connect(port, NULL, NULL, WAIT_MS);
+    raw_client *b = raw_connect(port, NULL, NULL, WAIT_MS);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_true(raw_hello(a, "a", WAIT_MS));
+    assert_true(raw_hello(b, "b", WAIT_MS));
+    wire_msg m;
+    memset(&m, 0, sizeof m);
+    m.type = WIRE_QUICK_MATCH;
+    raw_send_msg(a, &m);
+    assert_true(raw_wait(a, WIRE_ROOM_STATE, &m, WAIT_MS));
+    memset(&m, 0, sizeof m);
+    m.type = WIRE_QUICK_MATCH;
+    raw_send_msg(b, &m);
+    assert_true(raw_wait(b, WIRE_ROOM_STATE, &m, WAIT_MS));
+
+    uint64_t t0 = mr_now_us() / 1000u;
+    assert_int_equal(kill(p.pid, SIGTERM), 0);
+    assert_true(raw_wait(a, WIRE_SHUTDOWN, &m, WAIT_MS));
+    assert_true(raw_wait(b, WIRE_SHUTDOWN, &m, WAIT_MS));
+    assert_true(raw_wait_disconnect(a, WAIT_MS));
+    assert_true(raw_wait_disconnect(b, WAIT_MS));
+    uint64_t waited = 0;
+    assert_int_equal(reap(&p, WAIT_MS, &waited), 0);
+    uint64_t total = mr_now_us() / 1000u - t0;
+    assert_true(total < 2000);
+    raw_close(a);
+    raw_close(b);
+}
+
+/* A process with nobody connected stops at once on SIGINT too, and prints
+ * its statistics with --stats. */
+static void test_sigint_stats(void **ctx)
+{
+    (void)ctx;
+    proc p;
+    const char *args[] = {"--bind", "127.0.0.1", "--port", "0", "--no-discovery", "--stats", NULL};
+    spawn(&p, args);
+    assert_non_null(read_line(&p, "listening on 127.0.0.1:", WAIT_MS));
+    kill(p.pid, SIGINT);
+    const char *v = read_line(&p, "stats moves_validated ", WAIT_MS);
+    assert_non_null(v);
+    assert_int_equal(atoi(v), 0);
+    assert_int_equal(reap(&p, WAIT_MS, NULL), 0);
+}
+
+static void test_discovery(void **ctx)
+{
+    (void)ctx;
+    proc p;
+    uint16_t disc = 0;
+    uint16_t port = start_server(&p, &disc);
+    int fd = socket(AF_INET, SOCK_DGRAM, 0);
+    assert_true(fd >= 0);
+    struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(disc)};
+    inet_pton(AF_INET, "127.0.0.1", &to.sin_addr);
+    uint8_t junk[3] = {1, 2, 3};
+    sendto(fd, junk, sizeof junk, 0, (struct sockaddr *)&to, sizeof to);
+    wire_probe pr = {.version = WIRE_VERSION, .nonce = 77};
+    uint8_t buf[256];
+    size_t n = wire_write_probe(&pr, buf, sizeof buf);
+    assert_int_equal(sendto(fd, buf, n, 0, (struct sockaddr *)&to, sizeof to), (ssize_t)n);
+    struct pollfd pf = {.fd = fd, .events = POLLIN};
+    assert_int_equal(poll(&pf, 1, WAIT_MS), 1);
+    ssize_t got = recv(fd, buf, sizeof buf, 0);
+    assert_true(got > 0);
+    wire_probe_reply rep;
+    assert_true(wire_read_probe_reply(buf, (size_t)got, &rep));
+    assert_int_equal(rep.nonce, 77);
+    assert_int_equal(rep.game_port, port);
+    assert_string_equal(rep.name, "proc test");
+    close(fd);
+    kill(p.pid, SIGTERM);
+    assert_int_equal(reap(&p, WAIT_MS, NULL), 0);
+}
+
+int main(void)
+{
+    signal(SIGPIPE, SIG_IGN);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_flags),
+        cmocka_unit_test(test_sigterm),
+        cmocka_unit_test(test_sigint_stats),
+        cmocka_unit_test(test_discovery),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,250 @@
+/* test_server_units.c: the server's parts without a network: room table, token bucket, command line, memory per match. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "match.h"
+#include "rng.h"
+#include "sv.h"
+#include "sv_internal.h"
+#include "sv_limit.h"
+#include "sv_rooms.h"
+#include "util.h"
+#include "wire.h"
+
+static match *small_match(void)
+{
+    char err[160];
+    match *m = match_create_from_id("pipes:6x4:easy#1", NULL, 1, err, sizeof err);
+    if (!m)
+        fail_msg("match_create_from_id: %s", err);
+    return m;
+}
+
+/* Codes are unique, found in O(1), and a removed room's code is gone while
+ * every other one still resolves (backward-shift deletion). */
+static void test_rooms_codes(void **ctx)
+{
+    (void)ctx;
+    enum { N = 64 };
+    sv_rooms *t = sv_rooms_create(N);
+    rng_t r;
+    rng_seed(&r, 7);
+    sv_room *rooms[N];
+    for (int i = 0; i < N; i++) {
+        rooms[i] = sv_rooms_add(t, small_match(), &r, 0);
+        assert_non_null(rooms[i]);
+        assert_true(wire_room_code_ok(rooms[i]->code));
+        for (int j = 0; j < i; j++)
+            assert_string_not_equal(rooms[i]->code, rooms[j]->code);
+    }
+    assert_int_equal(sv_rooms_count(t), N);
+    assert_null(sv_rooms_add(t, NULL, &r, 0)); /* full */
+    for (int i = 0; i < N; i += 2) {
+        char code[WIRE_ROOM_CODE_LEN + 1];
+        memcpy(code, rooms[i]->code, sizeof code);
+        sv_rooms_remove(t, rooms[i]);
+        assert_null(sv_rooms_find(t, code));
+    }
+    for (int i = 1; i < N; i += 2)
+        assert_ptr_equal(sv_rooms_find(t, rooms[i]->code), rooms[i]);
+    assert_int_equal(sv_rooms_count(t), N / 2);
+    assert_null(sv_rooms_find(t, "AAAA"));
+    assert_null(sv_rooms_find(t, "aaaaa"));
+    assert_null(sv_rooms_find(t, "AAAAAA"));
+    /* Free slots are reused. */
+    for (int i = 0; i < N / 2; i++)
+        assert_non_null(sv_rooms_add(t, small_match(), &r, 0));
+    assert_int_equal(sv_rooms_count(t), N);
+    sv_rooms_destroy(t);
+}
+
+/* The timer heap always yields the earliest deadline, and only when due. */
+static void test_rooms_deadlines(void **ctx)
+{
+    (void)ctx;
+    enum { N = 40 };
+    sv_rooms *t = sv_rooms_create(N);
+    rng_t r;
+    rng_seed(&r, 9);
+    sv_room *rooms[N];
+    for (int i = 0; i < N; i++) {
+        rooms[i] = sv_rooms_add(t, small_match(), &r, 0);
+        sv_rooms_set_deadline(t, rooms[i], 1000 + (uint64_t)rng_below(&r, 5000));
+    }
+    /* Move some, clear some. */
+    for (int i = 0; i < N; i += 3)
+        sv_rooms_set_deadline(t, rooms[i], 500 + (uint64_t)rng_below(&r, 9000));
+    for (int i = 1; i < N; i += 5)
+        sv_rooms_set_deadline(t, rooms[i], UINT64_MAX);
+    assert_null(sv_rooms_due(t, 499));
+    uint64_t last = 0;
+    int popped = 0;
+    sv_room *room;
+    while ((room = sv_rooms_due(t, UINT64_MAX - 1))) {
+        assert_true(room->deadline >= last);
+        last = room->deadline;
+        sv_rooms_set_deadline(t, room, UINT64_MAX);
+        popped++;
+    }
+    assert_int_equal(popped, N - (N + 4) / 5);
+    assert_int_equal(sv_rooms_next_deadline(t), UINT64_MAX);
+    /* Removing a room that is in the heap takes it out. */
+    sv_rooms_set_deadline(t, rooms[2], 10);
+    sv_rooms_remove(t, rooms[2]);
+    assert_null(sv_rooms_due(t, 100));
+    sv_rooms_destroy(t);
+}
+
+static void test_bucket(void **ctx)
+{
+    (void)ctx;
+    sv_bucket b;
+    sv_bucket_init(&b, 1000, 5);
+    int passed = 0;
+    for (int i = 0; i < 20; i++)
+        passed += sv_bucket_take(&b, 1000, 10, 5);
+    assert_int_equal(passed, 5); /* the burst */
+    /* 10 per second: 100 ms buys exactly one. */
+    assert_false(sv_bucket_take(&b, 1099, 10, 5));
+    assert_true(sv_bucket_take(&b, 1100, 10, 5));
+    assert_false(sv_bucket_take(&b, 1100, 10, 5));
+    /* A long idle refills to the burst, no more, and never overflows. */
+    passed = 0;
+    for (int i = 0; i < 20; i++)
+        passed += sv_bucket_take(&b, UINT64_MAX / 2, 100000, 5);
+    assert_int_equal(passed, 5);
+    /* Time going backwards takes nothing extra. */
+    assert_false(sv_bucket_take(&b, 0, 10, 5));
+}
+
+static int parse(sv_config *cfg, char *err, size_t errlen, const char *const *args)
+{
+    char *argv[64];
+    int argc = 0;
+    argv[argc++] = "mazerace-server";
+    for (; args[argc - 1]; argc++) {
+        assert_true(argc < 63);
+        argv[argc] = (char *)args[argc - 1];
+    }
+    argv[argc] = NULL;
+    sv_config_defaults(cfg);
+    return sv_cli_parse(cfg, argc, argv, err, errlen);
+}
+
+static void test_cli(void **ctx)
+{
+    (void)ctx;
+    sv_config cfg;
+    char err[256];
+    const char *none[] = {NULL};
+    assert_int_equal(parse(&cfg, err, sizeof err, none), SV_CLI_RUN);
+    assert_int_equal(cfg.port, WIRE_DEFAULT_PORT);
+    assert_int_equal(cfg.discovery_port, WIRE_DISCOVERY_PORT);
+    assert_string_equal(cfg.bind_addr, "0.0.0.0");
+    assert_null(sv_config_check(&cfg));
+
+    const char *good[] = {"--bind",      "127.0.0.1", "--port=0",  "--name",     "my server", "--max-clients",
+                          "10",          "--max-rooms", "5",       "--kind",     "ice",       "--size",
+                          "25x20",       "--difficulty", "hard",   "--countdown", "0.5",      "--grace=2.25",
+                          "--series",    "3",         "--no-discovery", "--sockbuf", "1024",  "--rate",
+                          "50",          "--burst",   "60",        "--max-bad",  "7",         "--log-level",
+                          "debug",       "--stats",   NULL};
+    assert_int_equal(parse(&cfg, err, sizeof err, good), SV_CLI_RUN);
+    assert_string_equal(cfg.bind_addr, "127.0.0.1");
+    assert_int_equal(cfg.port, 0);
+    assert_string_equal(cfg.name, "my server");
+    assert_int_equal(cfg.max_clients, 10);
+    assert_int_equal(cfg.max_rooms, 5);
+    assert_int_equal(cfg.kind, PZ_ICE);
+    assert_int_equal(cfg.w, 25);
+    assert_int_equal(cfg.h, 20);
+    assert_int_equal(cfg.diff, PZ_HARD);
+    assert_int_equal(cfg.countdown_ms, 500);
+    assert_int_equal(cfg.grace_ms, 2250);
+    assert_int_equal(cfg.series, 3);
+    assert_int_equal(cfg.discovery_port, -1);
+    assert_int_equal(cfg.sockbuf_bytes, 1024 * 1024);
+    assert_int_equal(cfg.msg_rate, 50);
+    assert_int_equal(cfg.msg_burst, 60);
+    assert_int_equal(cfg.max_bad, 7);
+    assert_int_equal(cfg.log_level, SV_LOG_DEBUG);
+    assert_true(cfg.stats);
+
+    const char *help[] = {"--port", "1", "--help", NULL};
+    assert_int_equal(parse(&cfg, err, sizeof err, help), SV_CLI_HELP);
+    const char *version[] = {"--version", NULL};
+    assert_int_equal(parse(&cfg, err, sizeof err, version), SV_CLI_VERSION);
+
+    const char *bad[][3] = {
+        {"--port", "65536", NULL}, {"--port", "-1", NULL},       {"--port", "12x", NULL},
+        {"--port", NULL, NULL},    {"--bogus", NULL, NULL},       {"--kind", "chess", NULL},
+        {"--size", "x5", NULL},    {"--size", "5x", NULL},        {"--size", "3x3x3", NULL},
+        {"--difficulty", "insane", NULL}, {"--countdown", "1.2345", NULL}, {"--countdown", "61", NULL},
+        {"--grace", ".", NULL},    {"--max-clients", "4001", NULL}, {"--max-rooms", "0", NULL},
+        {"--log-level", "loud", NULL}, {"--stats=1", NULL, NULL}, {"--name", "", NULL},
+        {"--name", "\x01x", NULL}, {"stray", NULL, NULL},         {"--series", "100", NULL},
+        {"--sockbuf", "-4", NULL}, {"--discovery", "70000", NULL}, {"--rate", "0", NULL},
+    };
+    for (size_t i = 0; i < MR_ARRAY_LEN(bad); i++) {
+        err[0] = '\0';
+        assert_int_equal(parse(&cfg, err, sizeof err, bad[i]), SV_CLI_ERROR);
+        assert_true(strlen(err) > 5);
+    }
+    /* A size the kind refuses is caught by the config check. */
+    const char *big[] = {"--kind", "pipes", "--size", "1000x1000", NULL};
+    assert_int_equal(parse(&cfg, err, sizeof err, big), SV_CLI_ERROR);
+}
+
+/* The budget: server memory per running match beyond the puzzle and its two
+ * states stays under 16 KiB. Measured on a race in progress with a few
+ * hundred moves logged, as the server holds it. */
+static void test_memory_per_match(void **ctx)
+{
+    (void)ctx;
+    sv_rooms *t = sv_rooms_create(1024);
+    rng_t r;
+    rng_seed(&r, 3);
+    char err[160];
+    match *m = match_create_from_id("maze#5", NULL, 1, err, sizeof err);
+    if (!m)
+        m = small_match();
+    sv_room *room = sv_rooms_add(t, m, &r, 0);
+    assert_non_null(room);
+    assert_null(match_join(m, -1, "a", 0, NULL));
+    assert_null(match_join(m, -1, "b", 0, NULL));
+    assert_null(match_ready(m, 0, true, 0));
+    assert_null(match_ready(m, 1, true, 0));
+    uint64_t t0 = match_start_ms(m);
+    match_update(m, t0);
+    pz_move plan[2048];
+    int n = pz_kind_of(match_puzzle(m))->solve(match_puzzle(m), NULL, plan, (int)MR_ARRAY_LEN(plan));
+    assert_true(n > 1);
+    match_event ev;
+    for (int i = 0; i + 1 < n; i++) {
+        assert_null(match_move(m, 0, (uint32_t)i, plan[i], t0 + (uint64_t)i, NULL));
+        while (match_poll_event(m, &ev))
+            ;
+    }
+    size_t bytes = sv_rooms_bytes_per_room(t) + MATCH_SLOTS * sizeof(sv_client) + match_memory(m);
+    printf("# server bytes per running match: %zu (room table %zu, clients %zu, match %zu, %d moves logged)\n",
+           bytes, sv_rooms_bytes_per_room(t), MATCH_SLOTS * sizeof(sv_client), match_memory(m), n - 1);
+    assert_true(bytes < 16 * 1024);
+    sv_rooms_destroy(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rooms_codes), cmocka_unit_test(test_rooms_deadlines), cmocka_unit_test(test_bucket),
+        cmocka_unit_test(test_cli),         cmocka_unit_test(test_memory_per_match),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
