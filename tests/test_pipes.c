@@ -115,13 +115,30 @@ static void check_puzzle(const pz_puzzle *pz, int w, int h, int diff, uint64_t s
     K.free_puzzle(again);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
 static void properties(int diff)
 {
+    uint64_t *hashes = mr_alloc(SEEDS, sizeof *hashes);
     for (uint64_t seed = 1; seed <= SEEDS; seed++) {
         pz_puzzle *pz = gen(6, 4, diff, seed);
         check_puzzle(pz, 6, 4, diff, seed);
+        char *desc = K.encode_desc(pz);
+        hashes[seed - 1] = mr_hash64(desc, strlen(desc));
+        free(desc);
         K.free_puzzle(pz);
     }
+    /* the seed shapes the board: nearly every seed gives a different one */
+    qsort(hashes, SEEDS, sizeof *hashes, cmp_u64);
+    int distinct = 1;
+    for (int i = 1; i < SEEDS; i++)
+        distinct += hashes[i] != hashes[i - 1];
+    assert_true(distinct >= SEEDS * 95 / 100);
+    free(hashes);
 }
 
 static void test_properties_easy(void **ctx)
