@@ -26,8 +26,8 @@
  * docs/kinds/maze.md), so 128 draws all miss with probability below 1e-6:
  * such an ID gets a clear error, the same on every machine. */
 #define MAX_DRAWS 128
-#define EASY_BELOW 200   /* permille of dead-end cells walked into */
-#define MEDIUM_BELOW 450
+#define EASY_BELOW 240   /* permille of dead-end cells walked into */
+#define MEDIUM_BELOW 480
 #define MAX_ASPECT 4     /* longer side at most 4 x the shorter */
 
 /* Text form: "+" corners, "-" and "|" walls, " " passages, "S" start, "E"
@@ -330,7 +330,9 @@ static void free_puzzle(pz_puzzle *pz)
     free(pz);
 }
 
-static pz_puzzle *generate(const pz_params *p, uint64_t seed, const char **err)
+/* Draws mazes from the seed's stream until one falls in band `want` (any
+ * band if want < 0), at most MAX_DRAWS. */
+static pz_puzzle *draw(const pz_params *p, uint64_t seed, int want, const char **err)
 {
     const char *why = validate_params(p);
     if (why) {
@@ -344,21 +346,33 @@ static pz_puzzle *generate(const pz_params *p, uint64_t seed, const char **err)
     frontier f = {.cap = 4 * ((size_t)p->w + (size_t)p->h) + 64};
     f.e = mr_alloc(f.cap, sizeof *f.e);
     uint8_t *g = mr_alloc(((size_t)p->w + 2) * ((size_t)p->h + 2), 1);
-    for (int draw = 0; draw < MAX_DRAWS; draw++) {
+    bool found = false;
+    for (int i = 0; i < MAX_DRAWS && !found; i++) {
         carve(pz->cells, g, p->w, p->h, &r, &f);
         measure(pz);
-        if (band_of(pz) == p->diff) {
-            free(f.e);
-            free(g);
-            return pz;
-        }
+        found = want < 0 || band_of(pz) == want;
     }
     free(f.e);
     free(g);
-    free_puzzle(pz);
-    if (err)
-        *err = "no maze of that difficulty found within the draw limit (try another seed or size)";
-    return NULL;
+    if (!found) {
+        free_puzzle(pz);
+        if (err)
+            *err = "no maze of that difficulty found within the draw limit (try another seed or size)";
+        return NULL;
+    }
+    if (want < 0)
+        pz->params.diff = band_of(pz);
+    return pz;
+}
+
+static pz_puzzle *generate(const pz_params *p, uint64_t seed, const char **err)
+{
+    return draw(p, seed, p->diff, err);
+}
+
+pz_puzzle *maze_generate_once(const pz_params *p, uint64_t seed, const char **err)
+{
+    return draw(p, seed, -1, err);
 }
 
 /* Checks the border, links the tree and measures; NULL or why not. On a

@@ -1,0 +1,112 @@
+/* bench_maze.c: maze figures for `mazerace-gen bench`: generate+grade per size and band, one traversal
+ * against seed_traversal's shape, storage and the move check. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bench.h"
+#include "maze.h"
+#include "util.h"
+
+/* One traversal per rep (no difficulty redraws): the work seed_traversal's
+ * gen_WxH times, printed in its RESULT shape so the two sit side by side.
+ * ok=1 when every maze built was a spanning tree (cells - 1 passages,
+ * checked through maze_open; connectivity is proved inside the kind). */
+static void bench_traversal(const bench_opts *o, int side, int reps)
+{
+    pz_params p = {.kind = PZ_MAZE, .w = side, .h = side, .diff = PZ_EASY};
+    const pz_kind *k = &pz_kind_maze;
+    double *samples = mr_alloc((size_t)reps, sizeof *samples);
+    int ok = 1, n = 0;
+    uint64_t t_end = mr_now_us() + (uint64_t)(o->max_seconds * 1e6);
+    for (int r = 0; r < reps; r++) {
+        const char *err = NULL;
+        uint64_t t0 = mr_now_us();
+        pz_puzzle *pz = maze_generate_once(&p, (uint64_t)r + 1, &err);
+        uint64_t t1 = mr_now_us();
+        samples[n++] = (double)(t1 - t0);
+        if (!pz) {
+            ok = 0;
+            break;
+        }
+        long passages = 0;
+        for (int y = 0; y < side; y++)
+            for (int x = 0; x < side; x++)
+                passages += maze_open(pz, x, y, PZ_RIGHT) + maze_open(pz, x, y, PZ_DOWN);
+        if (passages != (long)side * side - 1)
+            ok = 0;
+        if (r == 0)
+            printf("  storage %dx%d: %zu bytes (%.4f bytes per cell)\n", side, side, maze_storage_bytes(pz),
+                   (double)maze_storage_bytes(pz) / ((double)side * side));
+        if (r == 0)
+            printf("RESULT maze storage_%dx%d bytes=%zu bytes_per_cell=%.4f\n", side, side, maze_storage_bytes(pz),
+                   (double)maze_storage_bytes(pz) / ((double)side * side));
+        k->free_puzzle(pz);
+        if (t1 > t_end)
+            break;
+    }
+    bench_stats st;
+    bench_stats_of(samples, n, &st);
+    double cells = (double)side * side;
+    printf("  %dx%d one traversal  mean %10.3f ms  median %10.3f ms  (%.1f ns/cell, n=%d, spanning tree %s)\n", side,
+           side, st.mean / 1e3, st.median / 1e3, st.mean * 1e3 / cells, n, ok ? "ok" : "BROKEN");
+    printf("RESULT maze gen_%dx%d ms=%.3f ns_per_cell=%.2f ok=%d\n", side, side, st.mean / 1e3,
+           st.mean * 1e3 / cells, ok);
+    free(samples);
+}
+
+/* The server's per-move cost: execute_move through the kind's table over a
+ * random walk of attempted steps (legal and walled) on a large maze. */
+static void bench_moves(int side, int moves)
+{
+    pz_params p = {.kind = PZ_MAZE, .w = side, .h = side, .diff = PZ_EASY};
+    const pz_kind *k = &pz_kind_maze;
+    const char *err = NULL;
+    pz_puzzle *pz = maze_generate_once(&p, 1, &err);
+    if (!pz) {
+        printf("  move check: %s\n", err);
+        return;
+    }
+    pz_state *st = k->new_state(pz);
+    uint8_t *dirs = mr_alloc((size_t)moves, 1);
+    uint64_t x = 88172645463325252ull;
+    for (int i = 0; i < moves; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        dirs[i] = (uint8_t)(x & 3);
+    }
+    long legal = 0;
+    uint64_t t0 = mr_now_us();
+    for (int i = 0; i < moves; i++) {
+        pz_move mv = {.type = PZ_MOVE_STEP, .dir = dirs[i]};
+        if (!k->execute_move(pz, st, mv, st))
+            legal++;
+        if (k->is_solved(pz, st)) {
+            k->free_state(st);
+            st = k->new_state(pz);
+        }
+    }
+    double ns = (double)(mr_now_us() - t0) * 1e3 / moves;
+    printf("  %dx%d move check  %.2f ns/move (%ld/%d legal)\n", side, side, ns, legal, moves);
+    printf("RESULT maze move_%dx%d ns_per_move=%.3f legal=%ld moves=%d\n", side, side, ns, legal, moves);
+    free(dirs);
+    k->free_state(st);
+    k->free_puzzle(pz);
+}
+
+void bench_maze(const bench_opts *o)
+{
+    printf("maze: one traversal (compare RESULT traversal gen_* of seed_traversal)\n");
+    bench_traversal(o, 100, o->quick ? 20 : 200);
+    bench_traversal(o, 1000, o->quick ? 2 : 10);
+    bench_moves(1000, o->quick ? 100000 : 10000000);
+
+    printf("maze: generate + grade (redraws until the band matches)\n");
+    static const int sizes[][2] = {{21, 15}, {64, 48}, {100, 100}, {160, 160}, {200, 200}, {1000, 1000}};
+    for (size_t s = 0; s < MR_ARRAY_LEN(sizes); s++)
+        for (int d = 0; d < PZ_DIFF_COUNT; d++) {
+            pz_params p = {.kind = PZ_MAZE, .w = sizes[s][0], .h = sizes[s][1], .diff = d};
+            bench_opts big = *o;
+            if (p.w * p.h >= 1000000 && big.count > 100)
+                big.count = 100; /* ~0.1 s each: keep the run bounded */
+            bench_generate(&big, &p);
+        }
+}
