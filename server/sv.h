@@ -18,7 +18,7 @@
 
 enum sv_log_level { SV_LOG_OFF, SV_LOG_ERROR, SV_LOG_WARN, SV_LOG_INFO, SV_LOG_DEBUG };
 
-#define SV_NAME_MAX 31      /* server name bytes, as in the discovery reply */
+#define SV_NAME_MAX WIRE_NAME_MAX /* server name bytes, as in the discovery reply */
 #define SV_MAX_CLIENTS 4000 /* ENet allows 4095 peers per host */
 #define SV_MAX_ROOMS 65536
 #define SV_DEFAULT_PORT WIRE_DEFAULT_PORT

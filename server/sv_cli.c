@@ -8,6 +8,7 @@
 #include "puzzle.h"
 #include "sv.h"
 #include "sv_log.h"
+#include "wire.h"
 
 static const char usage[] =
     "usage: mazerace-server [options]\n"
@@ -193,12 +194,10 @@ int sv_cli_parse(sv_config *cfg, int argc, char **argv, char *err, size_t errlen
             cfg->sockbuf_bytes = (int)v * 1024;
         } else if (strcmp(flag, "--name") == 0) {
             size_t n = strlen(val);
-            if (n == 0 || n > SV_NAME_MAX)
-                return fail(err, errlen, "--name: must be 1..31 bytes%s%s", "", "");
-            for (const char *p = val; *p; p++)
-                if ((unsigned char)*p < 0x20 || *p == 0x7f)
-                    return fail(err, errlen, "--name: control characters are not allowed%s%s", "", "");
-            strcpy(cfg->name, val);
+            if (n == 0 || n > SV_NAME_MAX || !wire_name_ok(val, n))
+                return fail(err, errlen, "--name: must be 1..24 bytes of UTF-8 without control characters%s%s",
+                            "", "");
+            memcpy(cfg->name, val, n + 1);
         } else if (strcmp(flag, "--max-clients") == 0) {
             if (!parse_int(val, 1, SV_MAX_CLIENTS, &v))
                 return fail(err, errlen, "--max-clients: '%s' is not a number 1..4000%s", val, "");

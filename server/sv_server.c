@@ -84,8 +84,8 @@ void sv_bad_message(sv_t *sv, sv_client *c, int code, const char *why)
     else
         sv->st.bad_msgs++;
     c->bad++;
-    /* The first one is worth a warning and an answer; a flood is summed up
-     * by the kick, so a flooder cannot make us flood it back. */
+    /* Each is answered (at most max_bad answers before the kick); the first
+     * is worth a warning, the rest are summed up by the kick line. */
     sv_logf(&sv->log, c->bad == 1 ? SV_LOG_WARN : SV_LOG_DEBUG, "client #%u %s: bad message (%s), %u so far",
             c->id, c->addr, why, c->bad);
     if (c->bad >= (uint32_t)sv->cfg.max_bad) {
@@ -93,7 +93,7 @@ void sv_bad_message(sv_t *sv, sv_client *c, int code, const char *why)
         sv_send_error(sv, c, WIRE_ERROR, code, "too many bad messages: disconnecting");
         sv_logf(&sv->log, SV_LOG_WARN, "client #%u %s: %u bad messages, kicked", c->id, c->addr, c->bad);
         sv_close_client(sv, c, "too many bad messages");
-    } else if (c->bad == 1) {
+    } else {
         sv_send_error(sv, c, WIRE_ERROR, code, why);
     }
 }
