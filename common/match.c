@@ -35,6 +35,7 @@ struct match {
     bool fresh; /* the current puzzle has not been raced yet */
     uint64_t seed;
     uint64_t desc_hash;
+    uint32_t move_limit;
     match_config cfg;
     rng_t rng;
     int phase;
@@ -144,6 +145,7 @@ static void set_puzzle(match *m, pz_puzzle *pz, bool seeded, uint64_t seed)
     m->seed = seed;
     m->fresh = true;
     m->desc_hash = hash_of(pz, m->kind);
+    m->move_limit = (uint32_t)pz_max_solution(pz) + 1024;
     reset_states(m);
 }
 
@@ -568,6 +570,8 @@ const char *match_move(match *m, int slot, uint32_t seq, pz_move mv, uint64_t no
         return reject(m, slot, seq, MATCH_REJ_NOT_STARTED, match_reject_text(MATCH_REJ_NOT_STARTED), code);
     if (m->phase != MATCH_RACING)
         return reject(m, slot, seq, MATCH_REJ_FINISHED, match_reject_text(MATCH_REJ_FINISHED), code);
+    if (s->moves >= m->move_limit)
+        return reject(m, slot, seq, MATCH_REJ_TOO_MANY, match_reject_text(MATCH_REJ_TOO_MANY), code);
     const char *why = m->kind->execute_move(m->pz, s->st, mv, s->st);
     if (why)
         return reject(m, slot, seq, MATCH_REJ_ILLEGAL, why, code);
@@ -678,6 +682,7 @@ int match_game_id(const match *m, char *buf, size_t len)
 }
 
 uint64_t match_desc_hash(const match *m) { return m->desc_hash; }
+uint32_t match_move_limit(const match *m) { return m ? m->move_limit : 0; }
 
 size_t match_memory(const match *m)
 {
@@ -704,6 +709,8 @@ const char *match_reject_text(int code)
         return "no player in that slot";
     case MATCH_REJ_DISCONNECTED:
         return "that player is disconnected";
+    case MATCH_REJ_TOO_MANY:
+        return "too many moves in this game";
     default:
         return "unknown reason";
     }

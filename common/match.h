@@ -45,6 +45,7 @@ enum match_reject {
     MATCH_REJ_FINISHED = 3,     /* after the race ended */
     MATCH_REJ_NO_PLAYER = 4,    /* slot out of range or empty */
     MATCH_REJ_DISCONNECTED = 5, /* slot is in its grace period */
+    MATCH_REJ_TOO_MANY = 6,     /* over match_move_limit() moves in this game */
     MATCH_REJ_COUNT
 };
 
@@ -174,6 +175,10 @@ const char *match_rematch(match *m, int slot, uint64_t now_ms);
  * the reason (same text as the REJECT event). *code (may be NULL) gets the
  * enum match_reject. */
 const char *match_move(match *m, int slot, uint32_t seq, pz_move mv, uint64_t now_ms, int *code);
+/* Accepted moves one player may make in one game: pz_max_solution + 1024,
+ * far more than any real play, so that the move log (kept for resuming) is
+ * bounded by the puzzle's size however a client behaves. */
+uint32_t match_move_limit(const match *m);
 /* Advances time: countdown -> race, grace expiry -> forfeit. Every other
  * call also does this first, so a host may call it only at
  * match_next_deadline. */

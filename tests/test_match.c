@@ -595,6 +595,33 @@ static void test_memory_budget(void **ctx)
     match_destroy(m);
 }
 
+/* However a client behaves, a game's move log stays bounded. */
+static void test_move_limit(void **ctx)
+{
+    (void)ctx;
+    match *m = racing_match(1);
+    uint32_t limit = match_move_limit(m);
+    assert_int_equal(limit, 3 * LEN + 1 + 1024);
+    match_event ev;
+    for (uint32_t i = 0; i < limit; i++) {
+        assert_null(match_move(m, 0, i, i % 2 ? LEFT : RIGHT, 5000, NULL));
+        while (match_poll_event(m, &ev))
+            ;
+    }
+    int code;
+    assert_non_null(match_move(m, 0, limit, RIGHT, 5000, &code));
+    assert_int_equal(code, MATCH_REJ_TOO_MANY);
+    assert_int_equal(match_moves(m, 0), limit);
+    assert_true(match_memory(m) < 16 * 1024);
+    /* The other player is not affected; a new game resets the count. */
+    play_moves(m, 1, LEN - 1, 6000);
+    assert_int_equal(match_last_result(m)->winner, 1);
+    assert_null(match_rematch(m, 0, 7000));
+    assert_null(match_rematch(m, 1, 7000));
+    assert_int_equal(match_moves(m, 0), 0);
+    match_destroy(m);
+}
+
 static void test_config_and_texts(void **ctx)
 {
     (void)ctx;
@@ -679,6 +706,7 @@ int main(void)
         cmocka_unit_test(test_disconnect_after_finish),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_memory_budget),
+        cmocka_unit_test(test_move_limit),
         cmocka_unit_test(test_config_and_texts),
         cmocka_unit_test(test_game_id_rebuilds_same_puzzle),
     };
