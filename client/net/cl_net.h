@@ -47,7 +47,7 @@ enum cl_net_ev_type {
     CL_EV_ACK,           /* own move seq accepted: seq, moves, solved */
     CL_EV_REJECT,        /* own move seq refused: seq, code (enum match_reject), text */
     CL_EV_PROGRESS,      /* opponent moved: progress (their state: cl_net_opponent_state) */
-    CL_EV_MATCH_END,     /* result: end */
+    CL_EV_MATCH_END,     /* result: end; room as it was then (names) */
     CL_EV_REMATCH_OFFER, /* slot asked for a rematch */
     CL_EV_DISCONNECTED,  /* connection lost: resuming says whether cl_net is trying to resume */
     CL_EV_RESUMED,       /* back in the race; states rebuilt from the server's move log */
@@ -66,7 +66,7 @@ typedef struct cl_net_event {
     uint32_t player_id; /* CONNECTED */
     int game_no;        /* MATCH_START */
     uint64_t start_ms;  /* MATCH_START: race start on the caller's clock */
-    wire_room_state room;   /* ROOM_JOINED, LOBBY */
+    wire_room_state room;   /* ROOM_JOINED, LOBBY, MATCH_END */
     wire_progress progress; /* PROGRESS */
     wire_match_end end;     /* MATCH_END */
     char text[WIRE_TEXT_MAX + 1];

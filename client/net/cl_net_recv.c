@@ -235,7 +235,7 @@ static void on_match_end(cl_net_t *n, const wire_msg *m)
 {
     n->live = false;
     n->pend_len = 0;
-    cl_net_event ev = {.type = CL_EV_MATCH_END, .slot = n->slot, .end = m->end};
+    cl_net_event ev = {.type = CL_EV_MATCH_END, .slot = n->slot, .end = m->end, .room = n->room};
     snprintf(ev.text, sizeof ev.text, "%s", match_end_text(m->end.reason));
     cl_net_push(n, &ev);
 }

@@ -1,0 +1,183 @@
+/* test_it_tools.c: the mazerace-bot program against a real server, its flags, and LAN discovery on 127.0.0.1. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cl_net.h"
+#include "it_proc.h"
+#include "util.h"
+
+static const char *const fast_server[] = {"--no-discovery", "--countdown", "0.2", NULL};
+
+/* Runs mazerace-bot with args (NULL-terminated), returns its exit code and
+ * counts output lines containing each of two needles. */
+static int run_bot(const char *const args[], const char *n1, int *c1, const char *n2, int *c2)
+{
+    char *argv[32];
+    int n = 0;
+    argv[n++] = MR_BOT_PATH;
+    for (int i = 0; args[i] && n < 31; i++)
+        argv[n++] = (char *)args[i];
+    argv[n] = NULL;
+    it_proc bot;
+    assert_true(it_proc_spawn(&bot, argv));
+    char line[1024];
+    uint64_t deadline = mr_now_us() + 90000000u;
+    while (mr_now_us() < deadline && it_proc_line(&bot, line, sizeof line, 1000, "bot")) {
+        if (n1 && strstr(line, n1))
+            (*c1)++;
+        if (n2 && strstr(line, n2))
+            (*c2)++;
+    }
+    int code = -1;
+    bool ended = it_proc_wait(&bot, 5000, &code, "bot");
+    it_proc_cleanup(&bot);
+    assert_true(ended);
+    return code;
+}
+
+/* The documented smoke run: two bots, quick match, one full match, exit 0. */
+static void test_bot_plays_one_match(void **ctx)
+{
+    (void)ctx;
+    it_proc sv;
+    int port = it_server_start(&sv, MR_SERVER_PATH, fast_server);
+    assert_true(port > 0);
+    char addr[32];
+    snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+    const char *args[] = {"--server", addr, "--bots", "2", "--matches", "1", "--pace", "5", "--timeout", "60", NULL};
+    int matches = 0, summary = 0;
+    int code = run_bot(args, "match bot-", &matches, "summary:", &summary);
+    assert_int_equal(code, 0);
+    assert_int_equal(matches, 2); /* each bot prints the match it played */
+    assert_int_equal(summary, 1);
+    it_proc_signal(&sv, SIGTERM);
+    int sc = -1;
+    assert_true(it_proc_wait(&sv, 5000, &sc, "server"));
+    assert_int_equal(sc, 0);
+    it_proc_cleanup(&sv);
+}
+
+/* Created rooms (bot 1 creates, bot 2 joins by code), two pairs, two
+ * matches each with mistakes: all finish. */
+static void test_bot_pairs_rooms_and_rematches(void **ctx)
+{
+    (void)ctx;
+    it_proc sv;
+    int port = it_server_start(&sv, MR_SERVER_PATH, fast_server);
+    assert_true(port > 0);
+    char addr[32];
+    snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+    const char *args[] = {"--server", addr, "--bots", "4", "--matches", "2", "--pace", "3", "--kind", "ice",
+                          "--size", "12x10", "--difficulty", "easy", "--mistakes", "0.2", "--timeout", "60", NULL};
+    int matches = 0, won = 0;
+    int code = run_bot(args, "match bot-", &matches, ": won;", &won);
+    assert_int_equal(code, 0);
+    assert_int_equal(matches, 8);
+    assert_int_equal(won, 4); /* one winner per game */
+    it_proc_signal(&sv, SIGTERM);
+    int sc = -1;
+    assert_true(it_proc_wait(&sv, 5000, &sc, "server"));
+    it_proc_cleanup(&sv);
+}
+
+/* Nobody listening: the bot fails with 1 within its timeout, never hangs. */
+static void test_bot_fails_without_server(void **ctx)
+{
+    (void)ctx;
+    /* The discard port on this machine: nothing answers ENet there. */
+    const char *args[] = {"--server", "127.0.0.1:9", "--timeout", "3", NULL};
+    assert_int_equal(run_bot(args, NULL, NULL, NULL, NULL), 1);
+}
+
+static void test_bot_bad_flags(void **ctx)
+{
+    (void)ctx;
+    const char *bad[][4] = {
+        {"--bots", "0", NULL},           {"--server", "127.0.0.1:99999", NULL},
+        {"--pace", "fast", NULL},        {"--mistakes", "2", NULL},
+        {"--room", "AB", NULL},          {"--kind", "chess", NULL},
+        {"--size", "10by10", NULL},      {"--frobnicate", NULL},
+        {"--room", "ABCDE", "--kind"},   {"--bench", "5", NULL},
+    };
+    for (size_t i = 0; i < MR_ARRAY_LEN(bad); i++) {
+        const char *args[6] = {bad[i][0], bad[i][1], bad[i][2], NULL};
+        if (strcmp(bad[i][0], "--room") == 0 && bad[i][2])
+            args[3] = "maze";
+        if (strcmp(bad[i][0], "--bench") == 0)
+            args[2] = "--bots", args[3] = "3";
+        assert_int_equal(run_bot(args, NULL, NULL, NULL, NULL), 2);
+    }
+    const char *help[] = {"--help", NULL};
+    int usage = 0;
+    assert_int_equal(run_bot(help, "usage:", &usage, NULL, NULL), 0);
+    assert_int_equal(usage, 1);
+    const char *ver[] = {"--version", NULL};
+    int v = 0;
+    assert_int_equal(run_bot(ver, "mazerace-bot ", &v, NULL, NULL), 0);
+    assert_int_equal(v, 1);
+}
+
+/* A discovery probe to 127.0.0.1 finds the server, with its game port. */
+static void test_discovery_finds_local_server(void **ctx)
+{
+    (void)ctx;
+    static const char *const extra[] = {"--discovery", "0", "--name", "itest", NULL};
+    it_proc sv;
+    int port = it_server_start(&sv, MR_SERVER_PATH, extra);
+    assert_true(port > 0);
+    char line[256];
+    assert_true(it_proc_expect(&sv, "discovery on", line, sizeof line, 5000, "server"));
+    const char *colon = strrchr(line, ':');
+    int dport = colon ? atoi(colon + 1) : 0;
+    assert_true(dport > 0);
+    const char *err = NULL;
+    cl_disc_t *d = cl_disc_create(dport, &err);
+    assert_non_null(d);
+    cl_server_info info;
+    bool found = false;
+    uint64_t deadline = mr_now_us() + 5000000u, next_probe = 0;
+    /* UDP may lose a probe: probe again every 200 ms until a reply. */
+    while (!found && mr_now_us() < deadline) {
+        uint64_t now = mr_now_us();
+        if (now >= next_probe) {
+            assert_null(cl_disc_probe(d, "127.0.0.1", now / 1000u));
+            next_probe = now + 200000u;
+        }
+        it_proc_line(&sv, line, sizeof line, 5, "server");
+        found = cl_disc_poll(d, mr_now_us() / 1000u, &info);
+    }
+    assert_true(found);
+    assert_int_equal(info.game_port, port);
+    assert_string_equal(info.name, "itest");
+    assert_string_equal(info.addr, "127.0.0.1");
+    assert_true(info.max_players > 0);
+    assert_int_equal(info.players, 0);
+    assert_false(cl_disc_poll(d, mr_now_us() / 1000u, &info));
+    assert_non_null(cl_disc_probe(d, "not-an-address", 0));
+    cl_disc_destroy(d);
+    it_proc_signal(&sv, SIGTERM);
+    int sc = -1;
+    assert_true(it_proc_wait(&sv, 5000, &sc, "server"));
+    it_proc_cleanup(&sv);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bot_plays_one_match),
+        cmocka_unit_test(test_bot_pairs_rooms_and_rematches),
+        cmocka_unit_test(test_bot_fails_without_server),
+        cmocka_unit_test(test_bot_bad_flags),
+        cmocka_unit_test(test_discovery_finds_local_server),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,342 @@
+/* bt_fleet.c: runs many players over one ENet host: play mode (results and summary) and bench mode (ack times, CPU, drops). */
+#include "bt_fleet.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bt_measure.h"
+#include "match.h"
+#include "util.h"
+
+/* After the bench window, answers still in flight are awaited this long. */
+#define DRAIN_US 2000000u
+
+static volatile sig_atomic_t stop_flag;
+
+void bt_fleet_stop(void) { stop_flag = 1; }
+
+typedef struct fleet {
+    const bt_opts *o;
+    cl_hub_t *hub;
+    bt_player **p;
+    int n;
+    int *printed; /* results printed per player */
+} fleet;
+
+static const char *end_reason(int r)
+{
+    return match_end_text(r);
+}
+
+static void print_result(const bt_player *p, const bt_result *r, int index)
+{
+    const wire_match_end *e = &r->end;
+    const char *verdict = e->winner == WIRE_SLOT_NONE ? "no winner" : e->winner == r->slot ? "won" : "lost";
+    printf("match %s #%d (%s): %s; winner %s (%s); times %u/%u ms; moves %u/%u; %s vs %s; score %u-%u\n",
+           bt_player_name(p), index + 1, r->game_id, verdict,
+           e->winner == WIRE_SLOT_NONE ? "none" : r->names[e->winner], end_reason(e->reason),
+           (unsigned)e->time_ms[0], (unsigned)e->time_ms[1], (unsigned)e->moves[0], (unsigned)e->moves[1],
+           r->names[0], r->names[1], e->score[0], e->score[1]);
+}
+
+static void print_new_results(fleet *f)
+{
+    for (int i = 0; i < f->n; i++) {
+        const bt_result *r;
+        int n = bt_player_results(f->p[i], &r);
+        for (; f->printed[i] < n; f->printed[i]++)
+            if (!f->o->quiet)
+                print_result(f->p[i], &r[f->printed[i]], f->printed[i]);
+    }
+    fflush(stdout);
+}
+
+static bool make_fleet(fleet *f, const bt_opts *o)
+{
+    memset(f, 0, sizeof *f);
+    f->o = o;
+    const char *err = NULL;
+    f->hub = cl_hub_create(o->bots, o->sockbuf_kib, &err);
+    if (!f->hub) {
+        fprintf(stderr, "mazerace-bot: %s\n", err);
+        return false;
+    }
+    f->p = mr_alloc((size_t)o->bots, sizeof *f->p);
+    f->printed = mr_alloc((size_t)o->bots, sizeof *f->printed);
+    uint64_t now = mr_now_us();
+    for (int i = 0; i < o->bots; i++) {
+        bt_player_cfg c = o->player;
+        char name[WIRE_NAME_MAX + 1];
+        if (o->bots > 1) {
+            /* Keep the suffix inside the name limit. */
+            char suffix[12];
+            int sl = snprintf(suffix, sizeof suffix, "-%d", i + 1);
+            snprintf(name, sizeof name, "%.*s%s", WIRE_NAME_MAX - sl, o->player.name, suffix);
+        } else {
+            snprintf(name, sizeof name, "%s", o->player.name);
+        }
+        c.name = name;
+        c.bot_seed = o->player.bot_seed + (uint64_t)i * 0x9E3779B97F4A7C15ull;
+        /* Pairs inside the process: the even one creates, the odd one joins
+         * the code it got. */
+        if (o->player.mode == BT_CREATE && i % 2 == 1)
+            c.mode = BT_WAIT;
+        f->p[i] = bt_player_create(f->hub, &c, o->host, o->port, now, &err);
+        if (!f->p[i]) {
+            fprintf(stderr, "mazerace-bot: bot %d: %s\n", i + 1, err);
+            return false;
+        }
+        f->n++;
+    }
+    return true;
+}
+
+static void free_fleet(fleet *f)
+{
+    for (int i = 0; i < f->n; i++)
+        cl_net_flush(bt_player_net(f->p[i]));
+    for (int i = 0; i < f->n; i++)
+        bt_player_destroy(f->p[i]);
+    cl_hub_destroy(f->hub);
+    free(f->p);
+    free(f->printed);
+}
+
+/* One turn of the loop: network in, every player, network out. */
+static void turn(fleet *f)
+{
+    cl_hub_service(f->hub, mr_now_us() / 1000u, 1);
+    uint64_t now = mr_now_us();
+    for (int i = 0; i < f->n; i++) {
+        bt_player_step(f->p[i], now);
+        if (f->o->player.mode == BT_CREATE && i % 2 == 1) {
+            const char *code = bt_player_room(f->p[i - 1]);
+            if (code && !bt_player_room(f->p[i]))
+                bt_player_join(f->p[i], code);
+        }
+    }
+    cl_hub_flush(f->hub);
+}
+
+static int first_failure(const fleet *f)
+{
+    for (int i = 0; i < f->n; i++)
+        if (bt_player_failed(f->p[i]))
+            return i;
+    return -1;
+}
+
+static void report_failure(const fleet *f, int i)
+{
+    fprintf(stderr, "mazerace-bot: %s: %s\n", bt_player_name(f->p[i]), bt_player_failed(f->p[i]));
+}
+
+/* ---- play mode ---- */
+
+static int play(fleet *f)
+{
+    const bt_opts *o = f->o;
+    uint64_t t0 = mr_now_us(), deadline = t0 + (uint64_t)(o->timeout_s * 1e6);
+    int done = 0, failed = -1;
+    for (int i = 0; i < f->n; i++)
+        bt_player_record(f->p[i], true);
+    while (!stop_flag && mr_now_us() < deadline) {
+        turn(f);
+        print_new_results(f);
+        failed = first_failure(f);
+        if (failed >= 0)
+            break;
+        done = 0;
+        for (int i = 0; i < f->n; i++)
+            done += bt_player_done(f->p[i]);
+        if (done == f->n)
+            break;
+    }
+    double wall = (double)(mr_now_us() - t0) / 1e6;
+    uint64_t sent = 0, acked = 0, rejected = 0, progress = 0, resumed = 0, wins = 0, games = 0;
+    size_t ns = 0;
+    for (int i = 0; i < f->n; i++) {
+        const bt_counts *c = bt_player_counts(f->p[i]);
+        sent += c->sent, acked += c->acked, rejected += c->rejected;
+        progress += c->progress, resumed += c->resumed;
+        const bt_result *r;
+        int n = bt_player_results(f->p[i], &r);
+        games += (uint64_t)n;
+        for (int k = 0; k < n; k++)
+            wins += r[k].end.winner == r[k].slot;
+        size_t m;
+        bt_player_samples(f->p[i], &m);
+        ns += m;
+    }
+    uint32_t *all = mr_alloc(ns ? ns : 1, sizeof *all);
+    size_t k = 0;
+    for (int i = 0; i < f->n; i++) {
+        size_t m;
+        const uint32_t *s = bt_player_samples(f->p[i], &m);
+        memcpy(all + k, s, m * sizeof *s);
+        k += m;
+    }
+    uint32_t p50 = bt_quantile(all, ns, 0.5, 0), p99 = bt_quantile(all, ns, 0.99, 1);
+    free(all);
+    printf("summary: %d bots, %d done, %llu games seen (%llu won), %.1f s; moves sent %llu, acked %llu, "
+           "rejected %llu; opponent progress events %llu; resumed %llu; ack round trip p50 %.2f ms p99 %.2f ms\n",
+           f->n, done, (unsigned long long)games, (unsigned long long)wins, wall, (unsigned long long)sent,
+           (unsigned long long)acked, (unsigned long long)rejected, (unsigned long long)progress,
+           (unsigned long long)resumed, p50 / 1000.0, p99 / 1000.0);
+    if (failed >= 0) {
+        report_failure(f, failed);
+        return 1;
+    }
+    if (done < f->n) {
+        fprintf(stderr, "mazerace-bot: %s after %.1f s: %d of %d bots finished their matches\n",
+                stop_flag ? "stopped" : "timed out", wall, done, f->n);
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- bench mode ---- */
+
+typedef struct snap {
+    uint64_t t_us;
+    double srv_cpu, cli_cpu;
+    long srv_drops, cli_drops;
+    uint64_t answered, sent;
+} snap;
+
+static void take_snap(const fleet *f, snap *s)
+{
+    s->t_us = mr_now_us();
+    s->srv_cpu = f->o->server_pid > 0 ? bt_proc_cpu_s(f->o->server_pid) : -1;
+    s->cli_cpu = bt_self_cpu_s();
+    s->srv_drops = bt_udp_drops(f->o->port);
+    s->cli_drops = bt_udp_drops(cl_hub_port(f->hub));
+    s->answered = s->sent = 0;
+    for (int i = 0; i < f->n; i++) {
+        const bt_counts *c = bt_player_counts(f->p[i]);
+        s->answered += c->acked + c->rejected;
+        s->sent += c->sent;
+    }
+}
+
+static int bench(fleet *f)
+{
+    const bt_opts *o = f->o;
+    uint64_t t_launch = mr_now_us(), deadline = t_launch + (uint64_t)(o->timeout_s * 1e6);
+    /* Setup: connect, pair, count down; the window opens when every player
+     * is racing. */
+    int racing = 0;
+    while (!stop_flag && mr_now_us() < deadline && racing < f->n) {
+        turn(f);
+        if (first_failure(f) >= 0)
+            break;
+        racing = 0;
+        for (int i = 0; i < f->n; i++)
+            racing += bt_player_racing(f->p[i], mr_now_us());
+    }
+    int failed = first_failure(f);
+    if (failed >= 0 || racing < f->n) {
+        if (failed >= 0)
+            report_failure(f, failed);
+        fprintf(stderr, "mazerace-bot: bench setup: %d of %d players racing after %.1f s\n", racing, f->n,
+                (double)(mr_now_us() - t_launch) / 1e6);
+        return 1;
+    }
+    double setup_s = (double)(mr_now_us() - t_launch) / 1e6;
+    for (int i = 0; i < f->n; i++)
+        bt_player_record(f->p[i], true);
+    snap a, b;
+    take_snap(f, &a);
+    uint64_t t_end = a.t_us + (uint64_t)(o->bench_s * 1e6);
+    if (t_end > deadline)
+        t_end = deadline;
+    while (!stop_flag && mr_now_us() < t_end && first_failure(f) < 0)
+        turn(f);
+    take_snap(f, &b);
+    for (int i = 0; i < f->n; i++)
+        bt_player_pause(f->p[i]);
+    uint64_t drain_end = mr_now_us() + DRAIN_US;
+    uint64_t out = 1;
+    while (out && mr_now_us() < drain_end && first_failure(f) < 0) {
+        turn(f);
+        out = 0;
+        for (int i = 0; i < f->n; i++)
+            out += bt_player_outstanding(f->p[i]);
+    }
+    failed = first_failure(f);
+
+    size_t ns = 0;
+    uint64_t sent = 0, answered = 0, rejected = 0;
+    for (int i = 0; i < f->n; i++) {
+        size_t m;
+        bt_player_samples(f->p[i], &m);
+        ns += m;
+        const bt_counts *c = bt_player_counts(f->p[i]);
+        sent += c->sent, answered += c->acked + c->rejected, rejected += c->rejected;
+    }
+    uint32_t *all = mr_alloc(ns ? ns : 1, sizeof *all);
+    size_t k = 0;
+    for (int i = 0; i < f->n; i++) {
+        size_t m;
+        const uint32_t *s = bt_player_samples(f->p[i], &m);
+        memcpy(all + k, s, m * sizeof *s);
+        k += m;
+    }
+    double p50 = bt_quantile(all, ns, 0.5, 0) / 1e3, p90 = bt_quantile(all, ns, 0.9, 1) / 1e3,
+           p99 = bt_quantile(all, ns, 0.99, 1) / 1e3, mx = ns ? all[ns - 1] / 1e3 : 0;
+    free(all);
+
+    double win = (double)(b.t_us - a.t_us) / 1e6;
+    uint64_t rt = b.answered - a.answered;
+    double srv_cpu = a.srv_cpu >= 0 && b.srv_cpu >= 0 ? b.srv_cpu - a.srv_cpu : -1;
+    double cli_cpu = b.cli_cpu - a.cli_cpu;
+    long sdrop = a.srv_drops >= 0 && b.srv_drops >= 0 ? b.srv_drops - a.srv_drops : -1;
+    long cdrop = a.cli_drops >= 0 && b.cli_drops >= 0 ? b.cli_drops - a.cli_drops : -1;
+    double rate = 1000.0 / o->player.pace_ms;
+    printf("bench k=%d (%d matches) at %g moves/s each: setup %.2f s, window %.2f s, moves answered %llu in "
+           "window (%llu sent, %llu answered, %llu rejected in all, %llu unanswered)\n",
+           f->n, f->n / 2, rate, setup_s, win, (unsigned long long)rt, (unsigned long long)sent,
+           (unsigned long long)answered, (unsigned long long)rejected,
+           (unsigned long long)(sent - answered));
+    printf("  %.0f moves/s validated = %.0f msgs/s (both directions)\n", rt / win, 2 * rt / win);
+    printf("  ack round trip us: p50 %.1f  p90 %.1f  p99 %.1f  max %.1f  (%zu samples)\n", p50, p90, p99, mx,
+           ns);
+    if (srv_cpu >= 0)
+        printf("  server process CPU %.3f s in window (%.1f%% of a core, %.2f us/move); bots %.1f%%\n", srv_cpu,
+               100 * srv_cpu / win, rt ? srv_cpu * 1e6 / (double)rt : 0, 100 * cli_cpu / win);
+    else
+        printf("  server CPU unknown (no --server-pid); bots %.1f%%\n", 100 * cli_cpu / win);
+    printf("  kernel UDP drops (socket buffer full): server %ld, bots %ld\n", sdrop, cdrop);
+    printf("RESULT net rate%g_k%d rt=%llu rt_per_s=%.0f msgs_per_s=%.0f p50_us=%.1f p90_us=%.1f p99_us=%.1f "
+           "max_us=%.1f srv_cpu_pct=%.1f srv_us_per_echo=%.2f cli_cpu_pct=%.1f srv_drops=%ld cli_drops=%ld "
+           "sent=%llu answered=%llu rejected=%llu\n",
+           rate, f->n, (unsigned long long)rt, rt / win, 2 * rt / win, p50, p90, p99, mx,
+           srv_cpu >= 0 ? 100 * srv_cpu / win : -1, srv_cpu >= 0 && rt ? srv_cpu * 1e6 / (double)rt : -1,
+           100 * cli_cpu / win, sdrop, cdrop, (unsigned long long)sent, (unsigned long long)answered,
+           (unsigned long long)rejected);
+    fflush(stdout);
+    if (failed >= 0) {
+        report_failure(f, failed);
+        return 1;
+    }
+    if (sent != answered) {
+        fprintf(stderr, "mazerace-bot: %llu moves were never answered\n",
+                (unsigned long long)(sent - answered));
+        return 1;
+    }
+    return 0;
+}
+
+int bt_fleet_run(const bt_opts *o)
+{
+    fleet f;
+    if (!make_fleet(&f, o)) {
+        free_fleet(&f);
+        return 1;
+    }
+    int rc = o->bench_s > 0 ? bench(&f) : play(&f);
+    free_fleet(&f);
+    return rc;
+}

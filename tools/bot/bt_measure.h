@@ -1,0 +1,19 @@
+/* bt_measure.h: what the network bench reads from the system: process CPU time, kernel UDP drops, percentiles. */
+#ifndef MR_BT_MEASURE_H
+#define MR_BT_MEASURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* CPU seconds (user + system) of process pid from /proc/PID/stat, or -1. */
+double bt_proc_cpu_s(int pid);
+/* CPU seconds of this process (all threads). */
+double bt_self_cpu_s(void);
+/* Datagrams the kernel dropped on the UDP socket bound to local port
+ * (/proc/net/udp, IPv4), summed over sockets on that port; -1 if none. */
+long bt_udp_drops(int port);
+/* Sorts v (n values) and returns the p-quantile (0..1) the way enet_echo
+ * does (nearest rank on n - 1); 0 for n == 0. */
+uint32_t bt_quantile(uint32_t *v, size_t n, double p, int sorted);
+
+#endif
