@@ -26,9 +26,9 @@
  * docs/kinds/maze.md), so 128 draws all miss with probability below 1e-6:
  * such an ID gets a clear error, the same on every machine. */
 #define MAX_DRAWS 128
-#define EASY_BELOW 240   /* permille of dead-end cells walked into */
+#define EASY_BELOW 240 /* permille of dead-end cells walked into */
 #define MEDIUM_BELOW 480
-#define MAX_ASPECT 4     /* longer side at most 4 x the shorter */
+#define MAX_ASPECT 4 /* longer side at most 4 x the shorter */
 
 /* Text form: "+" corners, "-" and "|" walls, " " passages, "S" start, "E"
  * exit; 2h+1 lines of 2w+1 characters. */
@@ -48,7 +48,10 @@ struct pz_state {
 
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
-static inline int parent_of(uint8_t c) { return (c >> PARENT_SHIFT) & 3; }
+static inline int parent_of(uint8_t c)
+{
+    return (c >> PARENT_SHIFT) & 3;
+}
 
 static void offsets(int w, long off[PZ_DIR_COUNT])
 {
@@ -550,7 +553,8 @@ static pz_puzzle *parse_text(const char *text, size_t len, pz_error *err)
         size_t k = 0;
         while (pos + k < len && text[pos + k] != '\n') {
             if (k >= MAX_TEXT_COLS + 1)
-                return text_fail(err, (int)rows + 1, (int)k + 1, "line too long: a maze is at most 1000 cells wide");
+                return text_fail(err, (int)rows + 1, (int)k + 1,
+                                 "line too long: a maze is at most 1000 cells wide");
             k++;
         }
         size_t lw = k;
@@ -660,9 +664,15 @@ static pz_state *new_state(const pz_puzzle *pz)
     return st;
 }
 
-static void copy_state(pz_state *dst, const pz_state *src) { *dst = *src; }
+static void copy_state(pz_state *dst, const pz_state *src)
+{
+    *dst = *src;
+}
 
-static void free_state(pz_state *st) { free(st); }
+static void free_state(pz_state *st)
+{
+    free(st);
+}
 
 static bool is_solved(const pz_puzzle *pz, const pz_state *st)
 {

@@ -18,10 +18,19 @@ static const char *const diff_name[PZ_DIFF_COUNT] = {"easy", "medium", "hard"};
 
 /* The test links only the maze kind, not puzzle.c: the first member of every
  * puzzle is its pz_params (puzzle.h), and solutions are at most 3 * cells + 1. */
-static const pz_params *params_of(const pz_puzzle *pz) { return (const pz_params *)(const void *)pz; }
-static int max_solution(const pz_puzzle *pz) { return 3 * params_of(pz)->w * params_of(pz)->h + 1; }
+static const pz_params *params_of(const pz_puzzle *pz)
+{
+    return (const pz_params *)(const void *)pz;
+}
+static int max_solution(const pz_puzzle *pz)
+{
+    return 3 * params_of(pz)->w * params_of(pz)->h + 1;
+}
 
-static pz_params params(int w, int h, int diff) { return (pz_params){.kind = PZ_MAZE, .w = w, .h = h, .diff = diff}; }
+static pz_params params(int w, int h, int diff)
+{
+    return (pz_params){.kind = PZ_MAZE, .w = w, .h = h, .diff = diff};
+}
 
 static pz_puzzle *gen(int w, int h, int diff, uint64_t seed)
 {
@@ -33,7 +42,10 @@ static pz_puzzle *gen(int w, int h, int diff, uint64_t seed)
     return pz;
 }
 
-static pz_move step(int dir) { return (pz_move){.type = PZ_MOVE_STEP, .dir = (uint8_t)dir}; }
+static pz_move step(int dir)
+{
+    return (pz_move){.type = PZ_MOVE_STEP, .dir = (uint8_t)dir};
+}
 
 /* Independent check through the public accessors only: walls agree from both
  * sides, the border is closed, there are exactly cells - 1 passages and every
@@ -155,9 +167,18 @@ static void props_for(int diff)
     }
 }
 
-static void test_props_easy(void **ctx) { (void)ctx, props_for(PZ_EASY); }
-static void test_props_medium(void **ctx) { (void)ctx, props_for(PZ_MEDIUM); }
-static void test_props_hard(void **ctx) { (void)ctx, props_for(PZ_HARD); }
+static void test_props_easy(void **ctx)
+{
+    (void)ctx, props_for(PZ_EASY);
+}
+static void test_props_medium(void **ctx)
+{
+    (void)ctx, props_for(PZ_MEDIUM);
+}
+static void test_props_hard(void **ctx)
+{
+    (void)ctx, props_for(PZ_HARD);
+}
 
 /* The limits of the allowed sizes, including the largest board. */
 static void test_sizes(void **ctx)
@@ -346,8 +367,8 @@ static void test_illegal_moves(void **ctx)
 static void test_bad_params(void **ctx)
 {
     (void)ctx;
-    static const int bad[][2] = {{2, 3}, {3, 2}, {0, 0}, {-5, 10}, {1001, 1000}, {1000, 1001},
-                                 {13, 3}, {3, 13}, {1000, 200}, {2000000000, 2000000000}};
+    static const int bad[][2] = {{2, 3},       {3, 2},  {0, 0},  {-5, 10},    {1001, 1000},
+                                 {1000, 1001}, {13, 3}, {3, 13}, {1000, 200}, {2000000000, 2000000000}};
     for (size_t i = 0; i < MR_ARRAY_LEN(bad); i++) {
         pz_params p = params(bad[i][0], bad[i][1], PZ_EASY);
         assert_non_null(K->validate_params(&p));
@@ -396,7 +417,10 @@ static int b64v(char ch)
     return (int)(strchr(a, ch) - a);
 }
 
-static char b64c(int v) { return "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"[v]; }
+static char b64c(int v)
+{
+    return "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"[v];
+}
 
 static void test_bad_descriptions(void **ctx)
 {
@@ -528,7 +552,8 @@ static void test_bad_text(void **ctx)
     K->free_puzzle(pz);
 
     /* CR LF line ends and no final newline are accepted. */
-    const char *crlf = "+-+-+-+-+\r\n|      E|\r\n+ +-+-+ +\r\n| |   | |\r\n+ + +-+ +\r\n|S  |   |\r\n+-+-+-+-+";
+    const char *crlf =
+        "+-+-+-+-+\r\n|      E|\r\n+ +-+-+ +\r\n| |   | |\r\n+ + +-+ +\r\n|S  |   |\r\n+-+-+-+-+";
     pz = K->parse_text(crlf, strlen(crlf), &e);
     assert_non_null(pz);
     K->free_puzzle(pz);
@@ -586,7 +611,7 @@ static void test_bad_text(void **ctx)
     expect_text_error("+-+-+-+-+\n|      E|\n+ +-+-+ +\n| |   |\n", 4, 8, "short");
     expect_text_error("+-+-+-+-+\n|      E|\n+ +-+-+ +\n| |   | | |\n", 4, 10, "long");
     expect_text_error("+-+-+\n|  E|\n+ + +\n|S  |\n+-+-+\n", 1, 6, NULL); /* 2 wide */
-    expect_text_error("+-+-+-+-+-\n", 1, 11, NULL);                  /* even width */
+    expect_text_error("+-+-+-+-+-\n", 1, 11, NULL);                       /* even width */
     /* Too wide: stops at the limit without reading on. */
     size_t wide = 5000;
     t = mr_alloc(wide + 2, 1);
@@ -643,7 +668,8 @@ static void test_catalogue(void **ctx)
     if (update && strcmp(update, "1") == 0) {
         FILE *f = fopen(CATALOGUE, "w");
         assert_non_null(f);
-        fprintf(f, "# maze catalogue: game ID -> description. Regenerate with MR_UPDATE_CATALOGUE=1 (docs/kinds/maze.md).\n");
+        fprintf(f, "# maze catalogue: game ID -> description. Regenerate with MR_UPDATE_CATALOGUE=1 "
+                   "(docs/kinds/maze.md).\n");
         for (int i = 0; i < n; i++)
             fprintf(f, "%s\n", lines[i]);
         assert_int_equal(fclose(f), 0);

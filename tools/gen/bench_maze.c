@@ -38,8 +38,8 @@ static void bench_traversal(const bench_opts *o, int side, int reps)
             printf("  storage %dx%d: %zu bytes (%.4f bytes per cell)\n", side, side, maze_storage_bytes(pz),
                    (double)maze_storage_bytes(pz) / ((double)side * side));
         if (r == 0)
-            printf("RESULT maze storage_%dx%d bytes=%zu bytes_per_cell=%.4f\n", side, side, maze_storage_bytes(pz),
-                   (double)maze_storage_bytes(pz) / ((double)side * side));
+            printf("RESULT maze storage_%dx%d bytes=%zu bytes_per_cell=%.4f\n", side, side,
+                   maze_storage_bytes(pz), (double)maze_storage_bytes(pz) / ((double)side * side));
         k->free_puzzle(pz);
         if (t1 > t_end)
             break;
@@ -47,8 +47,9 @@ static void bench_traversal(const bench_opts *o, int side, int reps)
     bench_stats st;
     bench_stats_of(samples, n, &st);
     double cells = (double)side * side;
-    printf("  %dx%d one traversal  mean %10.3f ms  median %10.3f ms  (%.1f ns/cell, n=%d, spanning tree %s)\n", side,
-           side, st.mean / 1e3, st.median / 1e3, st.mean * 1e3 / cells, n, ok ? "ok" : "BROKEN");
+    printf(
+        "  %dx%d one traversal  mean %10.3f ms  median %10.3f ms  (%.1f ns/cell, n=%d, spanning tree %s)\n",
+        side, side, st.mean / 1e3, st.median / 1e3, st.mean * 1e3 / cells, n, ok ? "ok" : "BROKEN");
     printf("RESULT maze gen_%dx%d ms=%.3f ns_per_cell=%.2f ok=%d\n", side, side, st.mean / 1e3,
            st.mean * 1e3 / cells, ok);
     free(samples);
