@@ -12,6 +12,7 @@
 #include "bot.h"
 #include "match.h"
 #include "util.h"
+#include "wire.h"
 
 /* ---- "walk": a 1-D puzzle (walk right from cell 0 to cell w-1), for the
  * pacing rules without depending on any real kind ---- */
@@ -272,6 +273,92 @@ static void test_bots_race_a_match(void **ctx)
     match_destroy(m);
 }
 
+/* The server's work per move, without the network: decode MOVE, play it
+ * in the match, encode the ACK and PROGRESS it causes. Each game is both
+ * players playing the solution in turn (slot 0 first, so it wins); every
+ * move must be accepted. Prints ns per move as a figure to compare with
+ * enet_echo's per-packet cost (docs/performance.md); asserts no timing. */
+static void test_server_cost_per_move(void **ctx)
+{
+    (void)ctx;
+    const char *kinds[] = {"sum#1", "maze#1", "ice#1", "pipes#1"};
+    for (size_t ki = 0; ki < MR_ARRAY_LEN(kinds); ki++) {
+        char err[160];
+        match *m = match_create_from_id(kinds[ki], NULL, 1, err, sizeof err);
+        assert_non_null(m);
+        int slot;
+        assert_null(match_join(m, -1, "a", 0, &slot));
+        assert_null(match_join(m, -1, "b", 0, &slot));
+        assert_null(match_ready(m, 0, true, 0));
+        assert_null(match_ready(m, 1, true, 0));
+        uint64_t now = MATCH_DEFAULT_COUNTDOWN_MS;
+        uint8_t in[64], out[64];
+        wire_msg w, r;
+        match_event ev;
+        long moves = 0, bytes = 0;
+        uint64_t us = 0;
+        uint32_t seq = 0;
+        for (int game = 0; game < 50; game++) {
+            match_update(m, now);
+            assert_int_equal(match_phase(m), MATCH_RACING);
+            const pz_puzzle *pz = match_puzzle(m);
+            int cap = pz_max_solution(pz);
+            pz_move *sol = mr_alloc((size_t)cap, sizeof *sol);
+            int n = pz_kind_of(pz)->solve(pz, NULL, sol, cap);
+            assert_true(n > 0);
+            uint64_t t0 = mr_now_us();
+            for (int i = 0; i < n && match_phase(m) == MATCH_RACING; i++) {
+                for (int p = 0; p < 2 && match_phase(m) == MATCH_RACING; p++) {
+                    memset(&w, 0, sizeof w);
+                    w.type = WIRE_MOVE;
+                    w.move.seq = seq++;
+                    w.move.move = sol[i];
+                    size_t len = wire_write(&w, in, sizeof in);
+                    assert_true(wire_read(in, len, &r));
+                    int code;
+                    match_move(m, p, r.move.seq, r.move.move, now, &code);
+                    assert_int_equal(code, MATCH_OK);
+                    while (match_poll_event(m, &ev)) {
+                        memset(&w, 0, sizeof w);
+                        if (ev.type == MATCH_EV_ACK) {
+                            w.type = WIRE_ACK;
+                            w.ack.seq = ev.seq;
+                            w.ack.moves = ev.moves;
+                            w.ack.solved = ev.progress.solved;
+                        } else if (ev.type == MATCH_EV_PROGRESS) {
+                            w.type = WIRE_PROGRESS;
+                            w.progress.slot = (uint8_t)ev.slot;
+                            w.progress.move = ev.move;
+                            w.progress.moves = ev.moves;
+                            w.progress.x = (int16_t)ev.progress.x;
+                            w.progress.y = (int16_t)ev.progress.y;
+                            w.progress.path_len = (uint32_t)ev.progress.path_len;
+                            w.progress.value = ev.progress.value;
+                            w.progress.solved = ev.progress.solved;
+                        } else {
+                            continue;
+                        }
+                        bytes += (long)wire_write(&w, out, sizeof out);
+                    }
+                    moves++;
+                }
+            }
+            us += mr_now_us() - t0;
+            free(sol);
+            assert_int_equal(match_phase(m), MATCH_FINISHED);
+            assert_int_equal(match_last_result(m)->winner, 0);
+            now += 10;
+            assert_null(match_rematch(m, 0, now));
+            assert_null(match_rematch(m, 1, now));
+            now += MATCH_DEFAULT_COUNTDOWN_MS;
+        }
+        assert_true(bytes > 0);
+        printf("%-8s %6ld moves in 50 games: %.0f ns per move (wire decode + match_move + events + encode)\n",
+               kinds[ki], moves, (double)us * 1000.0 / (double)moves);
+        match_destroy(m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -280,6 +367,7 @@ int main(void)
         cmocka_unit_test(test_mistakes_then_recovers),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_bots_race_a_match),
+        cmocka_unit_test(test_server_cost_per_move),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
