@@ -8,9 +8,12 @@
 #include "util.h"
 
 /* Effort bound of one generate call, in work units: one unit per interior
- * cell drawn and per BFS node expanded. It is a count, so the same ID gives
- * the same result (or the same error) on every machine. */
+ * cell drawn and per BFS node expanded, plus a fixed cost per board and per
+ * search. It is a count, so the same ID gives the same result (or the same
+ * error) on every machine. The bound is this plus ICE_WORK_PER_CELL units
+ * per cell of the board: room for a few boards even at the largest size. */
 #define ICE_WORK_BUDGET 600000L
+#define ICE_WORK_PER_CELL 4
 
 /* Tallest boards on which the short bands are generated. */
 #define ICE_EASY_MAX_H 48
@@ -18,7 +21,7 @@
 
 /* Scratch space of one generate call. */
 typedef struct gen_ws {
-    uint64_t *seen; /* one bit per cell */
+    uint8_t *seen;  /* one byte per cell: bits would chain each visit to the last store */
     int32_t *queue; /* packed (y << 16) | x */
     int *exit_moves; /* per column: minimum moves to an exit there, 0 = unknown */
     int *order;      /* start columns in the order they are tried */
@@ -101,9 +104,8 @@ static void draw_board(pz_puzzle *pz, rng_t *r)
 static inline void visit(gen_ws *ws, int x, int y, int w, int *tail)
 {
     int v = y * w + x;
-    uint64_t *word = &ws->seen[v >> 6];
-    int fresh = !((*word >> (v & 63)) & 1);
-    *word |= 1ull << (v & 63);
+    int fresh = !ws->seen[v];
+    ws->seen[v] = 1;
     ws->queue[*tail] = (y << 16) | x;
     *tail += fresh;
 }
@@ -134,12 +136,11 @@ static int scan_start(const pz_puzzle *pz, gen_ws *ws, int sx, int lo, int hi)
         em[sx] = 1;
         unknown--;
     }
-    memset(ws->seen, 0, (size_t)((w * h + 63) / 64) * sizeof(uint64_t));
+    memset(ws->seen, 0, (size_t)w * h);
     int32_t *q = ws->queue;
     int head = 0, tail = 0, depth = 1, layer_end = 1;
     q[tail++] = (ty << 16) | sx;
-    int t = ty * w + sx;
-    ws->seen[t >> 6] |= 1ull << (t & 63);
+    ws->seen[ty * w + sx] = 1;
     while (head < tail && unknown > 0) {
         if (head == layer_end) {
             depth++;
@@ -213,10 +214,11 @@ pz_puzzle *ice_generate(const pz_params *p, uint64_t seed, const char **err)
     /* One block for all scratch arrays: generation is called per puzzle and
      * per bench sample, where separate allocations show. The queue gets a
      * spare slot for the branch-free visit's unconditional write. */
-    size_t seen_words = (size_t)(w * h + 63) / 64, qlen = (size_t)w * h + 1;
+    size_t seen_words = ((size_t)w * h + 7) / 8, qlen = (size_t)w * h + 1;
     size_t words = seen_words + (qlen + 3 * (size_t)w + 1) / 2;
-    ws.seen = mr_alloc(words, sizeof(uint64_t));
-    ws.queue = (int32_t *)(ws.seen + seen_words);
+    uint64_t *block = mr_alloc(words, sizeof(uint64_t));
+    ws.seen = (uint8_t *)block;
+    ws.queue = (int32_t *)(block + seen_words);
     ws.exit_moves = (int *)(ws.queue + qlen);
     ws.order = ws.exit_moves + w;
     ws.hits = ws.order + w;
@@ -227,14 +229,15 @@ pz_puzzle *ice_generate(const pz_params *p, uint64_t seed, const char **err)
     rng_seed(&r, seed ^ mr_hash64(key, sizeof key));
     bool done = false;
     int n = w - 2;
-    while (!done && ws.work < ICE_WORK_BUDGET) {
+    long budget = ICE_WORK_BUDGET + ICE_WORK_PER_CELL * (long)w * h;
+    while (!done && ws.work < budget) {
         draw_board(pz, &r);
         ws.work += (long)n * (h - 2) + w + 16;
         for (int i = 0; i < n; i++)
             ws.order[i] = i + 1;
         /* Start columns in random order (an inside-out shuffle drawn as
          * needed); the first one with an exit column in the band wins. */
-        for (int i = 0; i < n && !done && ws.work < ICE_WORK_BUDGET; i++) {
+        for (int i = 0; i < n && !done && ws.work < budget; i++) {
             int j = i + (int)rng_below(&r, (uint32_t)(n - i));
             int sx = ws.order[j];
             ws.order[j] = ws.order[i];
@@ -248,7 +251,7 @@ pz_puzzle *ice_generate(const pz_params *p, uint64_t seed, const char **err)
             }
         }
     }
-    free(ws.seen);
+    free(block);
     if (!done) {
         free(pz);
         if (err)
