@@ -138,10 +138,14 @@ static void carve(uint8_t *c, uint8_t *g, int w, int h, rng_t *r, frontier *f)
         /* Branch-free push: the edge is written always and kept only if
          * the neighbour is new. */
         uint32_t base = nb * 4;
-        for (unsigned k = 0; k < PZ_DIR_COUNT; k++) {
-            e[fn] = base + k;
-            fn += g[nb + off[k]] == 0;
-        }
+        e[fn] = base + PZ_UP;
+        fn += g[nb - pw] == 0;
+        e[fn] = base + PZ_DOWN;
+        fn += g[nb + pw] == 0;
+        e[fn] = base + PZ_LEFT;
+        fn += g[nb - 1] == 0;
+        e[fn] = base + PZ_RIGHT;
+        fn += g[nb + 1] == 0;
     }
     for (int y = 0; y < h; y++)
         memcpy(c + (size_t)y * (size_t)w, g + (size_t)(y + 1) * pw + 1, (size_t)w);
