@@ -185,7 +185,19 @@ void bot_sync(bot *b, const pz_state *st)
     replan(b);
 }
 
-const pz_state *bot_state(const bot *b) { return b->st; }
-bool bot_solved(const bot *b) { return b->k->is_solved(b->pz, b->st); }
-uint32_t bot_moves(const bot *b) { return b->moves; }
-uint32_t bot_mistakes(const bot *b) { return b->mistakes; }
+const pz_state *bot_state(const bot *b)
+{
+    return b->st;
+}
+bool bot_solved(const bot *b)
+{
+    return b->k->is_solved(b->pz, b->st);
+}
+uint32_t bot_moves(const bot *b)
+{
+    return b->moves;
+}
+uint32_t bot_mistakes(const bot *b)
+{
+    return b->mistakes;
+}

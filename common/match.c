@@ -178,8 +178,8 @@ static const char *new_puzzle(match *m)
     return err;
 }
 
-static match *create_on(const pz_kind *k, pz_puzzle *pz, bool seeded, uint64_t seed,
-                        const match_config *cfg, uint64_t rng_init)
+static match *create_on(const pz_kind *k, pz_puzzle *pz, bool seeded, uint64_t seed, const match_config *cfg,
+                        uint64_t rng_init)
 {
     match *m = mr_alloc(1, sizeof *m);
     m->kind = k;
@@ -564,8 +564,7 @@ const char *match_move(match *m, int slot, uint32_t seq, pz_move mv, uint64_t no
         return match_reject_text(MATCH_REJ_NO_PLAYER);
     }
     if (!s->connected)
-        return reject(m, slot, seq, MATCH_REJ_DISCONNECTED, match_reject_text(MATCH_REJ_DISCONNECTED),
-                      code);
+        return reject(m, slot, seq, MATCH_REJ_DISCONNECTED, match_reject_text(MATCH_REJ_DISCONNECTED), code);
     if (m->phase == MATCH_WAITING || m->phase == MATCH_COUNTDOWN)
         return reject(m, slot, seq, MATCH_REJ_NOT_STARTED, match_reject_text(MATCH_REJ_NOT_STARTED), code);
     if (m->phase != MATCH_RACING)
@@ -628,26 +627,50 @@ void match_abort(match *m, uint64_t now_ms)
 
 /* ---- queries ---- */
 
-int match_phase(const match *m) { return m ? m->phase : MATCH_WAITING; }
-const pz_puzzle *match_puzzle(const match *m) { return m ? m->pz : NULL; }
+int match_phase(const match *m)
+{
+    return m ? m->phase : MATCH_WAITING;
+}
+const pz_puzzle *match_puzzle(const match *m)
+{
+    return m ? m->pz : NULL;
+}
 
 const pz_state *match_state(const match *m, int slot)
 {
     return slot_ok(m, slot) && m->s[slot].present ? m->s[slot].st : NULL;
 }
 
-bool match_present(const match *m, int slot) { return slot_ok(m, slot) && m->s[slot].present; }
+bool match_present(const match *m, int slot)
+{
+    return slot_ok(m, slot) && m->s[slot].present;
+}
 
 bool match_connected(const match *m, int slot)
 {
     return slot_ok(m, slot) && m->s[slot].present && m->s[slot].connected;
 }
 
-bool match_is_ready(const match *m, int slot) { return slot_ok(m, slot) && m->s[slot].ready; }
-bool match_wants_rematch(const match *m, int slot) { return slot_ok(m, slot) && m->s[slot].rematch; }
-const char *match_name(const match *m, int slot) { return slot_ok(m, slot) ? m->s[slot].name : ""; }
-uint64_t match_token(const match *m, int slot) { return slot_ok(m, slot) ? m->s[slot].token : 0; }
-uint32_t match_moves(const match *m, int slot) { return slot_ok(m, slot) ? m->s[slot].moves : 0; }
+bool match_is_ready(const match *m, int slot)
+{
+    return slot_ok(m, slot) && m->s[slot].ready;
+}
+bool match_wants_rematch(const match *m, int slot)
+{
+    return slot_ok(m, slot) && m->s[slot].rematch;
+}
+const char *match_name(const match *m, int slot)
+{
+    return slot_ok(m, slot) ? m->s[slot].name : "";
+}
+uint64_t match_token(const match *m, int slot)
+{
+    return slot_ok(m, slot) ? m->s[slot].token : 0;
+}
+uint32_t match_moves(const match *m, int slot)
+{
+    return slot_ok(m, slot) ? m->s[slot].moves : 0;
+}
 
 const pz_move *match_move_log(const match *m, int slot, size_t *n)
 {
@@ -658,11 +681,26 @@ const pz_move *match_move_log(const match *m, int slot, size_t *n)
     return m->s[slot].log;
 }
 
-uint64_t match_start_ms(const match *m) { return m && m->game_no > 0 ? m->start_ms : 0; }
-int match_game_no(const match *m) { return m ? m->game_no : 0; }
-int match_series_len(const match *m) { return m ? m->cfg.series_len : 0; }
-int match_score(const match *m, int slot) { return slot_ok(m, slot) ? m->score[slot] : 0; }
-const match_result *match_last_result(const match *m) { return m ? &m->last : NULL; }
+uint64_t match_start_ms(const match *m)
+{
+    return m && m->game_no > 0 ? m->start_ms : 0;
+}
+int match_game_no(const match *m)
+{
+    return m ? m->game_no : 0;
+}
+int match_series_len(const match *m)
+{
+    return m ? m->cfg.series_len : 0;
+}
+int match_score(const match *m, int slot)
+{
+    return slot_ok(m, slot) ? m->score[slot] : 0;
+}
+const match_result *match_last_result(const match *m)
+{
+    return m ? &m->last : NULL;
+}
 
 bool match_seeded(const match *m, uint64_t *seed)
 {
@@ -681,8 +719,14 @@ int match_game_id(const match *m, char *buf, size_t len)
     return n;
 }
 
-uint64_t match_desc_hash(const match *m) { return m->desc_hash; }
-uint32_t match_move_limit(const match *m) { return m ? m->move_limit : 0; }
+uint64_t match_desc_hash(const match *m)
+{
+    return m->desc_hash;
+}
+uint32_t match_move_limit(const match *m)
+{
+    return m ? m->move_limit : 0;
+}
 
 size_t match_memory(const match *m)
 {

@@ -23,12 +23,12 @@
 typedef struct match match;
 
 #define MATCH_SLOTS 2
-#define MATCH_NAME_MAX 24            /* bytes, without the NUL */
+#define MATCH_NAME_MAX 24 /* bytes, without the NUL */
 #define MATCH_DEFAULT_COUNTDOWN_MS 3000u
 #define MATCH_DEFAULT_GRACE_MS 30000u
-#define MATCH_MAX_SERIES 99          /* best of N, 1 <= N <= 99 */
-#define MATCH_TO_BOTH (-2)           /* event.to: both players */
-#define MATCH_NONE (-1)              /* no slot (e.g. no winner) */
+#define MATCH_MAX_SERIES 99 /* best of N, 1 <= N <= 99 */
+#define MATCH_TO_BOTH (-2)  /* event.to: both players */
+#define MATCH_NONE (-1)     /* no slot (e.g. no winner) */
 
 enum match_phase {
     MATCH_WAITING,   /* players join and get ready */
@@ -57,18 +57,18 @@ enum match_end_reason {
 };
 
 enum match_ev_type {
-    MATCH_EV_JOINED = 1,       /* slot joined with name */
-    MATCH_EV_LEFT,             /* slot is empty again */
-    MATCH_EV_READY,            /* slot's ready flag is now `ready` */
-    MATCH_EV_COUNTDOWN,        /* puzzle fixed; race starts at start_ms (game_no) */
-    MATCH_EV_START,            /* race is on (at start_ms) */
-    MATCH_EV_ACK,              /* to the mover: seq accepted; moves, progress */
-    MATCH_EV_REJECT,           /* to the mover: seq refused; code, reason */
-    MATCH_EV_PROGRESS,         /* to the opponent: slot played move; moves, progress */
-    MATCH_EV_DISCONNECTED,     /* slot dropped; may resume until deadline_ms */
-    MATCH_EV_RESUMED,          /* slot is back */
-    MATCH_EV_REMATCH_REQUEST,  /* slot asked for a rematch */
-    MATCH_EV_FINISHED,         /* result */
+    MATCH_EV_JOINED = 1,      /* slot joined with name */
+    MATCH_EV_LEFT,            /* slot is empty again */
+    MATCH_EV_READY,           /* slot's ready flag is now `ready` */
+    MATCH_EV_COUNTDOWN,       /* puzzle fixed; race starts at start_ms (game_no) */
+    MATCH_EV_START,           /* race is on (at start_ms) */
+    MATCH_EV_ACK,             /* to the mover: seq accepted; moves, progress */
+    MATCH_EV_REJECT,          /* to the mover: seq refused; code, reason */
+    MATCH_EV_PROGRESS,        /* to the opponent: slot played move; moves, progress */
+    MATCH_EV_DISCONNECTED,    /* slot dropped; may resume until deadline_ms */
+    MATCH_EV_RESUMED,         /* slot is back */
+    MATCH_EV_REMATCH_REQUEST, /* slot asked for a rematch */
+    MATCH_EV_FINISHED,        /* result */
 };
 
 /* The result of one game of the series. Times are from the race start
@@ -92,12 +92,12 @@ typedef struct match_result {
  * type are zero. `reason` and `name` stay valid until the next call on the
  * match (copy them if you keep them). */
 typedef struct match_event {
-    int type; /* enum match_ev_type */
-    int to;   /* slot or MATCH_TO_BOTH */
-    int slot; /* subject slot, or MATCH_NONE */
-    uint32_t seq;   /* ACK, REJECT: the mover's sequence number */
-    pz_move move;   /* PROGRESS: the move played (ACK: the move accepted) */
-    uint32_t moves; /* ACK, PROGRESS: accepted moves of `slot` so far */
+    int type;             /* enum match_ev_type */
+    int to;               /* slot or MATCH_TO_BOTH */
+    int slot;             /* subject slot, or MATCH_NONE */
+    uint32_t seq;         /* ACK, REJECT: the mover's sequence number */
+    pz_move move;         /* PROGRESS: the move played (ACK: the move accepted) */
+    uint32_t moves;       /* ACK, PROGRESS: accepted moves of `slot` so far */
     pz_progress progress; /* ACK, PROGRESS: view of `slot`'s state after the move */
     int code;             /* REJECT: enum match_reject */
     const char *reason;   /* REJECT: static text */

@@ -42,7 +42,10 @@ static void put_u64(writer *w, uint64_t v)
     put_u32(w, (uint32_t)v);
 }
 
-static void put_bool(writer *w, bool b) { put_u8(w, b ? 1 : 0); }
+static void put_bool(writer *w, bool b)
+{
+    put_u8(w, b ? 1 : 0);
+}
 
 static void put_bytes(writer *w, const void *src, size_t n)
 {
@@ -61,7 +64,10 @@ static void put_str8(writer *w, const char *s, size_t max)
     put_bytes(w, s, n);
 }
 
-static bool game_id_char_ok(uint8_t c) { return c > 0x20 && c < 0x7F; }
+static bool game_id_char_ok(uint8_t c)
+{
+    return c > 0x20 && c < 0x7F;
+}
 
 static void put_game_id(writer *w, const char *s, size_t n)
 {
@@ -156,7 +162,10 @@ static bool get_bool(reader *r, bool *b)
 }
 
 /* A u8 that must be below limit. */
-static bool get_below(reader *r, uint8_t *v, unsigned limit) { return get_u8(r, v) && *v < limit; }
+static bool get_below(reader *r, uint8_t *v, unsigned limit)
+{
+    return get_u8(r, v) && *v < limit;
+}
 
 /* str8 into out (max bytes + NUL), checked with wire_text_ok; min is the
  * shortest allowed length. */
@@ -204,11 +213,20 @@ static bool get_move(reader *r, pz_move *mv)
            get_below(r, &mv->dir, PZ_DIR_COUNT) && get_u16(r, &mv->x) && get_u16(r, &mv->y);
 }
 
-static bool get_slot(reader *r, uint8_t *slot) { return get_below(r, slot, 2); }
+static bool get_slot(reader *r, uint8_t *slot)
+{
+    return get_below(r, slot, 2);
+}
 
-static bool get_series(reader *r, uint8_t *n) { return get_u8(r, n) && *n >= 1 && *n <= WIRE_MAX_SERIES; }
+static bool get_series(reader *r, uint8_t *n)
+{
+    return get_u8(r, n) && *n >= 1 && *n <= WIRE_MAX_SERIES;
+}
 
-static bool at_end(const reader *r) { return r->pos == r->len; }
+static bool at_end(const reader *r)
+{
+    return r->pos == r->len;
+}
 
 /* ---- messages ---- */
 
@@ -680,7 +698,10 @@ static size_t utf8_char(const uint8_t *s, size_t n, uint32_t *cp)
     return len;
 }
 
-static bool is_control(uint32_t cp) { return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F); }
+static bool is_control(uint32_t cp)
+{
+    return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F);
+}
 
 bool wire_text_ok(const char *s, size_t len)
 {
@@ -698,7 +719,10 @@ bool wire_text_ok(const char *s, size_t len)
     return true;
 }
 
-bool wire_name_ok(const char *s, size_t len) { return len >= 1 && len <= WIRE_NAME_MAX && wire_text_ok(s, len); }
+bool wire_name_ok(const char *s, size_t len)
+{
+    return len >= 1 && len <= WIRE_NAME_MAX && wire_text_ok(s, len);
+}
 
 void wire_text_clean(char *dst, size_t dstlen, const char *src)
 {
@@ -730,7 +754,10 @@ void wire_text_clean(char *dst, size_t dstlen, const char *src)
 
 /* ---- room codes ---- */
 
-static bool code_char_ok(char c) { return c != '\0' && strchr(WIRE_ROOM_ALPHABET, c) != NULL; }
+static bool code_char_ok(char c)
+{
+    return c != '\0' && strchr(WIRE_ROOM_ALPHABET, c) != NULL;
+}
 
 void wire_room_code_make(rng_t *r, char out[WIRE_ROOM_CODE_LEN + 1])
 {

@@ -32,7 +32,7 @@
 #define WIRE_GAME_ID_MAX 65535 /* game ID string in CREATE_ROOM / MATCH_START */
 #define WIRE_ROOM_CODE_LEN 5
 #define WIRE_ROOM_ALPHABET "ABCDEFGHJKMNPQRSTUVWXYZ23456789" /* no I L O 0 1 */
-#define WIRE_MOVE_LOG_MAX 256  /* moves per MOVE_LOG message */
+#define WIRE_MOVE_LOG_MAX 256                                /* moves per MOVE_LOG message */
 #define WIRE_MAX_SERIES 99
 /* No message is longer than this (MATCH_START with the longest game ID). */
 #define WIRE_MSG_MAX (WIRE_GAME_ID_MAX + 64)
@@ -66,29 +66,29 @@ enum wire_type {
 
 /* Codes in REFUSED and ERROR. */
 enum wire_error {
-    WIRE_ERR_VERSION = 1,     /* protocol version mismatch */
-    WIRE_ERR_FULL = 2,        /* server has no room for another client */
+    WIRE_ERR_VERSION = 1, /* protocol version mismatch */
+    WIRE_ERR_FULL = 2,    /* server has no room for another client */
     WIRE_ERR_BAD_NAME = 3,
     WIRE_ERR_BAD_MESSAGE = 4, /* malformed, unknown or oversized */
     WIRE_ERR_NO_ROOM = 5,     /* unknown room code */
     WIRE_ERR_ROOM_FULL = 6,
-    WIRE_ERR_BAD_PARAMS = 7,  /* puzzle or series settings refused */
+    WIRE_ERR_BAD_PARAMS = 7, /* puzzle or series settings refused */
     WIRE_ERR_TOO_MANY_ROOMS = 8,
     WIRE_ERR_NOT_IN_ROOM = 9,
-    WIRE_ERR_STATE = 10,      /* not allowed now (e.g. ready while racing) */
-    WIRE_ERR_RESUME = 11,     /* bad token or grace period over */
-    WIRE_ERR_RATE = 12,       /* too many messages */
+    WIRE_ERR_STATE = 10,  /* not allowed now (e.g. ready while racing) */
+    WIRE_ERR_RESUME = 11, /* bad token or grace period over */
+    WIRE_ERR_RATE = 12,   /* too many messages */
     WIRE_ERR_INTERNAL = 13,
-    WIRE_ERR_HANDSHAKE = 14,  /* first message was not HELLO, or HELLO twice */
+    WIRE_ERR_HANDSHAKE = 14, /* first message was not HELLO, or HELLO twice */
 };
 
 /* CREATE_ROOM. */
 typedef struct wire_create {
-    bool by_id; /* true: game_id; false: params (+ seed if has_seed) */
+    bool by_id;       /* true: game_id; false: params (+ seed if has_seed) */
     pz_params params; /* w = h = 0: the kind's default size */
     bool has_seed;
     uint64_t seed;
-    uint8_t series_len; /* best of N, 1..WIRE_MAX_SERIES */
+    uint8_t series_len;  /* best of N, 1..WIRE_MAX_SERIES */
     const char *game_id; /* by_id: not NUL-terminated, see game_id_len */
     uint16_t game_id_len;
 } wire_create;

@@ -23,15 +23,27 @@ struct pz_state {
     int pos;
 };
 
-static void walk_free_puzzle(pz_puzzle *pz) { free(pz); }
+static void walk_free_puzzle(pz_puzzle *pz)
+{
+    free(pz);
+}
 static pz_state *walk_new_state(const pz_puzzle *pz)
 {
     (void)pz;
     return mr_alloc(1, sizeof(pz_state));
 }
-static void walk_copy(pz_state *d, const pz_state *s) { *d = *s; }
-static void walk_free_state(pz_state *st) { free(st); }
-static bool walk_solved(const pz_puzzle *pz, const pz_state *st) { return st->pos == pz->params.w - 1; }
+static void walk_copy(pz_state *d, const pz_state *s)
+{
+    *d = *s;
+}
+static void walk_free_state(pz_state *st)
+{
+    free(st);
+}
+static bool walk_solved(const pz_puzzle *pz, const pz_state *st)
+{
+    return st->pos == pz->params.w - 1;
+}
 static const char *walk_move(const pz_puzzle *pz, const pz_state *from, pz_move mv, pz_state *to)
 {
     if (walk_solved(pz, from))
@@ -128,8 +140,8 @@ static int run_bot(bot *b, uint32_t pace, int bound)
 }
 
 static const char *const ids[] = {
-    "sum:5x4:easy#11",    "sum:5x4:hard#12",     "maze:15x10:medium#13", "maze:40x30:hard#14",
-    "ice:25x20:easy#15",  "ice:25x20:hard#16",   "pipes:6x4:easy#17",    "pipes:8x6:medium#18",
+    "sum:5x4:easy#11",   "sum:5x4:hard#12",   "maze:15x10:medium#13", "maze:40x30:hard#14",
+    "ice:25x20:easy#15", "ice:25x20:hard#16", "pipes:6x4:easy#17",    "pipes:8x6:medium#18",
 };
 
 static pz_puzzle *build(const char *id)

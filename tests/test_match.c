@@ -33,7 +33,10 @@ static pz_puzzle *walk_generate(const pz_params *p, uint64_t seed, const char **
     pz->seed = seed;
     return pz;
 }
-static void walk_free_puzzle(pz_puzzle *pz) { free(pz); }
+static void walk_free_puzzle(pz_puzzle *pz)
+{
+    free(pz);
+}
 static char *walk_encode(const pz_puzzle *pz)
 {
     char buf[64];
@@ -45,8 +48,14 @@ static pz_state *walk_new_state(const pz_puzzle *pz)
     (void)pz;
     return mr_alloc(1, sizeof(pz_state));
 }
-static void walk_copy(pz_state *d, const pz_state *s) { *d = *s; }
-static void walk_free_state(pz_state *st) { free(st); }
+static void walk_copy(pz_state *d, const pz_state *s)
+{
+    *d = *s;
+}
+static void walk_free_state(pz_state *st)
+{
+    free(st);
+}
 static const char *walk_move(const pz_puzzle *pz, const pz_state *from, pz_move mv, pz_state *to)
 {
     if (from->pos == pz->params.w - 1)
@@ -63,7 +72,10 @@ static const char *walk_move(const pz_puzzle *pz, const pz_state *from, pz_move 
     }
     return "no way there";
 }
-static bool walk_solved(const pz_puzzle *pz, const pz_state *st) { return st->pos == pz->params.w - 1; }
+static bool walk_solved(const pz_puzzle *pz, const pz_state *st)
+{
+    return st->pos == pz->params.w - 1;
+}
 static void walk_progress(const pz_puzzle *pz, const pz_state *st, pz_progress *out)
 {
     out->x = st->pos;

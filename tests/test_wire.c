@@ -141,11 +141,10 @@ static void sample(int type, wire_msg *m)
 }
 
 static const int types[] = {
-    WIRE_HELLO,     WIRE_WELCOME,     WIRE_REFUSED,     WIRE_CREATE_ROOM, WIRE_JOIN_ROOM,
-    WIRE_QUICK_MATCH, WIRE_LEAVE_ROOM, WIRE_READY,      WIRE_REMATCH,     WIRE_RESUME,
-    WIRE_MOVE,      WIRE_ROOM_STATE,  WIRE_MATCH_START, WIRE_ACK,         WIRE_REJECT,
-    WIRE_PROGRESS,  WIRE_MATCH_END,   WIRE_REMATCH_OFFER, WIRE_MOVE_LOG,  WIRE_SHUTDOWN,
-    WIRE_ERROR,
+    WIRE_HELLO,       WIRE_WELCOME,  WIRE_REFUSED, WIRE_CREATE_ROOM, WIRE_JOIN_ROOM, WIRE_QUICK_MATCH,
+    WIRE_LEAVE_ROOM,  WIRE_READY,    WIRE_REMATCH, WIRE_RESUME,      WIRE_MOVE,      WIRE_ROOM_STATE,
+    WIRE_MATCH_START, WIRE_ACK,      WIRE_REJECT,  WIRE_PROGRESS,    WIRE_MATCH_END, WIRE_REMATCH_OFFER,
+    WIRE_MOVE_LOG,    WIRE_SHUTDOWN, WIRE_ERROR,
 };
 
 static size_t encode(const wire_msg *m, uint8_t *buf, size_t cap)
@@ -308,36 +307,36 @@ static void test_bad_fields_fail(void **ctx)
         assert_false(wire_read(b, 1, &r));
     }
     assert_false(wire_read(NULL, 0, &r));
-    expect_bad(WIRE_HELLO, 1, 'X');         /* magic */
-    expect_bad(WIRE_HELLO, 7, 0);           /* empty name */
-    expect_bad(WIRE_HELLO, 7, 25);          /* name too long (and short) */
-    expect_bad(WIRE_HELLO, 8, 0x07);        /* control character */
-    expect_bad(WIRE_HELLO, 10, 0xFF);       /* broken UTF-8 */
-    expect_bad(WIRE_READY, 1, 2);           /* bool */
-    expect_bad(WIRE_JOIN_ROOM, 1, 'O');     /* not in the room alphabet */
-    expect_bad(WIRE_JOIN_ROOM, 3, 'a');     /* lower case */
-    expect_bad(WIRE_RESUME, 6, 2);          /* slot */
-    expect_bad(WIRE_MOVE, 5, 0);            /* move type */
+    expect_bad(WIRE_HELLO, 1, 'X');     /* magic */
+    expect_bad(WIRE_HELLO, 7, 0);       /* empty name */
+    expect_bad(WIRE_HELLO, 7, 25);      /* name too long (and short) */
+    expect_bad(WIRE_HELLO, 8, 0x07);    /* control character */
+    expect_bad(WIRE_HELLO, 10, 0xFF);   /* broken UTF-8 */
+    expect_bad(WIRE_READY, 1, 2);       /* bool */
+    expect_bad(WIRE_JOIN_ROOM, 1, 'O'); /* not in the room alphabet */
+    expect_bad(WIRE_JOIN_ROOM, 3, 'a'); /* lower case */
+    expect_bad(WIRE_RESUME, 6, 2);      /* slot */
+    expect_bad(WIRE_MOVE, 5, 0);        /* move type */
     expect_bad(WIRE_MOVE, 5, 4);
-    expect_bad(WIRE_MOVE, 6, 4);            /* dir */
-    expect_bad(WIRE_CREATE_ROOM, 1, 2);     /* mode */
-    expect_bad(WIRE_CREATE_ROOM, 2, 0);     /* series 0 */
-    expect_bad(WIRE_CREATE_ROOM, 2, 100);   /* series 100 */
+    expect_bad(WIRE_MOVE, 6, 4);          /* dir */
+    expect_bad(WIRE_CREATE_ROOM, 1, 2);   /* mode */
+    expect_bad(WIRE_CREATE_ROOM, 2, 0);   /* series 0 */
+    expect_bad(WIRE_CREATE_ROOM, 2, 100); /* series 100 */
     expect_bad(WIRE_CREATE_ROOM, 3, PZ_KIND_COUNT);
     expect_bad(WIRE_CREATE_ROOM, 8, PZ_DIFF_COUNT);
-    expect_bad(WIRE_CREATE_ROOM, 5, 0);     /* w 0 (low byte; w = 25) with h 20 */
-    expect_bad(WIRE_CREATE_ROOM, 9, 2);     /* has_seed */
-    expect_bad(WIRE_REJECT, 5, 0);          /* MATCH_OK is not a rejection */
+    expect_bad(WIRE_CREATE_ROOM, 5, 0); /* w 0 (low byte; w = 25) with h 20 */
+    expect_bad(WIRE_CREATE_ROOM, 9, 2); /* has_seed */
+    expect_bad(WIRE_REJECT, 5, 0);      /* MATCH_OK is not a rejection */
     expect_bad(WIRE_REJECT, 5, MATCH_REJ_COUNT);
-    expect_bad(WIRE_ROOM_STATE, 6, 2);      /* your_slot */
-    expect_bad(WIRE_ROOM_STATE, 7, 4);      /* phase */
-    expect_bad(WIRE_ROOM_STATE, 17, 0x10);  /* player flags */
-    expect_bad(WIRE_MATCH_END, 1, 2);       /* winner */
-    expect_bad(WIRE_MATCH_END, 2, 4);       /* reason */
-    expect_bad(WIRE_MATCH_START, 1, 2);     /* slot */
-    expect_bad(WIRE_MATCH_START, 32, ' ');  /* space in the game ID */
-    expect_bad(WIRE_REFUSED, 1, 0);         /* code 0 */
-    expect_bad(WIRE_MOVE_LOG, 8, 2);        /* last */
+    expect_bad(WIRE_ROOM_STATE, 6, 2);     /* your_slot */
+    expect_bad(WIRE_ROOM_STATE, 7, 4);     /* phase */
+    expect_bad(WIRE_ROOM_STATE, 17, 0x10); /* player flags */
+    expect_bad(WIRE_MATCH_END, 1, 2);      /* winner */
+    expect_bad(WIRE_MATCH_END, 2, 4);      /* reason */
+    expect_bad(WIRE_MATCH_START, 1, 2);    /* slot */
+    expect_bad(WIRE_MATCH_START, 32, ' '); /* space in the game ID */
+    expect_bad(WIRE_REFUSED, 1, 0);        /* code 0 */
+    expect_bad(WIRE_MOVE_LOG, 8, 2);       /* last */
 
     /* CREATE_ROOM without a seed must carry zero in the seed field. */
     wire_msg m;
