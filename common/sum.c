@@ -18,7 +18,7 @@ enum { MAX_CELLS = SUM_BOARD_CELLS, VMIN = -9, VMAX = 9 };
 enum { MAX_DRAWS = 2000, WALK_TRIES = 64 };
 
 /* Difficulty bands over the measured number of valid paths (see grade()). */
-enum { EASY_MIN_PATHS = 20, HARD_MAX_PATHS = 3 };
+enum { EASY_MIN_PATHS = 15, HARD_MAX_PATHS = 4 };
 
 struct pz_puzzle {
     pz_params params;
@@ -170,27 +170,22 @@ static bool random_walk(const pz_puzzle *pz, rng_t *r, int len, uint8_t *walk)
     return false;
 }
 
-/* Decides whether the drawn board falls in band want with as little
- * counting as the band needs (the count stops once its band is certain),
- * and if so measures it fully. Most draws are rejected, so this is where
- * generation spends its time. */
+/* Decides whether the drawn board falls in band want, and if so leaves it
+ * measured. Medium and hard stop counting as soon as the count leaves their
+ * band (most draws are rejected, so this is where generation spends its
+ * time); below the cap the count is complete. Easy needs the full count for
+ * its grade anyway. */
 static bool draw_fits(pz_puzzle *pz, int want)
 {
     bool direct = sum_board_direct(&pz->b);
     if (direct && want != PZ_EASY)
         return false;
     uint8_t start = (uint8_t)pz->b.start;
-    long cap = want == PZ_HARD ? HARD_MAX_PATHS + 1 : EASY_MIN_PATHS;
-    if (!direct) {
-        sum_count c = sum_board_count(&pz->b, &start, 1, cap, pz->best);
-        if (band_for(c.paths, false) != want)
-            return false;
-        if (want != PZ_EASY) {
-            pz->info = c; /* below the cap: the count is complete */
-            return true;
-        }
-    }
-    measure(pz);
+    long cap = want == PZ_HARD ? HARD_MAX_PATHS + 1 : want == PZ_MEDIUM ? EASY_MIN_PATHS : 0;
+    sum_count c = sum_board_count(&pz->b, &start, 1, cap, pz->best);
+    if (band_for(c.paths, direct) != want)
+        return false;
+    pz->info = c;
     return true;
 }
 

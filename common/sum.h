@@ -30,7 +30,8 @@ typedef struct sum_count {
 
 /* The exact counter on a raw board, for the bench and tests: w * h values
  * row by row (any range), Start and End as cell indices. 0 and *out filled,
- * or -1 if the arguments are out of range (at most 64 cells). */
+ * or -1 if the arguments are out of range (boards up to 6x6 and 7x5 / 5x7
+ * fit its bitmasks: (w + 1) * (h + 2) + 1 <= 64). */
 int sum_count_paths(int w, int h, const int8_t *vals, int start, int end, int target, sum_count *out);
 
 #endif

@@ -8,22 +8,23 @@
 
 #include "sum.h"
 
-/* Cells are bits 0..62 of a uint64_t; bit 63 is never a cell and stands
- * for "off the board" in ring[]. */
-enum { SUM_BOARD_CELLS = 63, SUM_OFF_BOARD = 63 };
+/* Cells are bits of a uint64_t. */
+enum { SUM_BOARD_CELLS = 64 };
 
 typedef struct sum_board {
     int w, h, n;
     int start, end, target;
     int8_t val[SUM_BOARD_CELLS];
-    uint64_t nbr[SUM_BOARD_CELLS];    /* 4-neighbour masks */
-    uint8_t ring[SUM_BOARD_CELLS][8]; /* N NE E SE S SW W NW, or SUM_OFF_BOARD */
-    uint64_t all, not_left, not_right;
+    uint64_t nbr[SUM_BOARD_CELLS]; /* 4-neighbour masks */
 } sum_board;
 
-/* Geometry of a w x h board (w * h <= SUM_BOARD_CELLS); values, ends and target are the
- * caller's to fill. */
+/* Geometry of a w x h board (w * h <= SUM_BOARD_CELLS); values, ends and
+ * target are the caller's to fill. */
 void sum_board_init(sum_board *b, int w, int h);
+
+/* Whether sum_board_count can take a w x h board: it works on a copy
+ * framed by a border of empty bits, (w + 1) * (h + 2) + 1 <= 64. */
+bool sum_board_countable(int w, int h);
 
 /* Counts the valid paths that continue prefix[0..len) (prefix[0] = Start,
  * a self-avoiding path of neighbours): self-avoiding, End entered only as

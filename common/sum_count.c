@@ -17,27 +17,21 @@ static int ctz64(uint64_t x)
 
 void sum_board_init(sum_board *b, int w, int h)
 {
-    static const int rdx[8] = {0, 1, 1, 1, 0, -1, -1, -1};
-    static const int rdy[8] = {-1, -1, 0, 1, 1, 1, 0, -1};
     b->w = w;
     b->h = h;
     b->n = w * h;
-    b->all = bit(b->n) - 1;
-    b->not_left = b->not_right = 0;
     for (int i = 0; i < b->n; i++) {
         int x = i % w, y = i / w;
-        b->nbr[i] = 0;
-        for (int k = 0; k < 8; k++) {
-            int nx = x + rdx[k], ny = y + rdy[k];
-            bool in = nx >= 0 && ny >= 0 && nx < w && ny < h;
-            b->ring[i][k] = (uint8_t)(in ? ny * w + nx : SUM_OFF_BOARD);
-            if (k % 2 == 0 && in)
-                b->nbr[i] |= bit(ny * w + nx);
-        }
+        uint64_t m = 0;
+        if (y > 0)
+            m |= bit(i - w);
+        if (y < h - 1)
+            m |= bit(i + w);
         if (x > 0)
-            b->not_left |= bit(i);
+            m |= bit(i - 1);
         if (x < w - 1)
-            b->not_right |= bit(i);
+            m |= bit(i + 1);
+        b->nbr[i] = m;
     }
 }
 
@@ -46,35 +40,61 @@ void sum_board_init(sum_board *b, int w, int h)
  * keeps comp, the cells End can still be reached through (End's component
  * among the unvisited cells), and prunes without losing a path: the head
  * must touch comp, and the sum still needed must lie between the sums of the
- * negative and of the positive values in comp. comp is kept incrementally:
- * removing a cell whose free neighbours are joined around it (through its
- * 8-neighbourhood) cannot split comp, so only the other steps flood fill. */
+ * negative and of the positive values in comp.
+ *
+ * Speed comes from the layout: the board is copied into a frame with an
+ * empty column between rows and an empty row above and below, stride
+ * w + 1, so that neighbours are plain shifts with no edge masks, and a
+ * cell's 3x3 neighbourhood is three 3-bit slices. comp is kept
+ * incrementally: taking out a cell whose neighbours in comp stay joined
+ * around it (looked up from its 3x3 neighbourhood) cannot split comp, so
+ * only the other steps flood fill. */
+
+/* Bit p of simple9[p / 32] is set if, in the 3x3 neighbourhood p (bit 0 NW,
+ * 1 N, 2 NE, 3 W, 4 centre, 5 E, 6 SW, 7 S, 8 SE), the edge neighbours
+ * present form at most one group, corners joining the edges beside them. */
+static const uint32_t simple9[16] = {
+    0xbbffbbffu, 0x80f380f3u, 0xbbffbbffu, 0x80f380f3u, 0x00330033u, 0x00000000u, 0xbb33bb33u, 0x80008000u,
+    0xbbffbbffu, 0x80f380f3u, 0xbbffbbffu, 0x80f380f3u, 0x00330033u, 0x80f380f3u, 0xbb33bb33u, 0xfbf3fbf3u,
+};
 
 typedef struct search {
-    const sum_board *b;
-    sum_count res;
+    int s;            /* frame stride, w + 1 */
+    int end;          /* End, framed */
+    int8_t val[64];   /* values by framed bit */
+    uint8_t cell[64]; /* framed bit -> cell index */
     long cap;
-    uint8_t stack[SUM_BOARD_CELLS];
+    sum_count res;
+    uint8_t stack[SUM_BOARD_CELLS]; /* framed bits of the path */
     uint8_t *best;
 } search;
 
-static uint64_t flood(const sum_board *b, uint64_t from, uint64_t free)
+bool sum_board_countable(int w, int h)
+{
+    return w >= 1 && h >= 1 && (w + 1) * (h + 2) + 1 <= 64;
+}
+
+static int framed(int w, int i)
+{
+    return (i / w + 1) * (w + 1) + i % w + 1;
+}
+
+static uint64_t flood(int s, uint64_t from, uint64_t free)
 {
     uint64_t f = from & free, prev;
-    int w = b->w;
     do {
         prev = f;
-        f |= ((f & b->not_right) << 1) | ((f & b->not_left) >> 1) | (f << w) | (f >> w);
+        f |= (f << 1) | (f >> 1) | (f << s) | (f >> s);
         f &= free;
     } while (f != prev);
     return f;
 }
 
-static void bounds(const sum_board *b, uint64_t m, int *lo, int *hi)
+static void bounds(const search *s, uint64_t m, int *lo, int *hi)
 {
     int l = 0, u = 0;
     while (m) {
-        int v = b->val[ctz64(m)];
+        int v = s->val[ctz64(m)];
         m &= m - 1;
         if (v < 0)
             l += v;
@@ -85,21 +105,24 @@ static void bounds(const sum_board *b, uint64_t m, int *lo, int *hi)
     *hi = u;
 }
 
-/* simple_ring: bit p set if, with ring pattern p (bit k: the k-th cell of
- * N NE E SE S SW W NW is in comp), the edge neighbours in comp form at most
- * one group, corners in comp joining the edges beside them. */
-static const uint32_t simple_ring[8] = {0xd505dfdfu, 0xd505dfdfu, 0x00000505u, 0xd5050505u,
-                                        0xd505dfdfu, 0xd505dfdfu, 0x80008f8fu, 0xff8f8f8fu};
-
-/* True if taking cell i out of comp leaves the rest of comp connected. */
-static bool simple_cell(const sum_board *b, int i, uint64_t comp)
+static bool simple_cell(int s, int p, uint64_t comp)
 {
-    const uint8_t *r = b->ring[i];
-    unsigned p = (unsigned)(comp >> r[0] & 1) | (unsigned)(comp >> r[1] & 1) << 1 |
-                 (unsigned)(comp >> r[2] & 1) << 2 | (unsigned)(comp >> r[3] & 1) << 3 |
-                 (unsigned)(comp >> r[4] & 1) << 4 | (unsigned)(comp >> r[5] & 1) << 5 |
-                 (unsigned)(comp >> r[6] & 1) << 6 | (unsigned)(comp >> r[7] & 1) << 7;
-    return simple_ring[p >> 5] >> (p & 31) & 1;
+    unsigned w = (unsigned)(comp >> (p - s - 1) & 7) | (unsigned)(comp >> (p - 1) & 5) << 3 |
+                 (unsigned)(comp >> (p + s - 1) & 7) << 6;
+    return simple9[w >> 5] >> (w & 31) & 1;
+}
+
+static void found(search *s, int len)
+{
+    s->res.paths++;
+    if (s->res.min_cells == 0 || len + 1 < s->res.min_cells) {
+        s->res.min_cells = len + 1;
+        if (s->best) {
+            for (int i = 0; i < len; i++)
+                s->best[i] = s->cell[s->stack[i]];
+            s->best[len] = s->cell[s->end];
+        }
+    }
 }
 
 /* cur is the head (stack[len - 1]); comp as above (End included); lo and hi
@@ -107,41 +130,32 @@ static bool simple_cell(const sum_board *b, int i, uint64_t comp)
  * before End must add up to. */
 static void dfs(search *s, int cur, uint64_t comp, int lo, int hi, int need, int len)
 {
-    const sum_board *b = s->b;
-    int e = b->end;
     s->res.nodes++;
-    if (need < lo || need > hi)
-        return;
-    uint64_t next = b->nbr[cur] & comp;
+    int st = s->s, e = s->end;
+    uint64_t next = (bit(cur + 1) | bit(cur - 1) | bit(cur + st) | bit(cur - st)) & comp;
     while (next) {
         int nb = ctz64(next);
         next &= next - 1;
         if (nb == e) {
-            if (need != 0)
-                continue;
-            s->res.paths++;
-            if (s->res.min_cells == 0 || len + 1 < s->res.min_cells) {
-                s->res.min_cells = len + 1;
-                if (s->best) {
-                    memcpy(s->best, s->stack, (size_t)len);
-                    s->best[len] = (uint8_t)e;
-                }
+            if (need == 0) {
+                found(s, len);
+                if (s->cap && s->res.paths >= s->cap)
+                    return;
             }
-            if (s->cap && s->res.paths >= s->cap)
-                return;
             continue;
         }
-        int v = b->val[nb];
+        int v = s->val[nb];
         uint64_t c2 = comp & ~bit(nb);
         int lo2 = lo - (v < 0 ? v : 0), hi2 = hi - (v > 0 ? v : 0);
-        if (!simple_cell(b, nb, comp)) {
-            c2 = flood(b, bit(e), c2);
-            bounds(b, c2 & ~bit(e), &lo2, &hi2);
+        if (!simple_cell(st, nb, comp)) {
+            c2 = flood(st, bit(e), c2);
+            bounds(s, c2 & ~bit(e), &lo2, &hi2);
         }
-        if (!(b->nbr[nb] & c2))
+        int need2 = need - v;
+        if (need2 < lo2 || need2 > hi2 || !((bit(nb + 1) | bit(nb - 1) | bit(nb + st) | bit(nb - st)) & c2))
             continue;
         s->stack[len] = (uint8_t)nb;
-        dfs(s, nb, c2, lo2, hi2, need - v, len + 1);
+        dfs(s, nb, c2, lo2, hi2, need2, len + 1);
         if (s->cap && s->res.paths >= s->cap)
             return;
     }
@@ -151,18 +165,26 @@ sum_count sum_board_count(const sum_board *b, const uint8_t *prefix, int len, lo
 {
     search s;
     memset(&s, 0, sizeof s);
-    s.b = b;
+    if (!sum_board_countable(b->w, b->h))
+        return s.res;
+    s.s = b->w + 1;
+    s.end = framed(b->w, b->end);
     s.cap = cap;
     s.best = best;
-    uint64_t free = b->all;
+    uint64_t free = 0;
+    for (int i = 0; i < b->n; i++) {
+        int p = framed(b->w, i);
+        s.val[p] = b->val[i];
+        s.cell[p] = (uint8_t)i;
+        free |= bit(p);
+    }
     int sum = 0;
     for (int i = 0; i < len; i++) {
-        s.stack[i] = prefix[i];
-        free &= ~bit(prefix[i]);
+        s.stack[i] = (uint8_t)framed(b->w, prefix[i]);
+        free &= ~bit(s.stack[i]);
         sum += b->val[prefix[i]];
     }
-    int head = prefix[len - 1];
-    if (head == b->end) {
+    if (prefix[len - 1] == b->end) {
         if (sum == b->target) {
             s.res.paths = 1;
             s.res.min_cells = len;
@@ -171,11 +193,13 @@ sum_count sum_board_count(const sum_board *b, const uint8_t *prefix, int len, lo
         }
         return s.res;
     }
-    uint64_t comp = flood(b, bit(b->end), free);
-    if (b->nbr[head] & comp) {
-        int lo, hi;
-        bounds(b, comp & ~bit(b->end), &lo, &hi);
-        dfs(&s, head, comp, lo, hi, b->target - sum - b->val[b->end], len);
+    int head = s.stack[len - 1];
+    uint64_t comp = flood(s.s, bit(s.end), free);
+    if ((bit(head + 1) | bit(head - 1) | bit(head + s.s) | bit(head - s.s)) & comp) {
+        int lo, hi, need = b->target - sum - b->val[b->end];
+        bounds(&s, comp & ~bit(s.end), &lo, &hi);
+        if (need >= lo && need <= hi)
+            dfs(&s, head, comp, lo, hi, need, len);
     }
     return s.res;
 }
@@ -206,8 +230,7 @@ bool sum_board_direct(const sum_board *b)
 int sum_count_paths(int w, int h, const int8_t *vals, int start, int end, int target, sum_count *out)
 {
     memset(out, 0, sizeof *out);
-    if (w < 1 || h < 1 || w > SUM_BOARD_CELLS || h > SUM_BOARD_CELLS || w * h > SUM_BOARD_CELLS ||
-        start < 0 || start >= w * h || end < 0 || end >= w * h || start == end)
+    if (!sum_board_countable(w, h) || start < 0 || start >= w * h || end < 0 || end >= w * h || start == end)
         return -1;
     sum_board *b = mr_alloc(1, sizeof *b);
     sum_board_init(b, w, h);
