@@ -1,7 +1,5 @@
 /* sv_server.c: the server's lifetime, ENet host and socket setup, the service loop and peer bookkeeping. */
 #include <arpa/inet.h>
-#include <errno.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -17,7 +15,6 @@
 #define SV_ENET_WAITING_MAX (1 << 20)
 #define SV_HELLO_TIMEOUT_MS 10000
 #define SV_HOUSEKEEPING_MS 1000
-#define SV_SERVICE_ROUNDS 16
 #define SV_SPARE_PEERS 8
 #define SV_SHUTDOWN_MS 1000
 
@@ -160,35 +157,22 @@ static void on_receive(sv_t *sv, ENetPeer *peer, ENetPacket *pk)
     sv_game_receive(sv, c, pk->data, pk->dataLength);
 }
 
-static int handle_events(sv_t *sv)
+static void dispatch(sv_t *sv, ENetEvent *ev)
 {
-    int handled = 0;
-    ENetEvent ev;
-    for (int round = 0; round < SV_SERVICE_ROUNDS; round++) {
-        int r = enet_host_service(sv->host, &ev, 0);
-        if (r < 0)
-            return -1;
-        if (r == 0)
-            break;
-        for (; r > 0; r = enet_host_check_events(sv->host, &ev)) {
-            handled++;
-            switch (ev.type) {
-            case ENET_EVENT_TYPE_CONNECT:
-                on_connect(sv, ev.peer);
-                break;
-            case ENET_EVENT_TYPE_DISCONNECT:
-                on_disconnect(sv, ev.peer);
-                break;
-            case ENET_EVENT_TYPE_RECEIVE:
-                on_receive(sv, ev.peer, ev.packet);
-                enet_packet_destroy(ev.packet);
-                break;
-            default:
-                break;
-            }
-        }
+    switch (ev->type) {
+    case ENET_EVENT_TYPE_CONNECT:
+        on_connect(sv, ev->peer);
+        break;
+    case ENET_EVENT_TYPE_DISCONNECT:
+        on_disconnect(sv, ev->peer);
+        break;
+    case ENET_EVENT_TYPE_RECEIVE:
+        on_receive(sv, ev->peer, ev->packet);
+        enet_packet_destroy(ev->packet);
+        break;
+    default:
+        break;
     }
-    return handled;
 }
 
 /* ---- discovery ---- */
@@ -281,29 +265,30 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
         return 0;
     if (now_ms > sv->now_ms)
         sv->now_ms = now_ms;
-    if (timeout_ms > 0) {
-        uint64_t due = sv_rooms_next_deadline(sv->rooms);
-        if (due != UINT64_MAX) {
-            uint64_t left = due > sv->now_ms ? due - sv->now_ms : 0;
-            if (left < (uint64_t)timeout_ms)
-                timeout_ms = (int)left;
-        }
-        struct pollfd fds[2] = {{.fd = sv->host->socket, .events = POLLIN}};
-        nfds_t nfds = 1;
-        if (sv->disc) {
-            fds[1].fd = sv_disc_fd(sv->disc);
-            fds[1].events = POLLIN;
-            nfds = 2;
-        }
-        /* The host's clock moves on while we wait: add the time waited so
-         * that moves handled after the wait carry the right time. */
-        uint64_t t0 = mr_now_us();
-        if (timeout_ms > 0 && poll(fds, nfds, timeout_ms) < 0 && errno != EINTR)
-            return -1;
-        sv->now_ms += (mr_now_us() - t0) / 1000u;
+    if (timeout_ms < 0 || sv_stop_requested(sv))
+        timeout_ms = 0;
+    uint64_t due = sv_rooms_next_deadline(sv->rooms);
+    if (due != UINT64_MAX && timeout_ms > 0) {
+        uint64_t left = due > sv->now_ms ? due - sv->now_ms : 0;
+        if (left < (uint64_t)timeout_ms)
+            timeout_ms = (int)left;
     }
-    int handled = handle_events(sv);
-    if (handled < 0) {
+    /* One enet_host_service per step, as a plain ENet server does: every
+     * call walks all peer slots, so extra calls would cost CPU at load.
+     * ENet waits on its own socket only; discovery probes are read once
+     * per step, which is soon enough for a LAN scan. The host's clock
+     * moves on while ENet waits, so the time waited is added to now. */
+    ENetEvent ev;
+    uint64_t t0 = mr_now_us();
+    int r = enet_host_service(sv->host, &ev, (enet_uint32)timeout_ms);
+    if (timeout_ms > 0)
+        sv->now_ms += (mr_now_us() - t0) / 1000u;
+    int handled = 0;
+    for (; r > 0; r = enet_host_check_events(sv->host, &ev)) {
+        dispatch(sv, &ev);
+        handled++;
+    }
+    if (r < 0) {
         sv_logf(&sv->log, SV_LOG_ERROR, "enet_host_service failed");
         return -1;
     }
