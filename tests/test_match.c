@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "match.h"
+#include "rng.h"
 #include "util.h"
 
 /* ---- "walk": a 1-D puzzle, walk right from cell 0 to cell w-1 ----
@@ -634,6 +635,83 @@ static void test_move_limit(void **ctx)
     match_destroy(m);
 }
 
+/* Random calls in random order with random slots, tokens and times, as a
+ * hostile or buggy host might make them: never a crash, and the engine's
+ * promises hold after every call. Bounded: 30 000 calls. */
+static void test_random_calls_keep_invariants(void **ctx)
+{
+    (void)ctx;
+    rng_t r;
+    rng_seed(&r, 4242);
+    match *m = new_match(200, 500, 3, 11);
+    uint64_t now = 0;
+    int finished = 0, races = 0;
+    for (int i = 0; i < 30000; i++) {
+        now += rng_below(&r, 120);
+        int slot = (int)rng_below(&r, 4) - 1; /* -1..2 */
+        uint64_t tok = rng_below(&r, 4) ? match_token(m, slot) : rng_u64(&r);
+        pz_move mv = {(uint8_t)rng_below(&r, 4), (uint8_t)rng_below(&r, 5), 0, 0};
+        if (rng_below(&r, 3))
+            mv = RIGHT;
+        switch (rng_below(&r, 10)) {
+        case 0:
+            match_join(m, slot, "p", now, NULL);
+            break;
+        case 1:
+            if (rng_below(&r, 4) == 0)
+                match_leave(m, slot, now);
+            break;
+        case 2:
+            match_ready(m, slot, rng_below(&r, 4) != 0, now);
+            break;
+        case 3:
+            match_disconnect(m, slot, now);
+            break;
+        case 4:
+            match_resume(m, slot, tok, now);
+            break;
+        case 5:
+            match_rematch(m, slot, now);
+            break;
+        case 6:
+            match_update(m, now);
+            break;
+        default:
+            match_move(m, slot, (uint32_t)i, mv, now, NULL);
+            break;
+        }
+        int ph = match_phase(m);
+        assert_true(ph >= MATCH_WAITING && ph <= MATCH_FINISHED);
+        if (ph == MATCH_COUNTDOWN || ph == MATCH_RACING) {
+            assert_true(match_present(m, 0) && match_present(m, 1));
+            races += ph == MATCH_RACING;
+        }
+        for (int s = 0; s < MATCH_SLOTS; s++) {
+            assert_true(match_moves(m, s) <= match_move_limit(m));
+            assert_true(!match_connected(m, s) || match_present(m, s));
+            assert_true(match_score(m, s) <= match_series_len(m) / 2 + 1);
+        }
+        assert_true(match_next_deadline(m) == UINT64_MAX || match_next_deadline(m) + 1000 > now);
+        match_event ev;
+        while (match_poll_event(m, &ev)) {
+            assert_true(ev.type >= MATCH_EV_JOINED && ev.type <= MATCH_EV_FINISHED);
+            assert_true(ev.to == MATCH_TO_BOTH || ev.to == 0 || ev.to == 1);
+            if (ev.type == MATCH_EV_REJECT)
+                assert_true(ev.code > MATCH_OK && ev.code < MATCH_REJ_COUNT && ev.reason);
+            if (ev.type == MATCH_EV_FINISHED) {
+                finished++;
+                assert_true(ev.result.winner >= MATCH_NONE && ev.result.winner < MATCH_SLOTS);
+                assert_true(ev.result.reason >= MATCH_END_SOLVED && ev.result.reason <= MATCH_END_ABORTED);
+                assert_true(ev.result.winner != MATCH_NONE || ev.result.reason >= MATCH_END_BOTH_LEFT);
+            }
+        }
+    }
+    assert_true(match_memory(m) < 16 * 1024);
+    printf("random calls: %d games finished, %d calls while racing\n", finished, races);
+    assert_true(finished > 10); /* the walk covered the whole state machine */
+    match_destroy(m);
+}
+
 static void test_config_and_texts(void **ctx)
 {
     (void)ctx;
@@ -719,6 +797,7 @@ int main(void)
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_memory_budget),
         cmocka_unit_test(test_move_limit),
+        cmocka_unit_test(test_random_calls_keep_invariants),
         cmocka_unit_test(test_config_and_texts),
         cmocka_unit_test(test_game_id_rebuilds_same_puzzle),
     };
