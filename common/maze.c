@@ -30,9 +30,12 @@
 #define MEDIUM_BELOW 480
 #define MAX_ASPECT 4 /* longer side at most 4 x the shorter */
 
+#define MIN_SIDE 3
+#define MAX_SIDE 1000 /* the floor; docs/kinds/maze.md has the timings */
+
 /* Text form: "+" corners, "-" and "|" walls, " " passages, "S" start, "E"
  * exit; 2h+1 lines of 2w+1 characters. */
-#define MAX_TEXT_COLS (2 * 1000 + 1)
+#define MAX_TEXT_COLS (2 * MAX_SIDE + 1)
 
 struct pz_puzzle {
     pz_params params;
@@ -68,7 +71,7 @@ static void offsets(int w, long off[PZ_DIR_COUNT])
  * is a few times the board's side, so this rarely reallocates. */
 typedef struct frontier {
     uint32_t *e;
-    size_t n, cap;
+    size_t cap;
 } frontier;
 
 /* Uniform integer in [0, n) from 32 bits of a 64-bit draw kept in *pool
@@ -780,10 +783,10 @@ const pz_kind pz_kind_maze = {
     .id = PZ_MAZE,
     .default_w = 21,
     .default_h = 15,
-    .min_w = 3,
-    .min_h = 3,
-    .max_w = 1000,
-    .max_h = 1000,
+    .min_w = MIN_SIDE,
+    .min_h = MIN_SIDE,
+    .max_w = MAX_SIDE,
+    .max_h = MAX_SIDE,
     .validate_params = validate_params,
     .generate = generate,
     .free_puzzle = free_puzzle,
