@@ -16,6 +16,44 @@
 
 extern char **environ;
 
+/* Children not reaped yet, by pid (the it_proc itself may live in a stack
+ * frame a failed assertion has left). */
+#define MAX_LIVE 32
+static pid_t live[MAX_LIVE];
+
+static void live_add(pid_t pid)
+{
+    for (int i = 0; i < MAX_LIVE; i++)
+        if (live[i] == 0) {
+            live[i] = pid;
+            return;
+        }
+}
+
+static void live_remove(pid_t pid)
+{
+    for (int i = 0; i < MAX_LIVE; i++)
+        if (live[i] == pid)
+            live[i] = 0;
+}
+
+void it_proc_kill_all(void)
+{
+    for (int i = 0; i < MAX_LIVE; i++)
+        if (live[i] > 0) {
+            kill(live[i], SIGKILL);
+            waitpid(live[i], NULL, 0);
+            live[i] = 0;
+        }
+}
+
+int it_teardown(void **state)
+{
+    (void)state;
+    it_proc_kill_all();
+    return 0;
+}
+
 bool it_proc_spawn(it_proc *p, char *const argv[])
 {
     memset(p, 0, sizeof *p);
@@ -41,6 +79,7 @@ bool it_proc_spawn(it_proc *p, char *const argv[])
         p->pid = -1;
         return false;
     }
+    live_add(p->pid);
     p->out_fd = fds[0];
     fcntl(p->out_fd, F_SETFL, fcntl(p->out_fd, F_GETFL) | O_NONBLOCK);
     return true;
@@ -141,6 +180,7 @@ bool it_proc_wait(it_proc *p, int timeout_ms, int *exit_code, const char *tag)
         poll(&none, 0, 1);
     }
     p->reaped = true;
+    live_remove(p->pid);
     if (exit_code)
         *exit_code = WIFEXITED(p->status) ? WEXITSTATUS(p->status)
                                           : 128 + (WIFSIGNALED(p->status) ? WTERMSIG(p->status) : 0);
@@ -167,6 +207,7 @@ void it_proc_cleanup(it_proc *p)
         kill(p->pid, SIGKILL);
         waitpid(p->pid, &p->status, 0);
         p->reaped = true;
+        live_remove(p->pid);
     }
     if (p->out_fd >= 0)
         close(p->out_fd);

@@ -49,6 +49,12 @@ void it_proc_signal(it_proc *p, int sig);
  * Safe to call twice and on a zeroed it_proc. */
 void it_proc_cleanup(it_proc *p);
 
+/* Kills (SIGKILL) and reaps every child spawned and not yet reaped: a
+ * cmocka teardown calls it, so a failed assertion (which jumps out of the
+ * test) leaves no server running. */
+void it_proc_kill_all(void);
+int it_teardown(void **state); /* cmocka teardown doing it_proc_kill_all */
+
 /* Starts the real server (path) on 127.0.0.1 with an ephemeral port plus
  * extra arguments (NULL-terminated list, may be NULL) and reads its port from
  * the "listening on ADDR:PORT" line. Returns the port, or -1. */

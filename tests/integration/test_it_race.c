@@ -245,12 +245,12 @@ static void test_server_shutdown_reaches_both(void **ctx)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_each_kind_fast_bot_wins),
-        cmocka_unit_test(test_illegal_move_rejected_play_continues),
-        cmocka_unit_test(test_drop_and_resume),
-        cmocka_unit_test(test_no_return_forfeits),
-        cmocka_unit_test(test_rematch),
-        cmocka_unit_test(test_server_shutdown_reaches_both),
+        cmocka_unit_test_teardown(test_each_kind_fast_bot_wins, it_teardown),
+        cmocka_unit_test_teardown(test_illegal_move_rejected_play_continues, it_teardown),
+        cmocka_unit_test_teardown(test_drop_and_resume, it_teardown),
+        cmocka_unit_test_teardown(test_no_return_forfeits, it_teardown),
+        cmocka_unit_test_teardown(test_rematch, it_teardown),
+        cmocka_unit_test_teardown(test_server_shutdown_reaches_both, it_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -173,11 +173,11 @@ static void test_discovery_finds_local_server(void **ctx)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bot_plays_one_match),
-        cmocka_unit_test(test_bot_pairs_rooms_and_rematches),
-        cmocka_unit_test(test_bot_fails_without_server),
-        cmocka_unit_test(test_bot_bad_flags),
-        cmocka_unit_test(test_discovery_finds_local_server),
+        cmocka_unit_test_teardown(test_bot_plays_one_match, it_teardown),
+        cmocka_unit_test_teardown(test_bot_pairs_rooms_and_rematches, it_teardown),
+        cmocka_unit_test_teardown(test_bot_fails_without_server, it_teardown),
+        cmocka_unit_test_teardown(test_bot_bad_flags, it_teardown),
+        cmocka_unit_test_teardown(test_discovery_finds_local_server, it_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
