@@ -265,8 +265,10 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
         return 0;
     if (now_ms > sv->now_ms)
         sv->now_ms = now_ms;
-    if (timeout_ms < 0 || sv_stop_requested(sv))
+    if (timeout_ms < 0)
         timeout_ms = 0;
+    if (sv_stop_requested(sv) && timeout_ms > 5)
+        timeout_ms = 5; /* shutting down: wait for acknowledgements, do not spin */
     uint64_t due = sv_rooms_next_deadline(sv->rooms);
     if (due != UINT64_MAX && timeout_ms > 0) {
         uint64_t left = due > sv->now_ms ? due - sv->now_ms : 0;
