@@ -240,8 +240,8 @@ const pz_kind pz_kind_ice = {
     .default_h = 20,
     .min_w = 3,
     .min_h = 3,
-    .max_w = 256,
-    .max_h = 256,
+    .max_w = 384,
+    .max_h = 384,
     /* No checks beyond the size limits above: which sizes each band can be
      * generated on is checked by generate (see ice_gen.c). */
     .validate_params = NULL,

@@ -143,6 +143,43 @@ static void bench_versus(const bench_opts *o, int w, int h, int diff)
     free(r.q);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* generate + grade in thread CPU time: the figure the maximum size rests on
+ * (docs/kinds/ice.md), since on a loaded machine the wall-clock p99 is set
+ * by preemption rather than by the work. */
+static void bench_cpu(const bench_opts *o, int w, int h, int diff)
+{
+    const pz_kind *k = &pz_kind_ice;
+    pz_params p = {.kind = PZ_ICE, .w = w, .h = h, .diff = diff};
+    int count = o->quick ? 20 : (o->count < 300 ? o->count : 300), n = 0, fails = 0;
+    double *s = mr_alloc((size_t)count, sizeof *s);
+    uint64_t t_end = mr_now_us() + (uint64_t)(o->max_seconds * 1e6);
+    for (int i = 0; i < count && mr_now_us() < t_end; i++) {
+        const char *err = NULL;
+        pz_grade g;
+        double t0 = cpu_now_us();
+        pz_puzzle *pz = k->generate(&p, (uint64_t)i + 1, &err);
+        if (pz)
+            k->grade(pz, &g);
+        else
+            fails++;
+        s[n++] = cpu_now_us() - t0;
+        k->free_puzzle(pz);
+    }
+    qsort(s, (size_t)n, sizeof *s, cmp_double);
+    double med = n ? s[n / 2] : 0, p99 = n ? s[(int)((n - 1) * 0.99 + 0.5)] : 0;
+    printf("  ice %dx%d %s in CPU time: median %.1f us, p99 %.1f us (n=%d, fails=%d)\n", w, h,
+           diff == PZ_EASY ? "easy" : diff == PZ_MEDIUM ? "medium" : "hard", med, p99, n, fails);
+    printf("RESULT ice_cpu %dx%d_%s median_us=%.2f p99_us=%.2f n=%d fails=%d\n", w, h,
+           diff == PZ_EASY ? "easy" : diff == PZ_MEDIUM ? "medium" : "hard", med, p99, n, fails);
+    free(s);
+}
+
 /* The server's per-move cost: execute_move over attempted slides in random
  * directions (legal and blocked) on a hard 100x100 board, restarting when
  * solved. */
@@ -196,6 +233,9 @@ void bench_ice(const bench_opts *o)
     if (!o->quick && big.count > 300)
         big.count = 300; /* enough for a p99 at the largest size */
     bench_generate(&big, &pmax);
+    bench_cpu(o, 100, 100, PZ_HARD);
+    bench_cpu(o, 256, 256, PZ_HARD);
+    bench_cpu(o, k->max_w, k->max_h, PZ_HARD);
 
     printf("  against seed_ice's algorithm (same sizes, rows x cols in its RESULT lines):\n");
     for (int d = 0; d < PZ_DIFF_COUNT; d++) {
