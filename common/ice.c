@@ -90,9 +90,15 @@ static int bfs(const pz_puzzle *pz, int fx, int fy, int32_t *parent, uint8_t *pd
     return found;
 }
 
-int ice_min_moves(const pz_puzzle *pz, int x, int y) { return bfs(pz, x, y, NULL, NULL); }
+int ice_min_moves(const pz_puzzle *pz, int x, int y)
+{
+    return bfs(pz, x, y, NULL, NULL);
+}
 
-static void free_puzzle(pz_puzzle *pz) { free(pz); }
+static void free_puzzle(pz_puzzle *pz)
+{
+    free(pz);
+}
 
 static pz_state *new_state(const pz_puzzle *pz)
 {
@@ -102,9 +108,15 @@ static pz_state *new_state(const pz_puzzle *pz)
     return st;
 }
 
-static void copy_state(pz_state *dst, const pz_state *src) { *dst = *src; }
+static void copy_state(pz_state *dst, const pz_state *src)
+{
+    *dst = *src;
+}
 
-static void free_state(pz_state *st) { free(st); }
+static void free_state(pz_state *st)
+{
+    free(st);
+}
 
 static bool is_solved(const pz_puzzle *pz, const pz_state *st)
 {

@@ -21,8 +21,8 @@
 
 /* Scratch space of one generate call. */
 typedef struct gen_ws {
-    uint8_t *seen;  /* one byte per cell: bits would chain each visit to the last store */
-    int32_t *queue; /* packed (y << 16) | x */
+    uint8_t *seen;   /* one byte per cell: bits would chain each visit to the last store */
+    int32_t *queue;  /* packed (y << 16) | x */
     int *exit_moves; /* per column: minimum moves to an exit there, 0 = unknown */
     int *order;      /* start columns in the order they are tried */
     int *hits;       /* exit columns whose moves fall in the band */

@@ -206,8 +206,8 @@ static text_line *split_rows(const char *text, size_t len, int *w_out, int *h_ou
             if (!crlf && c != 'O' && c != '.' && c != 's' && c != 'e') {
                 char what[16];
                 describe_char(c, what, sizeof what);
-                pz_error_set(err, line, col, "unexpected %s: cells are O (boulder), . (ice), s (start), e (exit)",
-                             what);
+                pz_error_set(err, line, col,
+                             "unexpected %s: cells are O (boulder), . (ice), s (start), e (exit)", what);
                 goto fail;
             }
             if (!crlf && col > maxw) {

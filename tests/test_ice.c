@@ -17,9 +17,15 @@ static const pz_kind *const K = &pz_kind_ice;
 
 /* puzzle.c (the registry) is not linked here: its two helpers, by the same
  * convention (pz_params first in every puzzle). */
-static const pz_params *params_of(const pz_puzzle *pz) { return (const pz_params *)(const void *)pz; }
+static const pz_params *params_of(const pz_puzzle *pz)
+{
+    return (const pz_params *)(const void *)pz;
+}
 
-static int max_solution(const pz_puzzle *pz) { return 3 * params_of(pz)->w * params_of(pz)->h + 1; }
+static int max_solution(const pz_puzzle *pz)
+{
+    return 3 * params_of(pz)->w * params_of(pz)->h + 1;
+}
 
 static pz_params params(int w, int h, int diff)
 {
@@ -182,9 +188,9 @@ static void test_properties_other_sizes(void **ctx)
 {
     (void)ctx;
     static const int cases[][4] = {
-        {4, 3, PZ_EASY, 40},     {6, 5, PZ_MEDIUM, 40},  {8, 8, PZ_HARD, 40},   {4, 20, PZ_HARD, 20},
-        {20, 4, PZ_HARD, 20},    {35, 30, PZ_EASY, 60},  {35, 30, PZ_MEDIUM, 60}, {35, 30, PZ_HARD, 60},
-        {4, 48, PZ_EASY, 20},    {64, 64, PZ_MEDIUM, 10}, {70, 20, PZ_EASY, 10}, {100, 100, PZ_HARD, 5},
+        {4, 3, PZ_EASY, 40},   {6, 5, PZ_MEDIUM, 40},   {8, 8, PZ_HARD, 40},     {4, 20, PZ_HARD, 20},
+        {20, 4, PZ_HARD, 20},  {35, 30, PZ_EASY, 60},   {35, 30, PZ_MEDIUM, 60}, {35, 30, PZ_HARD, 60},
+        {4, 48, PZ_EASY, 20},  {64, 64, PZ_MEDIUM, 10}, {70, 20, PZ_EASY, 10},   {100, 100, PZ_HARD, 5},
         {130, 66, PZ_HARD, 3},
     };
     for (size_t i = 0; i < MR_ARRAY_LEN(cases); i++) {
@@ -351,27 +357,27 @@ static void test_text_rejects(void **ctx)
     } cases[] = {
         {"", 1, 1},
         {"\n", 1, 1},
-        {"OOeOO\nO...O\nOsOOO\n\n", 4, 1},        /* blank line after the board */
-        {"OOeOO\nO.x.O\nOsOOO\n", 2, 3},          /* unknown character */
-        {"OOeOO\nO. .O\nOsOOO\n", 2, 3},          /* space */
-        {"OOeOO\nO...O\r\rOsOOO\n", 2, 6},        /* lone CR */
-        {"OOeOO\nO...\nOsOOO\n", 2, 5},           /* short row */
-        {"OOeOO\nO....O\nOsOOO\n", 2, 6},         /* long row */
-        {"OOeOO\nO...O\nOOOOO\n", 3, 1},          /* no start */
-        {"OOOOO\nO...O\nOsOOO\n", 1, 1},          /* no exit */
-        {"OOeOO\nO...O\nOssOO\n", 3, 3},          /* two starts */
-        {"OeeOO\nO...O\nOsOOO\n", 1, 3},          /* two exits */
-        {"OOeOO\nOs..O\nOOOOO\n", 2, 2},          /* start inside */
-        {"OOOOO\nO.e.O\nOsOOO\n", 2, 3},          /* exit inside */
-        {"sOeOO\nO...O\nOOOOO\n", 1, 1},          /* start in the top row */
-        {"OOeOO\nO...O\nsOOOO\n", 3, 1},          /* start in a corner */
-        {"OOOOe\nO...O\nOsOOO\n", 1, 5},          /* exit in a corner */
-        {"OOeOO\n....O\nOsOOO\n", 2, 1},          /* gap in the side border */
-        {"O.eOO\nO...O\nOsOOO\n", 1, 2},          /* gap in the top border */
-        {"OOeOO\nOOOOO\nOsOOO\n", 1, 3},          /* exit unreachable */
-        {"OeO\nO.O\n", 3, 1},                     /* too few rows */
-        {"Oe\nO.\nOs\n", 1, 3},                   /* too few columns */
-        {"OOeOO\nO...O\nOsOOO\0", 3, 6},          /* NUL byte (strlen stops before it) */
+        {"OOeOO\nO...O\nOsOOO\n\n", 4, 1}, /* blank line after the board */
+        {"OOeOO\nO.x.O\nOsOOO\n", 2, 3},   /* unknown character */
+        {"OOeOO\nO. .O\nOsOOO\n", 2, 3},   /* space */
+        {"OOeOO\nO...O\r\rOsOOO\n", 2, 6}, /* lone CR */
+        {"OOeOO\nO...\nOsOOO\n", 2, 5},    /* short row */
+        {"OOeOO\nO....O\nOsOOO\n", 2, 6},  /* long row */
+        {"OOeOO\nO...O\nOOOOO\n", 3, 1},   /* no start */
+        {"OOOOO\nO...O\nOsOOO\n", 1, 1},   /* no exit */
+        {"OOeOO\nO...O\nOssOO\n", 3, 3},   /* two starts */
+        {"OeeOO\nO...O\nOsOOO\n", 1, 3},   /* two exits */
+        {"OOeOO\nOs..O\nOOOOO\n", 2, 2},   /* start inside */
+        {"OOOOO\nO.e.O\nOsOOO\n", 2, 3},   /* exit inside */
+        {"sOeOO\nO...O\nOOOOO\n", 1, 1},   /* start in the top row */
+        {"OOeOO\nO...O\nsOOOO\n", 3, 1},   /* start in a corner */
+        {"OOOOe\nO...O\nOsOOO\n", 1, 5},   /* exit in a corner */
+        {"OOeOO\n....O\nOsOOO\n", 2, 1},   /* gap in the side border */
+        {"O.eOO\nO...O\nOsOOO\n", 1, 2},   /* gap in the top border */
+        {"OOeOO\nOOOOO\nOsOOO\n", 1, 3},   /* exit unreachable */
+        {"OeO\nO.O\n", 3, 1},              /* too few rows */
+        {"Oe\nO.\nOs\n", 1, 3},            /* too few columns */
+        {"OOeOO\nO...O\nOsOOO\0", 3, 6},   /* NUL byte (strlen stops before it) */
     };
     for (size_t i = 0; i < MR_ARRAY_LEN(cases); i++) {
         pz_error err;
@@ -459,9 +465,11 @@ static void test_desc_rejects(void **ctx)
     assert_non_null(pz);
     K->free_puzzle(pz);
     static const char *bad[] = {
-        "", "2", "2.5", "2.5.", "0.5.AAA", "6.5.AAA", "2.0.AAA", "02.5.AAA", "2.5.AAAA", "2.5.AA",
-        "2.5.AA*", "2.5.AA=", "-2.5.AAA", "2..5.AAA", "99999999999.5.AAA", "2.5.AAB", /* stray bit */
-        "2.5.___",                                                                   /* unreachable */
+        "",        "2",       "2.5",      "2.5.",     "0.5.AAA",
+        "6.5.AAA", "2.0.AAA", "02.5.AAA", "2.5.AAAA", "2.5.AA",
+        "2.5.AA*", "2.5.AA=", "-2.5.AAA", "2..5.AAA", "99999999999.5.AAA",
+        "2.5.AAB", /* stray bit */
+        "2.5.___", /* unreachable */
     };
     for (size_t i = 0; i < MR_ARRAY_LEN(bad); i++) {
         err = NULL;
@@ -491,9 +499,9 @@ static void test_impossible_params(void **ctx)
 {
     (void)ctx;
     static const int cases[][3] = {
-        {7, 7, PZ_HARD},   {5, 5, PZ_HARD},    {3, 40, PZ_EASY},       {25, 3, PZ_MEDIUM}, {4, 4, PZ_MEDIUM},
-        {25, 49, PZ_EASY}, {25, 65, PZ_MEDIUM}, {256, 256, PZ_EASY},   {2, 20, PZ_HARD},   {20, 2, PZ_EASY},
-        {2000, 20, PZ_HARD}, {25, 20, 3},      {25, 20, -1},
+        {7, 7, PZ_HARD},     {5, 5, PZ_HARD},     {3, 40, PZ_EASY},    {25, 3, PZ_MEDIUM}, {4, 4, PZ_MEDIUM},
+        {25, 49, PZ_EASY},   {25, 65, PZ_MEDIUM}, {256, 256, PZ_EASY}, {2, 20, PZ_HARD},   {20, 2, PZ_EASY},
+        {2000, 20, PZ_HARD}, {25, 20, 3},         {25, 20, -1},
     };
     for (size_t i = 0; i < MR_ARRAY_LEN(cases); i++) {
         pz_params p = params(cases[i][0], cases[i][1], cases[i][2]);

@@ -66,8 +66,9 @@ static int ref_generate(ref_ice *r, int lo, int hi, long *tries)
         for (int row = 0; row < m; row++)
             for (int c = 0; c < n; c++)
                 r->g[row * n + c] =
-                    (row == 0 || c == 0 || row == m - 1 || c == n - 1 || (double)rand() / RAND_MAX < 0.125) ? 'O'
-                                                                                                            : '.';
+                    (row == 0 || c == 0 || row == m - 1 || c == n - 1 || (double)rand() / RAND_MAX < 0.125)
+                        ? 'O'
+                        : '.';
         int s = (m - 1) * n + 1 + rand() % (n - 2);
         int e = 1 + rand() % (n - 2);
         r->g[s] = 's';
@@ -134,7 +135,8 @@ static void bench_versus(const bench_opts *o, int w, int h, int diff)
     printf("  ice %dx%d %-6s vs seed_ice %dx%d: ours %8.2f us/map, seed_ice's algorithm %9.2f us/map (CPU) "
            "(%.1f tries/map): %.1fx\n",
            w, h, names[diff], h, w, ours, ref, ref_n ? (double)tries / ref_n : 0, ours > 0 ? ref / ours : 0);
-    printf("RESULT ice_gen %dx%d_%s us_per_map=%.3f maps=%d fails=%d\n", h, w, names[diff], ours, ours_n, fails);
+    printf("RESULT ice_gen %dx%d_%s us_per_map=%.3f maps=%d fails=%d\n", h, w, names[diff], ours, ours_n,
+           fails);
     printf("RESULT ice_ref %dx%d_%s us_per_map=%.3f tries_per_map=%.2f maps=%d\n", h, w, names[diff], ref,
            ref_n ? (double)tries / ref_n : 0, ref_n);
     printf("RESULT ice_speedup %dx%d_%s ratio=%.2f\n", h, w, names[diff], ours > 0 ? ref / ours : 0);
@@ -174,9 +176,15 @@ static void bench_cpu(const bench_opts *o, int w, int h, int diff)
     qsort(s, (size_t)n, sizeof *s, cmp_double);
     double med = n ? s[n / 2] : 0, p99 = n ? s[(int)((n - 1) * 0.99 + 0.5)] : 0;
     printf("  ice %dx%d %s in CPU time: median %.1f us, p99 %.1f us (n=%d, fails=%d)\n", w, h,
-           diff == PZ_EASY ? "easy" : diff == PZ_MEDIUM ? "medium" : "hard", med, p99, n, fails);
+           diff == PZ_EASY     ? "easy"
+           : diff == PZ_MEDIUM ? "medium"
+                               : "hard",
+           med, p99, n, fails);
     printf("RESULT ice_cpu %dx%d_%s median_us=%.2f p99_us=%.2f n=%d fails=%d\n", w, h,
-           diff == PZ_EASY ? "easy" : diff == PZ_MEDIUM ? "medium" : "hard", med, p99, n, fails);
+           diff == PZ_EASY     ? "easy"
+           : diff == PZ_MEDIUM ? "medium"
+                               : "hard",
+           med, p99, n, fails);
     free(s);
 }
 
@@ -219,9 +227,8 @@ void bench_ice(const bench_opts *o)
     const pz_kind *k = &pz_kind_ice;
     /* The original's sizes, the default, and the limits of each band. */
     static const int cases[][3] = {
-        {25, 20, PZ_EASY}, {25, 20, PZ_MEDIUM}, {25, 20, PZ_HARD}, {35, 30, PZ_EASY},
-        {35, 30, PZ_MEDIUM}, {35, 30, PZ_HARD}, {100, 100, PZ_HARD}, {64, 48, PZ_EASY},
-        {64, 64, PZ_MEDIUM}, {8, 8, PZ_HARD},
+        {25, 20, PZ_EASY}, {25, 20, PZ_MEDIUM}, {25, 20, PZ_HARD}, {35, 30, PZ_EASY},   {35, 30, PZ_MEDIUM},
+        {35, 30, PZ_HARD}, {100, 100, PZ_HARD}, {64, 48, PZ_EASY}, {64, 64, PZ_MEDIUM}, {8, 8, PZ_HARD},
     };
     printf("  generate + grade, microseconds per puzzle:\n");
     for (size_t i = 0; i < MR_ARRAY_LEN(cases); i++) {
