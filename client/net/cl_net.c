@@ -120,6 +120,7 @@ bool cl_net_send_msg(cl_net_t *n, const wire_msg *m)
         enet_packet_destroy(p);
         return false;
     }
+    n->hub->dirty = true;
     return true;
 }
 
@@ -168,6 +169,7 @@ static const char *start_connect(cl_net_t *n)
         return "no free connection slot";
     p->data = n;
     n->peer = p;
+    n->hub->dirty = true;
     n->resume_sent = false;
     n->closing = false;
     return NULL;
@@ -340,6 +342,7 @@ const char *cl_net_send_raw(cl_net_t *n, const void *data, size_t len)
         enet_packet_destroy(p);
         return "cannot send (connection down)";
     }
+    n->hub->dirty = true;
     return NULL;
 }
 

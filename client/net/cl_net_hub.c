@@ -92,6 +92,7 @@ void cl_hub_service(cl_hub_t *h, uint64_t now_ms, int timeout_ms)
     if (!h)
         return;
     h->now_ms = now_ms;
+    h->dirty = false; /* the service sends what is queued first */
     ENetEvent ev;
     int r = enet_host_service(h->host, &ev, timeout_ms > 0 ? (enet_uint32)timeout_ms : 0);
     for (int i = 1; r > 0; i++) {
@@ -101,13 +102,15 @@ void cl_hub_service(cl_hub_t *h, uint64_t now_ms, int timeout_ms)
         r = enet_host_check_events(h->host, &ev);
     }
     /* Replies queued while dispatching go out now, not at the next call. */
-    enet_host_flush(h->host);
+    cl_hub_flush(h);
 }
 
 void cl_hub_flush(cl_hub_t *h)
 {
-    if (h)
+    if (h && h->dirty) {
+        h->dirty = false;
         enet_host_flush(h->host);
+    }
 }
 
 int cl_hub_port(const cl_hub_t *h)

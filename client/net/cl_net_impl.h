@@ -10,6 +10,7 @@ struct cl_hub {
     ENetHost *host;
     int conns;    /* connections created in this hub */
     bool private; /* made by cl_net_create for one connection */
+    bool dirty;   /* packets queued since the last flush: a flush walks every peer, so skip it when idle */
     uint64_t now_ms; /* the time handed to the current service call */
     wire_msg *msg;   /* decoding scratch: a wire_msg is too big for every stack */
 };

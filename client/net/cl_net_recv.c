@@ -62,8 +62,10 @@ static void on_welcome(cl_net_t *n, const wire_msg *m)
 static void on_refused(cl_net_t *n, const wire_msg *m)
 {
     n->closing = true;
-    if (n->peer)
+    if (n->peer) {
         enet_peer_disconnect(n->peer, 0);
+        n->hub->dirty = true;
+    }
     n->phase = CL_NET_CLOSED;
     n->in_room = false;
     n->live = false;
