@@ -31,8 +31,8 @@ void sv_config_defaults(sv_config *cfg)
 
 const char *sv_config_check(const sv_config *cfg)
 {
-    if (!wire_name_ok(cfg->name, strnlen(cfg->name, sizeof cfg->name)))
-        return "server name must be 1..24 bytes of UTF-8 without control characters";
+    if (!memchr(cfg->bind_addr, '\0', sizeof cfg->bind_addr) || !memchr(cfg->name, '\0', sizeof cfg->name))
+        return "bind address or server name not terminated";
     if (!cfg->bind_addr[0])
         return "bind address is empty";
     if (cfg->port < 0 || cfg->port > 65535)

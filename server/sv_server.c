@@ -401,6 +401,11 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
     enet_users++;
     sv_t *sv = mr_alloc(1, sizeof *sv);
     sv->cfg = *cfg;
+    /* An embedder may hand us a name cut mid-character ("%.15s's game"):
+     * clean it rather than refuse to host. The command line is strict. */
+    wire_text_clean(sv->cfg.name, sizeof sv->cfg.name, cfg->name);
+    if (!wire_name_ok(sv->cfg.name, strlen(sv->cfg.name)))
+        strcpy(sv->cfg.name, "mazerace");
     sv_log_init(&sv->log, cfg->log_level, stderr);
     sv->now_ms = now_ms_clock();
     sv->next_housekeeping_ms = sv->now_ms + SV_HOUSEKEEPING_MS;
@@ -469,7 +474,7 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
     sv_logf(&sv->log, SV_LOG_INFO,
             "mazerace-server %s (protocol %d) \"%s\" on %s:%u, discovery %s%u, max %d clients, %d rooms, "
             "socket buffers %d/%d bytes",
-            MR_VERSION, WIRE_VERSION, cfg->name, sv->bind_text, (unsigned)sv_port(sv), sv->disc ? "" : "off ",
+            MR_VERSION, WIRE_VERSION, sv->cfg.name, sv->bind_text, (unsigned)sv_port(sv), sv->disc ? "" : "off ",
             (unsigned)sv_discovery_port(sv), cfg->max_clients, cfg->max_rooms, sv->st.sockbuf_rcv,
             sv->st.sockbuf_snd);
     return sv;

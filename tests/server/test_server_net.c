@@ -546,6 +546,31 @@ static void test_resume_and_forfeit(void **ctx)
     stop(f);
 }
 
+/* Sends a probe to the server's discovery port and returns the reply. */
+static void probe(fixture *f, uint32_t nonce, wire_probe_reply *rep)
+{
+    int fd = socket(AF_INET, SOCK_DGRAM, 0);
+    assert_true(fd >= 0);
+    struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(sv_discovery_port(f->sv))};
+    inet_pton(AF_INET, "127.0.0.1", &to.sin_addr);
+    uint8_t buf[WIRE_PROBE_REPLY_MAX + 16] = {9, 9, 9};
+    /* Garbage first gets no answer and does not stop the real probe. */
+    assert_int_equal(sendto(fd, buf, 3, 0, (struct sockaddr *)&to, sizeof to), 3);
+    wire_probe p = {.version = WIRE_VERSION, .nonce = nonce};
+    size_t n = wire_write_probe(&p, buf, sizeof buf);
+    assert_int_equal(sendto(fd, buf, n, 0, (struct sockaddr *)&to, sizeof to), (ssize_t)n);
+    ssize_t got = -1;
+    for (int i = 0; i < 300 && got < 0; i++) {
+        sv_service(f->sv, mr_now_us() / 1000u, 5);
+        got = recv(fd, buf, sizeof buf, MSG_DONTWAIT);
+    }
+    assert_true(got > 0);
+    assert_true(wire_read_probe_reply(buf, (size_t)got, rep));
+    assert_int_equal(rep->nonce, nonce);
+    assert_int_equal(rep->game_port, sv_port(f->sv));
+    close(fd);
+}
+
 static void test_discovery(void **ctx)
 {
     (void)ctx;
@@ -554,28 +579,29 @@ static void test_discovery(void **ctx)
     strcpy(cfg.name, "test server");
     fixture *f = start(&cfg);
     assert_true(sv_discovery_port(f->sv) != 0);
-    int fd = socket(AF_INET, SOCK_DGRAM, 0);
-    assert_true(fd >= 0);
-    struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(sv_discovery_port(f->sv))};
-    inet_pton(AF_INET, "127.0.0.1", &to.sin_addr);
-    wire_probe p = {.version = WIRE_VERSION, .nonce = 0xC0FFEEu};
-    uint8_t buf[WIRE_PROBE_REPLY_MAX + 16];
-    size_t n = wire_write_probe(&p, buf, sizeof buf);
-    assert_int_equal(sendto(fd, buf, n, 0, (struct sockaddr *)&to, sizeof to), (ssize_t)n);
-    /* Garbage first gets no answer and does not stop the real probe. */
-    ssize_t got = -1;
-    for (int i = 0; i < 300 && got < 0; i++) {
-        sv_service(f->sv, mr_now_us() / 1000u, 5);
-        got = recv(fd, buf, sizeof buf, MSG_DONTWAIT);
-    }
-    assert_true(got > 0);
     wire_probe_reply rep;
-    assert_true(wire_read_probe_reply(buf, (size_t)got, &rep));
-    assert_int_equal(rep.nonce, 0xC0FFEEu);
-    assert_int_equal(rep.game_port, sv_port(f->sv));
+    probe(f, 0xC0FFEEu, &rep);
     assert_string_equal(rep.name, "test server");
     assert_int_equal(rep.players_waiting, 0);
-    close(fd);
+    /* One player waiting in a room shows up. */
+    raw_client *a = join_server(f, "a");
+    send_simple(a, WIRE_QUICK_MATCH);
+    wire_msg m;
+    assert_true(raw_wait(a, WIRE_ROOM_STATE, &m, WAIT_MS));
+    probe(f, 2, &rep);
+    assert_int_equal(rep.players_waiting, 1);
+    assert_int_equal(rep.rooms, 1);
+    assert_int_equal(rep.players, 1);
+    raw_close(a);
+    stop(f);
+
+    /* An embedder's name cut in the middle of a UTF-8 character is cleaned,
+     * not refused. */
+    base_config(&cfg);
+    strcpy(cfg.name, "caf\xc3");
+    f = start(&cfg);
+    probe(f, 3, &rep);
+    assert_string_equal(rep.name, "caf");
     stop(f);
 }
 
