@@ -1,0 +1,223 @@
+/* test_it_clnet.c: the cl_net API as the SDL client uses it: offline errors, then a lobby, a race and its result over a real server. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cl_net.h"
+#include "it_proc.h"
+#include "match.h"
+#include "util.h"
+
+static void test_offline_api(void **ctx)
+{
+    (void)ctx;
+    char host[64];
+    int port = 0;
+    assert_null(cl_net_parse_addr("127.0.0.1:4000", host, sizeof host, &port));
+    assert_string_equal(host, "127.0.0.1");
+    assert_int_equal(port, 4000);
+    assert_null(cl_net_parse_addr("localhost", host, sizeof host, &port));
+    assert_int_equal(port, WIRE_DEFAULT_PORT);
+    const char *bad[] = {"", ":80", "host:", "host:0", "host:65536", "host:12a", "a b:1", NULL};
+    for (int i = 0; bad[i]; i++)
+        assert_non_null(cl_net_parse_addr(bad[i], host, sizeof host, &port));
+    assert_non_null(cl_net_parse_addr("averyveryverylonghostname", host, 8, &port));
+
+    const char *err = NULL;
+    assert_null(cl_net_create("", &err));
+    assert_non_null(err);
+    err = NULL;
+    assert_null(cl_net_create("bad\nname", &err));
+    assert_non_null(err);
+    assert_null(cl_net_create("abcdefghijklmnopqrstuvwxyz", &err)); /* 26 bytes > 24 */
+
+    cl_net_t *n = cl_net_create("offline", &err);
+    assert_non_null(n);
+    assert_int_equal(cl_net_phase(n), CL_NET_IDLE);
+    pz_params p = {.kind = PZ_MAZE, .w = 5, .h = 5, .diff = PZ_EASY};
+    assert_non_null(cl_net_create_room(n, &p, false, 0, 1));
+    assert_non_null(cl_net_join_room(n, "ABCDE"));
+    assert_non_null(cl_net_quick_match(n));
+    assert_non_null(cl_net_ready(n, true));
+    assert_non_null(cl_net_rematch(n));
+    assert_non_null(cl_net_leave(n));
+    assert_int_equal(cl_net_send_move(n, (pz_move){.type = PZ_MOVE_STEP}), 0);
+    assert_non_null(cl_net_send_raw(n, "x", 1));
+    assert_non_null(cl_net_connect(n, "127.0.0.1", 0, 0));
+    cl_net_event ev;
+    assert_false(cl_net_poll(n, 0, &ev));
+    assert_null(cl_net_room(n));
+    assert_null(cl_net_puzzle(n));
+    assert_int_equal(cl_net_slot(n), -1);
+    assert_int_equal(cl_net_rtt_ms(n), 0);
+    pz_move pend[4];
+    assert_int_equal(cl_net_pending(n, pend, 4), 0);
+    cl_net_destroy(n);
+    cl_net_destroy(NULL);
+    cl_hub_destroy(NULL);
+    assert_null(cl_hub_create(0, 0, &err));
+    assert_null(cl_disc_create(0, &err));
+    cl_disc_destroy(NULL);
+}
+
+/* Events seen per connection, for the pump below. */
+typedef struct seen {
+    int count[CL_EV_ERROR + 1];
+    cl_net_event last[CL_EV_ERROR + 1];
+} seen;
+
+/* Polls both connections (and drains the server's output) until conn
+ * `which` has seen `want` events of `type`, or timeout_ms. */
+static bool pump(it_proc *sv, cl_net_t *n[2], seen s[2], int which, int type, int want, int timeout_ms)
+{
+    uint64_t deadline = mr_now_us() + (uint64_t)timeout_ms * 1000u;
+    while (s[which].count[type] < want && mr_now_us() < deadline) {
+        for (int i = 0; i < 2; i++) {
+            cl_net_event ev;
+            for (int k = 0; k < 1000 && cl_net_poll(n[i], mr_now_us() / 1000u, &ev); k++) {
+                if (ev.type > 0 && ev.type <= CL_EV_ERROR) {
+                    s[i].count[ev.type]++;
+                    s[i].last[ev.type] = ev;
+                }
+            }
+        }
+        it_proc_line(sv, (char[512]){0}, 512, 1, "server");
+    }
+    return s[which].count[type] >= want;
+}
+
+static void test_lobby_race_result(void **ctx)
+{
+    (void)ctx;
+    static const char *const extra[] = {"--no-discovery", "--countdown", "0.1", "--name", "lobby", NULL};
+    it_proc sv;
+    int port = it_server_start(&sv, MR_SERVER_PATH, extra);
+    assert_true(port > 0);
+    const char *err = NULL;
+    cl_net_t *n[2] = {cl_net_create("alice", &err), cl_net_create("bob", &err)};
+    assert_non_null(n[0]);
+    assert_non_null(n[1]);
+    seen s[2];
+    memset(s, 0, sizeof s);
+    for (int i = 0; i < 2; i++) {
+        assert_null(cl_net_connect(n[i], "127.0.0.1", port, mr_now_us() / 1000u));
+        assert_int_equal(cl_net_phase(n[i]), CL_NET_CONNECTING);
+        assert_true(pump(&sv, n, s, i, CL_EV_CONNECTED, 1, 5000));
+        assert_string_equal(s[i].last[CL_EV_CONNECTED].text, "lobby");
+        assert_int_equal(cl_net_phase(n[i]), CL_NET_ONLINE);
+    }
+    /* An unknown room is an error answer, not a failure. */
+    assert_null(cl_net_join_room(n[1], "zzzzz"));
+    assert_true(pump(&sv, n, s, 1, CL_EV_ERROR, 1, 5000));
+    assert_int_equal(s[1].last[CL_EV_ERROR].code, WIRE_ERR_NO_ROOM);
+    assert_int_equal(cl_net_phase(n[1]), CL_NET_ONLINE);
+
+    pz_params p = {.kind = PZ_MAZE, .w = 9, .h = 7, .diff = PZ_EASY};
+    assert_null(cl_net_create_room(n[0], &p, true, 42, 1));
+    assert_true(pump(&sv, n, s, 0, CL_EV_ROOM_JOINED, 1, 5000));
+    char code[8], typed[12];
+    snprintf(code, sizeof code, "%s", s[0].last[CL_EV_ROOM_JOINED].room.code);
+    assert_int_equal(s[0].last[CL_EV_ROOM_JOINED].slot, 0);
+    /* Typed in lower case with a dash, as a player might. */
+    snprintf(typed, sizeof typed, "%c%c-%c%c%c", code[0] | 0x20, code[1] | 0x20, code[2] | 0x20, code[3] | 0x20,
+             code[4] | 0x20);
+    assert_null(cl_net_join_room(n[1], typed));
+    assert_true(pump(&sv, n, s, 1, CL_EV_ROOM_JOINED, 1, 5000));
+    assert_string_equal(cl_net_room(n[1])->code, code);
+    assert_int_equal(cl_net_slot(n[1]), 1);
+    assert_true(pump(&sv, n, s, 0, CL_EV_LOBBY, 2, 5000));
+    assert_string_equal(cl_net_room(n[0])->player[1].name, "bob");
+    assert_string_equal(cl_net_room(n[1])->player[0].name, "alice");
+
+    for (int i = 0; i < 2; i++)
+        assert_null(cl_net_ready(n[i], true));
+    for (int i = 0; i < 2; i++)
+        assert_true(pump(&sv, n, s, i, CL_EV_MATCH_START, 1, 10000));
+    assert_string_equal(cl_net_game_id(n[0]), cl_net_game_id(n[1]));
+    assert_string_equal(cl_net_game_id(n[0]), "maze:9x7:easy#42");
+    assert_int_not_equal(cl_net_token(n[0]), 0);
+    const pz_puzzle *pz = cl_net_puzzle(n[0]);
+    const pz_kind *k = pz_kind_of(pz);
+    pz_move sol[256];
+    int len = k->solve(pz, NULL, sol, 256);
+    assert_true(len > 0 && len <= 256);
+
+    /* Wait for the start on our clock, then play the whole solution at once:
+     * the pending list holds the moves until their ACKs. */
+    uint64_t start = s[0].last[CL_EV_MATCH_START].start_ms;
+    while (mr_now_us() / 1000u < start + 5)
+        pump(&sv, n, s, 0, CL_EV_ERROR, 1, 5);
+    for (int i = 0; i < len; i++)
+        assert_int_equal(cl_net_send_move(n[0], sol[i]), (uint32_t)i + 1);
+    pz_move pend[4];
+    assert_int_equal(cl_net_pending(n[0], pend, 4), len);
+    assert_memory_equal(&pend[0], &sol[0], sizeof pend[0]);
+    cl_net_flush(n[0]);
+    assert_true(pump(&sv, n, s, 0, CL_EV_ACK, len, 10000));
+    assert_true(s[0].last[CL_EV_ACK].solved);
+    assert_int_equal(s[0].last[CL_EV_ACK].moves, (uint32_t)len);
+    assert_int_equal(s[0].count[CL_EV_REJECT], 0);
+    assert_true(pump(&sv, n, s, 1, CL_EV_MATCH_END, 1, 10000));
+    assert_true(pump(&sv, n, s, 0, CL_EV_MATCH_END, 1, 10000));
+    assert_int_equal(s[1].count[CL_EV_PROGRESS], len);
+    assert_int_equal(s[1].last[CL_EV_MATCH_END].end.winner, 0);
+    assert_int_equal(s[1].last[CL_EV_MATCH_END].end.moves[0], (uint32_t)len);
+    assert_int_equal(cl_net_pending(n[0], pend, 4), 0);
+    /* Both views agree: A's own board and B's ghost of it are solved. */
+    assert_true(k->is_solved(pz, cl_net_state(n[0])));
+    assert_true(k->is_solved(cl_net_puzzle(n[1]), cl_net_opponent_state(n[1])));
+    assert_false(k->is_solved(cl_net_puzzle(n[1]), cl_net_state(n[1])));
+    /* A move after the end is refused by the server, in order. */
+    uint32_t late = cl_net_send_move(n[1], sol[0]);
+    assert_true(late > 0);
+    assert_true(pump(&sv, n, s, 1, CL_EV_REJECT, 1, 5000));
+    assert_int_equal(s[1].last[CL_EV_REJECT].seq, late);
+    assert_int_equal(s[1].last[CL_EV_REJECT].code, MATCH_REJ_FINISHED);
+
+    /* Rematch: the offer reaches the other, both asking starts game 2. */
+    assert_null(cl_net_rematch(n[0]));
+    assert_true(pump(&sv, n, s, 1, CL_EV_REMATCH_OFFER, 1, 5000));
+    assert_int_equal(s[1].last[CL_EV_REMATCH_OFFER].slot, 0);
+    assert_null(cl_net_rematch(n[1]));
+    assert_true(pump(&sv, n, s, 0, CL_EV_MATCH_START, 2, 5000));
+    assert_int_equal(s[0].last[CL_EV_MATCH_START].game_no, 1); /* a new best-of-1 series */
+    assert_string_not_equal(cl_net_game_id(n[0]), "maze:9x7:easy#42");
+
+    /* Leaving mid-race forfeits at once. */
+    assert_null(cl_net_leave(n[1]));
+    assert_int_equal(cl_net_phase(n[1]), CL_NET_ONLINE);
+    assert_true(pump(&sv, n, s, 0, CL_EV_MATCH_END, 2, 5000));
+    assert_int_equal(s[0].last[CL_EV_MATCH_END].end.winner, 0);
+    assert_int_equal(s[0].last[CL_EV_MATCH_END].end.reason, MATCH_END_FORFEIT);
+
+    /* Without a resume window a drop is final. */
+    cl_net_set_resume_window(n[0], 0);
+    cl_net_drop(n[0], mr_now_us() / 1000u, true);
+    assert_true(pump(&sv, n, s, 0, CL_EV_DISCONNECTED, 1, 1000));
+    assert_false(s[0].last[CL_EV_DISCONNECTED].resuming);
+    assert_int_equal(cl_net_phase(n[0]), CL_NET_CLOSED);
+
+    cl_net_destroy(n[0]);
+    cl_net_destroy(n[1]);
+    it_proc_signal(&sv, SIGTERM);
+    int code_sv = -1;
+    assert_true(it_proc_wait(&sv, 5000, &code_sv, "server"));
+    assert_int_equal(code_sv, 0);
+    it_proc_cleanup(&sv);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(test_offline_api, it_teardown),
+        cmocka_unit_test_teardown(test_lobby_race_result, it_teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
