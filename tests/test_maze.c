@@ -638,6 +638,77 @@ static void test_bad_text(void **ctx)
     K->free_puzzle(wide_pz);
 }
 
+/* Deterministic random damage to valid inputs: whatever comes in is either
+ * refused with a position and reason, or is a perfect maze that solves. */
+static void test_fuzz_inputs(void **ctx)
+{
+    (void)ctx;
+    pz_puzzle *pz = gen(9, 6, PZ_HARD, 11);
+    char *text = K->format_text(pz);
+    char *desc = K->encode_desc(pz);
+    size_t tl = strlen(text), dl = strlen(desc);
+    pz_params p = *params_of(pz);
+    static const char alphabet[] = "+-| SE\n\rXA_9.\t";
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    int refused = 0;
+    for (int round = 0; round < 3000; round++) {
+        char *t = mr_strdup(text), *d = mr_strdup(desc);
+        int hits = 1 + (int)(round % 3);
+        for (int k = 0; k < hits; k++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            t[x % tl] = alphabet[(x >> 20) % (sizeof alphabet - 1)];
+            d[(x >> 8) % dl] =
+                "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_+*"[(x >> 32) % 66];
+        }
+        size_t cut = round % 7 == 0 ? (size_t)(x >> 40) % (tl + 1) : tl; /* sometimes truncated */
+        pz_error e = {0};
+        pz_puzzle *q = K->parse_text(t, cut, &e);
+        if (q) {
+            check_spanning_tree(q);
+            assert_true(K->solve(q, NULL, NULL, 0) > 0);
+            K->free_puzzle(q);
+        } else {
+            assert_true(e.line >= 1 && e.line <= 2 * 6 + 2);
+            assert_true(e.col >= 1 && e.col <= 2 * 9 + 3);
+            assert_true(e.msg[0] != '\0');
+            refused++;
+        }
+        const char *why = NULL;
+        q = K->decode_desc(&p, d, &why);
+        if (q) {
+            check_spanning_tree(q);
+            K->free_puzzle(q);
+        } else {
+            assert_non_null(why);
+        }
+        free(t);
+        free(d);
+    }
+    assert_true(refused > 0);
+    /* Random moves, any bit pattern: never a crash, state always in range. */
+    pz_state *st = K->new_state(pz);
+    for (int i = 0; i < 20000; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        pz_move mv = {.type = (uint8_t)(x & 3), .dir = (uint8_t)((x >> 2) & 7), .x = 0, .y = 0};
+        if ((x >> 10) % 17 == 0)
+            mv.x = (uint16_t)(x >> 16);
+        const char *why = K->execute_move(pz, st, mv, st);
+        int px, py;
+        maze_pos(st, &px, &py);
+        assert_true(px >= 0 && px < 9 && py >= 0 && py < 6);
+        if (!why)
+            assert_true(mv.type == PZ_MOVE_STEP && mv.dir < 4 && mv.x == 0);
+        if (K->is_solved(pz, st)) {
+            K->free_state(st);
+            st = K->new_state(pz);
+        }
+    }
+    K->free_state(st);
+    free(text);
+    free(desc);
+    K->free_puzzle(pz);
+}
+
 /* ---- catalogue ---- */
 
 #define CATALOGUE MR_SOURCE_DIR "/tests/catalogue/maze.txt"
@@ -709,6 +780,7 @@ int main(void)
         cmocka_unit_test(test_bad_params),
         cmocka_unit_test(test_bad_descriptions),
         cmocka_unit_test(test_bad_text),
+        cmocka_unit_test(test_fuzz_inputs),
         cmocka_unit_test(test_catalogue),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
