@@ -474,21 +474,29 @@ static void on_create(sv_t *sv, sv_client *c, const wire_create *cr)
     open_room(sv, c, m, false);
 }
 
-static bool seat(sv_t *sv, sv_client *c, sv_room *room)
+/* Seats c in room; on failure returns the engine's reason and changes
+ * nothing for c. */
+static const char *try_seat(sv_t *sv, sv_client *c, sv_room *room)
 {
     int slot = -1;
     const char *err = match_join(room->m, -1, c->name, sv->now_ms, &slot);
-    if (err || slot < 0 || slot >= MATCH_SLOTS) {
-        bool full = match_present(room->m, 0) && match_present(room->m, 1);
-        sv_send_error(sv, c, WIRE_ERROR, full ? WIRE_ERR_ROOM_FULL : WIRE_ERR_STATE,
-                      full ? "room is full" : err ? err : "cannot join now");
-        sv_game_flush_room(sv, room);
-        return false;
-    }
+    if (err || slot < 0 || slot >= MATCH_SLOTS)
+        return err ? err : "cannot join now";
     attach(room, slot, c);
     sv_logf(&sv->log, SV_LOG_INFO, "room %s: #%u \"%s\" joined as player %d", room->code, c->id, c->name, slot + 1);
     sv_game_flush_room(sv, room);
-    return true;
+    return NULL;
+}
+
+static void seat(sv_t *sv, sv_client *c, sv_room *room)
+{
+    const char *err = try_seat(sv, c, room);
+    if (!err)
+        return;
+    bool full = match_present(room->m, 0) && match_present(room->m, 1);
+    sv_logf(&sv->log, SV_LOG_INFO, "client #%u: join of room %s refused: %s", c->id, room->code,
+            full ? "room is full" : err);
+    sv_send_error(sv, c, WIRE_ERROR, full ? WIRE_ERR_ROOM_FULL : WIRE_ERR_STATE, full ? "room is full" : err);
 }
 
 static void on_join(sv_t *sv, sv_client *c, const char *code)
@@ -499,6 +507,7 @@ static void on_join(sv_t *sv, sv_client *c, const char *code)
     if (!room) {
         char why[64];
         snprintf(why, sizeof why, "no room with code %s", code);
+        sv_logf(&sv->log, SV_LOG_INFO, "client #%u: join refused: %s", c->id, why);
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_NO_ROOM, why);
         return;
     }
@@ -510,8 +519,11 @@ static void on_quick(sv_t *sv, sv_client *c)
     if (!not_in_room(sv, c))
         return;
     if (sv->quick && sv->quick->m) {
-        seat(sv, c, sv->quick);
-        return;
+        if (!try_seat(sv, c, sv->quick))
+            return;
+        /* The waiting room will not take anyone (its engine says why):
+         * stop offering it and open a fresh one. */
+        sv->quick = NULL;
     }
     if (sv_rooms_count(sv->rooms) >= sv_rooms_capacity(sv->rooms)) {
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_TOO_MANY_ROOMS, "the server has no free room");
