@@ -212,7 +212,7 @@ static uint64_t wall_ms(void) { return mr_now_us() / 1000u; }
 
 static bool init_video(cl_app *a, const char **err)
 {
-    if (a->args.headless) {
+    if (a->args.headless || a->args.bench) {
         SDL_SetHint(SDL_HINT_VIDEODRIVER, "dummy");
         setenv("SDL_VIDEODRIVER", "dummy", 1);
     }
@@ -334,8 +334,13 @@ void cl_app_frame(cl_app *a)
         save_screenshot(a, shot);
     if (a->args.screenshot && !a->args.script && a->frames >= 1)
         a->screenshot_due = true;
-    if (a->args.screenshot && a->script && cl_script_finished(a->script))
-        a->screenshot_due = true;
+    if (a->script && cl_script_finished(a->script)) {
+        /* A script's end is the end of the run (after its screenshot). */
+        if (a->args.screenshot)
+            a->screenshot_due = true;
+        else
+            a->quit = true;
+    }
     if (a->screenshot_due) {
         if (!save_screenshot(a, a->args.screenshot))
             a->exit_code = 1;
@@ -381,8 +386,11 @@ int cl_app_run(const cl_args *args)
         a->virtual_clock = a->args.headless && !a->args.join_addr && !a->args.host_id;
         a->start_ms = a->now_ms = 1000; /* never 0: 0 means "unset" in places */
         uint64_t wall0 = wall_ms();
-        if (a->msg[0])
-            cl_app_say(a, true, "%s", a->msg);
+        if (a->msg[0]) {
+            char first[sizeof a->msg];
+            snprintf(first, sizeof first, "%s", a->msg);
+            cl_app_say(a, true, "%s", first);
+        }
         cl_app_set_scene(a, CL_SCENE_MENU);
         start_from_args(a);
         if (a->exit_code)

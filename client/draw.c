@@ -26,7 +26,13 @@ enum { DISC_SEG = 28 };
 static float unit_x[DISC_SEG + 1], unit_y[DISC_SEG + 1];
 static bool unit_ready;
 
-void cl_draw_color(SDL_Renderer *r, SDL_Color c) { SDL_SetRenderDrawColor(r, c.r, c.g, c.b, c.a); }
+/* Opaque colours draw without blending: in the software renderer a blended
+ * fill costs several times a plain one, and boards are mostly opaque. */
+void cl_draw_color(SDL_Renderer *r, SDL_Color c)
+{
+    SDL_SetRenderDrawBlendMode(r, c.a == 255 ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND);
+    SDL_SetRenderDrawColor(r, c.r, c.g, c.b, c.a);
+}
 
 void cl_draw_fill(SDL_Renderer *r, int x, int y, int w, int h, SDL_Color c)
 {

@@ -50,7 +50,7 @@ const char *cl_app_host(cl_app *a, const char *game_id, int series)
         return err;
     sv_config cfg;
     sv_config_defaults(&cfg);
-    snprintf(cfg.name, sizeof cfg.name, "%.20s's game", a->settings.name);
+    snprintf(cfg.name, sizeof cfg.name, "%.15s's game", a->settings.name);
     cfg.log_level = SV_LOG_WARN;
     cfg.max_clients = 16;
     cfg.max_rooms = 8;

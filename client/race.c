@@ -6,6 +6,7 @@
 
 #include "ice.h"
 #include "maze.h"
+#include "pipes.h"
 #include "sum.h"
 
 enum { HINT_MS = 2500 };
@@ -24,9 +25,9 @@ static int remaining(const cl_race *r, const pz_state *st)
     const pz_params *pp = pz_params_of(r->pz);
     int kind = pp->kind;
     if (kind == PZ_MAZE || kind == PZ_ICE) {
-        /* Past a few hundred thousand cells a BFS per move would cost frames:
+        /* Past a few thousand cells a search per move would cost frame time:
          * the straight-line distance to the exit stands in. */
-        if ((long)pp->w * pp->h <= 200000L && r->k->solve) {
+        if ((long)pp->w * pp->h <= 4096L && r->k->solve) {
             pz_move one[1];
             return r->k->solve(r->pz, st, one, 1);
         }
@@ -85,7 +86,7 @@ void cl_race_reset(cl_race *r, const pz_puzzle *pz, bool local0, bool local1)
         p->shown = r->k->new_state(pz);
         p->confirmed = r->k->new_state(pz);
         p->cur_x = 0;
-        p->cur_y = pp->kind == PZ_PIPES ? pz_params_of(pz)->h / 2 : 0;
+        p->cur_y = pp->kind == PZ_PIPES ? pipes_start_row(pz) : 0;
         p->remaining = -1;
         p->prog.x = p->prog.y = -1;
         refresh(r, s);

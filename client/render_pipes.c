@@ -1,13 +1,17 @@
 /* render_pipes.c: draws a rotating-pipes board: tiles, water from the Start
  * cap, the End cap and the player's cursor. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "cl_draw.h"
 #include "cl_render.h"
 #include "pipes.h"
+#include "util.h"
 
-static void pipe_arms(SDL_Renderer *r, int px, int py, int c, int mask, int pw, SDL_Color col)
+/* Adds one tile's pipe to the current rect batch. */
+static void pipe_arms(int px, int py, int c, int mask, int pw)
 {
     int cx = px + c / 2, cy = py + c / 2;
-    cl_rects_begin(r, col);
     cl_rects_add(cx - pw / 2, cy - pw / 2, pw, pw);
     if (mask & PIPES_N)
         cl_rects_add(cx - pw / 2, py, pw, c / 2);
@@ -17,7 +21,48 @@ static void pipe_arms(SDL_Renderer *r, int px, int py, int c, int mask, int pw, 
         cl_rects_add(px, cy - pw / 2, c / 2, pw);
     if (mask & PIPES_E)
         cl_rects_add(cx, cy - pw / 2, c - c / 2, pw);
-    cl_rects_flush();
+}
+
+/* Which tiles water reaches from the Start cap: one flood over the masks
+ * per draw (the accessor's per-tile query would flood once per tile). The
+ * buffers grow to the largest board seen and are kept. */
+static unsigned char *wet;
+static int *queue;
+static size_t wet_cap;
+
+static void flood(const pz_puzzle *pz, const pz_state *st, int w, int h)
+{
+    size_t n = (size_t)w * (size_t)h;
+    if (n > wet_cap) {
+        free(wet);
+        free(queue);
+        wet = mr_alloc(n, 1);
+        queue = mr_alloc(n, sizeof *queue);
+        wet_cap = n;
+    }
+    memset(wet, 0, n);
+    int sr = pipes_start_row(pz);
+    if (sr < 0 || sr >= h || !(pipes_tile(pz, st, 0, sr) & PIPES_W))
+        return;
+    int head = 0, tail = 0;
+    wet[(size_t)sr * (size_t)w] = 1;
+    queue[tail++] = sr * w;
+    static const int bit[4] = {PIPES_N, PIPES_S, PIPES_W, PIPES_E}, back[4] = {PIPES_S, PIPES_N, PIPES_E, PIPES_W};
+    static const int dx[4] = {0, 0, -1, 1}, dy[4] = {-1, 1, 0, 0};
+    while (head < tail) {
+        int i = queue[head++], x = i % w, y = i / w;
+        int m = pipes_tile(pz, st, x, y);
+        for (int d = 0; d < 4; d++) {
+            int nx = x + dx[d], ny = y + dy[d];
+            if (!(m & bit[d]) || nx < 0 || ny < 0 || nx >= w || ny >= h)
+                continue;
+            int j = ny * w + nx;
+            if (!wet[j] && (pipes_tile(pz, st, nx, ny) & back[d])) {
+                wet[j] = 1;
+                queue[tail++] = j;
+            }
+        }
+    }
 }
 
 static void draw(SDL_Renderer *r, cl_text *t, const cl_view *v, const pz_puzzle *pz, const pz_state *st)
@@ -27,22 +72,34 @@ static void draw(SDL_Renderer *r, cl_text *t, const cl_view *v, const pz_puzzle 
     int gap = c >= 20 ? 1 : 0;
     int pw = c / 4 < 2 ? 2 : c / 4;
     SDL_Color tile = v->ghost ? cl_color_mix(cl_col_panel_hi, cl_col_panel, 100) : cl_col_panel_hi;
-    cl_rects_begin(r, tile);
-    for (int y = v->y0; y < v->y1; y++)
-        for (int x = v->x0; x < v->x1; x++)
-            cl_rects_add(v->ox + x * c + gap, v->oy + y * c + gap, c - 2 * gap, c - 2 * gap);
-    cl_rects_flush();
-    for (int y = v->y0; y < v->y1; y++)
-        for (int x = v->x0; x < v->x1; x++) {
-            int m = pipes_tile(pz, st, x, y);
-            bool wet = pipes_connected(pz, st, x, y);
-            pipe_arms(r, v->ox + x * c, v->oy + y * c, c, m, pw, wet ? cl_col_water : cl_col_pipe);
-        }
+    /* One fill for the tiles, then thin grid lines between them: far fewer
+     * pixels than a rect per tile. */
+    int bx = v->ox + v->x0 * c, by = v->oy + v->y0 * c, bw = (v->x1 - v->x0) * c, bh = (v->y1 - v->y0) * c;
+    cl_draw_fill(r, bx, by, bw, bh, tile);
+    if (gap) {
+        cl_rects_begin(r, cl_col_panel);
+        for (int x = v->x0; x <= v->x1; x++)
+            cl_rects_add(v->ox + x * c - 1, by, 2, bh);
+        for (int y = v->y0; y <= v->y1; y++)
+            cl_rects_add(bx, v->oy + y * c - 1, bw, 2);
+        cl_rects_flush();
+    }
+    flood(pz, st, v->w, v->h);
+    /* Two batches: dry pipes, then the ones water reaches. */
+    for (int pass = 0; pass < 2; pass++) {
+        cl_rects_begin(r, pass ? cl_col_water : cl_col_pipe);
+        for (int y = v->y0; y < v->y1; y++)
+            for (int x = v->x0; x < v->x1; x++)
+                if (wet[(size_t)y * (size_t)v->w + (size_t)x] == pass)
+                    pipe_arms(v->ox + x * c, v->oy + y * c, c, pipes_tile(pz, st, x, y), pw);
+        cl_rects_flush();
+    }
     /* Caps sit just outside the board, at the rows the pipe enters and leaves. */
     int sr = pipes_start_row(pz), er = pipes_end_row(pz);
     int cap = c / 3 < 3 ? 3 : c / 3;
     cl_draw_fill(r, v->ox - cap, v->oy + sr * c + c / 2 - pw, cap, 2 * pw, cl_col_water);
-    bool done = pipes_connected(pz, st, v->w - 1, er) && (pipes_tile(pz, st, v->w - 1, er) & PIPES_E);
+    bool done = er >= 0 && er < v->h && wet[(size_t)er * (size_t)v->w + (size_t)(v->w - 1)] &&
+                (pipes_tile(pz, st, v->w - 1, er) & PIPES_E);
     cl_draw_fill(r, v->ox + v->w * c, v->oy + er * c + c / 2 - pw, cap, 2 * pw, done ? cl_col_water : cl_col_good);
     if (v->cursor && v->cur_x >= v->x0 && v->cur_x < v->x1 && v->cur_y >= v->y0 && v->cur_y < v->y1) {
         SDL_Rect k = cl_view_cell_rect(v, v->cur_x, v->cur_y);

@@ -349,7 +349,6 @@ static void draw_board(cl_app *a, const cl_layout *L, int slot)
         fpx = 0;
     cl_text_set_size(a->text, v.font, fpx);
     SDL_Rect area = L->board[slot];
-    cl_draw_fill(a->ren, area.x, area.y, area.w, area.h, cl_color_mix(cl_col_bg, cl_col_panel, 128));
     SDL_RenderSetClipRect(a->ren, &area);
     cl_render_for(p->kind)->draw(a->ren, a->text, &v, r->pz, r->p[slot].shown);
     const cl_player *pl = &r->p[slot];

@@ -1,0 +1,175 @@
+/* cl_test_util.c: helpers for the client tests. */
+#include "cl_test_util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+char *mkdtemp(char *template);
+
+const char *clt_tmpdir(void)
+{
+    static char dir[64];
+    if (!dir[0]) {
+        snprintf(dir, sizeof dir, "/tmp/mazerace-cltest-XXXXXX");
+        if (!mkdtemp(dir))
+            snprintf(dir, sizeof dir, "/tmp");
+    }
+    return dir;
+}
+
+const char *clt_path(const char *name)
+{
+    static char buf[4][512];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", clt_tmpdir(), name);
+    return buf[k];
+}
+
+bool clt_write(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return false;
+    bool ok = fputs(text, f) >= 0;
+    return (fclose(f) == 0) && ok;
+}
+
+static uint64_t now_ms(void) { return mr_now_us() / 1000u; }
+
+int clt_run(const char *const args[], char *out, size_t cap, int timeout_ms)
+{
+    int fd[2];
+    if (pipe(fd) != 0)
+        return -1;
+    const char *argv[64];
+    int n = 0;
+    argv[n++] = MAZERACE_BIN;
+    for (int i = 0; args[i] && n < 62; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        dup2(fd[1], 1);
+        dup2(fd[1], 2);
+        close(fd[0]);
+        close(fd[1]);
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    close(fd[1]);
+    size_t len = 0;
+    uint64_t end = now_ms() + (uint64_t)timeout_ms;
+    bool killed = false;
+    for (;;) {
+        uint64_t t = now_ms();
+        if (t >= end) {
+            kill(pid, SIGKILL);
+            killed = true;
+            break;
+        }
+        struct pollfd p = {fd[0], POLLIN, 0};
+        int r = poll(&p, 1, (int)(end - t));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            continue;
+        char tmp[4096];
+        ssize_t k = read(fd[0], tmp, sizeof tmp);
+        if (k <= 0)
+            break;
+        for (ssize_t i = 0; i < k; i++)
+            if (len + 1 < cap)
+                out[len++] = tmp[i];
+    }
+    if (cap)
+        out[len < cap ? len : cap - 1] = '\0';
+    close(fd[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    fprintf(stderr, "---- mazerace output ----\n%s-------------------------\n", out);
+    if (killed || WIFSIGNALED(status))
+        return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : SIGKILL);
+    return WEXITSTATUS(status);
+}
+
+SDL_Surface *clt_load(const char *path)
+{
+    SDL_Surface *s = SDL_LoadBMP(path);
+    if (!s)
+        return NULL;
+    SDL_Surface *c = SDL_ConvertSurfaceFormat(s, SDL_PIXELFORMAT_ARGB8888, 0);
+    SDL_FreeSurface(s);
+    return c;
+}
+
+SDL_Color clt_pixel(SDL_Surface *s, int x, int y)
+{
+    SDL_Color c = {0, 0, 0, 0};
+    if (!s || x < 0 || y < 0 || x >= s->w || y >= s->h)
+        return c;
+    Uint32 v = ((const Uint32 *)((const Uint8 *)s->pixels + y * s->pitch))[x];
+    SDL_GetRGBA(v, s->format, &c.r, &c.g, &c.b, &c.a);
+    return c;
+}
+
+bool clt_same(SDL_Color a, SDL_Color b, int tol)
+{
+    return abs(a.r - b.r) <= tol && abs(a.g - b.g) <= tol && abs(a.b - b.b) <= tol;
+}
+
+int clt_count(SDL_Surface *s, SDL_Rect r, SDL_Color c, int tol)
+{
+    int n = 0;
+    for (int y = r.y; y < r.y + r.h; y++)
+        for (int x = r.x; x < r.x + r.w; x++)
+            n += clt_same(clt_pixel(s, x, y), c, tol);
+    return n;
+}
+
+static const char *const keys[2][6] = {{"W", "S", "A", "D", "E", "Q"},
+                                       {"Up", "Down", "Left", "Right", "Return", "Right Shift"}};
+
+static void add(char *buf, size_t cap, int gap, const char *key)
+{
+    size_t n = strlen(buf);
+    snprintf(buf + n, cap - n, "+%d key %s\n", gap, key);
+}
+
+void clt_script_moves(char *buf, size_t cap, int slot, const pz_move *mv, int n, int gap, int *cx, int *cy)
+{
+    for (int i = 0; i < n; i++) {
+        if (mv[i].type == PZ_MOVE_STEP) {
+            add(buf, cap, gap, keys[slot][mv[i].dir & 3]);
+            continue;
+        }
+        while (*cx < mv[i].x) add(buf, cap, gap, keys[slot][3]), (*cx)++;
+        while (*cx > mv[i].x) add(buf, cap, gap, keys[slot][2]), (*cx)--;
+        while (*cy < mv[i].y) add(buf, cap, gap, keys[slot][1]), (*cy)++;
+        while (*cy > mv[i].y) add(buf, cap, gap, keys[slot][0]), (*cy)--;
+        add(buf, cap, gap, keys[slot][mv[i].type == PZ_MOVE_ROTATE_CW ? 4 : 5]);
+    }
+}
+
+int clt_solution(const char *id, pz_move *out, int max, pz_puzzle **pz)
+{
+    char err[200];
+    *pz = pz_from_id(id, err, sizeof err);
+    if (!*pz) {
+        fprintf(stderr, "clt_solution: %s: %s\n", id, err);
+        return -1;
+    }
+    return pz_kind_of(*pz)->solve(*pz, NULL, out, max);
+}

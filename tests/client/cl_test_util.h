@@ -1,0 +1,39 @@
+/* cl_test_util.h: helpers for the client tests: run the real binary with a
+ * deadline, write scripts, read screenshots, find pixels. */
+#ifndef CL_TEST_UTIL_H
+#define CL_TEST_UTIL_H
+
+#include <SDL.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "puzzle.h"
+
+/* A fresh temporary directory (mkdtemp) for this test's files. */
+const char *clt_tmpdir(void);
+/* Path of name inside clt_tmpdir() (static buffer rotated over 4 calls). */
+const char *clt_path(const char *name);
+/* Runs the mazerace binary with args (NULL-terminated), capturing stdout
+ * and stderr into out (cap bytes, NUL-terminated); kills it after
+ * timeout_ms. Returns the exit code, 128 + signal if killed. */
+int clt_run(const char *const args[], char *out, size_t cap, int timeout_ms);
+/* Writes text to path; false on failure. */
+bool clt_write(const char *path, const char *text);
+/* Loads a BMP as ARGB8888; NULL on failure. */
+SDL_Surface *clt_load(const char *path);
+/* Pixel at (x, y) as SDL_Color. */
+SDL_Color clt_pixel(SDL_Surface *s, int x, int y);
+bool clt_same(SDL_Color a, SDL_Color b, int tol);
+/* Pixels within rect r that match c (tolerance tol). */
+int clt_count(SDL_Surface *s, SDL_Rect r, SDL_Color c, int tol);
+/* A script line per move for player slot (keys from the default bindings:
+ * P1 W/S/A/D + E/Q, P2 arrows + Return/Right Shift), gap ms apart, appended
+ * to buf. For pipes, cursor moves are emitted before each rotation, with
+ * the cursor starting at (*cx, *cy) (updated). */
+void clt_script_moves(char *buf, size_t cap, int slot, const pz_move *mv, int n, int gap, int *cx, int *cy);
+/* A solution of the puzzle named by id from the start; returns its length
+ * (moves in out, at most max) or -1. The puzzle is returned in *pz (caller
+ * frees with its kind's free_puzzle). */
+int clt_solution(const char *id, pz_move *out, int max, pz_puzzle **pz);
+
+#endif

@@ -1,0 +1,261 @@
+/* test_client_render.c: the real client, headless, checked through its
+ * screenshots: markers at the expected cells after scripted moves, the
+ * ghost board, a hotseat match to the right winner, Esc confirmation, and
+ * command-line errors. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cl_app.h"
+#include "cl_draw.h"
+#include "cl_test_util.h"
+#include "pipes.h"
+#include "sum.h"
+
+enum { W = 1280, H = 720, RUN_MS = 60000 };
+
+static char out[1 << 16];
+
+/* Where slot's marker should be drawn when its state is st. */
+static void marker_point(const pz_puzzle *pz, const cl_view *v, const pz_state *st, int *px, int *py)
+{
+    cl_race r;
+    memset(&r, 0, sizeof r);
+    r.pz = pz;
+    r.k = pz_kind_of(pz);
+    r.p[0].shown = (pz_state *)st;
+    int x, y;
+    cl_race_focus(&r, 0, &x, &y);
+    SDL_Rect c = cl_view_cell_rect(v, x, y);
+    if (pz_params_of(pz)->kind == PZ_SUM) {
+        *px = c.x + c.w * 24 / 100;
+        *py = c.y + c.h * 24 / 100;
+    } else {
+        *px = c.x + c.w / 2;
+        *py = c.y + c.h / 2;
+    }
+}
+
+/* Plays the first m solution moves of id as player 1 in hotseat, then
+ * checks both markers (or, for pipes, player 1's cursor and tile). */
+static void check_kind(const char *id, int m)
+{
+    pz_move sol[512];
+    pz_puzzle *pz;
+    int n = clt_solution(id, sol, 512, &pz);
+    assert_true(n > m);
+    const pz_kind *k = pz_kind_of(pz);
+    int cx = 0, cy = pz_params_of(pz)->kind == PZ_PIPES ? pipes_start_row(pz) : 0;
+    static char script[1 << 15];
+    snprintf(script, sizeof script, "0 wait race\n");
+    clt_script_moves(script, sizeof script, 0, sol, m, 40, &cx, &cy);
+    assert_true(clt_write(clt_path("moves.txt"), script));
+    const char *shot = clt_path("moves.bmp");
+    const char *args[] = {"--headless", "--size", "1280x720", "--hotseat", id, "--script", clt_path("moves.txt"),
+                          "--screenshot", shot, "--max-seconds", "60", NULL};
+    assert_int_equal(clt_run(args, out, sizeof out, RUN_MS), 0);
+    SDL_Surface *s = clt_load(shot);
+    assert_non_null(s);
+    assert_int_equal(s->w, W);
+
+    cl_race r;
+    memset(&r, 0, sizeof r);
+    cl_race_reset(&r, pz, true, true);
+    cl_layout L;
+    cl_layout_race(W, H, true, 0, &L);
+    pz_state *st = k->new_state(pz);
+    for (int i = 0; i < m; i++)
+        assert_null(k->execute_move(pz, st, sol[i], st));
+    cl_view v0, v1;
+    cl_layout_view(&L, &r, 0, &v0);
+    cl_layout_view(&L, &r, 1, &v1);
+    if (pz_params_of(pz)->kind == PZ_PIPES) {
+        /* Player 1's cursor frame sits on the last rotated tile, in their colour. */
+        SDL_Rect c = cl_view_cell_rect(&v0, cx, cy);
+        assert_true(clt_same(clt_pixel(s, c.x + c.w / 2, c.y + 1), cl_col_player[0], 8));
+        assert_true(clt_same(clt_pixel(s, c.x + 1, c.y + c.h / 2), cl_col_player[0], 8));
+        /* The tile's drawn openings match the state: a pipe arm reaches the
+         * middle of an edge exactly where the mask says. */
+        int mask = pipes_tile(pz, st, cx, cy);
+        int pw = c.w / 4;
+        SDL_Color bg = clt_pixel(s, c.x + c.w / 2, c.y + c.h / 2);
+        (void)bg;
+        bool north_drawn = !clt_same(clt_pixel(s, c.x + c.w / 2, c.y + c.h / 5), cl_col_panel_hi, 4);
+        assert_int_equal(north_drawn, (mask & PIPES_N) != 0);
+        bool west_drawn = !clt_same(clt_pixel(s, c.x + c.w / 5, c.y + c.h / 2), cl_col_panel_hi, 4);
+        assert_int_equal(west_drawn, (mask & PIPES_W) != 0);
+        (void)pw;
+    } else {
+        int px, py;
+        marker_point(pz, &v0, st, &px, &py);
+        SDL_Color got = clt_pixel(s, px, py);
+        fprintf(stderr, "%s: p1 marker at (%d,%d) = %d,%d,%d\n", id, px, py, got.r, got.g, got.b);
+        assert_true(clt_same(got, cl_col_player[0], 8));
+        pz_state *start = k->new_state(pz);
+        marker_point(pz, &v1, start, &px, &py);
+        got = clt_pixel(s, px, py);
+        assert_true(clt_same(got, cl_col_player[1], 8));
+        /* And player 1 is no longer drawn at the start on their own board. */
+        marker_point(pz, &v0, start, &px, &py);
+        if (m > 0)
+            assert_false(clt_same(clt_pixel(s, px, py), cl_col_player[0], 8));
+        k->free_state(start);
+    }
+    assert_non_null(strstr(out, "screenshot"));
+    k->free_state(st);
+    cl_race_free(&r);
+    k->free_puzzle(pz);
+    SDL_FreeSurface(s);
+}
+
+static void test_markers_maze(void **ctx) { (void)ctx; check_kind("maze:15x11:easy#7", 5); }
+static void test_markers_ice(void **ctx) { (void)ctx; check_kind("ice:12x10:easy#4", 2); }
+static void test_markers_sum(void **ctx) { (void)ctx; check_kind("sum:5x4:easy#9", 2); }
+static void test_markers_pipes(void **ctx) { (void)ctx; check_kind("pipes:6x4:easy#3", 2); }
+
+/* Plays a whole hotseat race for `winner` only; the other player idles.
+ * The client prints one RESULT line naming the winner. */
+static void play_to_end(const char *id, int winner)
+{
+    pz_move sol[512];
+    pz_puzzle *pz;
+    int n = clt_solution(id, sol, 512, &pz);
+    assert_true(n > 0);
+    int cx = 0, cy = pz_params_of(pz)->kind == PZ_PIPES ? pipes_start_row(pz) : 0;
+    static char script[1 << 15];
+    snprintf(script, sizeof script, "0 wait race\n");
+    clt_script_moves(script, sizeof script, winner, sol, n, 30, &cx, &cy);
+    size_t len = strlen(script);
+    snprintf(script + len, sizeof script - len, "+0 wait results\n+200 key Escape\n+100 wait menu\n+50 quit\n");
+    assert_true(clt_write(clt_path("full.txt"), script));
+    const char *args[] = {"--headless", "--hotseat", id, "--script", clt_path("full.txt"), "--max-seconds", "90", NULL};
+    assert_int_equal(clt_run(args, out, sizeof out, 120000), 0);
+    char want[64];
+    snprintf(want, sizeof want, "RESULT winner=%d ", winner);
+    assert_non_null(strstr(out, want));
+    char moves[32];
+    snprintf(moves, sizeof moves, " moves%d=%d ", winner, n);
+    assert_non_null(strstr(out, moves));
+    pz_kind_of(pz)->free_puzzle(pz);
+}
+
+static void test_hotseat_p1_wins(void **ctx) { (void)ctx; play_to_end("maze:9x7:easy#11", 0); }
+static void test_hotseat_p2_wins(void **ctx) { (void)ctx; play_to_end("ice:10x10:easy#5", 1); }
+
+static void test_ghost_board_vs_computer(void **ctx)
+{
+    (void)ctx;
+    /* The computer moves every 40 ms; after a second its ghost marker is
+     * on the ghost board, in its colour, and our marker on ours. */
+    assert_true(clt_write(clt_path("ghost.txt"), "0 wait race\n+1000 wait race\n"));
+    const char *shot = clt_path("ghost.bmp");
+    const char *args[] = {"--headless", "--vs-computer", "maze:21x15:easy#2", "--bot-pace", "40", "--script",
+                          clt_path("ghost.txt"), "--screenshot", shot, NULL};
+    assert_int_equal(clt_run(args, out, sizeof out, RUN_MS), 0);
+    SDL_Surface *s = clt_load(shot);
+    assert_non_null(s);
+    cl_layout L;
+    cl_layout_race(s->w, s->h, false, 0, &L);
+    assert_true(L.ghost[1]);
+    assert_true(clt_count(s, L.board[1], cl_col_player[1], 6) > 4);
+    assert_true(clt_count(s, L.board[0], cl_col_player[0], 6) > 20);
+    /* The computer has moved: its ghost is not at the start cell. */
+    char err[200];
+    pz_puzzle *pz = pz_from_id("maze:21x15:easy#2", err, sizeof err);
+    cl_race r;
+    memset(&r, 0, sizeof r);
+    cl_race_reset(&r, pz, true, false);
+    cl_view v;
+    cl_layout_view(&L, &r, 1, &v);
+    SDL_Rect start = cl_view_cell_rect(&v, 0, 14);
+    assert_int_equal(clt_count(s, start, cl_col_player[1], 6), 0);
+    cl_race_free(&r);
+    pz_kind_of(pz)->free_puzzle(pz);
+    SDL_FreeSurface(s);
+}
+
+static void test_escape_asks_first(void **ctx)
+{
+    (void)ctx;
+    /* Esc then N keeps racing; Esc then Y leaves to the menu. */
+    assert_true(clt_write(clt_path("esc.txt"),
+                          "0 wait race\n+50 key Escape\n+50 key N\n+50 wait race\n+50 key Escape\n+50 key Y\n"
+                          "+50 wait menu\n"));
+    const char *args[] = {"--headless", "--hotseat", "maze#1", "--script", clt_path("esc.txt"), "--max-seconds", "30",
+                          NULL};
+    assert_int_equal(clt_run(args, out, sizeof out, RUN_MS), 0);
+    assert_null(strstr(out, "RESULT"));
+}
+
+static void test_bad_input_is_refused(void **ctx)
+{
+    (void)ctx;
+    const char *bad_flag[] = {"--no-such-flag", NULL};
+    assert_int_equal(clt_run(bad_flag, out, sizeof out, RUN_MS), 2);
+    assert_non_null(strstr(out, "usage"));
+    const char *help[] = {"--help", NULL};
+    assert_int_equal(clt_run(help, out, sizeof out, RUN_MS), 0);
+    const char *ver[] = {"--version", NULL};
+    assert_int_equal(clt_run(ver, out, sizeof out, RUN_MS), 0);
+    assert_non_null(strstr(out, "mazerace 0."));
+    /* A bad game ID says why in plain words, and never crashes. */
+    const char *bad_id[] = {"--headless", "--hotseat", "cube:3x3#1", NULL};
+    assert_int_equal(clt_run(bad_id, out, sizeof out, RUN_MS), 1);
+    assert_non_null(strstr(out, "unknown puzzle kind"));
+    const char *huge[] = {"--headless", "--vs-computer", "maze:99999x3#1", NULL};
+    assert_int_equal(clt_run(huge, out, sizeof out, RUN_MS), 1);
+    assert_true(clt_write(clt_path("bad.txt"), "10 key Left\nbanana\n"));
+    const char *bad_script[] = {"--headless", "--script", clt_path("bad.txt"), NULL};
+    assert_int_equal(clt_run(bad_script, out, sizeof out, RUN_MS), 2);
+    assert_non_null(strstr(out, "line 2"));
+    /* A corrupt settings file: defaults and a message, the game runs. */
+    assert_true(clt_write(clt_path("settings.txt"), "name = \x01\x02\nwindow = 1x1\nkey.p1.up = Escape\n"));
+    const char *shot = clt_path("menu.bmp");
+    const char *bad_settings[] = {"--headless", "--settings", clt_path("settings.txt"), "--no-save", "--screenshot",
+                                  shot, NULL};
+    assert_int_equal(clt_run(bad_settings, out, sizeof out, RUN_MS), 0);
+    assert_non_null(strstr(out, "settings line 1"));
+}
+
+static void test_menu_navigation_and_game_id(void **ctx)
+{
+    (void)ctx;
+    /* From the menu: Hotseat, type a game ID, Start: the race runs on that ID. */
+    assert_true(clt_write(clt_path("menu.txt"), "0 wait menu\n+50 key Down\n+50 key Return\n+50 wait setup\n"
+                                                "+50 key Down\n+50 key Down\n+50 key Down\n+50 text ice:9x9:easy#77\n"
+                                                "+50 key Down\n+50 key Down\n+50 key Return\n+50 wait countdown\n"));
+    const char *shot = clt_path("menu_race.bmp");
+    const char *args[] = {"--headless", "--script", clt_path("menu.txt"), "--screenshot", shot, "--max-seconds", "30",
+                          NULL};
+    assert_int_equal(clt_run(args, out, sizeof out, RUN_MS), 0);
+    SDL_Surface *s = clt_load(shot);
+    assert_non_null(s);
+    /* Two boards in hotseat: both players' colours show. */
+    cl_layout L;
+    cl_layout_race(s->w, s->h, true, 0, &L);
+    assert_true(clt_count(s, L.board[0], cl_col_player[0], 6) > 20);
+    assert_true(clt_count(s, L.board[1], cl_col_player[1], 6) > 20);
+    SDL_FreeSurface(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_markers_maze),
+        cmocka_unit_test(test_markers_ice),
+        cmocka_unit_test(test_markers_sum),
+        cmocka_unit_test(test_markers_pipes),
+        cmocka_unit_test(test_hotseat_p1_wins),
+        cmocka_unit_test(test_hotseat_p2_wins),
+        cmocka_unit_test(test_ghost_board_vs_computer),
+        cmocka_unit_test(test_escape_asks_first),
+        cmocka_unit_test(test_bad_input_is_refused),
+        cmocka_unit_test(test_menu_navigation_and_game_id),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
