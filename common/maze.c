@@ -156,6 +156,14 @@ static void carve(uint8_t *c, uint8_t *g, int w, int h, rng_t *r, frontier *f)
 
 /* ---- structure: parents, route, measure ---- */
 
+/* next_dir[mask][k]: the lowest direction >= k whose bit is set in mask, or
+ * PZ_DIR_COUNT. Replaces a data-dependent scan in the tree walks. */
+static const uint8_t next_dir[16][PZ_DIR_COUNT + 1] = {
+    {4, 4, 4, 4, 4}, {0, 4, 4, 4, 4}, {1, 1, 4, 4, 4}, {0, 1, 4, 4, 4}, {2, 2, 2, 4, 4}, {0, 2, 2, 4, 4},
+    {1, 1, 2, 4, 4}, {0, 1, 2, 4, 4}, {3, 3, 3, 3, 4}, {0, 3, 3, 3, 4}, {1, 1, 3, 3, 4}, {0, 1, 3, 3, 4},
+    {2, 2, 2, 3, 4}, {0, 2, 2, 3, 4}, {1, 1, 2, 3, 4}, {0, 1, 2, 3, 4},
+};
+
 /* Walks the tree from the start without a stack, each edge twice, setting
  * every cell's parent direction. Requires open bits consistent between
  * neighbours and closed at the border. Returns -1 if all cells are reached
@@ -173,10 +181,8 @@ static long link_tree(uint8_t *c, int w, int h, int *loop_dir)
     c[cur] = (uint8_t)((c[cur] & OPEN_MASK) | SEEN_BIT);
     for (;;) {
         uint8_t cc = c[cur];
-        int par = cur == start ? -1 : parent_of(cc);
-        int d = k;
-        while (d < PZ_DIR_COUNT && (!(cc & (1u << d)) || d == par))
-            d++;
+        unsigned par_bit = cur == start ? 0u : 1u << parent_of(cc);
+        int d = next_dir[cc & OPEN_MASK & ~par_bit][k];
         if (d < PZ_DIR_COUNT) {
             long nb = cur + off[d];
             if (c[nb] & SEEN_BIT) {
@@ -215,9 +221,7 @@ static long subtree_size(const uint8_t *c, const long off[PZ_DIR_COUNT], long ch
     for (;;) {
         uint8_t cc = c[cur];
         int par = parent_of(cc);
-        int d = k;
-        while (d < PZ_DIR_COUNT && (!(cc & (1u << d)) || d == par))
-            d++;
+        int d = next_dir[cc & OPEN_MASK & ~(1u << par)][k];
         if (d < PZ_DIR_COUNT) {
             cur += off[d];
             count++;
@@ -419,21 +423,6 @@ static char *encode_desc(const pz_puzzle *pz)
     return s;
 }
 
-static int b64_value(char ch)
-{
-    if (ch >= 'A' && ch <= 'Z')
-        return ch - 'A';
-    if (ch >= 'a' && ch <= 'z')
-        return ch - 'a' + 26;
-    if (ch >= '0' && ch <= '9')
-        return ch - '0' + 52;
-    if (ch == '-')
-        return 62;
-    if (ch == '_')
-        return 63;
-    return -1;
-}
-
 static pz_puzzle *decode_desc(const pz_params *p, const char *desc, const char **err)
 {
     const char *why = NULL;
@@ -457,35 +446,42 @@ static pz_puzzle *decode_desc(const pz_params *p, const char *desc, const char *
     }
     pz_puzzle *pz = alloc_puzzle(w, h, q.diff);
     uint8_t *c = pz->cells;
-    for (size_t i = 0; i < len && !why; i++) {
-        int v = b64_value(desc[i]);
-        if (v < 0) {
-            why = "bad character in maze description";
-            break;
+    /* Branch-free per cell: the characters and bits are random, so tests
+     * on them would mispredict on every other cell. */
+    int8_t value[256];
+    memset(value, -1, sizeof value);
+    for (int i = 0; i < 64; i++)
+        value[(unsigned char)b64[i]] = (int8_t)i;
+    unsigned bad_char = 0, through_wall = 0;
+    int x = 0, y = 0; /* of the next cell, kept incrementally: no division per cell */
+    for (size_t i = 0; i < len; i++) {
+        int v = value[(unsigned char)desc[i]];
+        bad_char |= v < 0;
+        unsigned bits6 = (unsigned)v & 63u;
+        if (3 * i + 3 > n) { /* the last character may cover fewer than 3 cells */
+            if (bits6 >> (2 * (n - 3 * i)))
+                why = "maze description has stray bits after the last cell";
         }
-        for (size_t k = 0; k < 3; k++) {
-            unsigned bits = ((unsigned)v >> (2 * k)) & 3u;
+        for (size_t k = 0; k < 3 && 3 * i + k < n; k++) {
             size_t cell = 3 * i + k;
-            if (cell >= n) {
-                if (bits)
-                    why = "maze description has stray bits after the last cell";
-                continue;
-            }
-            int x = (int)(cell % (size_t)w), y = (int)(cell / (size_t)w);
-            if (((bits & 1u) && x == w - 1) || ((bits & 2u) && y == h - 1)) {
-                why = "maze description opens a passage through the outer wall";
-                break;
-            }
-            if (bits & 1u) {
-                c[cell] |= 1u << PZ_RIGHT;
-                c[cell + 1] |= 1u << PZ_LEFT;
-            }
-            if (bits & 2u) {
-                c[cell] |= 1u << PZ_DOWN;
-                c[cell + (size_t)w] |= 1u << PZ_UP;
+            unsigned rt = (bits6 >> (2 * k)) & 1u, dn = (bits6 >> (2 * k + 1)) & 1u;
+            unsigned at_right = x == w - 1, at_bottom = y == h - 1;
+            through_wall |= (rt & at_right) | (dn & at_bottom);
+            rt &= !at_right;
+            dn &= !at_bottom;
+            c[cell] |= (uint8_t)((rt << PZ_RIGHT) | (dn << PZ_DOWN));
+            c[cell + rt] |= (uint8_t)(rt << PZ_LEFT);
+            c[cell + dn * (size_t)w] |= (uint8_t)(dn << PZ_UP);
+            if (++x == w) {
+                x = 0;
+                y++;
             }
         }
     }
+    if (bad_char)
+        why = "bad character in maze description";
+    else if (through_wall)
+        why = "maze description opens a passage through the outer wall";
     long bad;
     int bad_dir;
     if (!why)
