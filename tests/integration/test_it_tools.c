@@ -89,6 +89,30 @@ static void test_bot_pairs_rooms_and_rematches(void **ctx)
     it_proc_cleanup(&sv);
 }
 
+/* The bench mode in small: two shuttling bots for half a second; every
+ * move answered, a RESULT line in the baselines' shape. */
+static void test_bot_bench_small(void **ctx)
+{
+    (void)ctx;
+    it_proc sv;
+    int port = it_server_start(&sv, MR_SERVER_PATH, fast_server);
+    assert_true(port > 0);
+    char addr[32], pid[16];
+    snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+    snprintf(pid, sizeof pid, "%d", (int)sv.pid);
+    const char *args[] = {"--server", addr, "--bots", "2", "--bench", "0.5", "--size", "9x9",
+                          "--server-pid", pid, "--timeout", "30", NULL};
+    int result = 0, answered = 0;
+    int code = run_bot(args, "RESULT net rate20_k2 ", &result, " 0 unanswered)", &answered);
+    assert_int_equal(code, 0);
+    assert_int_equal(result, 1);
+    assert_int_equal(answered, 1);
+    it_proc_signal(&sv, SIGTERM);
+    int sc = -1;
+    assert_true(it_proc_wait(&sv, 5000, &sc, "server"));
+    it_proc_cleanup(&sv);
+}
+
 /* Nobody listening: the bot fails with 1 within its timeout, never hangs. */
 static void test_bot_fails_without_server(void **ctx)
 {
@@ -175,6 +199,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_bot_plays_one_match, it_teardown),
         cmocka_unit_test_teardown(test_bot_pairs_rooms_and_rematches, it_teardown),
+        cmocka_unit_test_teardown(test_bot_bench_small, it_teardown),
         cmocka_unit_test_teardown(test_bot_fails_without_server, it_teardown),
         cmocka_unit_test_teardown(test_bot_bad_flags, it_teardown),
         cmocka_unit_test_teardown(test_discovery_finds_local_server, it_teardown),
