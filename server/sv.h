@@ -45,6 +45,7 @@ typedef struct sv_config {
     int msg_rate;  /* sustained messages per second; default 100 */
     int msg_burst; /* bucket depth; default 200 */
     int max_bad;   /* malformed/oversized/unknown/over-rate messages before disconnect; default 20 */
+    int hello_timeout_ms; /* a connection must send HELLO within this; default 10000 */
 
     int log_level;  /* enum sv_log_level; default SV_LOG_INFO */
     bool log_moves; /* per-move lines at debug level; default false */

@@ -26,6 +26,7 @@ void sv_config_defaults(sv_config *cfg)
     cfg->msg_rate = 100;
     cfg->msg_burst = 200;
     cfg->max_bad = 20;
+    cfg->hello_timeout_ms = 10000;
     cfg->log_level = SV_LOG_INFO;
 }
 
@@ -63,6 +64,8 @@ const char *sv_config_check(const sv_config *cfg)
         return "message burst must be 1..100000";
     if (cfg->max_bad < 1 || cfg->max_bad > 1000000)
         return "max bad messages must be 1..1000000";
+    if (cfg->hello_timeout_ms < 10 || cfg->hello_timeout_ms > 600000)
+        return "HELLO time-out must be 10 ms..600 s";
     if (cfg->log_level < SV_LOG_OFF || cfg->log_level > SV_LOG_DEBUG)
         return "unknown log level";
     pz_params p = {cfg->kind, cfg->w, cfg->h, cfg->diff};

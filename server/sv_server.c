@@ -13,7 +13,6 @@
  * oversized. */
 #define SV_ENET_PACKET_MAX (2 * WIRE_MSG_MAX)
 #define SV_ENET_WAITING_MAX (1 << 20)
-#define SV_HELLO_TIMEOUT_MS 10000
 #define SV_HOUSEKEEPING_MS 1000
 #define SV_SPARE_PEERS 8
 #define SV_SHUTDOWN_MS 1000
@@ -239,12 +238,14 @@ static void housekeeping(sv_t *sv)
 {
     if (sv->now_ms < sv->next_housekeeping_ms)
         return;
-    sv->next_housekeeping_ms = sv->now_ms + SV_HOUSEKEEPING_MS;
+    /* One pass over the clients per period, never per packet. */
+    int period = sv->cfg.hello_timeout_ms / 2 < SV_HOUSEKEEPING_MS ? sv->cfg.hello_timeout_ms / 2 : SV_HOUSEKEEPING_MS;
+    sv->next_housekeeping_ms = sv->now_ms + (uint64_t)(period > 0 ? period : 1);
     for (int i = 0; i < sv->nclients; i++) {
         sv_client *c = &sv->clients[i];
-        if (c->state == SV_CL_HELLO && sv->now_ms - c->connected_ms > SV_HELLO_TIMEOUT_MS) {
-            sv_send_error(sv, c, WIRE_REFUSED, WIRE_ERR_HANDSHAKE, "no HELLO within 10 s");
-            sv_close_client(sv, c, "no HELLO within 10 s");
+        if (c->state == SV_CL_HELLO && sv->now_ms - c->connected_ms > (uint64_t)sv->cfg.hello_timeout_ms) {
+            sv_send_error(sv, c, WIRE_REFUSED, WIRE_ERR_HANDSHAKE, "no HELLO in time");
+            sv_close_client(sv, c, "no HELLO in time");
         }
     }
 }
@@ -408,7 +409,7 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
         strcpy(sv->cfg.name, "mazerace");
     sv_log_init(&sv->log, cfg->log_level, stderr);
     sv->now_ms = now_ms_clock();
-    sv->next_housekeeping_ms = sv->now_ms + SV_HOUSEKEEPING_MS;
+    sv->next_housekeeping_ms = sv->now_ms;
     /* Room codes, seeds and tokens only need to be unpredictable to other
      * players, not reproducible: seed from the clock and the address of
      * this allocation. */

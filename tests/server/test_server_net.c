@@ -213,8 +213,21 @@ static void test_full_match(void **ctx)
     assert_int_equal(m.error.code, MATCH_REJ_FINISHED);
     assert_int_equal(m.error.seq, 1);
 
+    /* Rematch: the opponent hears the offer; when both ask, a new game on
+     * a new seed starts for both (best of 1 was over: a new series). */
+    send_simple(r.a, WIRE_REMATCH);
+    assert_true(raw_wait(r.b, WIRE_REMATCH_OFFER, &m, WAIT_MS));
+    assert_int_equal(m.rematch_offer.slot, 0);
+    send_simple(r.b, WIRE_REMATCH);
+    assert_true(raw_wait(r.a, WIRE_MATCH_START, &m, WAIT_MS));
+    assert_int_equal(m.start.game_no, 1);
+    assert_false(m.start.game_id_len == strlen(GAME_ID) && memcmp(m.start.game_id, GAME_ID, strlen(GAME_ID)) == 0);
+    assert_true(raw_wait(r.b, WIRE_MATCH_START, &m, WAIT_MS));
+    assert_int_equal(m.start.slot, 1);
+
     sv_stats st;
     sv_get_stats(f->sv, &st);
+    assert_int_equal(st.matches_started, 2);
     assert_int_equal(st.moves_validated, r.plan_len + 1);
     assert_int_equal(st.moves_accepted, r.plan_len);
     assert_int_equal(st.matches_finished, 1);
@@ -462,6 +475,44 @@ static void test_room_errors(void **ctx)
     stop(f);
 }
 
+/* A connection that never says HELLO is closed; over max_clients a client
+ * is refused in words. */
+static void test_handshake_limits(void **ctx)
+{
+    (void)ctx;
+    sv_config cfg;
+    base_config(&cfg);
+    cfg.hello_timeout_ms = 200;
+    cfg.max_clients = 1;
+    fixture *f = start(&cfg);
+    raw_client *silent = raw_connect(sv_port(f->sv), pump_server, f, WAIT_MS);
+    assert_non_null(silent);
+    wire_msg m;
+    assert_true(raw_wait(silent, WIRE_REFUSED, &m, WAIT_MS));
+    assert_int_equal(m.error.code, WIRE_ERR_HANDSHAKE);
+    assert_true(raw_wait_disconnect(silent, WAIT_MS));
+    raw_close(silent);
+
+    raw_client *a = join_server(f, "first");
+    raw_client *b = raw_connect(sv_port(f->sv), pump_server, f, WAIT_MS);
+    assert_non_null(b);
+    memset(&m, 0, sizeof m);
+    m.type = WIRE_HELLO;
+    m.hello.magic = WIRE_MAGIC;
+    m.hello.version = WIRE_VERSION;
+    strcpy(m.hello.name, "second");
+    raw_send_msg(b, &m);
+    assert_true(raw_wait(b, WIRE_REFUSED, &m, WAIT_MS));
+    assert_int_equal(m.error.code, WIRE_ERR_FULL);
+    assert_true(raw_wait_disconnect(b, WAIT_MS));
+    /* Once the first leaves, there is room again. */
+    raw_close(a);
+    raw_close(b);
+    raw_client *c = join_server(f, "third");
+    raw_close(c);
+    stop(f);
+}
+
 static void test_quick_match(void **ctx)
 {
     (void)ctx;
@@ -636,7 +687,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_full_match),    cmocka_unit_test(test_moves_refused),
         cmocka_unit_test(test_bad_packets),   cmocka_unit_test(test_flood_kicked),
-        cmocka_unit_test(test_room_errors),   cmocka_unit_test(test_quick_match),
+        cmocka_unit_test(test_room_errors),   cmocka_unit_test(test_handshake_limits),
+        cmocka_unit_test(test_quick_match),
         cmocka_unit_test(test_resume_and_forfeit), cmocka_unit_test(test_discovery),
         cmocka_unit_test(test_shutdown),
     };
