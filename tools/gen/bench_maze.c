@@ -2,6 +2,7 @@
  * against seed_traversal's shape, storage and the move check. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bench.h"
 #include "maze.h"
@@ -93,12 +94,47 @@ static void bench_moves(int side, int moves)
     k->free_puzzle(pz);
 }
 
+/* solve from the start and the validation of a received description (what
+ * a server does with a `maze:WxH:<desc>` ID), on the largest board. */
+static void bench_solve_decode(int side)
+{
+    pz_params p = {.kind = PZ_MAZE, .w = side, .h = side, .diff = PZ_EASY};
+    const pz_kind *k = &pz_kind_maze;
+    const char *err = NULL;
+    pz_puzzle *pz = maze_generate_once(&p, 2, &err);
+    if (!pz) {
+        printf("  solve/decode: %s\n", err);
+        return;
+    }
+    int max = 3 * side * side + 1;
+    pz_move *sol = mr_alloc((size_t)max, sizeof *sol);
+    pz_grade g;
+    uint64_t t0 = mr_now_us();
+    int len = k->solve(pz, NULL, sol, max);
+    k->grade(pz, &g);
+    uint64_t t1 = mr_now_us();
+    char *desc = k->encode_desc(pz);
+    uint64_t t2 = mr_now_us();
+    pz_puzzle *back = k->decode_desc(&p, desc, &err);
+    uint64_t t3 = mr_now_us();
+    printf("  %dx%d solve+grade %llu us (route %d moves), decode_desc %llu us (%zu chars, %s)\n", side, side,
+           (unsigned long long)(t1 - t0), len, (unsigned long long)(t3 - t2), strlen(desc),
+           back ? "ok" : err);
+    printf("RESULT maze solve_%dx%d us=%llu route=%d decode_us=%llu desc_chars=%zu ok=%d\n", side, side,
+           (unsigned long long)(t1 - t0), len, (unsigned long long)(t3 - t2), strlen(desc), back != NULL);
+    free(desc);
+    free(sol);
+    k->free_puzzle(back);
+    k->free_puzzle(pz);
+}
+
 void bench_maze(const bench_opts *o)
 {
     printf("maze: one traversal (compare RESULT traversal gen_* of seed_traversal)\n");
     bench_traversal(o, 100, o->quick ? 20 : 200);
     bench_traversal(o, 1000, o->quick ? 2 : 10);
     bench_moves(1000, o->quick ? 100000 : 10000000);
+    bench_solve_decode(1000);
 
     printf("maze: generate + grade (redraws until the band matches)\n");
     static const int sizes[][2] = {{21, 15}, {64, 48}, {100, 100}, {160, 160}, {200, 200}, {1000, 1000}};
