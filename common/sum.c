@@ -1,4 +1,4 @@
-/* sum.c: the sum puzzle kind (Number path): rules, generator, exact path counter, text forms. */
+/* sum.c: the sum puzzle kind (Number path): rules, generator, grading, descriptions and text forms. */
 #include "sum.h"
 #include "sum_board.h"
 
@@ -17,7 +17,7 @@ enum { MAX_CELLS = SUM_BOARD_CELLS, VMIN = -9, VMAX = 9 };
  * walk restarts per draw. Both are counts, so generation always ends. */
 enum { MAX_DRAWS = 2000, WALK_TRIES = 64 };
 
-/* Difficulty bands over the measured number of valid paths (see grade()). */
+/* Difficulty bands over the measured number of valid paths (see band_for()). */
 enum { EASY_MIN_PATHS = 15, HARD_MAX_PATHS = 4 };
 
 struct pz_puzzle {
@@ -54,8 +54,8 @@ static void measure(pz_puzzle *pz)
 
 /* ---- params and grading ---- */
 
-/* Medium needs 4..19 valid paths without a staircase route: on fewer than
- * 12 cells that is too rare to draw within MAX_DRAWS. */
+/* Medium needs 5..14 valid paths and no staircase route: on fewer than 12
+ * cells that is too rare to draw within MAX_DRAWS. */
 enum { MEDIUM_MIN_CELLS = 12 };
 
 static const char *validate_params(const pz_params *p)
@@ -625,7 +625,6 @@ static bool is_solved(const pz_puzzle *pz, const pz_state *st)
     return st->path[st->len - 1] == pz->b.end && st->sum == pz->b.target;
 }
 
-/* x and y of a step are not used by this kind and are ignored. */
 static const char *execute_move(const pz_puzzle *pz, const pz_state *from, pz_move mv, pz_state *to)
 {
     if (is_solved(pz, from))
@@ -634,6 +633,8 @@ static const char *execute_move(const pz_puzzle *pz, const pz_state *from, pz_mo
         return "sum moves are steps (U, D, L or R)";
     if (mv.dir >= PZ_DIR_COUNT)
         return "bad direction";
+    if (mv.x != 0 || mv.y != 0)
+        return "a step has no coordinates (x and y must be 0)";
     int head = from->path[from->len - 1];
     int x = head % pz->b.w + pz_dir_dx(mv.dir), y = head / pz->b.w + pz_dir_dy(mv.dir);
     if (x < 0 || y < 0 || x >= pz->b.w || y >= pz->b.h)

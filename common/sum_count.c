@@ -59,10 +59,11 @@ static const uint32_t simple9[16] = {
 };
 
 typedef struct search {
-    int s;            /* frame stride, w + 1 */
-    int end;          /* End, framed */
-    int8_t val[64];   /* values by framed bit */
-    uint8_t cell[64]; /* framed bit -> cell index */
+    int s;                   /* frame stride, w + 1 */
+    int end;                 /* End, framed */
+    int8_t val[64];          /* values by framed bit */
+    int8_t neg[64], pos[64]; /* min(value, 0) and max(value, 0) */
+    uint8_t cell[64];        /* framed bit -> cell index */
     long cap;
     sum_count res;
     uint8_t stack[SUM_BOARD_CELLS]; /* framed bits of the path */
@@ -90,16 +91,15 @@ static uint64_t flood(int s, uint64_t from, uint64_t free)
     return f;
 }
 
+/* Branch-free: the signs of the values are unpredictable. */
 static void bounds(const search *s, uint64_t m, int *lo, int *hi)
 {
     int l = 0, u = 0;
     while (m) {
-        int v = s->val[ctz64(m)];
+        int p = ctz64(m);
         m &= m - 1;
-        if (v < 0)
-            l += v;
-        else
-            u += v;
+        l += s->neg[p];
+        u += s->pos[p];
     }
     *lo = l;
     *hi = u;
@@ -146,7 +146,7 @@ static void dfs(search *s, int cur, uint64_t comp, int lo, int hi, int need, int
         }
         int v = s->val[nb];
         uint64_t c2 = comp & ~bit(nb);
-        int lo2 = lo - (v < 0 ? v : 0), hi2 = hi - (v > 0 ? v : 0);
+        int lo2 = lo - s->neg[nb], hi2 = hi - s->pos[nb];
         if (!simple_cell(st, nb, comp)) {
             c2 = flood(st, bit(e), c2);
             bounds(s, c2 & ~bit(e), &lo2, &hi2);
@@ -175,6 +175,8 @@ sum_count sum_board_count(const sum_board *b, const uint8_t *prefix, int len, lo
     for (int i = 0; i < b->n; i++) {
         int p = framed(b->w, i);
         s.val[p] = b->val[i];
+        s.neg[p] = (int8_t)(b->val[i] < 0 ? b->val[i] : 0);
+        s.pos[p] = (int8_t)(b->val[i] > 0 ? b->val[i] : 0);
         s.cell[p] = (uint8_t)i;
         free |= bit(p);
     }

@@ -348,6 +348,9 @@ static void test_moves(void **ctx)
     expect_reject(pz, st, (pz_move){.type = 255, .dir = PZ_RIGHT});
     expect_reject(pz, st, (pz_move){.type = PZ_MOVE_STEP, .dir = 4});
     expect_reject(pz, st, (pz_move){.type = PZ_MOVE_STEP, .dir = 255});
+    /* a step names no cell: a far (non-adjacent) target cannot be asked for */
+    expect_reject(pz, st, (pz_move){.type = PZ_MOVE_STEP, .dir = PZ_RIGHT, .x = 2, .y = 2});
+    expect_reject(pz, st, (pz_move){.type = PZ_MOVE_STEP, .dir = PZ_RIGHT, .y = 1});
 
     /* step and undo by stepping back */
     expect_ok(pz, st, PZ_RIGHT);
@@ -432,8 +435,8 @@ static void test_random_play(void **ctx)
         for (int i = 0; i < 60 && !K->is_solved(pz, st); i++) {
             pz_move mv = {.type = (uint8_t)(rng_below(&r, 8) ? PZ_MOVE_STEP : rng_below(&r, 256)),
                           .dir = (uint8_t)(rng_below(&r, 8) ? rng_below(&r, 4) : rng_below(&r, 256)),
-                          .x = (uint16_t)rng_u32(&r),
-                          .y = (uint16_t)rng_u32(&r)};
+                          .x = (uint16_t)(rng_below(&r, 8) ? 0 : rng_u32(&r)),
+                          .y = (uint16_t)(rng_below(&r, 8) ? 0 : rng_u32(&r))};
             K->execute_move(pz, st, mv, st);
             int len = sum_path_len(st), sum = 0;
             assert_true(len >= 1 && len <= 20);
