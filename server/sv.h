@@ -19,14 +19,14 @@
 enum sv_log_level { SV_LOG_OFF, SV_LOG_ERROR, SV_LOG_WARN, SV_LOG_INFO, SV_LOG_DEBUG };
 
 #define SV_NAME_MAX WIRE_NAME_MAX /* server name bytes, as in the discovery reply */
-#define SV_MAX_CLIENTS 4000 /* ENet allows 4095 peers per host */
+#define SV_MAX_CLIENTS 4000       /* ENet allows 4095 peers per host */
 #define SV_MAX_ROOMS 65536
 #define SV_DEFAULT_PORT WIRE_DEFAULT_PORT
 #define SV_DEFAULT_DISCOVERY_PORT WIRE_DISCOVERY_PORT
 
 typedef struct sv_config {
-    char bind_addr[64]; /* numeric IPv4 or host name; default "0.0.0.0" (all interfaces) */
-    int port;           /* game port; default SV_DEFAULT_PORT; 0 = ephemeral */
+    char bind_addr[64];         /* numeric IPv4 or host name; default "0.0.0.0" (all interfaces) */
+    int port;                   /* game port; default SV_DEFAULT_PORT; 0 = ephemeral */
     char name[SV_NAME_MAX + 1]; /* shown in LAN discovery; default "mazerace" */
     int max_clients;            /* connected peers, 1..4000; default 1024 */
     int max_rooms;              /* concurrent rooms, 1..65536; default 1024 */
@@ -42,9 +42,9 @@ typedef struct sv_config {
     int sockbuf_bytes;  /* SO_RCVBUF/SO_SNDBUF of the game socket; default 4 MiB; 0 = ENet's */
 
     /* Per-peer limits (token bucket on messages; see docs/server.md). */
-    int msg_rate;  /* sustained messages per second; default 100 */
-    int msg_burst; /* bucket depth; default 200 */
-    int max_bad;   /* malformed/oversized/unknown/over-rate messages before disconnect; default 20 */
+    int msg_rate;         /* sustained messages per second; default 100 */
+    int msg_burst;        /* bucket depth; default 200 */
+    int max_bad;          /* malformed/oversized/unknown/over-rate messages before disconnect; default 20 */
     int hello_timeout_ms; /* a connection must send HELLO within this; default 10000 */
 
     int log_level;  /* enum sv_log_level; default SV_LOG_INFO */

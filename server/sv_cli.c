@@ -48,7 +48,10 @@ static const char usage[] =
     "client the server is shutting down and exits 0. Exit status 2: bad command line;\n"
     "1: could not start (e.g. port in use).\n";
 
-void sv_cli_print_usage(FILE *f) { fprintf(f, usage, SV_DEFAULT_PORT, SV_DEFAULT_DISCOVERY_PORT); }
+void sv_cli_print_usage(FILE *f)
+{
+    fprintf(f, usage, SV_DEFAULT_PORT, SV_DEFAULT_DISCOVERY_PORT);
+}
 
 static int fail(char *err, size_t errlen, const char *fmt, const char *a, const char *b)
 {
@@ -162,9 +165,9 @@ int sv_cli_parse(sv_config *cfg, int argc, char **argv, char *err, size_t errlen
         }
 
         static const char *const with_value[] = {
-            "--bind",   "--port", "--discovery", "--sockbuf",   "--name",      "--max-clients", "--max-rooms",
-            "--kind",   "--size", "--difficulty", "--countdown", "--grace",    "--series",      "--rate",
-            "--burst",  "--max-bad", "--log-level"};
+            "--bind",      "--port", "--discovery", "--sockbuf",    "--name",      "--max-clients",
+            "--max-rooms", "--kind", "--size",      "--difficulty", "--countdown", "--grace",
+            "--series",    "--rate", "--burst",     "--max-bad",    "--log-level"};
         bool known = false;
         for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
             known = known || strcmp(flag, with_value[k]) == 0;
@@ -195,8 +198,8 @@ int sv_cli_parse(sv_config *cfg, int argc, char **argv, char *err, size_t errlen
         } else if (strcmp(flag, "--name") == 0) {
             size_t n = strlen(val);
             if (n == 0 || n > SV_NAME_MAX || !wire_name_ok(val, n))
-                return fail(err, errlen, "--name: must be 1..24 bytes of UTF-8 without control characters%s%s",
-                            "", "");
+                return fail(err, errlen,
+                            "--name: must be 1..24 bytes of UTF-8 without control characters%s%s", "", "");
             memcpy(cfg->name, val, n + 1);
         } else if (strcmp(flag, "--max-clients") == 0) {
             if (!parse_int(val, 1, SV_MAX_CLIENTS, &v))
@@ -244,7 +247,8 @@ int sv_cli_parse(sv_config *cfg, int argc, char **argv, char *err, size_t errlen
         } else if (strcmp(flag, "--log-level") == 0) {
             int l = sv_log_level_by_name(val);
             if (l < 0)
-                return fail(err, errlen, "--log-level: '%s' is not off, error, warn, info or debug%s", val, "");
+                return fail(err, errlen, "--log-level: '%s' is not off, error, warn, info or debug%s", val,
+                            "");
             cfg->log_level = l;
         } else {
             return fail(err, errlen, "unknown option '%s'%s (see --help)", flag, "");

@@ -52,7 +52,8 @@ sv_disc *sv_disc_open(const char *addr, int port, const char **err)
     int one = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     int fl = fcntl(fd, F_GETFL, 0);
-    if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0) {
+    if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0 ||
+        bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0) {
         *err = errno == EADDRINUSE ? "discovery: port in use" : "discovery: cannot bind the UDP socket";
         close(fd);
         return NULL;
@@ -77,8 +78,14 @@ void sv_disc_close(sv_disc *d)
     free(d);
 }
 
-int sv_disc_fd(const sv_disc *d) { return d->fd; }
-uint16_t sv_disc_port(const sv_disc *d) { return d->port; }
+int sv_disc_fd(const sv_disc *d)
+{
+    return d->fd;
+}
+uint16_t sv_disc_port(const sv_disc *d)
+{
+    return d->port;
+}
 
 int sv_disc_poll(sv_disc *d, sv_disc_answer_fn answer, void *ctx, int max)
 {

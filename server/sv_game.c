@@ -22,8 +22,14 @@ static void detach(sv_client *c)
     c->slot = -1;
 }
 
-static uint8_t clamp_u8(int v) { return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v); }
-static uint32_t clamp_u32(uint64_t v) { return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v; }
+static uint8_t clamp_u8(int v)
+{
+    return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+}
+static uint32_t clamp_u32(uint64_t v)
+{
+    return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
 
 /* ---- messages out ---- */
 
@@ -154,12 +160,13 @@ static void send_to(sv_t *sv, sv_room *room, int to, const wire_msg *m)
 
 static void log_result(sv_t *sv, sv_room *room, const match_result *r)
 {
-    sv_logf(&sv->log, SV_LOG_INFO,
-            "room %s game %d finished: %s%s%s (%s); times %llu/%llu ms, moves %u/%u; score %d-%d of best of %d",
-            room->code, r->game_no, r->winner >= 0 ? "winner " : "no winner",
-            r->winner >= 0 ? match_name(room->m, r->winner) : "", r->winner >= 0 ? "" : "",
-            match_end_text(r->reason), (unsigned long long)r->time_ms[0], (unsigned long long)r->time_ms[1],
-            r->moves[0], r->moves[1], r->score[0], r->score[1], r->series_len);
+    sv_logf(
+        &sv->log, SV_LOG_INFO,
+        "room %s game %d finished: %s%s%s (%s); times %llu/%llu ms, moves %u/%u; score %d-%d of best of %d",
+        room->code, r->game_no, r->winner >= 0 ? "winner " : "no winner",
+        r->winner >= 0 ? match_name(room->m, r->winner) : "", r->winner >= 0 ? "" : "",
+        match_end_text(r->reason), (unsigned long long)r->time_ms[0], (unsigned long long)r->time_ms[1],
+        r->moves[0], r->moves[1], r->score[0], r->score[1], r->series_len);
 }
 
 static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
@@ -191,8 +198,8 @@ static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
     case MATCH_EV_REJECT:
         sv->st.moves_rejected++;
         if (sv->cfg.log_moves)
-            sv_logf(&sv->log, SV_LOG_DEBUG, "room %s slot %d move %u rejected: %s", room->code, ev->to, ev->seq,
-                    ev->reason ? ev->reason : "");
+            sv_logf(&sv->log, SV_LOG_DEBUG, "room %s slot %d move %u rejected: %s", room->code, ev->to,
+                    ev->seq, ev->reason ? ev->reason : "");
         memset(m, 0, sizeof *m);
         m->type = WIRE_REJECT;
         m->error.code = (uint8_t)ev->code;
@@ -277,7 +284,8 @@ void sv_game_flush_room(sv_t *sv, sv_room *room)
         sv->waiting_cache_valid = false;
     }
     int phase = match_phase(room->m);
-    if (sv->quick == room && (phase != MATCH_WAITING || (match_present(room->m, 0) && match_present(room->m, 1))))
+    if (sv->quick == room &&
+        (phase != MATCH_WAITING || (match_present(room->m, 0) && match_present(room->m, 1))))
         sv->quick = NULL;
     if (!room->player[0] && !room->player[1] && (phase == MATCH_WAITING || phase == MATCH_FINISHED)) {
         remove_room(sv, room);
@@ -420,8 +428,9 @@ static sv_room *open_room(sv_t *sv, sv_client *c, match *m, bool quick)
     sv->st.rooms_created++;
     char id[128];
     match_game_id(m, id, sizeof id);
-    sv_logf(&sv->log, SV_LOG_INFO, "room %s created by #%u \"%s\"%s: %s, best of %d (%d rooms)", room->code, c->id,
-            c->name, quick ? " (quick match)" : "", id, match_series_len(m), sv_rooms_count(sv->rooms));
+    sv_logf(&sv->log, SV_LOG_INFO, "room %s created by #%u \"%s\"%s: %s, best of %d (%d rooms)", room->code,
+            c->id, c->name, quick ? " (quick match)" : "", id, match_series_len(m),
+            sv_rooms_count(sv->rooms));
     sv_game_flush_room(sv, room);
     return room;
 }
@@ -483,7 +492,8 @@ static const char *try_seat(sv_t *sv, sv_client *c, sv_room *room)
     if (err || slot < 0 || slot >= MATCH_SLOTS)
         return err ? err : "cannot join now";
     attach(room, slot, c);
-    sv_logf(&sv->log, SV_LOG_INFO, "room %s: #%u \"%s\" joined as player %d", room->code, c->id, c->name, slot + 1);
+    sv_logf(&sv->log, SV_LOG_INFO, "room %s: #%u \"%s\" joined as player %d", room->code, c->id, c->name,
+            slot + 1);
     sv_game_flush_room(sv, room);
     return NULL;
 }

@@ -31,7 +31,7 @@ typedef struct sv_client {
     sv_room *room;
     int slot;
     sv_bucket bucket;
-    uint32_t bad; /* bad or over-rate messages so far */
+    uint32_t bad;  /* bad or over-rate messages so far */
     bool welcomed; /* counted in sv->active */
     uint64_t connected_ms;
 } sv_client;

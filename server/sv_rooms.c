@@ -32,7 +32,10 @@ static uint32_t pack_code(const char *code)
     return code[WIRE_ROOM_CODE_LEN] ? UINT32_MAX : k;
 }
 
-static uint32_t slot_of(const sv_rooms *t, uint32_t key) { return (key * 2654435761u) & t->mask; }
+static uint32_t slot_of(const sv_rooms *t, uint32_t key)
+{
+    return (key * 2654435761u) & t->mask;
+}
 
 sv_rooms *sv_rooms_create(int max_rooms)
 {
@@ -213,7 +216,10 @@ sv_room *sv_rooms_due(const sv_rooms *t, uint64_t now_ms)
     return t->heap_len > 0 && t->heap[0]->deadline <= now_ms ? t->heap[0] : NULL;
 }
 
-uint64_t sv_rooms_next_deadline(const sv_rooms *t) { return t->heap_len > 0 ? t->heap[0]->deadline : UINT64_MAX; }
+uint64_t sv_rooms_next_deadline(const sv_rooms *t)
+{
+    return t->heap_len > 0 ? t->heap[0]->deadline : UINT64_MAX;
+}
 
 void sv_rooms_remove(sv_rooms *t, sv_room *room)
 {
@@ -231,9 +237,18 @@ void sv_rooms_remove(sv_rooms *t, sv_room *room)
     t->count--;
 }
 
-int sv_rooms_count(const sv_rooms *t) { return t->count; }
-int sv_rooms_capacity(const sv_rooms *t) { return t->cap; }
-sv_room *sv_rooms_at(sv_rooms *t, int index) { return index >= 0 && index < t->cap ? &t->rooms[index] : NULL; }
+int sv_rooms_count(const sv_rooms *t)
+{
+    return t->count;
+}
+int sv_rooms_capacity(const sv_rooms *t)
+{
+    return t->cap;
+}
+sv_room *sv_rooms_at(sv_rooms *t, int index)
+{
+    return index >= 0 && index < t->cap ? &t->rooms[index] : NULL;
+}
 
 size_t sv_rooms_bytes_per_room(const sv_rooms *t)
 {

@@ -19,7 +19,10 @@
 
 static int enet_users; /* enet_initialize is process-wide */
 
-static uint64_t now_ms_clock(void) { return mr_now_us() / 1000u; }
+static uint64_t now_ms_clock(void)
+{
+    return mr_now_us() / 1000u;
+}
 
 static int sockbuf_get(ENetSocket s, int opt)
 {
@@ -239,7 +242,8 @@ static void housekeeping(sv_t *sv)
     if (sv->now_ms < sv->next_housekeeping_ms)
         return;
     /* One pass over the clients per period, never per packet. */
-    int period = sv->cfg.hello_timeout_ms / 2 < SV_HOUSEKEEPING_MS ? sv->cfg.hello_timeout_ms / 2 : SV_HOUSEKEEPING_MS;
+    int period =
+        sv->cfg.hello_timeout_ms / 2 < SV_HOUSEKEEPING_MS ? sv->cfg.hello_timeout_ms / 2 : SV_HOUSEKEEPING_MS;
     sv->next_housekeeping_ms = sv->now_ms + (uint64_t)(period > 0 ? period : 1);
     for (int i = 0; i < sv->nclients; i++) {
         sv_client *c = &sv->clients[i];
@@ -322,10 +326,22 @@ int sv_run(sv_t *sv)
     return 0;
 }
 
-void sv_request_stop(sv_t *sv) { atomic_store(&sv->stop, 1); }
-bool sv_stop_requested(const sv_t *sv) { return atomic_load(&((sv_t *)sv)->stop) != 0; }
-void sv_request_stats(sv_t *sv) { atomic_store(&sv->want_stats, 1); }
-bool sv_done(const sv_t *sv) { return sv->done; }
+void sv_request_stop(sv_t *sv)
+{
+    atomic_store(&sv->stop, 1);
+}
+bool sv_stop_requested(const sv_t *sv)
+{
+    return atomic_load(&((sv_t *)sv)->stop) != 0;
+}
+void sv_request_stats(sv_t *sv)
+{
+    atomic_store(&sv->want_stats, 1);
+}
+bool sv_done(const sv_t *sv)
+{
+    return sv->done;
+}
 
 /* Shutdown runs inside sv_service so that an embedding program keeps its
  * own loop (and its window) alive: the first step tells everyone, later
@@ -415,7 +431,8 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
      * this allocation. */
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
-    rng_seed(&sv->rng, ((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec) ^ (uint64_t)(uintptr_t)sv);
+    rng_seed(&sv->rng,
+             ((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec) ^ (uint64_t)(uintptr_t)sv);
 
     ENetAddress addr;
     memset(&addr, 0, sizeof addr);
@@ -469,15 +486,16 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
     sv->msg = mr_alloc(1, sizeof *sv->msg);
 
     if (sv->st.sockbuf_rcv >= 0 && cfg->sockbuf_bytes > 0 && sv->st.sockbuf_rcv < cfg->sockbuf_bytes)
-        sv_logf(&sv->log, SV_LOG_WARN,
-                "socket receive buffer is %d bytes, asked for %d: raise net.core.rmem_max (see docs/server.md)",
-                sv->st.sockbuf_rcv, cfg->sockbuf_bytes);
+        sv_logf(
+            &sv->log, SV_LOG_WARN,
+            "socket receive buffer is %d bytes, asked for %d: raise net.core.rmem_max (see docs/server.md)",
+            sv->st.sockbuf_rcv, cfg->sockbuf_bytes);
     sv_logf(&sv->log, SV_LOG_INFO,
             "mazerace-server %s (protocol %d) \"%s\" on %s:%u, discovery %s%u, max %d clients, %d rooms, "
             "socket buffers %d/%d bytes",
-            MR_VERSION, WIRE_VERSION, sv->cfg.name, sv->bind_text, (unsigned)sv_port(sv), sv->disc ? "" : "off ",
-            (unsigned)sv_discovery_port(sv), cfg->max_clients, cfg->max_rooms, sv->st.sockbuf_rcv,
-            sv->st.sockbuf_snd);
+            MR_VERSION, WIRE_VERSION, sv->cfg.name, sv->bind_text, (unsigned)sv_port(sv),
+            sv->disc ? "" : "off ", (unsigned)sv_discovery_port(sv), cfg->max_clients, cfg->max_rooms,
+            sv->st.sockbuf_rcv, sv->st.sockbuf_snd);
     return sv;
 }
 
@@ -501,9 +519,18 @@ void sv_destroy(sv_t *sv)
         enet_deinitialize();
 }
 
-uint16_t sv_port(const sv_t *sv) { return sv->host ? sv->host->address.port : 0; }
-const char *sv_bind_text(const sv_t *sv) { return sv->bind_text; }
-uint16_t sv_discovery_port(const sv_t *sv) { return sv->disc ? sv_disc_port(sv->disc) : 0; }
+uint16_t sv_port(const sv_t *sv)
+{
+    return sv->host ? sv->host->address.port : 0;
+}
+const char *sv_bind_text(const sv_t *sv)
+{
+    return sv->bind_text;
+}
+uint16_t sv_discovery_port(const sv_t *sv)
+{
+    return sv->disc ? sv_disc_port(sv->disc) : 0;
+}
 
 void sv_get_stats(const sv_t *sv, sv_stats *out)
 {

@@ -1,4 +1,5 @@
-/* sv_stats.c: the statistics block (moves validated, CPU per move, memory per match) for operators and benches. */
+/* sv_stats.c: the statistics block (moves validated, CPU per move, memory per match) for operators and
+ * benches. */
 #include <sys/resource.h>
 
 #include "sv_internal.h"
@@ -42,8 +43,10 @@ void sv_print_stats(const sv_t *sv, FILE *f)
     fprintf(f, "stats sockbuf_snd %d\n", s.sockbuf_snd);
     fprintf(f, "stats bytes_per_match %zu\n", s.room_bytes);
     fprintf(f, "stats cpu_s %.3f\n", cpu);
-    fprintf(f, "stats cpu_us_per_move %.2f\n", s.moves_validated ? cpu * 1e6 / (double)s.moves_validated : 0.0);
-    fprintf(f, "RESULT server moves=%llu cpu_s=%.3f us_per_move=%.2f bad=%llu kicked=%llu bytes_per_match=%zu\n",
+    fprintf(f, "stats cpu_us_per_move %.2f\n",
+            s.moves_validated ? cpu * 1e6 / (double)s.moves_validated : 0.0);
+    fprintf(f,
+            "RESULT server moves=%llu cpu_s=%.3f us_per_move=%.2f bad=%llu kicked=%llu bytes_per_match=%zu\n",
             (unsigned long long)s.moves_validated, cpu,
             s.moves_validated ? cpu * 1e6 / (double)s.moves_validated : 0.0, (unsigned long long)s.bad_msgs,
             (unsigned long long)s.kicked, s.room_bytes);

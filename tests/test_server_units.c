@@ -1,4 +1,5 @@
-/* test_server_units.c: the server's parts without a network: room table, token bucket, command line, memory per match. */
+/* test_server_units.c: the server's parts without a network: room table, token bucket, command line, memory
+ * per match. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -151,12 +152,39 @@ static void test_cli(void **ctx)
     assert_string_equal(cfg.bind_addr, "0.0.0.0");
     assert_null(sv_config_check(&cfg));
 
-    const char *good[] = {"--bind",      "127.0.0.1", "--port=0",  "--name",     "my server", "--max-clients",
-                          "10",          "--max-rooms", "5",       "--kind",     "ice",       "--size",
-                          "25x20",       "--difficulty", "hard",   "--countdown", "0.5",      "--grace=2.25",
-                          "--series",    "3",         "--no-discovery", "--sockbuf", "1024",  "--rate",
-                          "50",          "--burst",   "60",        "--max-bad",  "7",         "--log-level",
-                          "debug",       "--stats",   NULL};
+    const char *good[] = {"--bind",
+                          "127.0.0.1",
+                          "--port=0",
+                          "--name",
+                          "my server",
+                          "--max-clients",
+                          "10",
+                          "--max-rooms",
+                          "5",
+                          "--kind",
+                          "ice",
+                          "--size",
+                          "25x20",
+                          "--difficulty",
+                          "hard",
+                          "--countdown",
+                          "0.5",
+                          "--grace=2.25",
+                          "--series",
+                          "3",
+                          "--no-discovery",
+                          "--sockbuf",
+                          "1024",
+                          "--rate",
+                          "50",
+                          "--burst",
+                          "60",
+                          "--max-bad",
+                          "7",
+                          "--log-level",
+                          "debug",
+                          "--stats",
+                          NULL};
     assert_int_equal(parse(&cfg, err, sizeof err, good), SV_CLI_RUN);
     assert_string_equal(cfg.bind_addr, "127.0.0.1");
     assert_int_equal(cfg.port, 0);
@@ -184,14 +212,14 @@ static void test_cli(void **ctx)
     assert_int_equal(parse(&cfg, err, sizeof err, version), SV_CLI_VERSION);
 
     const char *bad[][3] = {
-        {"--port", "65536", NULL}, {"--port", "-1", NULL},       {"--port", "12x", NULL},
-        {"--port", NULL, NULL},    {"--bogus", NULL, NULL},       {"--kind", "chess", NULL},
-        {"--size", "x5", NULL},    {"--size", "5x", NULL},        {"--size", "3x3x3", NULL},
+        {"--port", "65536", NULL},        {"--port", "-1", NULL},          {"--port", "12x", NULL},
+        {"--port", NULL, NULL},           {"--bogus", NULL, NULL},         {"--kind", "chess", NULL},
+        {"--size", "x5", NULL},           {"--size", "5x", NULL},          {"--size", "3x3x3", NULL},
         {"--difficulty", "insane", NULL}, {"--countdown", "1.2345", NULL}, {"--countdown", "61", NULL},
-        {"--grace", ".", NULL},    {"--max-clients", "4001", NULL}, {"--max-rooms", "0", NULL},
-        {"--log-level", "loud", NULL}, {"--stats=1", NULL, NULL}, {"--name", "", NULL},
-        {"--name", "\x01x", NULL}, {"stray", NULL, NULL},         {"--series", "100", NULL},
-        {"--sockbuf", "-4", NULL}, {"--discovery", "70000", NULL}, {"--rate", "0", NULL},
+        {"--grace", ".", NULL},           {"--max-clients", "4001", NULL}, {"--max-rooms", "0", NULL},
+        {"--log-level", "loud", NULL},    {"--stats=1", NULL, NULL},       {"--name", "", NULL},
+        {"--name", "\x01x", NULL},        {"stray", NULL, NULL},           {"--series", "100", NULL},
+        {"--sockbuf", "-4", NULL},        {"--discovery", "70000", NULL},  {"--rate", "0", NULL},
     };
     for (size_t i = 0; i < MR_ARRAY_LEN(bad); i++) {
         err[0] = '\0';
@@ -234,8 +262,9 @@ static void test_memory_per_match(void **ctx)
             ;
     }
     size_t bytes = sv_rooms_bytes_per_room(t) + MATCH_SLOTS * sizeof(sv_client) + match_memory(m);
-    printf("# server bytes per running match: %zu (room table %zu, clients %zu, match %zu, %d moves logged)\n",
-           bytes, sv_rooms_bytes_per_room(t), MATCH_SLOTS * sizeof(sv_client), match_memory(m), n - 1);
+    printf(
+        "# server bytes per running match: %zu (room table %zu, clients %zu, match %zu, %d moves logged)\n",
+        bytes, sv_rooms_bytes_per_room(t), MATCH_SLOTS * sizeof(sv_client), match_memory(m), n - 1);
     assert_true(bytes < 16 * 1024);
     sv_rooms_destroy(t);
 }
@@ -243,8 +272,9 @@ static void test_memory_per_match(void **ctx)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_rooms_codes), cmocka_unit_test(test_rooms_deadlines), cmocka_unit_test(test_bucket),
-        cmocka_unit_test(test_cli),         cmocka_unit_test(test_memory_per_match),
+        cmocka_unit_test(test_rooms_codes),      cmocka_unit_test(test_rooms_deadlines),
+        cmocka_unit_test(test_bucket),           cmocka_unit_test(test_cli),
+        cmocka_unit_test(test_memory_per_match),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

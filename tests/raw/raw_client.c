@@ -28,7 +28,10 @@ struct raw_client {
     uint8_t *held; /* the packet backing the last message returned by raw_wait */
 };
 
-static uint64_t now_ms(void) { return mr_now_us() / 1000u; }
+static uint64_t now_ms(void)
+{
+    return mr_now_us() / 1000u;
+}
 
 static void handle(raw_client *c, ENetEvent *ev)
 {
@@ -163,7 +166,10 @@ static int find(raw_client *c, int type)
     return -1;
 }
 
-bool raw_has(raw_client *c, int type) { return find(c, type) >= 0; }
+bool raw_has(raw_client *c, int type)
+{
+    return find(c, type) >= 0;
+}
 
 bool raw_wait(raw_client *c, int type, wire_msg *out, int timeout_ms)
 {
@@ -185,7 +191,10 @@ bool raw_wait(raw_client *c, int type, wire_msg *out, int timeout_ms)
     return true;
 }
 
-int raw_undecodable(const raw_client *c) { return c->undecodable; }
+int raw_undecodable(const raw_client *c)
+{
+    return c->undecodable;
+}
 
 bool raw_wait_disconnect(raw_client *c, int timeout_ms)
 {
@@ -195,4 +204,7 @@ bool raw_wait_disconnect(raw_client *c, int timeout_ms)
     return !c->connected;
 }
 
-bool raw_connected(const raw_client *c) { return c->connected; }
+bool raw_connected(const raw_client *c)
+{
+    return c->connected;
+}

@@ -1,4 +1,5 @@
-/* test_server_net.c: the server in-process against raw ENet clients on 127.0.0.1: play, errors, bad packets, resume. */
+/* test_server_net.c: the server in-process against raw ENet clients on 127.0.0.1: play, errors, bad packets,
+ * resume. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -221,7 +222,8 @@ static void test_full_match(void **ctx)
     send_simple(r.b, WIRE_REMATCH);
     assert_true(raw_wait(r.a, WIRE_MATCH_START, &m, WAIT_MS));
     assert_int_equal(m.start.game_no, 1);
-    assert_false(m.start.game_id_len == strlen(GAME_ID) && memcmp(m.start.game_id, GAME_ID, strlen(GAME_ID)) == 0);
+    assert_false(m.start.game_id_len == strlen(GAME_ID) &&
+                 memcmp(m.start.game_id, GAME_ID, strlen(GAME_ID)) == 0);
     assert_true(raw_wait(r.b, WIRE_MATCH_START, &m, WAIT_MS));
     assert_int_equal(m.start.slot, 1);
 
@@ -685,12 +687,11 @@ static void test_shutdown(void **ctx)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_full_match),    cmocka_unit_test(test_moves_refused),
-        cmocka_unit_test(test_bad_packets),   cmocka_unit_test(test_flood_kicked),
-        cmocka_unit_test(test_room_errors),   cmocka_unit_test(test_handshake_limits),
-        cmocka_unit_test(test_quick_match),
-        cmocka_unit_test(test_resume_and_forfeit), cmocka_unit_test(test_discovery),
-        cmocka_unit_test(test_shutdown),
+        cmocka_unit_test(test_full_match),  cmocka_unit_test(test_moves_refused),
+        cmocka_unit_test(test_bad_packets), cmocka_unit_test(test_flood_kicked),
+        cmocka_unit_test(test_room_errors), cmocka_unit_test(test_handshake_limits),
+        cmocka_unit_test(test_quick_match), cmocka_unit_test(test_resume_and_forfeit),
+        cmocka_unit_test(test_discovery),   cmocka_unit_test(test_shutdown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,4 +1,5 @@
-/* test_server_process.c: the real mazerace-server process: flags, "listening on", discovery, SIGTERM reaching clients. */
+/* test_server_process.c: the real mazerace-server process: flags, "listening on", discovery, SIGTERM reaching
+ * clients. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -126,7 +127,8 @@ static int reap(proc *p, int timeout_ms, uint64_t *waited_ms)
 
 static uint16_t start_server(proc *p, uint16_t *disc_port)
 {
-    const char *args[] = {"--bind", "127.0.0.1", "--port", "0", "--discovery", "0", "--name", "proc test", NULL};
+    const char *args[] = {"--bind", "127.0.0.1", "--port",    "0", "--discovery",
+                          "0",      "--name",    "proc test", NULL};
     spawn(p, args);
     const char *l = read_line(p, "listening on 127.0.0.1:", WAIT_MS);
     assert_non_null(l);
@@ -146,7 +148,7 @@ static void test_flags(void **ctx)
     (void)ctx;
     proc p;
     const char *bad[][3] = {
-        {"--port", "abc", NULL}, {"--nonsense", NULL, NULL}, {"--kind", "chess", NULL},
+        {"--port", "abc", NULL}, {"--nonsense", NULL, NULL},   {"--kind", "chess", NULL},
         {"--size", "9x", NULL},  {"--max-clients", "0", NULL}, {"--port", NULL, NULL},
         {"--series", "0", NULL},
     };
