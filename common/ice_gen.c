@@ -223,8 +223,12 @@ pz_puzzle *ice_generate(const pz_params *p, uint64_t seed, const char **err)
     ws.order = ws.exit_moves + w;
     ws.hits = ws.order + w;
 
-    /* Different sizes and bands get unrelated streams from the same seed. */
-    int32_t key[4] = {p->kind, w, h, p->diff};
+    /* Different sizes and bands get unrelated streams from the same seed.
+     * The key is bytes in a fixed order, so every platform hashes the same. */
+    int fields[4] = {p->kind, w, h, p->diff};
+    unsigned char key[16];
+    for (int i = 0; i < 16; i++)
+        key[i] = (unsigned char)((uint32_t)fields[i / 4] >> (8 * (i % 4)));
     rng_t r;
     rng_seed(&r, seed ^ mr_hash64(key, sizeof key));
     bool done = false;
@@ -235,8 +239,9 @@ pz_puzzle *ice_generate(const pz_params *p, uint64_t seed, const char **err)
         ws.work += (long)n * (h - 2) + w + 16;
         for (int i = 0; i < n; i++)
             ws.order[i] = i + 1;
-        /* Start columns in random order (an inside-out shuffle drawn as
-         * needed); the first one with an exit column in the band wins. */
+        /* Start columns in random order (a Fisher-Yates shuffle drawn one
+         * step at a time, as far as needed); the first one with an exit
+         * column in the band wins. */
         for (int i = 0; i < n && !done && ws.work < budget; i++) {
             int j = i + (int)rng_below(&r, (uint32_t)(n - i));
             int sx = ws.order[j];
