@@ -37,6 +37,10 @@ cl_net_t *cl_net_create_in(cl_hub_t *h, const char *name, const char **err)
         *err = "no hub";
         return NULL;
     }
+    if (h->conns >= h->max_conns) {
+        *err = "the hub is full";
+        return NULL;
+    }
     return create_in(h, name, err);
 }
 
@@ -68,6 +72,7 @@ void cl_net_destroy(cl_net_t *n)
     drop_peer(n);
     cl_net_clear_match(n);
     cl_hub_t *h = n->hub;
+    cl_hub_forget(h, n);
     h->conns--;
     free(n->evq);
     free(n->pend);
@@ -92,6 +97,7 @@ void cl_net_push(cl_net_t *n, const cl_net_event *ev)
     }
     n->evq[(n->ev_head + n->ev_len) % n->ev_cap] = *ev;
     n->ev_len++;
+    cl_hub_mark_ready(n->hub, n);
 }
 
 void cl_net_push_text(cl_net_t *n, int type, int code, const char *fmt, ...)
@@ -347,6 +353,8 @@ const char *cl_net_send_raw(cl_net_t *n, const void *data, size_t len)
 }
 
 void cl_net_flush(cl_net_t *n) { cl_hub_flush(n->hub); }
+void cl_net_set_user(cl_net_t *n, void *user) { n->user = user; }
+void *cl_net_user(const cl_net_t *n) { return n->user; }
 
 /* ---- polling, drops and resume ---- */
 

@@ -98,6 +98,10 @@ void cl_hub_destroy(cl_hub_t *h);
 void cl_hub_service(cl_hub_t *h, uint64_t now_ms, int timeout_ms);
 /* Sends what is queued now. */
 void cl_hub_flush(cl_hub_t *h);
+/* Next connection of the hub that got events since it was last returned
+ * here (each once), or NULL: a loop over a thousand connections then polls
+ * only those with something to say. */
+cl_net_t *cl_hub_ready(cl_hub_t *h);
 /* The hub's local UDP port (for kernel drop counters), or 0. */
 int cl_hub_port(const cl_hub_t *h);
 
@@ -139,6 +143,9 @@ uint32_t cl_net_send_move(cl_net_t *n, pz_move mv);
 const char *cl_net_send_raw(cl_net_t *n, const void *data, size_t len);
 /* Sends what is queued now (a connection with a shared hub flushes the hub). */
 void cl_net_flush(cl_net_t *n);
+/* A pointer of the caller's, kept with the connection (NULL at first). */
+void cl_net_set_user(cl_net_t *n, void *user);
+void *cl_net_user(const cl_net_t *n);
 
 /* Next event: true and *ev filled, false when there is none. A connection
  * with its own hub services it first (without waiting). Also runs the

@@ -48,6 +48,8 @@ cl_hub_t *cl_hub_create(int max_conns, int sockbuf_kib, const char **err)
     cl_hub_t *h = mr_alloc(1, sizeof *h);
     h->host = host;
     h->msg = mr_alloc(1, sizeof *h->msg);
+    h->max_conns = max_conns;
+    h->ready = mr_alloc((size_t)max_conns, sizeof *h->ready);
     return h;
 }
 
@@ -58,6 +60,7 @@ void cl_hub_destroy(cl_hub_t *h)
     assert(h->conns == 0);
     enet_host_destroy(h->host);
     free(h->msg);
+    free(h->ready);
     free(h);
 }
 
@@ -119,4 +122,31 @@ int cl_hub_port(const cl_hub_t *h)
     if (!h || enet_socket_get_address(h->host->socket, &a) < 0)
         return 0;
     return a.port;
+}
+
+cl_net_t *cl_hub_ready(cl_hub_t *h)
+{
+    if (!h || h->nready == 0)
+        return NULL;
+    cl_net_t *n = h->ready[--h->nready];
+    n->in_ready = false;
+    return n;
+}
+
+void cl_hub_mark_ready(cl_hub_t *h, cl_net_t *n)
+{
+    if (n->in_ready || h->nready >= h->max_conns)
+        return;
+    n->in_ready = true;
+    h->ready[h->nready++] = n;
+}
+
+void cl_hub_forget(cl_hub_t *h, cl_net_t *n)
+{
+    for (int i = 0; i < h->nready; i++)
+        if (h->ready[i] == n) {
+            h->ready[i] = h->ready[--h->nready];
+            break;
+        }
+    n->in_ready = false;
 }

@@ -13,6 +13,8 @@ struct cl_hub {
     bool dirty;   /* packets queued since the last flush: a flush walks every peer, so skip it when idle */
     uint64_t now_ms; /* the time handed to the current service call */
     wire_msg *msg;   /* decoding scratch: a wire_msg is too big for every stack */
+    cl_net_t **ready; /* connections with new events (cl_hub_ready), max_conns slots */
+    int nready, max_conns;
 };
 
 /* Moves sent and not yet answered: a ring, oldest at head. */
@@ -24,6 +26,8 @@ typedef struct cl_pending {
 struct cl_net {
     cl_hub_t *hub;
     ENetPeer *peer; /* NULL when not connected */
+    void *user;
+    bool in_ready;  /* listed in hub->ready */
     int phase;      /* enum cl_net_phase */
     char name[WIRE_NAME_MAX + 1];
     char host[256];
@@ -60,6 +64,10 @@ struct cl_net {
 /* ENet is initialised once per process, on the first hub or discovery
  * socket; false if it cannot be. */
 bool cl_enet_init(void);
+
+/* cl_net_hub.c: the ready list (connections are never listed twice). */
+void cl_hub_mark_ready(cl_hub_t *h, cl_net_t *n);
+void cl_hub_forget(cl_hub_t *h, cl_net_t *n);
 
 /* cl_net.c */
 void cl_net_push(cl_net_t *n, const cl_net_event *ev);

@@ -23,6 +23,7 @@ typedef struct fleet {
     bt_player **p;
     int n;
     int *printed; /* results printed per player */
+    uint64_t next_sweep; /* every player is looked at once per ms at least */
 } fleet;
 
 static const char *end_reason(int r)
@@ -104,11 +105,22 @@ static void free_fleet(fleet *f)
     free(f->printed);
 }
 
-/* One turn of the loop: network in, every player, network out. */
+/* One turn of the loop: network in, the players that got events, every
+ * player once a millisecond (moves due, timers), network out. Sends that
+ * fall due are thus batched at ENet's 1 ms wait granularity, as in
+ * enet_echo -r. */
 static void turn(fleet *f)
 {
     cl_hub_service(f->hub, mr_now_us() / 1000u, 1);
     uint64_t now = mr_now_us();
+    cl_net_t *net;
+    while ((net = cl_hub_ready(f->hub)))
+        bt_player_step(cl_net_user(net), now);
+    if (now < f->next_sweep) {
+        cl_hub_flush(f->hub);
+        return;
+    }
+    f->next_sweep = now + 1000;
     for (int i = 0; i < f->n; i++) {
         bt_player_step(f->p[i], now);
         if (f->o->player.mode == BT_CREATE && i % 2 == 1) {

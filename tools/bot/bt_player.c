@@ -74,6 +74,7 @@ bt_player *bt_player_create(cl_hub_t *hub, const bt_player_cfg *cfg, const char 
     }
     bt_player *p = mr_alloc(1, sizeof *p);
     p->net = net;
+    cl_net_set_user(net, p);
     p->cfg = *cfg;
     snprintf(p->name, sizeof p->name, "%s", cfg->name ? cfg->name : "bot");
     p->cfg.name = p->name;
