@@ -25,7 +25,7 @@ typedef struct gen_ws {
     int32_t *queue;  /* packed (y << 16) | x */
     int *exit_moves; /* per column: minimum moves to an exit there, 0 = unknown */
     int *order;      /* start columns in the order they are tried */
-    int *hits;       /* exit columns whose moves fall in the band */
+    int *perm;       /* exit columns in the order they are considered */
     long work;
 } gen_ws;
 
@@ -120,20 +120,21 @@ static inline void visit(gen_ws *ws, int x, int y, int w, int *tail)
  * - a down slide in column sx that reaches row h - 2 would fall into the
  *   start gap, whose only way out is back up: never on a shortest route, so
  *   it is skipped.
- * Searches no deeper than a solution of hi moves needs. Returns how many
- * exit columns have lo..hi moves, listed in ws->hits. */
-static int scan_start(const pz_puzzle *pz, gen_ws *ws, int sx, int lo, int hi)
+ * The exit is the first column of a random order (perm) whose moves fall in
+ * lo..hi: the same as a uniform pick among the columns in the band, but the
+ * search can stop as soon as that column is settled instead of running on
+ * to every reachable cell. Searches no deeper than a solution of hi moves
+ * needs. Returns the exit column, or 0 if no column is in the band. */
+static int scan_start(const pz_puzzle *pz, gen_ws *ws, int sx, int lo, int hi, const int *perm)
 {
-    int w = pz->w, h = pz->h;
+    int w = pz->w, h = pz->h, n = w - 2;
     int *em = ws->exit_moves;
     memset(em, 0, (size_t)w * sizeof *em);
-    int unknown = w - 2;
+    int unknown = n, cur = 0, chosen = 0;
     bool small = pz->rw == 1 && pz->cw == 1;
-    if (ice_boulder(pz, sx, h - 2))
-        return 0; /* the start cannot move at all */
     int ty = ice_slide_to(pz, sx, h - 2, PZ_UP);
     if (ty == 1) {
-        em[sx] = 1;
+        em[sx] = 1; /* a clear column: one move, in no band */
         unknown--;
     }
     memset(ws->seen, 0, (size_t)w * h);
@@ -141,7 +142,7 @@ static int scan_start(const pz_puzzle *pz, gen_ws *ws, int sx, int lo, int hi)
     int head = 0, tail = 0, depth = 1, layer_end = 1;
     q[tail++] = (ty << 16) | sx;
     ws->seen[ty * w + sx] = 1;
-    while (head < tail && unknown > 0) {
+    while (head < tail && unknown > 0 && !chosen) {
         if (head == layer_end) {
             depth++;
             layer_end = tail;
@@ -168,6 +169,12 @@ static int scan_start(const pz_puzzle *pz, gen_ws *ws, int sx, int lo, int hi)
         if (up == 1 && em[ux] == 0) {
             em[ux] = depth + 1;
             unknown--;
+            /* skip the columns settled outside the band; stop when the
+             * first unsettled one turns out inside it */
+            while (cur < n && em[perm[cur]] != 0 && (em[perm[cur]] < lo || em[perm[cur]] > hi))
+                cur++;
+            if (cur < n && em[perm[cur]] != 0)
+                chosen = perm[cur];
         }
         if (depth + 2 > hi)
             continue; /* children could only reach exits beyond the band */
@@ -179,11 +186,11 @@ static int scan_start(const pz_puzzle *pz, gen_ws *ws, int sx, int lo, int hi)
         visit(ws, rt, uy, w, &tail);
     }
     ws->work += head + 16; /* + the fixed cost of a scan */
-    int n = 0;
-    for (int x = 1; x < w - 1; x++)
-        if (em[x] >= lo && em[x] <= hi)
-            ws->hits[n++] = x;
-    return n;
+    /* search over: columns still unknown are unreachable or beyond hi */
+    for (; !chosen && cur < n; cur++)
+        if (em[perm[cur]] >= lo && em[perm[cur]] <= hi)
+            chosen = perm[cur];
+    return chosen;
 }
 
 pz_puzzle *ice_generate(const pz_params *p, uint64_t seed, const char **err)
@@ -221,7 +228,7 @@ pz_puzzle *ice_generate(const pz_params *p, uint64_t seed, const char **err)
     ws.queue = (int32_t *)(block + seen_words);
     ws.exit_moves = (int *)(ws.queue + qlen);
     ws.order = ws.exit_moves + w;
-    ws.hits = ws.order + w;
+    ws.perm = ws.order + w;
 
     /* Different sizes and bands get unrelated streams from the same seed.
      * The key is bytes in a fixed order, so every platform hashes the same. */
@@ -247,11 +254,16 @@ pz_puzzle *ice_generate(const pz_params *p, uint64_t seed, const char **err)
             int sx = ws.order[j];
             ws.order[j] = ws.order[i];
             ws.order[i] = sx;
-            int hits = scan_start(pz, &ws, sx, lo, hi);
-            if (hits > 0) {
+            if (ice_boulder(pz, sx, h - 2))
+                continue; /* the start cannot move at all */
+            for (int k = 0; k < n; k++)
+                ws.perm[k] = k + 1;
+            rng_shuffle_int(&r, ws.perm, n);
+            int ex = scan_start(pz, &ws, sx, lo, hi, ws.perm);
+            if (ex > 0) {
                 pz->sx = sx;
-                pz->ex = ws.hits[rng_below(&r, (uint32_t)hits)];
-                pz->moves = ws.exit_moves[pz->ex];
+                pz->ex = ex;
+                pz->moves = ws.exit_moves[ex];
                 done = true;
             }
         }
