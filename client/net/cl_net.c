@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cl_net_impl.h"
+#include "match.h"
 #include "util.h"
 
 /* Wait between reconnect attempts while resuming: ENet itself gives up on
@@ -418,7 +419,10 @@ void cl_net_on_disconnect(cl_net_t *n, uint64_t now_ms)
         give_up(n, "cannot reach the server");
         return;
     }
-    if (n->in_room && n->live && n->token && n->resume_window_ms > 0) {
+    /* Worth resuming: a countdown or race, or a finished game whose seat
+     * the server keeps for the grace period (rematch, series). */
+    bool seat = n->in_room && n->token && (n->live || n->room.phase != MATCH_WAITING);
+    if (seat && n->resume_window_ms > 0) {
         n->phase = CL_NET_RESUMING;
         n->resume_deadline = now_ms + n->resume_window_ms;
         n->retry_at = now_ms;

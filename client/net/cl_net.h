@@ -25,10 +25,15 @@
  * the moves sent but not yet answered. A client that predicts its own moves
  * rolls back to cl_net_state plus cl_net_pending after a REJECT.
  *
- * If the connection drops during a countdown or race, cl_net reconnects by
- * itself and resumes the slot with the token from MATCH_START (events
- * DISCONNECTED with resuming = true, then RESUMED, or DISCONNECTED with
- * resuming = false when it gives up after the resume window).
+ * If the connection drops during a countdown or race, or after a game while
+ * the server still holds the seat (rematch, series), cl_net reconnects by
+ * itself and resumes the seat with the token from MATCH_START: events
+ * DISCONNECTED with resuming = true, then RESUMED once both boards are
+ * rebuilt from the server's move logs (read them again: cl_net_state,
+ * cl_net_opponent_state; moves that were pending are gone), or DISCONNECTED
+ * with resuming = false when it gives up after the resume window. The
+ * current game's MATCH_START and MATCH_END are not reported again; a
+ * MATCH_END that happened while away is.
  *
  * Many connections may share one ENet host (one UDP socket), which is how
  * mazerace-bot runs a thousand players in one process: make a hub, create

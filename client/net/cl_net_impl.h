@@ -48,6 +48,8 @@ struct cl_net {
     uint32_t own_applied, opp_applied; /* moves applied to own / opp */
     uint64_t token;
     bool live; /* a countdown or race is on: a drop is worth resuming */
+    int game_no;   /* of the last MATCH_START */
+    bool end_seen; /* MATCH_END of game_no was reported */
 
     cl_pending *pend;
     size_t pend_head, pend_len, pend_cap;

@@ -135,6 +135,10 @@ static bool load_puzzle(cl_net_t *n, const wire_match_start *s)
 static void on_match_start(cl_net_t *n, const wire_msg *m)
 {
     const wire_match_start *s = &m->start;
+    /* A resume replays the current game's start: the client already has
+     * it, so only the states are rebuilt (RESUMED follows the move logs). */
+    bool replay = n->phase == CL_NET_RESUMING && n->pz && n->game_id && s->game_no == n->game_no &&
+                  strlen(n->game_id) == s->game_id_len && memcmp(n->game_id, s->game_id, s->game_id_len) == 0;
     n->slot = s->slot;
     n->token = s->token;
     if (!load_puzzle(n, s)) {
@@ -142,6 +146,10 @@ static void on_match_start(cl_net_t *n, const wire_msg *m)
         return;
     }
     n->live = true;
+    if (replay)
+        return;
+    n->game_no = s->game_no;
+    n->end_seen = false;
     if (n->phase == CL_NET_ONLINE)
         n->phase = CL_NET_IN_ROOM;
     uint64_t now = n->hub->now_ms;
@@ -237,6 +245,9 @@ static void on_match_end(cl_net_t *n, const wire_msg *m)
 {
     n->live = false;
     n->pend_len = 0;
+    if (n->end_seen && m->end.game_no == n->game_no)
+        return; /* the result again, after a resume */
+    n->end_seen = true;
     cl_net_event ev = {.type = CL_EV_MATCH_END, .slot = n->slot, .end = m->end, .room = n->room};
     snprintf(ev.text, sizeof ev.text, "%s", match_end_text(m->end.reason));
     cl_net_push(n, &ev);

@@ -181,6 +181,21 @@ static void test_lobby_race_result(void **ctx)
     assert_int_equal(s[1].last[CL_EV_REJECT].seq, late);
     assert_int_equal(s[1].last[CL_EV_REJECT].code, MATCH_REJ_FINISHED);
 
+    /* A drop after the game: the seat is held, cl_net resumes it without
+     * reporting the game's start or end again. */
+    int starts = s[1].count[CL_EV_MATCH_START], ends = s[1].count[CL_EV_MATCH_END];
+    cl_net_drop(n[1], mr_now_us() / 1000u, true);
+    assert_int_equal(cl_net_phase(n[1]), CL_NET_RESUMING);
+    assert_true(pump(&sv, n, s, 1, CL_EV_RESUMED, 1, 10000));
+    assert_int_equal(s[1].count[CL_EV_DISCONNECTED], 1);
+    assert_true(s[1].last[CL_EV_DISCONNECTED].resuming);
+    assert_int_equal(cl_net_phase(n[1]), CL_NET_IN_ROOM);
+    assert_true(k->is_solved(cl_net_puzzle(n[1]), cl_net_opponent_state(n[1])));
+    assert_int_equal(s[1].count[CL_EV_MATCH_START], starts);
+    assert_false(pump(&sv, n, s, 1, CL_EV_ERROR, 2, 200)); /* let anything still coming arrive */
+    assert_int_equal(s[1].count[CL_EV_MATCH_END], ends);
+    assert_int_equal(s[1].count[CL_EV_ERROR], 1); /* still only the unknown room */
+
     /* Rematch: the offer reaches the other, both asking starts game 2. */
     assert_null(cl_net_rematch(n[0]));
     assert_true(pump(&sv, n, s, 1, CL_EV_REMATCH_OFFER, 1, 5000));
