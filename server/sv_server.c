@@ -229,11 +229,14 @@ static void run_timers(sv_t *sv)
      * after match_update is not revisited in this call. */
     int n = sv_rooms_count(sv->rooms);
     sv_room *room;
-    for (int i = 0; i <= n && (room = sv_rooms_due(sv->rooms, sv->now_ms)); i++) {
+    /* A deadline fires once now has passed it (now > deadline): the clock
+     * is in whole milliseconds, so "now == deadline" may still be up to a
+     * millisecond short of it, and a grace period must never end early. */
+    for (int i = 0; i <= n && sv->now_ms > 0 && (room = sv_rooms_due(sv->rooms, sv->now_ms - 1)); i++) {
         match_update(room->m, sv->now_ms);
         sv_game_flush_room(sv, room);
-        if (room->m && room->deadline <= sv->now_ms)
-            sv_rooms_set_deadline(sv->rooms, room, sv->now_ms + 1);
+        if (room->m && room->deadline < sv->now_ms)
+            sv_rooms_set_deadline(sv->rooms, room, sv->now_ms);
     }
 }
 
@@ -276,7 +279,7 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
         timeout_ms = 5; /* shutting down: wait for acknowledgements, do not spin */
     uint64_t due = sv_rooms_next_deadline(sv->rooms);
     if (due != UINT64_MAX && timeout_ms > 0) {
-        uint64_t left = due > sv->now_ms ? due - sv->now_ms : 0;
+        uint64_t left = due >= sv->now_ms ? due - sv->now_ms + 1 : 0;
         if (left < (uint64_t)timeout_ms)
             timeout_ms = (int)left;
     }
@@ -286,10 +289,15 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
      * per step, which is soon enough for a LAN scan. The host's clock
      * moves on while ENet waits, so the time waited is added to now. */
     ENetEvent ev;
-    uint64_t t0 = mr_now_us();
+    uint64_t tick0 = mr_now_us() / 1000u;
     int r = enet_host_service(sv->host, &ev, (enet_uint32)timeout_ms);
-    if (timeout_ms > 0)
-        sv->now_ms += (mr_now_us() - t0) / 1000u;
+    if (timeout_ms > 0) {
+        /* Whole ticks of our clock, not a rounded duration: with sv_run's
+         * clock (the same one) the result is exact, so no deadline fires
+         * a millisecond early. */
+        uint64_t tick1 = mr_now_us() / 1000u;
+        sv->now_ms += tick1 - tick0;
+    }
     int handled = 0;
     for (; r > 0; r = enet_host_check_events(sv->host, &ev)) {
         dispatch(sv, &ev);
@@ -485,17 +493,19 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
     sv->in = mr_alloc(1, sizeof *sv->in);
     sv->msg = mr_alloc(1, sizeof *sv->msg);
 
+    char disc_text[16] = "off";
+    if (sv->disc)
+        snprintf(disc_text, sizeof disc_text, "%u", (unsigned)sv_discovery_port(sv));
     if (sv->st.sockbuf_rcv >= 0 && cfg->sockbuf_bytes > 0 && sv->st.sockbuf_rcv < cfg->sockbuf_bytes)
         sv_logf(
             &sv->log, SV_LOG_WARN,
             "socket receive buffer is %d bytes, asked for %d: raise net.core.rmem_max (see docs/server.md)",
             sv->st.sockbuf_rcv, cfg->sockbuf_bytes);
     sv_logf(&sv->log, SV_LOG_INFO,
-            "mazerace-server %s (protocol %d) \"%s\" on %s:%u, discovery %s%u, max %d clients, %d rooms, "
+            "mazerace-server %s (protocol %d) \"%s\" on %s:%u, discovery %s, max %d clients, %d rooms, "
             "socket buffers %d/%d bytes",
-            MR_VERSION, WIRE_VERSION, sv->cfg.name, sv->bind_text, (unsigned)sv_port(sv),
-            sv->disc ? "" : "off ", (unsigned)sv_discovery_port(sv), cfg->max_clients, cfg->max_rooms,
-            sv->st.sockbuf_rcv, sv->st.sockbuf_snd);
+            MR_VERSION, WIRE_VERSION, sv->cfg.name, sv->bind_text, (unsigned)sv_port(sv), disc_text,
+            cfg->max_clients, cfg->max_rooms, sv->st.sockbuf_rcv, sv->st.sockbuf_snd);
     return sv;
 }
 
