@@ -339,11 +339,12 @@ static pz_puzzle *decode_desc(const pz_params *p, const char *desc, const char *
  *   target <integer>
  *   one line per row: the cells' values (-9..9) separated by spaces, Start's
  *   value prefixed with S and End's with E.
- * Example (5x4):
- *   target 7
- *    3 S-2  4  7  0
- *    1  5 -9 E2  8
- *   ... */
+ * Example (sum:5x4:easy#1):
+ *   target 10
+ *     8  -1  S9  E0  -7
+ *    -7   9   3   1   4
+ *    -7   8  -6  -1   1
+ *     6  -7   7   2  -2 */
 
 static char *format_text(const pz_puzzle *pz)
 {
