@@ -128,6 +128,17 @@ static bool is_solved(const pz_puzzle *pz, const pz_state *st)
  * bumping into a boulder expects nothing to happen. */
 static const char *execute_move(const pz_puzzle *pz, const pz_state *from, pz_move mv, pz_state *to)
 {
+    if (mv.type == PZ_MOVE_RESTART) {
+        if (mv.dir != 0 || mv.x != 0 || mv.y != 0)
+            return "a restart takes no direction or coordinates";
+        if (is_solved(pz, from))
+            return "puzzle already solved";
+        if (from->x == pz->sx && from->y == pz->h - 1)
+            return "already at the start";
+        to->x = pz->sx;
+        to->y = pz->h - 1;
+        return NULL;
+    }
     if (mv.type != PZ_MOVE_STEP)
         return "ice moves are slides (step moves with a direction)";
     if (mv.dir >= PZ_DIR_COUNT)
@@ -156,6 +167,21 @@ static int solve(const pz_puzzle *pz, const pz_state *st, pz_move *out, int max)
     int32_t *parent = mr_alloc((size_t)cells, sizeof *parent);
     uint8_t *pdir = mr_alloc((size_t)cells, 1);
     int n = bfs(pz, fx, fy, parent, pdir);
+    int lead = 0; /* moves before the slides: a restart out of a trap */
+    if (n < 0 && (fx != pz->sx || fy != pz->h - 1)) {
+        fx = pz->sx;
+        fy = pz->h - 1;
+        n = bfs(pz, fx, fy, parent, pdir);
+        if (n >= 0) {
+            if (max > 0) {
+                memset(&out[0], 0, sizeof out[0]);
+                out[0].type = PZ_MOVE_RESTART;
+            }
+            lead = 1;
+            out++;
+            max--;
+        }
+    }
     if (n > 0) {
         int v = pz->ex, from = fy * pz->w + fx;
         for (int i = n - 1; i >= 0 && v != from; i--) {
@@ -169,7 +195,7 @@ static int solve(const pz_puzzle *pz, const pz_state *st, pz_move *out, int max)
     }
     free(parent);
     free(pdir);
-    return n;
+    return n < 0 ? n : n + lead;
 }
 
 static void grade(const pz_puzzle *pz, pz_grade *out)

@@ -27,6 +27,9 @@ enum pz_move_type {
     PZ_MOVE_STEP = 1,       /* sum, maze, ice: dir */
     PZ_MOVE_ROTATE_CW = 2,  /* pipes: tile x, y, 90 degrees clockwise */
     PZ_MOVE_ROTATE_CCW = 3, /* pipes: tile x, y, 90 degrees counter-clockwise */
+    PZ_MOVE_RESTART = 4,    /* ice: back to the start (a slide can trap a player);
+                               counts as a move; x, y, dir 0 */
+    PZ_MOVE_TYPE_MAX = PZ_MOVE_RESTART,
 };
 
 /* A move is a value. Any bit pattern may arrive from the network:

@@ -86,7 +86,7 @@ static void put_code(writer *w, const char *code)
 
 static void put_move(writer *w, pz_move mv)
 {
-    assert(mv.type >= PZ_MOVE_STEP && mv.type <= PZ_MOVE_ROTATE_CCW && mv.dir < PZ_DIR_COUNT);
+    assert(mv.type >= PZ_MOVE_STEP && mv.type <= PZ_MOVE_TYPE_MAX && mv.dir < PZ_DIR_COUNT);
     put_u8(w, mv.type);
     put_u8(w, mv.dir);
     put_u16(w, mv.x);
@@ -209,7 +209,7 @@ static bool get_code(reader *r, char out[WIRE_ROOM_CODE_LEN + 1])
 
 static bool get_move(reader *r, pz_move *mv)
 {
-    return get_u8(r, &mv->type) && mv->type >= PZ_MOVE_STEP && mv->type <= PZ_MOVE_ROTATE_CCW &&
+    return get_u8(r, &mv->type) && mv->type >= PZ_MOVE_STEP && mv->type <= PZ_MOVE_TYPE_MAX &&
            get_below(r, &mv->dir, PZ_DIR_COUNT) && get_u16(r, &mv->x) && get_u16(r, &mv->y);
 }
 

@@ -35,6 +35,13 @@ static pz_params params(int w, int h, int diff)
     return p;
 }
 
+static int start_x(const pz_puzzle *pz)
+{
+    int x, y;
+    ice_start(pz, &x, &y);
+    return x;
+}
+
 static pz_move step(int dir)
 {
     pz_move m = {.type = PZ_MOVE_STEP, .dir = (uint8_t)dir};
@@ -281,7 +288,7 @@ static void test_moves_and_accessors(void **ctx)
 
     /* bad fields, any bit pattern */
     pz_move m = step(PZ_UP);
-    static const uint8_t bad_types[] = {0, PZ_MOVE_ROTATE_CW, PZ_MOVE_ROTATE_CCW, 4, 255};
+    static const uint8_t bad_types[] = {0, PZ_MOVE_ROTATE_CW, PZ_MOVE_ROTATE_CCW, 5, 255};
     for (size_t i = 0; i < MR_ARRAY_LEN(bad_types); i++) {
         m.type = bad_types[i];
         assert_non_null(K->execute_move(pz, st, m, other));
@@ -687,15 +694,22 @@ static void test_random_moves(void **ctx)
         }
         /* Whatever happened, the solver agrees with a plain search from here:
          * slides are one-way, so a player can end in a pocket with no way to
-         * the exit (docs/kinds/ice.md, "Traps"), and then both say -1. */
+         * the exit (docs/kinds/ice.md, "Traps"); then the solver restarts. */
         int max = max_solution(pz), px, py;
         pz_move *sol = malloc(sizeof *sol * (size_t)max);
         ice_pos(st, &px, &py);
         int n = K->solve(pz, st, sol, max);
-        assert_int_equal(n, naive_moves_from(pz, px, py));
-        if (n < 0) {
+        int direct = naive_moves_from(pz, px, py);
+        if (direct < 0) {
+            /* trapped: the solver's way out starts with a restart */
             trapped++;
+            assert_true(n >= 1);
+            assert_int_equal(sol[0].type, PZ_MOVE_RESTART);
+            assert_int_equal(n, 1 + naive_moves_from(pz, start_x(pz), params_of(pz)->h - 1));
         } else {
+            assert_int_equal(n, direct);
+        }
+        {
             for (int i = 0; i < n; i++)
                 assert_null(K->execute_move(pz, st, sol[i], st));
             assert_true(K->is_solved(pz, st));
@@ -767,6 +781,54 @@ static void test_catalogue(void **ctx)
     free(want);
 }
 
+/* Slides are one-way, so a player can end up where the exit cannot be
+ * reached: RESTART takes them back to the start, and solve() from such a
+ * state begins with a restart. */
+static void test_restart_out_of_a_trap(void **ctx)
+{
+    (void)ctx;
+    int trapped = 0;
+    for (uint64_t seed = 1; seed <= 300 && trapped < 20; seed++) {
+        pz_params p = params(25, 20, PZ_MEDIUM);
+        const char *err = NULL;
+        pz_puzzle *pz = K->generate(&p, seed, &err);
+        assert_non_null(pz);
+        pz_state *st = K->new_state(pz), *tmp = K->new_state(pz);
+        pz_move restart = {.type = PZ_MOVE_RESTART};
+        assert_string_equal(K->execute_move(pz, st, restart, tmp), "already at the start");
+        rng_t r;
+        rng_seed(&r, seed);
+        int max = max_solution(pz);
+        pz_move *sol = mr_alloc((size_t)max, sizeof *sol);
+        for (int i = 0; i < 40 && !K->is_solved(pz, st); i++) {
+            K->execute_move(pz, st, step((int)rng_below(&r, 4)), st);
+            int sx, sy;
+            ice_pos(st, &sx, &sy);
+            if (K->is_solved(pz, st) || naive_moves_from(pz, sx, sy) >= 0)
+                continue;
+            /* Trapped: the only way on is a restart. */
+            trapped++;
+            int n = K->solve(pz, st, sol, max);
+            assert_true(n >= 2);
+            assert_int_equal(sol[0].type, PZ_MOVE_RESTART);
+            K->copy_state(tmp, st);
+            pz_move bad = restart;
+            bad.dir = 1;
+            assert_non_null(K->execute_move(pz, tmp, bad, tmp));
+            for (int j = 0; j < n; j++)
+                assert_null(K->execute_move(pz, tmp, sol[j], tmp));
+            assert_true(K->is_solved(pz, tmp));
+            assert_string_equal(K->execute_move(pz, tmp, restart, tmp), "puzzle already solved");
+            break;
+        }
+        free(sol);
+        K->free_state(st);
+        K->free_state(tmp);
+        K->free_puzzle(pz);
+    }
+    assert_true(trapped >= 5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -783,6 +845,7 @@ int main(void)
         cmocka_unit_test(test_mutations),
         cmocka_unit_test(test_random_moves),
         cmocka_unit_test(test_catalogue),
+        cmocka_unit_test(test_restart_out_of_a_trap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

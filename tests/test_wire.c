@@ -317,7 +317,7 @@ static void test_bad_fields_fail(void **ctx)
     expect_bad(WIRE_JOIN_ROOM, 3, 'a'); /* lower case */
     expect_bad(WIRE_RESUME, 6, 2);      /* slot */
     expect_bad(WIRE_MOVE, 5, 0);        /* move type */
-    expect_bad(WIRE_MOVE, 5, 4);
+    expect_bad(WIRE_MOVE, 5, PZ_MOVE_TYPE_MAX + 1);
     expect_bad(WIRE_MOVE, 6, 4);          /* dir */
     expect_bad(WIRE_CREATE_ROOM, 1, 2);   /* mode */
     expect_bad(WIRE_CREATE_ROOM, 2, 0);   /* series 0 */

@@ -38,8 +38,9 @@ static const char usage_text[] =
     "bench                  microseconds per puzzle (median, p99) for every kind x\n"
     "                       size x difficulty, with RESULT lines\n"
     "\n"
-    "Moves are written U D L R (sum, maze, ice) and x,y+ / x,y- for a clockwise /\n"
-    "counter-clockwise turn of the pipe at column x, row y (pipes; 0-based).\n"
+    "Moves are written U D L R (sum, maze, ice), X for an ice restart, and\n"
+    "x,y+ / x,y- for a clockwise / counter-clockwise turn of the pipe at column x,\n"
+    "row y (pipes; 0-based).\n"
     "Exit status: 0 success, 1 a puzzle could not be generated or solved,\n"
     "2 bad command line or bad input (messages name line:column).\n";
 
@@ -80,6 +81,8 @@ static void print_move(FILE *f, pz_move m)
 {
     if (m.type == PZ_MOVE_STEP && m.dir < PZ_DIR_COUNT)
         fputc(pz_dir_letters()[m.dir], f);
+    else if (m.type == PZ_MOVE_RESTART)
+        fputc('X', f);
     else if (m.type == PZ_MOVE_ROTATE_CW || m.type == PZ_MOVE_ROTATE_CCW)
         fprintf(f, "%s%u,%u%c", "", m.x, m.y, m.type == PZ_MOVE_ROTATE_CW ? '+' : '-');
     else
