@@ -2,10 +2,12 @@
 #include "bt_fleet.h"
 
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bt_due.h"
 #include "bt_measure.h"
 #include "match.h"
 #include "util.h"
@@ -23,8 +25,13 @@ typedef struct fleet {
     bt_player **p;
     int n;
     int *printed; /* results printed per player */
-    uint64_t next_sweep; /* every player is looked at once per ms at least */
+    bt_due *due;  /* when each player next moves */
+    uint64_t next_sweep; /* every player is looked at now and then (timers, pairing) */
 } fleet;
+
+/* All players are looked at this often, for what has no event or due time
+ * (resume timers, handing a room code to a partner). */
+#define SWEEP_US 10000u
 
 static const char *end_reason(int r)
 {
@@ -66,6 +73,7 @@ static bool make_fleet(fleet *f, const bt_opts *o)
     }
     f->p = mr_alloc((size_t)o->bots, sizeof *f->p);
     f->printed = mr_alloc((size_t)o->bots, sizeof *f->printed);
+    f->due = bt_due_create(o->bots);
     uint64_t now = mr_now_us();
     for (int i = 0; i < o->bots; i++) {
         bt_player_cfg c = o->player;
@@ -89,6 +97,8 @@ static bool make_fleet(fleet *f, const bt_opts *o)
             fprintf(stderr, "mazerace-bot: bot %d: %s\n", i + 1, err);
             return false;
         }
+        /* The fleet finds a player from its connection by index. */
+        cl_net_set_user(bt_player_net(f->p[i]), (void *)(intptr_t)i);
         f->n++;
     }
     return true;
@@ -101,35 +111,46 @@ static void free_fleet(fleet *f)
     for (int i = 0; i < f->n; i++)
         bt_player_destroy(f->p[i]);
     cl_hub_destroy(f->hub);
+    bt_due_destroy(f->due);
     free(f->p);
     free(f->printed);
 }
 
-/* One turn of the loop: network in, the players that got events, every
- * player once a millisecond (moves due, timers), network out. Sends that
- * fall due are thus batched at ENet's 1 ms wait granularity, as in
- * enet_echo -r. */
+static void step(fleet *f, int i, uint64_t now)
+{
+    bt_player_step(f->p[i], now);
+    uint64_t at = bt_player_next_due_us(f->p[i]);
+    /* A move due now that the step did not make (at most a few per step)
+     * is made next turn, not in a loop here. */
+    bt_due_set(f->due, i, at <= now ? now + 1 : at);
+}
+
+/* One turn of the loop, shaped like enet_echo's client loop: the players
+ * with events, the players with a move due (from the heap, so a thousand
+ * idle players cost nothing), all players every SWEEP_US, then one flush
+ * and a wait of at most 1 ms for the network. */
 static void turn(fleet *f)
 {
-    cl_hub_service(f->hub, mr_now_us() / 1000u, 1);
     uint64_t now = mr_now_us();
     cl_net_t *net;
     while ((net = cl_hub_ready(f->hub)))
-        bt_player_step(cl_net_user(net), now);
-    if (now < f->next_sweep) {
-        cl_hub_flush(f->hub);
-        return;
-    }
-    f->next_sweep = now + 1000;
-    for (int i = 0; i < f->n; i++) {
-        bt_player_step(f->p[i], now);
-        if (f->o->player.mode == BT_CREATE && i % 2 == 1) {
-            const char *code = bt_player_room(f->p[i - 1]);
-            if (code && !bt_player_room(f->p[i]))
-                bt_player_join(f->p[i], code);
+        step(f, (int)(intptr_t)cl_net_user(net), now);
+    uint64_t at;
+    for (int i = bt_due_top(f->due, &at), k = 0; at <= now && k < f->n; i = bt_due_top(f->due, &at), k++)
+        step(f, i, now);
+    if (now >= f->next_sweep) {
+        f->next_sweep = now + SWEEP_US;
+        for (int i = 0; i < f->n; i++) {
+            step(f, i, now);
+            if (f->o->player.mode == BT_CREATE && i % 2 == 1) {
+                const char *code = bt_player_room(f->p[i - 1]);
+                if (code && !bt_player_room(f->p[i]))
+                    bt_player_join(f->p[i], code);
+            }
         }
     }
     cl_hub_flush(f->hub);
+    cl_hub_service(f->hub, mr_now_us() / 1000u, 1);
 }
 
 static int first_failure(const fleet *f)

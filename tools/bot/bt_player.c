@@ -74,7 +74,6 @@ bt_player *bt_player_create(cl_hub_t *hub, const bt_player_cfg *cfg, const char 
     }
     bt_player *p = mr_alloc(1, sizeof *p);
     p->net = net;
-    cl_net_set_user(net, p);
     p->cfg = *cfg;
     snprintf(p->name, sizeof p->name, "%s", cfg->name ? cfg->name : "bot");
     p->cfg.name = p->name;
@@ -424,3 +423,13 @@ const uint32_t *bt_player_samples(const bt_player *p, size_t *n)
 }
 
 uint32_t bt_player_outstanding(const bt_player *p) { return (uint32_t)p->sq_len; }
+
+uint64_t bt_player_next_due_us(const bt_player *p)
+{
+    if (!p->racing || p->paused || p->fail || cl_net_phase(p->net) != CL_NET_IN_ROOM)
+        return UINT64_MAX;
+    if (p->cfg.play == BT_SHUTTLE)
+        return p->next_us;
+    uint64_t due = p->brain ? bot_next_due(p->brain) : UINT64_MAX;
+    return due == UINT64_MAX ? UINT64_MAX : due * 1000u;
+}

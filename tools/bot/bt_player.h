@@ -94,5 +94,8 @@ void bt_player_record(bt_player *p, bool on);
 const uint32_t *bt_player_samples(const bt_player *p, size_t *n);
 /* Moves sent and not answered yet. */
 uint32_t bt_player_outstanding(const bt_player *p);
+/* When the player next has a move to make (microseconds, the clock of
+ * bt_player_step), or UINT64_MAX when none is scheduled. */
+uint64_t bt_player_next_due_us(const bt_player *p);
 
 #endif
