@@ -265,6 +265,7 @@ static void print_stat_line(sv_t *sv)
 {
     sv_print_stats(sv, stdout);
     fflush(stdout);
+    sv->st.max_step_us = 0; /* each print covers the time since the last */
 }
 
 int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
@@ -298,6 +299,7 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
         uint64_t tick1 = mr_now_us() / 1000u;
         sv->now_ms += tick1 - tick0;
     }
+    uint64_t work0 = mr_now_us();
     int handled = 0;
     for (; r > 0; r = enet_host_check_events(sv->host, &ev)) {
         dispatch(sv, &ev);
@@ -317,6 +319,12 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
         housekeeping(sv);
     }
     enet_host_flush(sv->host);
+    /* How long the longest step kept the socket unread: the figure to
+     * compare with how long the socket buffer lasts at full load. */
+    uint64_t work = mr_now_us() - work0;
+    sv->st.steps++;
+    if (work > sv->st.max_step_us)
+        sv->st.max_step_us = work;
     if (atomic_exchange(&sv->want_stats, 0))
         print_stat_line(sv);
     return handled;
@@ -466,9 +474,19 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
         enet_socket_set_option(sv->host->socket, ENET_SOCKOPT_SNDBUF, cfg->sockbuf_bytes);
     }
     /* Linux reports twice the size it was asked for (bookkeeping included)
-     * and caps the request at net.core.rmem_max / wmem_max. */
+     * and caps the request at net.core.rmem_max / wmem_max, unless the
+     * process may override the cap (CAP_NET_ADMIN: the *BUFFORCE options). */
     sv->st.sockbuf_rcv = sockbuf_get(sv->host->socket, SO_RCVBUF);
     sv->st.sockbuf_snd = sockbuf_get(sv->host->socket, SO_SNDBUF);
+#if defined(SO_RCVBUFFORCE) && defined(SO_SNDBUFFORCE)
+    if (cfg->sockbuf_bytes > 0 && sv->st.sockbuf_rcv >= 0 && sv->st.sockbuf_rcv < cfg->sockbuf_bytes) {
+        int v = cfg->sockbuf_bytes;
+        if (setsockopt(sv->host->socket, SOL_SOCKET, SO_RCVBUFFORCE, &v, sizeof v) == 0)
+            setsockopt(sv->host->socket, SOL_SOCKET, SO_SNDBUFFORCE, &v, sizeof v);
+        sv->st.sockbuf_rcv = sockbuf_get(sv->host->socket, SO_RCVBUF);
+        sv->st.sockbuf_snd = sockbuf_get(sv->host->socket, SO_SNDBUF);
+    }
+#endif
 
     ENetAddress bound;
     if (enet_socket_get_address(sv->host->socket, &bound) == 0)
@@ -496,7 +514,7 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
     char disc_text[16] = "off";
     if (sv->disc)
         snprintf(disc_text, sizeof disc_text, "%u", (unsigned)sv_discovery_port(sv));
-    if (sv->st.sockbuf_rcv >= 0 && cfg->sockbuf_bytes > 0 && sv->st.sockbuf_rcv < cfg->sockbuf_bytes)
+    if (sv->st.sockbuf_rcv >= 0 && cfg->sockbuf_bytes > 0 && sv->st.sockbuf_rcv / 2 < cfg->sockbuf_bytes)
         sv_logf(
             &sv->log, SV_LOG_WARN,
             "socket receive buffer is %d bytes, asked for %d: raise net.core.rmem_max (see docs/server.md)",
