@@ -175,7 +175,8 @@ static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
     switch (ev->type) {
     case MATCH_EV_ACK:
         sv->st.moves_accepted++;
-        memset(m, 0, sizeof *m);
+        /* Hot path: every field of ACK and PROGRESS is set below, so the
+         * 1.6 KiB message union is not cleared first. */
         m->type = WIRE_ACK;
         m->ack.seq = ev->seq;
         m->ack.moves = ev->moves;
@@ -183,7 +184,6 @@ static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
         send_to(sv, room, ev->to, m);
         return;
     case MATCH_EV_PROGRESS:
-        memset(m, 0, sizeof *m);
         m->type = WIRE_PROGRESS;
         m->progress.slot = (uint8_t)ev->slot;
         m->progress.move = ev->move;
