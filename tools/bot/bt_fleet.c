@@ -106,8 +106,12 @@ static bool make_fleet(fleet *f, const bt_opts *o)
 
 static void free_fleet(fleet *f)
 {
+    /* Leave on purpose, so the server frees the seats now instead of
+     * holding them for a grace period. */
     for (int i = 0; i < f->n; i++)
-        cl_net_flush(bt_player_net(f->p[i]));
+        if (cl_net_room(bt_player_net(f->p[i])))
+            cl_net_leave(bt_player_net(f->p[i]));
+    cl_hub_flush(f->hub);
     for (int i = 0; i < f->n; i++)
         bt_player_destroy(f->p[i]);
     cl_hub_destroy(f->hub);
