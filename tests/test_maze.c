@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "maze.h"
 #include "util.h"
@@ -25,6 +26,15 @@ static const pz_params *params_of(const pz_puzzle *pz)
 static int max_solution(const pz_puzzle *pz)
 {
     return 3 * params_of(pz)->w * params_of(pz)->h + 1;
+}
+
+/* Thread CPU time in ms: a loaded machine may deschedule the test, which a
+ * wall clock would count against the code under test. */
+static double cpu_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
 static pz_params params(int w, int h, int diff)
@@ -297,6 +307,7 @@ static void test_illegal_moves(void **ctx)
         {.type = 0, .dir = (uint8_t)open_dir},
         {.type = PZ_MOVE_ROTATE_CW, .dir = (uint8_t)open_dir},
         {.type = PZ_MOVE_ROTATE_CCW, .dir = (uint8_t)open_dir},
+        {.type = 4, .dir = (uint8_t)open_dir}, /* ice's restart */
         {.type = 255, .dir = (uint8_t)open_dir},
         {.type = PZ_MOVE_STEP, .dir = 4},
         {.type = PZ_MOVE_STEP, .dir = 255},
@@ -373,9 +384,9 @@ static void test_bad_params(void **ctx)
         pz_params p = params(bad[i][0], bad[i][1], PZ_EASY);
         assert_non_null(K->validate_params(&p));
         const char *err = NULL;
-        uint64_t t0 = mr_now_us();
+        double t0 = cpu_ms();
         assert_null(K->generate(&p, 1, &err));
-        assert_true(mr_now_us() - t0 < 50000);
+        assert_true(cpu_ms() - t0 < 50.0);
         assert_non_null(err);
         assert_null(K->decode_desc(&p, "AAAA", &err));
         assert_non_null(err);
