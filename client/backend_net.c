@@ -117,6 +117,9 @@ static void on_event(netbe *nb, const cl_net_event *e, uint64_t now)
     case CL_EV_ROOM_JOINED:
         nb->in_room = true;
         refresh_room(nb);
+        /* On stdout too, so a host at a terminal (and tests) can pass it on. */
+        printf("mazerace: room code %s\n", nb->base.room);
+        fflush(stdout);
         if (nb->auto_ready)
             cl_net_ready(nb->n, true);
         ev.type = CL_BE_LOBBY;
@@ -205,8 +208,10 @@ static void update(cl_backend *b, uint64_t now)
 {
     netbe *nb = (netbe *)b;
 #if defined(MR_HAVE_SERVER)
+    /* The server keeps its own clock (the monotonic one it started on);
+     * the app clock may start anywhere. */
     if (nb->server)
-        sv_service(nb->server, now, 0);
+        sv_service(nb->server, mr_now_us() / 1000u, 0);
 #endif
     if (nb->failed)
         return;

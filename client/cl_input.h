@@ -6,15 +6,17 @@
 #include <SDL.h>
 #include <stdbool.h>
 
-enum cl_act { CL_ACT_UP, CL_ACT_DOWN, CL_ACT_LEFT, CL_ACT_RIGHT, CL_ACT_CW, CL_ACT_CCW, CL_ACT_COUNT };
+/* CL_ACT_RESTART is ice's restart move (back to the start out of a trap). */
+enum cl_act { CL_ACT_UP, CL_ACT_DOWN, CL_ACT_LEFT, CL_ACT_RIGHT, CL_ACT_CW, CL_ACT_CCW, CL_ACT_RESTART, CL_ACT_COUNT };
 
 typedef struct cl_bindings {
     SDL_Keycode key[2][CL_ACT_COUNT]; /* [player slot][action] */
 } cl_bindings;
 
-/* Player 1 on the left hand (W A S D, Q and E rotate), player 2 on the
- * arrows with Return and Right Shift beside them: two separate regions of
- * the key matrix that ordinary keyboards register together. */
+/* Player 1 on the left hand (W A S D, Q and E rotate, R restart), player 2
+ * on the arrows with Return, Right Shift and Backspace beside them: two
+ * separate regions of the key matrix that ordinary keyboards register
+ * together. */
 void cl_bindings_default(cl_bindings *b);
 /* Slot (0/1) bound to k, with *act set; -1 if k is unbound. */
 int cl_bindings_lookup(const cl_bindings *b, SDL_Keycode k, int *act);
@@ -24,7 +26,7 @@ int cl_bindings_lookup(const cl_bindings *b, SDL_Keycode k, int *act);
 const char *cl_bindings_set(cl_bindings *b, int slot, int act, SDL_Keycode k);
 /* NULL if every binding is set and no key is used twice, else a message. */
 const char *cl_bindings_check(const cl_bindings *b);
-const char *cl_act_name(int act);  /* "up", "down", ... "rotate-cw", "rotate-ccw" */
+const char *cl_act_name(int act);  /* "up", "down", ... "rotate-cw", "rotate-ccw", "restart" */
 int cl_act_by_name(const char *s); /* -1 if unknown */
 /* Keys the client keeps for itself (Escape, F11, ...). */
 bool cl_key_reserved(SDL_Keycode k);

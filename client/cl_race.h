@@ -38,6 +38,7 @@ typedef struct cl_race {
     bool racing, finished;
     uint64_t start_ms;
     match_result result;
+    char name[2][32]; /* the players of this race, kept after they leave */
 } cl_race;
 
 /* Sets up both players on pz (which must outlive the race or the next

@@ -4,13 +4,13 @@
 #include <string.h>
 
 static const char *const act_names[CL_ACT_COUNT] = {"up", "down", "left", "right", "rotate-cw",
-                                                    "rotate-ccw"};
+                                                    "rotate-ccw", "restart"};
 
 void cl_bindings_default(cl_bindings *b)
 {
-    static const SDL_Keycode p1[CL_ACT_COUNT] = {SDLK_w, SDLK_s, SDLK_a, SDLK_d, SDLK_e, SDLK_q};
+    static const SDL_Keycode p1[CL_ACT_COUNT] = {SDLK_w, SDLK_s, SDLK_a, SDLK_d, SDLK_e, SDLK_q, SDLK_r};
     static const SDL_Keycode p2[CL_ACT_COUNT] = {SDLK_UP, SDLK_DOWN, SDLK_LEFT, SDLK_RIGHT, SDLK_RETURN,
-                                                 SDLK_RSHIFT};
+                                                 SDLK_RSHIFT, SDLK_BACKSPACE};
     memcpy(b->key[0], p1, sizeof p1);
     memcpy(b->key[1], p2, sizeof p2);
 }
@@ -138,6 +138,7 @@ int cl_pad_button_act(int button)
     case SDL_CONTROLLER_BUTTON_DPAD_RIGHT: return CL_ACT_RIGHT;
     case SDL_CONTROLLER_BUTTON_A: return CL_ACT_CW;
     case SDL_CONTROLLER_BUTTON_X: return CL_ACT_CCW;
+    case SDL_CONTROLLER_BUTTON_Y: return CL_ACT_RESTART;
     default: return -1;
     }
 }

@@ -51,7 +51,8 @@ const char *cl_app_host(cl_app *a, const char *game_id, int series)
     sv_config cfg;
     sv_config_defaults(&cfg);
     snprintf(cfg.name, sizeof cfg.name, "%.15s's game", a->settings.name);
-    cfg.log_level = SV_LOG_WARN;
+    cfg.log_level = getenv("MAZERACE_HOST_DEBUG") ? SV_LOG_DEBUG : SV_LOG_WARN;
+    cfg.log_moves = getenv("MAZERACE_HOST_DEBUG") != NULL;
     cfg.max_clients = 16;
     cfg.max_rooms = 8;
     cfg.series = series;

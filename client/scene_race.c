@@ -25,7 +25,11 @@ static void act(cl_app *a, int slot, int action)
     int kind = pz_params_of(r->pz)->kind;
     pz_move mv = {0, 0, 0, 0};
     static const int dirs[4] = {PZ_UP, PZ_DOWN, PZ_LEFT, PZ_RIGHT};
-    if (kind == PZ_PIPES) {
+    if (action == CL_ACT_RESTART) {
+        if (kind != PZ_ICE)
+            return;
+        mv.type = PZ_MOVE_RESTART;
+    } else if (kind == PZ_PIPES) {
         if (action <= CL_ACT_RIGHT) {
             cl_race_cursor(r, slot, pz_dir_dx(dirs[action]), pz_dir_dy(dirs[action]));
             return;
@@ -204,7 +208,7 @@ static void print_result(cl_app *a, const match_result *res)
     if (a->result_printed)
         return;
     a->result_printed = true;
-    const char *wn = res->winner >= 0 && res->winner < 2 ? a->backend->name[res->winner] : "";
+    const char *wn = res->winner >= 0 && res->winner < 2 ? a->race.name[res->winner] : "";
     printf("RESULT winner=%d winner_name=%s reason=%s time0_ms=%llu moves0=%u time1_ms=%llu moves1=%u "
            "score=%d-%d game=%d of=%d\n",
            res->winner, wn[0] ? wn : "-", match_end_text(res->reason), (unsigned long long)res->time_ms[0],
@@ -225,6 +229,8 @@ void cl_app_pump(cl_app *a)
             bool hs = a->backend->hotseat;
             int me = a->backend->my_slot;
             cl_race_reset(&a->race, pz, hs || me == 0, hs || me == 1);
+            for (int s = 0; s < 2; s++)
+                snprintf(a->race.name[s], sizeof a->race.name[s], "%s", a->backend->name[s]);
             a->result_printed = false;
             a->finished_at = 0;
             cl_race_event(&a->race, &ev, a->now_ms);
@@ -276,7 +282,7 @@ static void player_block(cl_app *a, int slot, int x, int cy, int align)
     cl_text *t = a->text;
     int fh = cl_text_height(t, CL_FONT_BODY);
     char line[96];
-    const char *name = a->backend->name[slot][0] ? a->backend->name[slot] : "waiting...";
+    const char *name = a->race.name[slot][0] ? a->race.name[slot] : a->backend->name[slot][0] ? a->backend->name[slot] : "waiting...";
     bool me = !a->backend->hotseat && slot == a->backend->my_slot;
     snprintf(line, sizeof line, "%s%s", name, me ? " (you)" : "");
     int dir = align == CL_LEFT ? 1 : -1;
@@ -330,7 +336,7 @@ static void draw_hud(cl_app *a, const cl_layout *L)
     else if (!r->racing)
         sub = "get ready";
     else if (lead >= 0) {
-        snprintf(sb, sizeof sb, "%s is ahead", a->backend->name[lead]);
+        snprintf(sb, sizeof sb, "%s is ahead", a->race.name[lead]);
         sub = sb;
     } else
         sub = "neck and neck";
@@ -386,7 +392,7 @@ static void draw_ghost_info(cl_app *a, const cl_layout *L)
     int fh = cl_text_height(t, CL_FONT_SMALL), y = g.y;
     const cl_player *p = &a->race.p[opp];
     char line[96];
-    snprintf(line, sizeof line, "%s: %u moves", a->backend->name[opp][0] ? a->backend->name[opp] : "Opponent", p->moves);
+    snprintf(line, sizeof line, "%s: %u moves", a->race.name[opp][0] ? a->race.name[opp] : "Opponent", p->moves);
     cl_text_draw(t, CL_FONT_SMALL, line, g.x, y, cl_col_text, CL_LEFT);
     y += fh * 3 / 2;
     if (p->remaining >= 0 && a->race.p[opp ^ 1].remaining >= 0) {

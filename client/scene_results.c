@@ -59,7 +59,7 @@ static void draw(cl_app *a)
         if (!b->hotseat && win == b->my_slot)
             snprintf(title, sizeof title, "You win!");
         else
-            snprintf(title, sizeof title, "%s wins!", b->name[win][0] ? b->name[win] : "Opponent");
+            snprintf(title, sizeof title, "%s wins!", a->race.name[win][0] ? a->race.name[win] : "Opponent");
     } else {
         snprintf(title, sizeof title, "No winner");
     }
@@ -82,7 +82,7 @@ static void draw(cl_app *a)
     for (int s = 0; s < 2; s++) {
         char buf[64];
         cl_draw_marker(a->ren, s, (float)(c1 + fh / 2), (float)(ty + fh / 2), fh * 0.4f, false);
-        cl_text_draw(t, CL_FONT_BODY, b->name[s][0] ? b->name[s] : "-", c1 + fh * 3 / 2, ty, cl_col_text, CL_LEFT);
+        cl_text_draw(t, CL_FONT_BODY, a->race.name[s][0] ? a->race.name[s] : "-", c1 + fh * 3 / 2, ty, cl_col_text, CL_LEFT);
         snprintf(buf, sizeof buf, "%s%llu.%02llu s", res->solved[s] ? "" : "(unsolved) ",
                  (unsigned long long)(res->time_ms[s] / 1000), (unsigned long long)(res->time_ms[s] % 1000 / 10));
         cl_text_draw(t, CL_FONT_BODY, buf, c2, ty, cl_col_text, CL_RIGHT);

@@ -12,7 +12,7 @@ static void labels(cl_app *a)
 {
     int who = cl_form_find(&a->form, T_WHO)->choice;
     static const char *const names[CL_ACT_COUNT] = {"Up", "Down", "Left", "Right", "Rotate clockwise",
-                                                    "Rotate counter-clockwise"};
+                                                    "Rotate counter-clockwise", "Restart (ice)"};
     for (int i = 0; i < CL_ACT_COUNT; i++) {
         cl_item *it = cl_form_find(&a->form, T_KEY + i);
         snprintf(it->label, sizeof it->label, "%s", names[i]);

@@ -139,8 +139,8 @@ int clt_count(SDL_Surface *s, SDL_Rect r, SDL_Color c, int tol)
     return n;
 }
 
-static const char *const keys[2][6] = {{"W", "S", "A", "D", "E", "Q"},
-                                       {"Up", "Down", "Left", "Right", "Return", "Right Shift"}};
+static const char *const keys[2][7] = {{"W", "S", "A", "D", "E", "Q", "R"},
+                                       {"Up", "Down", "Left", "Right", "Return", "Right Shift", "Backspace"}};
 
 static void add(char *buf, size_t cap, int gap, const char *key)
 {
@@ -151,6 +151,10 @@ static void add(char *buf, size_t cap, int gap, const char *key)
 void clt_script_moves(char *buf, size_t cap, int slot, const pz_move *mv, int n, int gap, int *cx, int *cy)
 {
     for (int i = 0; i < n; i++) {
+        if (mv[i].type == PZ_MOVE_RESTART) {
+            add(buf, cap, gap, keys[slot][6]);
+            continue;
+        }
         if (mv[i].type == PZ_MOVE_STEP) {
             add(buf, cap, gap, keys[slot][mv[i].dir & 3]);
             continue;

@@ -280,6 +280,44 @@ static void test_prediction_and_rollback(void **ctx)
     k->free_puzzle(pz);
 }
 
+static void test_ice_restart_key_path(void **ctx)
+{
+    (void)ctx;
+    char err[200];
+    pz_puzzle *pz = pz_from_id("ice:12x10:easy#4", err, sizeof err);
+    assert_non_null(pz);
+    const pz_kind *k = pz_kind_of(pz);
+    pz_move sol[64];
+    assert_true(k->solve(pz, NULL, sol, 64) >= 2);
+    fake f = {.base = {.ops = &fake_ops}};
+    cl_race r;
+    memset(&r, 0, sizeof r);
+    cl_race_reset(&r, pz, true, false);
+    r.racing = true;
+    pz_move restart = {PZ_MOVE_RESTART, 0, 0, 0};
+    assert_non_null(cl_race_play(&r, &f.base, 0, restart, 1)); /* refused at the start */
+    assert_null(cl_race_play(&r, &f.base, 0, sol[0], 2));
+    assert_null(cl_race_play(&r, &f.base, 0, restart, 3));
+    assert_int_equal(r.p[0].moves, 2);
+    int x, y, sx, sy;
+    cl_race_focus(&r, 0, &x, &y);
+    pz_state *st = k->new_state(pz);
+    pz_progress pr;
+    k->progress(pz, st, &pr);
+    sx = pr.x, sy = pr.y;
+    assert_int_equal(x, sx);
+    assert_int_equal(y, sy);
+    k->free_state(st);
+    cl_race_free(&r);
+    k->free_puzzle(pz);
+    SDL_Keycode key = SDLK_r;
+    cl_bindings b;
+    cl_bindings_default(&b);
+    int act;
+    assert_int_equal(cl_bindings_lookup(&b, key, &act), 0);
+    assert_int_equal(act, CL_ACT_RESTART);
+}
+
 static void test_layout_800x600_and_up(void **ctx)
 {
     (void)ctx;
@@ -313,6 +351,7 @@ int main(void)
         cmocka_unit_test(test_args),
         cmocka_unit_test(test_view_fit_and_camera),
         cmocka_unit_test(test_prediction_and_rollback),
+        cmocka_unit_test(test_ice_restart_key_path),
         cmocka_unit_test(test_layout_800x600_and_up),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
