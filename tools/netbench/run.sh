@@ -3,6 +3,7 @@
 #
 # Usage: tools/netbench/run.sh            (both loads: 2 clients and 1000 clients, 20 moves/s each)
 #   DUR=5      measurement window in seconds (default 5)
+#   REPS=1     runs of each pair (enet_echo, then ours); the table shows medians
 #   LOADS="2 1000"  client counts to run (each pairs into K/2 matches)
 #   BUILD=dir  build directory (default build-netbench; configured RelWithDebInfo, -O2 like the baselines)
 #   BASELINES=dir  the baselines' sources (default ../shared/baselines next to the repo, or /work/shared/baselines)
@@ -12,6 +13,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD:-$root/build-netbench}
 dur=${DUR:-5}
 loads=${LOADS:-"2 1000"}
+reps=${REPS:-1}
 rate=20
 bl_src=${BASELINES:-}
 if [ -z "$bl_src" ]; then
@@ -61,34 +63,54 @@ run_ours() { # k
 }
 
 for k in $loads; do
-  echo
-  echo "== enet_echo -k $k -r $rate -d $dur -b 4096 (raw ENet floor)"
-  "$work/enet_echo" -k "$k" -r "$rate" -d "$dur" -b 4096 | tee -a "$results"
-  if [ "$k" -le 2 ]; then
-    echo "== enet_echo -k $k -r $rate -d $dur (ENet default buffers)"
-    "$work/enet_echo" -k "$k" -r "$rate" -d "$dur" | tee -a "$results"
-  fi
-  echo "== mazerace-server + mazerace-bot --bench: $k players, $((k / 2)) matches, $rate moves/s each"
-  run_ours "$k"
+  for rep in $(seq 1 "$reps"); do
+    echo
+    echo "== [$rep/$reps] enet_echo -k $k -r $rate -d $dur -b 4096 (raw ENet floor)"
+    "$work/enet_echo" -k "$k" -r "$rate" -d "$dur" -b 4096 | tee -a "$results"
+    if [ "$k" -le 2 ]; then
+      echo "== [$rep/$reps] enet_echo -k $k -r $rate -d $dur (ENet default buffers)"
+      "$work/enet_echo" -k "$k" -r "$rate" -d "$dur" | tee -a "$results"
+    fi
+    echo "== [$rep/$reps] mazerace-server + mazerace-bot --bench: $k players, $((k / 2)) matches, $rate moves/s each"
+    run_ours "$k"
+  done
 done
 
 echo
-echo "== side by side (ratios ours / enet_echo with the same K and rate; 4096 KiB buffers)"
-awk -v rate="$rate" '
-  function val(line, key,   i, n, kv) { n = split(line, f, " "); for (i = 1; i <= n; i++) { split(f[i], kv, "="); if (kv[1] == key) return kv[2] } return "" }
-  /^RESULT enet rate/ { cfg = $3; sub(/^rate[0-9.]*_k/, "", cfg); if (cfg ~ /_buf4096K$/) { sub(/_buf4096K$/, "", cfg); echo[cfg] = $0 } else if (!(cfg in plain)) plain[cfg] = $0 }
-  /^RESULT net rate/ { cfg = $3; sub(/^rate[0-9.]*_k/, "", cfg); net[cfg] = $0 }
+echo "== side by side: medians of $reps run(s); ratios are ours / enet_echo (same K and rate; enet_echo"
+echo "   with -b 4096 like our server and bots; for K <= 2 also ENet's default buffers)"
+awk '
+  function val(line, key,   i, n, f, kv) { n = split(line, f, " "); for (i = 1; i <= n; i++) { split(f[i], kv, "="); if (kv[1] == key) return kv[2] } return "" }
+  function add(tool, k, line,   j, key) {
+    runs[tool, k]++; ks[k] = 1
+    for (j = 1; j <= nkeys; j++) { key = keys[j]; v[tool, k, key, runs[tool, k]] = val(line, key) + 0 }
+  }
+  function median(tool, k, key,   n, i, j, a, t) {
+    n = runs[tool, k]; if (!n) return -1
+    for (i = 1; i <= n; i++) a[i] = v[tool, k, key, i]
+    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+  }
+  BEGIN { nkeys = split("p50_us p99_us max_us msgs_per_s srv_us_per_echo srv_drops cli_drops sent answered", keys, " ") }
+  /^RESULT enet rate/ { cfg = $3; sub(/^rate[0-9.]*_k/, "", cfg); if (cfg ~ /_buf4096K$/) { sub(/_buf4096K$/, "", cfg); add("echo", cfg, $0) } else add("echo_defbuf", cfg, $0) }
+  /^RESULT net rate/ { cfg = $3; sub(/^rate[0-9.]*_k/, "", cfg); add("ours", cfg, $0) }
   END {
-    printf "%-6s %-10s %10s %10s %10s %10s %12s %10s %10s\n", "K", "", "p50_us", "p99_us", "max_us", "msgs/s", "srv_us/move", "srv_drops", "cli_drops"
-    for (k in net) {
-      e = (k in echo) ? echo[k] : plain[k]
-      if (e == "") continue
-      printf "%-6s %-10s %10s %10s %10s %10s %12s %10s %10s\n", k, "enet_echo", val(e, "p50_us"), val(e, "p99_us"), val(e, "max_us"), val(e, "msgs_per_s"), val(e, "srv_us_per_echo"), val(e, "srv_drops"), val(e, "cli_drops")
-      n = net[k]
-      printf "%-6s %-10s %10s %10s %10s %10s %12s %10s %10s\n", k, "mazerace", val(n, "p50_us"), val(n, "p99_us"), val(n, "max_us"), val(n, "msgs_per_s"), val(n, "srv_us_per_echo"), val(n, "srv_drops"), val(n, "cli_drops")
-      r50 = val(e, "p50_us") > 0 ? val(n, "p50_us") / val(e, "p50_us") : 0
-      r99 = val(e, "p99_us") > 0 ? val(n, "p99_us") / val(e, "p99_us") : 0
-      rcpu = val(e, "srv_us_per_echo") > 0 ? val(n, "srv_us_per_echo") / val(e, "srv_us_per_echo") : 0
-      printf "RATIO net_vs_enet k=%s p50=%.2f p99=%.2f srv_cpu_per_move=%.2f answered=%s sent=%s\n", k, r50, r99, rcpu, val(n, "answered"), val(n, "sent")
+    printf "%-6s %-18s %10s %10s %10s %10s %12s %10s %10s\n", "K", "", "p50_us", "p99_us", "max_us", "msgs/s", "srv_us/move", "srv_drops", "cli_drops"
+    split("echo echo_defbuf ours", tools, " ")
+    for (k in ks) {
+      for (t = 1; t <= 3; t++) {
+        tool = tools[t]; if (!runs[tool, k]) continue
+        name = tool == "ours" ? "mazerace" : tool == "echo" ? "enet_echo -b 4096" : "enet_echo"
+        printf "%-6s %-18s %10.1f %10.1f %10.1f %10.0f %12.2f %10d %10d\n", k, name, median(tool, k, "p50_us"), median(tool, k, "p99_us"), median(tool, k, "max_us"), median(tool, k, "msgs_per_s"), median(tool, k, "srv_us_per_echo"), median(tool, k, "srv_drops"), median(tool, k, "cli_drops")
+      }
+      for (t = 1; t <= 2; t++) {
+        base = tools[t]; if (!runs[base, k] || !runs["ours", k]) continue
+        e50 = median(base, k, "p50_us"); e99 = median(base, k, "p99_us"); ecpu = median(base, k, "srv_us_per_echo")
+        r50 = 0; r99 = 0; rcpu = 0
+        if (e50 > 0) r50 = median("ours", k, "p50_us") / e50
+        if (e99 > 0) r99 = median("ours", k, "p99_us") / e99
+        if (ecpu > 0) rcpu = median("ours", k, "srv_us_per_echo") / ecpu
+        printf "RATIO net_vs_%s k=%s runs=%d p50=%.2f p99=%.2f srv_cpu_per_move=%.2f answered=%d sent=%d\n", base, k, runs["ours", k], r50, r99, rcpu, median("ours", k, "answered"), median("ours", k, "sent")
+      }
     }
   }' "$results"
