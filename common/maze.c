@@ -66,12 +66,13 @@ static void offsets(int w, long off[PZ_DIR_COUNT])
 
 /* ---- generation: randomized traversal ---- */
 
-/* Frontier of (cell, dir) edges packed as cell * 4 + dir in 32 bits; only
- * edges towards cells that were new when pushed. Grown by doubling; the peak
- * is a few times the board's side, so this rarely reallocates. */
+/* Frontier of (cell, dir) edges (packing below). Each cell pushes at most 3
+ * edges and the start 2, so 3 * cells + 8 entries always suffice (with the
+ * 4 slots a push writes past the end): allocated once, no growth check on
+ * the hot path. Large arrays come from the zero-page mapping, so only the
+ * part used (the peak is about 8 000 edges at 1000x1000) is ever touched. */
 typedef struct frontier {
     uint32_t *e;
-    size_t cap;
 } frontier;
 
 /* Uniform integer in [0, n) from 32 bits of a 64-bit draw kept in *pool
@@ -136,10 +137,6 @@ static void carve(uint8_t *c, uint8_t *g, int w, int h, rng_t *r, frontier *f)
         unsigned back = edge & 3;
         g[nb] = (uint8_t)((1u << back) | (back << PARENT_SHIFT));
         g[nb + off[back]] |= (uint8_t)(1u << (back ^ 1));
-        if (fn + 4 > f->cap) {
-            f->cap *= 2;
-            f->e = e = mr_realloc(e, f->cap, sizeof *e);
-        }
         /* Branch-free push: every edge is written and kept only if its
          * far cell is new; the count is summed in a tree so the next pop
          * waits on as few additions as possible. */
@@ -214,26 +211,26 @@ static long link_tree(uint8_t *c, int w, int h, int *loop_dir)
     return seen == n ? -1 : bad;
 }
 
-/* Cells in the subtree entered from its root child ch (parent already set). */
-static long subtree_size(const uint8_t *c, const long off[PZ_DIR_COUNT], long ch)
+/* Cells in the subtree entered from its root child ch (parent already set),
+ * by a depth-first walk on an explicit stack (capacity cells + 4: each cell
+ * is pushed once, and a push writes up to 3 slots past the top). Branch-free
+ * pushes: which passages a cell has is random, so tests would mispredict. */
+static long subtree_size(const uint8_t *c, const long off[PZ_DIR_COUNT], long ch, uint32_t *stack)
 {
-    long cur = ch, count = 1;
-    int k = 0;
-    for (;;) {
+    long count = 0;
+    size_t sp = 0;
+    stack[sp++] = (uint32_t)ch;
+    while (sp) {
+        long cur = stack[--sp];
         uint8_t cc = c[cur];
-        int par = parent_of(cc);
-        int d = next_dir[cc & OPEN_MASK & ~(1u << par)][k];
-        if (d < PZ_DIR_COUNT) {
-            cur += off[d];
-            count++;
-            k = 0;
-        } else {
-            if (cur == ch)
-                return count;
-            cur += off[par];
-            k = (par ^ 1) + 1;
+        unsigned kids = cc & OPEN_MASK & ~(1u << parent_of(cc));
+        count++;
+        for (int d = 0; d < PZ_DIR_COUNT; d++) {
+            stack[sp] = (uint32_t)(cur + off[d]); /* a closed side writes a value never read */
+            sp += (kids >> d) & 1u;
         }
     }
+    return count;
 }
 
 /* The order in which a player heading for the exit tries passages at (x, y):
@@ -258,6 +255,7 @@ static void measure(pz_puzzle *pz)
 {
     int w = pz->params.w, h = pz->params.h;
     uint8_t *c = pz->cells;
+    uint32_t *stack = mr_alloc((size_t)w * (size_t)h + 4, sizeof *stack);
     long off[PZ_DIR_COUNT];
     offsets(w, off);
     long start = (long)(h - 1) * w, exit = w - 1;
@@ -287,9 +285,10 @@ static void measure(pz_puzzle *pz)
                 y += pz_dir_dy(d);
                 break;
             }
-            wasted += subtree_size(c, off, nb);
+            wasted += subtree_size(c, off, nb, stack);
         }
     }
+    free(stack);
     pz->wasted = wasted;
 }
 
@@ -358,8 +357,7 @@ static pz_puzzle *draw(const pz_params *p, uint64_t seed, int want, const char *
     pz_puzzle *pz = alloc_puzzle(p->w, p->h, p->diff);
     rng_t r;
     rng_seed(&r, seed);
-    frontier f = {.cap = 4 * ((size_t)p->w + (size_t)p->h) + 64};
-    f.e = mr_alloc(f.cap, sizeof *f.e);
+    frontier f = {.e = mr_alloc(3 * (size_t)p->w * (size_t)p->h + 8, sizeof *f.e)};
     uint8_t *g = mr_alloc(((size_t)p->w + 2) * ((size_t)p->h + 2), 1);
     bool found = false;
     for (int i = 0; i < MAX_DRAWS && !found; i++) {
