@@ -19,6 +19,7 @@
 #include "match.h"
 #include "puzzle.h"
 #include "raw_client.h"
+#include "rng.h"
 #include "sv.h"
 #include "util.h"
 #include "wire.h"
@@ -408,6 +409,135 @@ static void test_flood_kicked(void **ctx)
     stop(f);
 }
 
+/* A random client message, well formed, about the race's room now and then. */
+static size_t random_msg(rng_t *rng, const race *r, uint8_t *buf, size_t cap)
+{
+    static const uint8_t types[] = {WIRE_HELLO,      WIRE_CREATE_ROOM, WIRE_JOIN_ROOM, WIRE_QUICK_MATCH,
+                                    WIRE_LEAVE_ROOM, WIRE_READY,       WIRE_REMATCH,   WIRE_RESUME,
+                                    WIRE_MOVE,       WIRE_MOVE,        WIRE_MOVE};
+    wire_msg m;
+    memset(&m, 0, sizeof m);
+    m.type = types[rng_below(rng, (uint32_t)MR_ARRAY_LEN(types))];
+    switch (m.type) {
+    case WIRE_HELLO:
+        m.hello.magic = WIRE_MAGIC;
+        m.hello.version = WIRE_VERSION;
+        strcpy(m.hello.name, "again");
+        break;
+    case WIRE_CREATE_ROOM:
+        m.create.series_len = (uint8_t)(1 + rng_below(rng, 5));
+        if (rng_below(rng, 2)) {
+            m.create.by_id = true;
+            m.create.game_id = rng_below(rng, 2) ? GAME_ID : "ice:9x9:hard#3";
+            m.create.game_id_len = (uint16_t)strlen(m.create.game_id);
+        } else {
+            m.create.params.kind = (int)rng_below(rng, PZ_KIND_COUNT);
+            m.create.params.w = (int)rng_below(rng, 12);
+            m.create.params.h = m.create.params.w ? (int)rng_below(rng, 12) + 1 : 0;
+            m.create.params.diff = (int)rng_below(rng, PZ_DIFF_COUNT);
+            m.create.has_seed = rng_below(rng, 2);
+            m.create.seed = m.create.has_seed ? rng_u64(rng) : 0;
+        }
+        break;
+    case WIRE_JOIN_ROOM:
+    case WIRE_RESUME: {
+        char code[WIRE_ROOM_CODE_LEN + 1];
+        if (rng_below(rng, 2))
+            memcpy(code, r->code, sizeof code);
+        else
+            wire_room_code_make(rng, code);
+        if (m.type == WIRE_JOIN_ROOM) {
+            memcpy(m.join.code, code, sizeof code);
+        } else {
+            memcpy(m.resume.code, code, sizeof code);
+            m.resume.slot = (uint8_t)rng_below(rng, 2);
+            m.resume.token = rng_below(rng, 4) ? rng_u64(rng) : r->start_a.token ^ 1;
+        }
+        break;
+    }
+    case WIRE_READY:
+        m.ready.ready = rng_below(rng, 2);
+        break;
+    case WIRE_MOVE:
+        m.move.seq = rng_u32(rng);
+        m.move.move.type = (uint8_t)(1 + rng_below(rng, 3));
+        m.move.move.dir = m.move.move.type == PZ_MOVE_STEP ? (uint8_t)rng_below(rng, 4) : 0;
+        if (m.move.move.type != PZ_MOVE_STEP) {
+            m.move.move.x = (uint16_t)rng_below(rng, 8);
+            m.move.move.y = (uint16_t)rng_below(rng, 8);
+        }
+        break;
+    default:
+        break;
+    }
+    assert_true(wire_size(&m) <= cap);
+    return wire_write(&m, buf, cap);
+}
+
+/* Well-formed messages of every client type in random order, some of them
+ * truncated, extended or with a byte changed, from a welcomed client and a
+ * client that never said HELLO: the server answers or drops each one and
+ * never falls over, and the honest match next door plays on. Deterministic
+ * (fixed seed). */
+static void test_random_packets(void **ctx)
+{
+    (void)ctx;
+    sv_config cfg;
+    base_config(&cfg);
+    cfg.max_bad = 1000000;
+    cfg.msg_rate = 100000;
+    cfg.msg_burst = 100000;
+    fixture *f = start(&cfg);
+    race r;
+    start_race(f, &r, true);
+    raw_client *x = join_server(f, "fuzz");
+    raw_client *y = raw_connect(sv_port(f->sv), pump_server, f, WAIT_MS);
+    assert_non_null(y);
+    rng_t rng;
+    rng_seed(&rng, 20261121);
+    uint8_t buf[128];
+    int mutated = 0;
+    for (int i = 0; i < 2000; i++) {
+        size_t n = random_msg(&rng, &r, buf, sizeof buf);
+        switch (rng_below(&rng, 6)) {
+        case 0: /* truncated */
+            n = rng_below(&rng, (uint32_t)n);
+            mutated++;
+            break;
+        case 1: /* one byte changed */
+            buf[rng_below(&rng, (uint32_t)n)] = (uint8_t)rng_u32(&rng);
+            mutated++;
+            break;
+        case 2: /* trailing garbage */
+            if (n < sizeof buf)
+                buf[n++] = (uint8_t)rng_u32(&rng);
+            mutated++;
+            break;
+        default:
+            break;
+        }
+        raw_send(i % 7 == 0 ? y : x, buf, n);
+        if (i % 50 == 49)
+            raw_pump(x, 2, false);
+    }
+    assert_true(mutated > 500);
+    raw_pump(x, 50, false);
+    wire_msg m;
+    send_move(r.a, 1, r.plan[0]);
+    assert_true(raw_wait(r.a, WIRE_ACK, &m, WAIT_MS));
+    assert_int_equal(m.ack.moves, 1);
+    assert_true(raw_wait(r.b, WIRE_PROGRESS, &m, WAIT_MS));
+    assert_int_equal(m.progress.slot, 0);
+    sv_stats st;
+    sv_get_stats(f->sv, &st);
+    assert_true(st.bad_msgs > 0);
+    assert_true(st.rooms_created > 1); /* some requests were well formed and served */
+    raw_close(x);
+    raw_close(y);
+    end_race(&r);
+    stop(f);
+}
+
 static void test_room_errors(void **ctx)
 {
     (void)ctx;
@@ -687,11 +817,12 @@ static void test_shutdown(void **ctx)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_full_match),  cmocka_unit_test(test_moves_refused),
-        cmocka_unit_test(test_bad_packets), cmocka_unit_test(test_flood_kicked),
-        cmocka_unit_test(test_room_errors), cmocka_unit_test(test_handshake_limits),
-        cmocka_unit_test(test_quick_match), cmocka_unit_test(test_resume_and_forfeit),
-        cmocka_unit_test(test_discovery),   cmocka_unit_test(test_shutdown),
+        cmocka_unit_test(test_full_match),         cmocka_unit_test(test_moves_refused),
+        cmocka_unit_test(test_bad_packets),        cmocka_unit_test(test_flood_kicked),
+        cmocka_unit_test(test_random_packets),     cmocka_unit_test(test_room_errors),
+        cmocka_unit_test(test_handshake_limits),   cmocka_unit_test(test_quick_match),
+        cmocka_unit_test(test_resume_and_forfeit), cmocka_unit_test(test_discovery),
+        cmocka_unit_test(test_shutdown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
