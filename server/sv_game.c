@@ -160,13 +160,14 @@ static void send_to(sv_t *sv, sv_room *room, int to, const wire_msg *m)
 
 static void log_result(sv_t *sv, sv_room *room, const match_result *r)
 {
-    sv_logf(
-        &sv->log, SV_LOG_INFO,
-        "room %s game %d finished: %s%s%s (%s); times %llu/%llu ms, moves %u/%u; score %d-%d of best of %d",
-        room->code, r->game_no, r->winner >= 0 ? "winner " : "no winner",
-        r->winner >= 0 ? match_name(room->m, r->winner) : "", r->winner >= 0 ? "" : "",
-        match_end_text(r->reason), (unsigned long long)r->time_ms[0], (unsigned long long)r->time_ms[1],
-        r->moves[0], r->moves[1], r->score[0], r->score[1], r->series_len);
+    char who[WIRE_NAME_MAX + 16] = "no winner";
+    if (r->winner >= 0 && r->winner < MATCH_SLOTS)
+        snprintf(who, sizeof who, "winner %s", match_name(room->m, r->winner));
+    sv_logf(&sv->log, SV_LOG_INFO,
+            "room %s game %d finished: %s (%s); times %llu/%llu ms, moves %u/%u; score %d-%d of best of %d",
+            room->code, r->game_no, who, match_end_text(r->reason), (unsigned long long)r->time_ms[0],
+            (unsigned long long)r->time_ms[1], r->moves[0], r->moves[1], r->score[0], r->score[1],
+            r->series_len);
 }
 
 static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
