@@ -450,6 +450,12 @@ void cl_net_drop(cl_net_t *n, uint64_t now_ms, bool resume)
 
 void cl_net_set_resume_window(cl_net_t *n, uint32_t ms) { n->resume_window_ms = ms; }
 
+void cl_net_inject(cl_net_t *n, const void *data, size_t len, uint64_t now_ms)
+{
+    n->hub->now_ms = now_ms;
+    cl_net_on_receive(n, data, len);
+}
+
 /* ---- queries ---- */
 
 int cl_net_phase(const cl_net_t *n) { return n->phase; }

@@ -8,11 +8,13 @@
 
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cl_net.h"
 #include "it_proc.h"
 #include "match.h"
+#include "rng.h"
 #include "util.h"
 
 static void test_offline_api(void **ctx)
@@ -228,11 +230,151 @@ static void test_lobby_race_result(void **ctx)
     it_proc_cleanup(&sv);
 }
 
+/* Encodes m and hands it to n as if the server had sent it. */
+static void inject(cl_net_t *n, const wire_msg *m)
+{
+    static uint8_t buf[WIRE_MSG_MAX];
+    size_t len = wire_write(m, buf, sizeof buf);
+    cl_net_inject(n, buf, len, 1000);
+}
+
+static int drain(cl_net_t *n, int type)
+{
+    cl_net_event ev;
+    int hits = 0;
+    for (int i = 0; i < 100000 && cl_net_poll(n, 1000, &ev); i++)
+        hits += ev.type == type;
+    return hits;
+}
+
+/* Whatever a hostile or broken server sends, cl_net reports it and never
+ * crashes (run under ASan in CI): random bytes, every server message with
+ * bad contents, and mutations of valid ones. Bounded: a few thousand
+ * messages. */
+static void test_hostile_server_input(void **ctx)
+{
+    (void)ctx;
+    const char *err = NULL;
+    cl_net_t *n = cl_net_create("victim", &err);
+    assert_non_null(n);
+    rng_t r;
+    rng_seed(&r, 99);
+    uint8_t buf[96];
+    for (int i = 0; i < 3000; i++) {
+        size_t len = rng_below(&r, sizeof buf);
+        for (size_t k = 0; k < len; k++)
+            buf[k] = (uint8_t)rng_u32(&r);
+        if (len > 0 && i % 2) /* a real server type, so decoding goes deeper */
+            buf[0] = (uint8_t)(30 + rng_below(&r, 10));
+        cl_net_inject(n, buf, len, 1000);
+    }
+    assert_true(drain(n, CL_EV_ERROR) > 1000);
+
+    /* A plausible session with lies in it. */
+    wire_msg m;
+    memset(&m, 0, sizeof m);
+    m.type = WIRE_ROOM_STATE;
+    snprintf(m.room.code, sizeof m.room.code, "ABCDE");
+    m.room.your_slot = 1;
+    m.room.params = (pz_params){.kind = PZ_MAZE, .w = 9, .h = 7, .diff = PZ_EASY};
+    m.room.series_len = 1;
+    inject(n, &m);
+    assert_int_equal(drain(n, CL_EV_ROOM_JOINED), 1);
+    assert_int_equal(cl_net_slot(n), 1);
+
+    const char *id = "maze:9x7:easy#5";
+    memset(&m, 0, sizeof m);
+    m.type = WIRE_MATCH_START;
+    m.start.slot = 1;
+    m.start.token = 77;
+    m.start.series_len = 1;
+    m.start.game_id = "sum:zzz";
+    m.start.game_id_len = 7;
+    inject(n, &m); /* not a game ID */
+    assert_int_equal(drain(n, CL_EV_ERROR), 1);
+    assert_null(cl_net_puzzle(n));
+    m.start.game_id = id;
+    m.start.game_id_len = (uint16_t)strlen(id);
+    m.start.desc_hash = 12345;
+    inject(n, &m); /* wrong hash */
+    assert_int_equal(drain(n, CL_EV_ERROR), 1);
+    assert_null(cl_net_puzzle(n));
+    char perr[128];
+    pz_puzzle *pz = pz_from_id(id, perr, sizeof perr);
+    assert_non_null(pz);
+    char *desc = pz_kind_of(pz)->encode_desc(pz);
+    m.start.desc_hash = mr_hash64(desc, strlen(desc));
+    free(desc);
+    inject(n, &m);
+    assert_int_equal(drain(n, CL_EV_MATCH_START), 1);
+    assert_non_null(cl_net_puzzle(n));
+
+    memset(&m, 0, sizeof m);
+    m.type = WIRE_MOVE_LOG;
+    m.log.slot = 1;
+    m.log.first = 5; /* out of order */
+    m.log.count = 1;
+    inject(n, &m);
+    assert_int_equal(drain(n, CL_EV_ERROR), 1);
+    m.log.first = 0;
+    m.log.count = 3;
+    for (int i = 0; i < 3; i++) /* a rotation never replays on a maze */
+        m.log.moves[i] = (pz_move){.type = PZ_MOVE_ROTATE_CW};
+    inject(n, &m);
+    assert_int_equal(drain(n, CL_EV_ERROR), 1);
+
+    memset(&m, 0, sizeof m);
+    m.type = WIRE_ACK;
+    m.ack.seq = 4242; /* never sent */
+    inject(n, &m);
+    assert_int_equal(drain(n, CL_EV_ACK), 0);
+    m.type = WIRE_PROGRESS;
+    memset(&m.progress, 0, sizeof m.progress);
+    m.progress.slot = 0;
+    m.progress.move = (pz_move){.type = PZ_MOVE_ROTATE_CCW, .x = 60000, .y = 60000};
+    inject(n, &m); /* illegal on the ghost board: shown, not applied */
+    assert_int_equal(drain(n, CL_EV_PROGRESS), 1);
+    m.type = WIRE_MOVE;
+    memset(&m.move, 0, sizeof m.move);
+    m.move.move = (pz_move){.type = PZ_MOVE_STEP};
+    inject(n, &m); /* a client-to-server message */
+    assert_int_equal(drain(n, CL_EV_ERROR), 1);
+
+    /* Mutations of valid messages: one to four bytes changed. */
+    wire_msg valid[3];
+    memset(valid, 0, sizeof valid);
+    valid[0].type = WIRE_MATCH_END;
+    valid[0].end.winner = WIRE_SLOT_NONE;
+    valid[0].end.series_len = 3;
+    valid[1] = m;
+    valid[1].type = WIRE_PROGRESS;
+    valid[1].progress.move = (pz_move){.type = PZ_MOVE_STEP, .dir = PZ_UP};
+    valid[2].type = WIRE_ERROR;
+    valid[2].error.code = WIRE_ERR_STATE;
+    snprintf(valid[2].error.text, sizeof valid[2].error.text, "not now");
+    static uint8_t enc[WIRE_MSG_MAX];
+    for (int v = 0; v < 3; v++) {
+        size_t len = wire_write(&valid[v], enc, sizeof enc);
+        for (int i = 0; i < 1000; i++) {
+            uint8_t mut[128];
+            memcpy(mut, enc, len);
+            int flips = 1 + (int)rng_below(&r, 4);
+            for (int f = 0; f < flips; f++)
+                mut[1 + rng_below(&r, (uint32_t)len - 1)] ^= (uint8_t)(1 + rng_below(&r, 255));
+            cl_net_inject(n, mut, len - (i % 7 == 0), 1000);
+            drain(n, 0);
+        }
+    }
+    pz_kind_of(pz)->free_puzzle(pz);
+    cl_net_destroy(n);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_offline_api, it_teardown),
         cmocka_unit_test_teardown(test_lobby_race_result, it_teardown),
+        cmocka_unit_test_teardown(test_hostile_server_input, it_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
