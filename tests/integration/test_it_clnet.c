@@ -314,6 +314,7 @@ static void test_hostile_server_input(void **ctx)
     m.log.slot = 1;
     m.log.first = 5; /* out of order */
     m.log.count = 1;
+    m.log.moves[0] = (pz_move){.type = PZ_MOVE_STEP, .dir = PZ_UP};
     inject(n, &m);
     assert_int_equal(drain(n, CL_EV_ERROR), 1);
     m.log.first = 0;
