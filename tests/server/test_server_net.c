@@ -675,7 +675,7 @@ static void test_resume_and_forfeit(void **ctx)
     (void)ctx;
     sv_config cfg;
     base_config(&cfg);
-    cfg.grace_ms = 400;
+    cfg.grace_ms = 1500; /* long enough to reconnect on a loaded machine, short enough to wait out */
     fixture *f = start(&cfg);
     race r;
     start_race(f, &r, true);
