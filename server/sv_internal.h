@@ -34,6 +34,7 @@ typedef struct sv_client {
     uint32_t bad;  /* bad or over-rate messages so far */
     bool welcomed; /* counted in sv->active */
     uint64_t connected_ms;
+    uint64_t closing_ms; /* when it entered SV_CL_CLOSING */
 } sv_client;
 
 struct sv {

@@ -16,6 +16,7 @@
 #define SV_HOUSEKEEPING_MS 1000
 #define SV_SPARE_PEERS 8
 #define SV_SHUTDOWN_MS 1000
+#define SV_CLOSING_MS 3000
 
 static int enet_users; /* enet_initialize is process-wide */
 
@@ -73,6 +74,7 @@ void sv_close_client(sv_t *sv, sv_client *c, const char *why)
      * other drop, and the opponent hears of it at once. */
     sv_game_disconnected(sv, c);
     c->state = SV_CL_CLOSING;
+    c->closing_ms = sv->now_ms;
     enet_peer_disconnect_later(c->peer, 0);
 }
 
@@ -240,6 +242,23 @@ static void run_timers(sv_t *sv)
     }
 }
 
+/* Sends one unreliable disconnect and forgets the peer at once (ENet
+ * reports no DISCONNECT event for it). */
+static void drop_now(sv_t *sv, sv_client *c)
+{
+    if (c->state == SV_CL_FREE || !c->peer)
+        return;
+    sv_game_disconnected(sv, c);
+    enet_peer_disconnect_now(c->peer, 0);
+    c->peer->data = NULL;
+    c->state = SV_CL_FREE;
+    c->peer = NULL;
+    sv->st.peers_now--;
+    sv->st.disconnects++;
+    if (c->welcomed)
+        sv->active--;
+}
+
 static void housekeeping(sv_t *sv)
 {
     if (sv->now_ms < sv->next_housekeeping_ms)
@@ -250,6 +269,13 @@ static void housekeeping(sv_t *sv)
     sv->next_housekeeping_ms = sv->now_ms + (uint64_t)(period > 0 ? period : 1);
     for (int i = 0; i < sv->nclients; i++) {
         sv_client *c = &sv->clients[i];
+        /* A closing peer that keeps its connection open (a flooder that
+         * ignores the disconnect) is dropped without waiting any longer. */
+        if (c->state == SV_CL_CLOSING && sv->now_ms - c->closing_ms > SV_CLOSING_MS) {
+            sv_logf(&sv->log, SV_LOG_INFO, "client #%u %s: did not close in time, dropped", c->id, c->addr);
+            drop_now(sv, c);
+            continue;
+        }
         if (c->state == SV_CL_HELLO && sv->now_ms - c->connected_ms > (uint64_t)sv->cfg.hello_timeout_ms) {
             sv_send_error(sv, c, WIRE_REFUSED, WIRE_ERR_HANDSHAKE, "no HELLO in time");
             sv_close_client(sv, c, "no HELLO in time");
@@ -374,6 +400,7 @@ static void shutdown_begin(sv_t *sv)
             continue;
         sv_send_error(sv, c, WIRE_SHUTDOWN, 0, "server shutting down");
         c->state = SV_CL_CLOSING;
+        c->closing_ms = sv->now_ms;
         enet_peer_disconnect_later(c->peer, 0);
     }
 }
@@ -381,18 +408,8 @@ static void shutdown_begin(sv_t *sv)
 static void shutdown_finish(sv_t *sv)
 {
     /* Whoever did not acknowledge in time gets one unreliable disconnect. */
-    for (int i = 0; i < sv->nclients; i++) {
-        sv_client *c = &sv->clients[i];
-        if (c->state != SV_CL_FREE && c->peer) {
-            enet_peer_disconnect_now(c->peer, 0);
-            c->peer->data = NULL;
-            c->state = SV_CL_FREE;
-            c->peer = NULL;
-            sv->st.peers_now--;
-            if (c->welcomed)
-                sv->active--;
-        }
-    }
+    for (int i = 0; i < sv->nclients; i++)
+        drop_now(sv, &sv->clients[i]);
     enet_host_flush(sv->host);
     sv->done = true;
     sv_logf(&sv->log, SV_LOG_INFO, "shut down");

@@ -409,6 +409,32 @@ static void test_flood_kicked(void **ctx)
     stop(f);
 }
 
+/* A kicked peer that stops answering (so ENet cannot finish the
+ * disconnect) is dropped after a few seconds all the same. */
+static void test_kicked_silent_peer_dropped(void **ctx)
+{
+    (void)ctx;
+    sv_config cfg;
+    base_config(&cfg);
+    cfg.max_bad = 3;
+    fixture *f = start(&cfg);
+    raw_client *x = join_server(f, "mute");
+    uint8_t junk[2] = {0xFE, 0};
+    for (int i = 0; i < 3; i++)
+        raw_send(x, junk, sizeof junk);
+    sv_stats st;
+    /* Only the server runs from here: x never reads or acknowledges. */
+    uint64_t end = mr_now_us() / 1000u + 8000;
+    do {
+        sv_service(f->sv, mr_now_us() / 1000u, 10);
+        sv_get_stats(f->sv, &st);
+    } while (st.peers_now > 0 && mr_now_us() / 1000u < end);
+    assert_int_equal(st.kicked, 1);
+    assert_int_equal(st.peers_now, 0);
+    raw_close(x);
+    stop(f);
+}
+
 /* A random client message, well formed, about the race's room now and then. */
 static size_t random_msg(rng_t *rng, const race *r, uint8_t *buf, size_t cap)
 {
@@ -817,11 +843,17 @@ static void test_shutdown(void **ctx)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_full_match),         cmocka_unit_test(test_moves_refused),
-        cmocka_unit_test(test_bad_packets),        cmocka_unit_test(test_flood_kicked),
-        cmocka_unit_test(test_random_packets),     cmocka_unit_test(test_room_errors),
-        cmocka_unit_test(test_handshake_limits),   cmocka_unit_test(test_quick_match),
-        cmocka_unit_test(test_resume_and_forfeit), cmocka_unit_test(test_discovery),
+        cmocka_unit_test(test_full_match),
+        cmocka_unit_test(test_moves_refused),
+        cmocka_unit_test(test_bad_packets),
+        cmocka_unit_test(test_flood_kicked),
+        cmocka_unit_test(test_kicked_silent_peer_dropped),
+        cmocka_unit_test(test_random_packets),
+        cmocka_unit_test(test_room_errors),
+        cmocka_unit_test(test_handshake_limits),
+        cmocka_unit_test(test_quick_match),
+        cmocka_unit_test(test_resume_and_forfeit),
+        cmocka_unit_test(test_discovery),
         cmocka_unit_test(test_shutdown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
