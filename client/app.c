@@ -85,9 +85,12 @@ void cl_app_toggle_fullscreen(cl_app *a)
 
 SDL_Rect cl_app_title(cl_app *a, const char *title, const char *sub)
 {
-    int th = cl_text_height(a->text, CL_FONT_HUGE);
-    int y = a->out_h / 14;
-    cl_text_draw(a->text, CL_FONT_HUGE, title, a->out_w / 2, y, cl_col_text, CL_CENTER);
+    /* The menu gets the big title; other screens a smaller one, so their
+     * forms fit at 800x600. */
+    int font = a->scene == CL_SCENE_MENU ? CL_FONT_HUGE : CL_FONT_TITLE;
+    int th = cl_text_height(a->text, font);
+    int y = a->scene == CL_SCENE_MENU ? a->out_h / 14 : a->out_h / 30;
+    cl_text_draw(a->text, font, title, a->out_w / 2, y, cl_col_text, CL_CENTER);
     y += th;
     if (sub) {
         cl_text_draw(a->text, CL_FONT_BODY, sub, a->out_w / 2, y, cl_col_dim, CL_CENTER);

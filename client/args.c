@@ -11,6 +11,9 @@ void cl_args_usage(FILE *f)
           "  --vs-computer ID    race the computer on game ID\n"
           "  --host [ID]         host a LAN game (default: a fresh maze) and wait for a friend\n"
           "  --join HOST:PORT    join a server; with --room CODE or --quick (the default)\n"
+          "  --host-bind ADDR    address the hosted server listens on (default: all)\n"
+          "  --host-port N       its game port (default 27910; 0: any free port, and any\n"
+          "                      free LAN discovery port)\n"
           "  --room CODE         room code to join\n"
           "  --quick             quick match: pair with the next waiting player\n"
           "  --series N          best of N (1..99, default 1)\n"
@@ -48,6 +51,7 @@ const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t e
     a->series = 1;
     a->bot_ms = 450;
     a->bench_frames = 300;
+    a->host_port = -1;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -76,6 +80,14 @@ const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t e
         else if (!strcmp(o, "--join")) { NEED(); a->join_addr = v; }
         else if (!strcmp(o, "--room")) { NEED(); a->room = v; }
         else if (!strcmp(o, "--name")) { NEED(); a->name = v; }
+        else if (!strcmp(o, "--host-bind")) { NEED(); a->host_bind = v; }
+        else if (!strcmp(o, "--host-port")) {
+            NEED();
+            if (!parse_int(v, 0, 65535, &a->host_port)) {
+                snprintf(err, errlen, "--host-port must be 0..65535");
+                return err;
+            }
+        }
         else if (!strcmp(o, "--host")) {
             a->host_id = "";
             if (has_v) {

@@ -14,6 +14,8 @@ typedef struct cl_args {
     int bot_ms;     /* --bot-pace: ms per move of the computer */
     int width, height;
     const char *name;
+    const char *host_bind; /* --host-bind: address the hosted server listens on (default all) */
+    int host_port;         /* --host-port: its game port; 0 any free one (then discovery too); -1 default */
     double max_seconds; /* --max-seconds: quit after this long (tests), 0 off */
     int bench_frames;
 } cl_args;

@@ -56,12 +56,19 @@ const char *cl_app_host(cl_app *a, const char *game_id, int series)
     cfg.max_clients = 16;
     cfg.max_rooms = 8;
     cfg.series = series;
+    if (a->args.host_bind)
+        snprintf(cfg.bind_addr, sizeof cfg.bind_addr, "%s", a->args.host_bind);
+    if (a->args.host_port >= 0) {
+        cfg.port = a->args.host_port;
+        if (a->args.host_port == 0)
+            cfg.discovery_port = 0;
+    }
     /* The default ports let friends find us; if something else holds them
      * (a dedicated server on this machine), any free port still works by
      * address. */
     const char *why = NULL;
     sv_t *sv = sv_create(&cfg, &why);
-    if (!sv) {
+    if (!sv && a->args.host_port < 0) {
         cfg.port = 0;
         cfg.discovery_port = 0;
         sv = sv_create(&cfg, &why);
@@ -71,7 +78,9 @@ const char *cl_app_host(cl_app *a, const char *game_id, int series)
         return err;
     }
     char addr[64];
-    snprintf(addr, sizeof addr, "127.0.0.1:%u", (unsigned)sv_port(sv));
+    /* Connect to ourselves on loopback, unless bound to one other address. */
+    const char *self = a->args.host_bind && strcmp(a->args.host_bind, "0.0.0.0") ? a->args.host_bind : "127.0.0.1";
+    snprintf(addr, sizeof addr, "%.40s:%u", self, (unsigned)sv_port(sv));
     cl_backend *b = cl_backend_net(addr, a->settings.name, game_id, series, NULL, a->args.host_id != NULL, sv,
                                    a->now_ms, err, sizeof err);
     if (!b) {

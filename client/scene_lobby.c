@@ -65,11 +65,13 @@ static void draw(cl_app *a)
                              b->ready[s] ? cl_col_good : cl_col_dim, CL_RIGHT);
         y += fh * 5 / 2;
     }
-    if (b->ping_ms >= 0) {
-        char p[32];
-        snprintf(p, sizeof p, "ping %d ms", b->ping_ms);
-        cl_text_draw(t, CL_FONT_SMALL, p, a->out_w / 2, y, cl_col_dim, CL_CENTER);
-    }
+    char info[160];
+    if (a->mode == CL_MODE_HOST)
+        snprintf(info, sizeof info, "Friends: Join, then pick this game in the LAN list (or type this computer's address, port %u)",
+                 (unsigned)a->server_port);
+    else
+        snprintf(info, sizeof info, "ping %d ms", b->ping_ms < 0 ? 0 : b->ping_ms);
+    cl_text_draw(t, CL_FONT_SMALL, info, a->out_w / 2, y, cl_col_dim, CL_CENTER);
     y += fh * 2;
     SDL_Rect rest = {0, y, a->out_w, a->out_h - y - fh * 2};
     cl_form_draw(&a->form, a->ren, t, rest);

@@ -336,7 +336,10 @@ static void draw_hud(cl_app *a, const cl_layout *L)
     else if (!r->racing)
         sub = "get ready";
     else if (lead >= 0) {
-        snprintf(sb, sizeof sb, "%s is ahead", a->race.name[lead]);
+        if (!a->backend->hotseat && lead == a->backend->my_slot)
+            snprintf(sb, sizeof sb, "you are ahead");
+        else
+            snprintf(sb, sizeof sb, "%s is ahead", a->race.name[lead]);
         sub = sb;
     } else
         sub = "neck and neck";
@@ -395,8 +398,16 @@ static void draw_ghost_info(cl_app *a, const cl_layout *L)
     snprintf(line, sizeof line, "%s: %u moves", a->race.name[opp][0] ? a->race.name[opp] : "Opponent", p->moves);
     cl_text_draw(t, CL_FONT_SMALL, line, g.x, y, cl_col_text, CL_LEFT);
     y += fh * 3 / 2;
-    if (p->remaining >= 0 && a->race.p[opp ^ 1].remaining >= 0) {
-        snprintf(line, sizeof line, "still to go: them %d, you %d", p->remaining, a->race.p[opp ^ 1].remaining);
+    int kind = pz_params_of(a->race.pz)->kind;
+    if (kind == PZ_PIPES && a->race.p[opp ^ 1].remaining >= 0) {
+        int cells = pz_params_of(a->race.pz)->w * pz_params_of(a->race.pz)->h;
+        snprintf(line, sizeof line, "tiles with water: them %d, you %d", p->prog.value,
+                 cells - a->race.p[opp ^ 1].remaining);
+        cl_text_draw(t, CL_FONT_SMALL, line, g.x, y, cl_col_dim, CL_LEFT);
+        y += fh * 3 / 2;
+    } else if (p->remaining >= 0 && a->race.p[opp ^ 1].remaining >= 0) {
+        snprintf(line, sizeof line, kind == PZ_SUM ? "cells from the End: them %d, you %d" : "moves to go: them %d, you %d",
+                 p->remaining, a->race.p[opp ^ 1].remaining);
         cl_text_draw(t, CL_FONT_SMALL, line, g.x, y, cl_col_dim, CL_LEFT);
         y += fh * 3 / 2;
     }

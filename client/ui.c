@@ -196,6 +196,13 @@ void cl_form_draw(cl_form *f, SDL_Renderer *r, cl_text *t, SDL_Rect area)
 {
     int fh = cl_text_height(t, CL_FONT_BODY);
     int row = fh * 17 / 10, gap = fh / 3;
+    /* Long forms tighten their rows to fit rather than run off the screen. */
+    if (f->n > 0 && f->n * (row + gap) > area.h) {
+        gap = fh / 6;
+        row = area.h / f->n - gap;
+        if (row < fh * 5 / 4)
+            row = fh * 5 / 4;
+    }
     int w = area.w < fh * 26 ? area.w : fh * 26;
     int total = f->n * (row + gap);
     int x = area.x + (area.w - w) / 2;

@@ -14,6 +14,8 @@
  * after a refused or failed attempt. */
 #define RETRY_MS 250
 #define DEFAULT_RESUME_WINDOW_MS 30000u
+/* A server that takes the ENet connection but never answers HELLO. */
+#define HANDSHAKE_TIMEOUT_MS 10000u
 
 static cl_net_t *create_in(cl_hub_t *h, const char *name, const char **err)
 {
@@ -184,7 +186,6 @@ static const char *start_connect(cl_net_t *n)
 
 const char *cl_net_connect(cl_net_t *n, const char *host, int port, uint64_t now_ms)
 {
-    (void)now_ms;
     if (n->phase != CL_NET_IDLE)
         return "already connected or connecting";
     if (!host || strlen(host) >= sizeof n->host)
@@ -197,6 +198,7 @@ const char *cl_net_connect(cl_net_t *n, const char *host, int port, uint64_t now
     if (err)
         return err;
     n->phase = CL_NET_CONNECTING;
+    n->connect_deadline = now_ms + HANDSHAKE_TIMEOUT_MS;
     return NULL;
 }
 
@@ -371,13 +373,19 @@ static void give_up(cl_net_t *n, const char *why)
 
 static void run_timers(cl_net_t *n, uint64_t now_ms)
 {
-    if (n->phase != CL_NET_RESUMING || n->peer)
+    if (n->phase == CL_NET_CONNECTING && now_ms >= n->connect_deadline) {
+        give_up(n, "no answer from the server");
         return;
+    }
+    if (n->phase != CL_NET_RESUMING)
+        return;
+    /* Also when connected again but not let back in yet: a server that
+     * does not answer must not keep us here. */
     if (now_ms >= n->resume_deadline) {
         give_up(n, "could not resume within the grace period");
         return;
     }
-    if (n->retry_at && now_ms >= n->retry_at) {
+    if (!n->peer && n->retry_at && now_ms >= n->retry_at) {
         n->retry_at = 0;
         const char *err = start_connect(n);
         if (err)

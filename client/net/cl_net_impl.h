@@ -55,6 +55,8 @@ struct cl_net {
     size_t pend_head, pend_len, pend_cap;
     uint32_t next_seq;
 
+    uint64_t connect_deadline; /* CONNECTING: give up at this time */
+
     /* Resume after a drop. */
     uint32_t resume_window_ms;
     uint64_t resume_deadline;

@@ -132,7 +132,8 @@ static void test_host_lan_game_bot_joins_by_code(void **ctx)
      * port and room code; a bot joins that room. */
     assert_true(clt_write(clt_path("host.txt"), "0 wait lobby\n+0 wait race\n+0 wait results\n+200 quit\n"));
     const char *log = clt_path("host.log");
-    const char *argv[] = {MAZERACE_BIN, "--headless", "--host", "maze:9x7:easy#21", "--name", "Host", "--script",
+    const char *argv[] = {MAZERACE_BIN, "--headless", "--host", "maze:9x7:easy#21", "--host-bind", "127.0.0.1",
+                          "--host-port", "0", "--name", "Host", "--script",
                           clt_path("host.txt"), "--max-seconds", "60", NULL};
     pid_t host = spawn(argv, log);
     assert_true(host > 0);

@@ -43,11 +43,20 @@ static void marker_point(const pz_puzzle *pz, const cl_view *v, const pz_state *
 
 /* Plays the first m solution moves of id as player 1 in hotseat, then
  * checks both markers (or, for pipes, player 1's cursor and tile). */
-static void check_kind(const char *id, int m)
+static void check_kind(const char *base, int m)
 {
     pz_move sol[512];
-    pz_puzzle *pz;
-    int n = clt_solution(id, sol, 512, &pz);
+    pz_puzzle *pz = NULL;
+    char id[96];
+    int n = -1;
+    /* The first seed from base whose solution is longer than m: the test
+     * does not depend on what one seed generates. */
+    for (int seed = 1; seed <= 50 && n <= m; seed++) {
+        if (pz)
+            pz_kind_of(pz)->free_puzzle(pz);
+        snprintf(id, sizeof id, "%s#%d", base, seed);
+        n = clt_solution(id, sol, 512, &pz);
+    }
     assert_true(n > m);
     const pz_kind *k = pz_kind_of(pz);
     int cx = 0, cy = pz_params_of(pz)->kind == PZ_PIPES ? pipes_start_row(pz) : 0;
@@ -113,10 +122,10 @@ static void check_kind(const char *id, int m)
     SDL_FreeSurface(s);
 }
 
-static void test_markers_maze(void **ctx) { (void)ctx; check_kind("maze:15x11:easy#7", 5); }
-static void test_markers_ice(void **ctx) { (void)ctx; check_kind("ice:12x10:easy#4", 2); }
-static void test_markers_sum(void **ctx) { (void)ctx; check_kind("sum:5x4:easy#9", 2); }
-static void test_markers_pipes(void **ctx) { (void)ctx; check_kind("pipes:6x4:easy#3", 2); }
+static void test_markers_maze(void **ctx) { (void)ctx; check_kind("maze:15x11:easy", 5); }
+static void test_markers_ice(void **ctx) { (void)ctx; check_kind("ice:12x10:easy", 2); }
+static void test_markers_sum(void **ctx) { (void)ctx; check_kind("sum:5x4:easy", 2); }
+static void test_markers_pipes(void **ctx) { (void)ctx; check_kind("pipes:6x4:easy", 2); }
 
 /* Plays a whole hotseat race for `winner` only; the other player idles.
  * The client prints one RESULT line naming the winner. */

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# tools/screenshots.sh: takes a screenshot of each puzzle kind mid-race (vs
+# the computer, the player half-way along a shortest solution) under Xvfb,
+# plus the menu, into docs/screenshots/*.png for the README.
+# Usage: tools/screenshots.sh [BUILD_DIR]   (default: build-screens, built here)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build-screens}
+if [ ! -x "$build/client/mazerace" ] || [ ! -x "$build/tools/mazerace-gen" ]; then
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DMR_TESTS=OFF >/dev/null
+  cmake --build "$build" --target mazerace mazerace-gen -j 2 >/dev/null
+fi
+game="$build/client/mazerace"
+gen="$build/tools/mazerace-gen"
+out=docs/screenshots
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$out"
+
+# BMP (what the client writes) to PNG with the Python standard library only.
+bmp2png() {
+  python3 - "$1" "$2" <<'PY'
+import struct, sys, zlib
+src, dst = sys.argv[1], sys.argv[2]
+d = open(src, 'rb').read()
+off = struct.unpack_from('<I', d, 10)[0]
+w, h = struct.unpack_from('<ii', d, 18)
+bpp = struct.unpack_from('<H', d, 28)[0] // 8
+stride = (w * bpp + 3) & ~3
+rows = []
+for y in range(abs(h)):
+    r = (abs(h) - 1 - y) if h > 0 else y
+    px = d[off + r * stride: off + r * stride + w * bpp]
+    line = bytearray(b'\0')
+    for x in range(w):
+        b, g, rr = px[x * bpp], px[x * bpp + 1], px[x * bpp + 2]
+        line += bytes((rr, g, b))
+    rows.append(bytes(line))
+def chunk(t, data):
+    return struct.pack('>I', len(data)) + t + data + struct.pack('>I', zlib.crc32(t + data) & 0xffffffff)
+open(dst, 'wb').write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, abs(h), 8, 2, 0, 0, 0))
+                      + chunk(b'IDAT', zlib.compress(b''.join(rows), 9)) + chunk(b'IEND', b''))
+PY
+}
+
+# Script lines for the first half of a solution: steps as W/A/S/D, pipes
+# rotations as cursor moves then E (clockwise) or Q, ice restarts as R.
+script_for() { # id
+  local sol
+  sol=$("$gen" --no-text "$1" | sed -n 's/^# solution ([0-9]* moves): //p')
+  python3 - "$1" "$sol" <<'PY'
+import sys
+gid, sol = sys.argv[1], sys.argv[2]
+print("0 wait race")
+keys = {'U': 'W', 'D': 'S', 'L': 'A', 'R': 'D'}
+if gid.startswith('pipes'):
+    moves = sol.split()
+    moves = moves[:max(1, len(moves) // 2)]
+    for m in moves:
+        x, y = map(int, m[:-1].split(','))
+        print(f"+150 click_cell {x} {y} {m[-1]}")
+else:
+    moves = [c for c in sol if c in 'UDLRX']
+    for c in moves[:max(1, len(moves) // 2)]:
+        print("+150 key " + ('R' if c == 'X' else keys[c]))
+print("+700 wait race")
+PY
+}
+
+shoot() { # name, args...
+  local name=$1; shift
+  xvfb-run -a -s "-screen 0 1280x720x24" "$game" --software --no-save --settings "$tmp/settings.txt" \
+    --size 1280x720 --screenshot "$tmp/$name.bmp" "$@" >/dev/null
+  bmp2png "$tmp/$name.bmp" "$out/$name.png"
+  echo "screenshots: $out/$name.png"
+}
+
+printf '0 wait menu\n+300 wait menu\n' >"$tmp/menu.txt"
+shoot menu --script "$tmp/menu.txt"
+for id in "sum:5x4:medium#7" "maze:41x31:medium#7" "ice:25x20:medium#7" "pipes:8x6:medium#7"; do
+  kind=${id%%:*}
+  script_for "$id" >"$tmp/$kind.raw"
+  # Pipes: turn "click_cell X Y +/-" into cursor keys from the start row.
+  if [ "$kind" = pipes ]; then
+    start_row=$("$gen" "$id" | awk '/^[^#]/ {r++; if (index($0, ">") == 1 || substr($0, 1, 1) == "S") {print r - 1; exit}}')
+    python3 - "$tmp/$kind.raw" "${start_row:-0}" >"$tmp/$kind.txt" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().split('\n')
+cx, cy = 0, int(sys.argv[2])
+for l in lines:
+    p = l.split()
+    if len(p) == 5 and p[1] == 'click_cell':
+        x, y, turn = int(p[2]), int(p[3]), p[4]
+        while cx < x: print('+60 key D'); cx += 1
+        while cx > x: print('+60 key A'); cx -= 1
+        while cy < y: print('+60 key S'); cy += 1
+        while cy > y: print('+60 key W'); cy -= 1
+        print('+150 key ' + ('E' if turn == '+' else 'Q'))
+    elif l:
+        print(l)
+PY
+  else
+    mv "$tmp/$kind.raw" "$tmp/$kind.txt"
+  fi
+  shoot "race-$kind" --vs-computer "$id" --bot-pace 500 --name Ada --script "$tmp/$kind.txt"
+done
