@@ -439,8 +439,18 @@ void cl_race_draw_screen(cl_app *a)
     draw_hud(a, &L);
     if (!a->backend->hotseat)
         draw_ghost_info(a, &L);
-    char foot[220];
-    snprintf(foot, sizeof foot, "Game ID %s   -   Esc leaves", a->backend->game_id);
+    /* One line of help for this kind, then the shareable game ID. */
+    static const char *const help[PZ_KIND_COUNT] = {
+        [PZ_SUM] = "step to a neighbour, step back to undo; or drag with the mouse",
+        [PZ_MAZE] = "walk with the keys, or click a neighbouring cell",
+        [PZ_ICE] = "slide with the keys or click a cell in line; restart if stuck",
+        [PZ_PIPES] = "move the cursor, rotate with the rotate keys; click / right-click a tile",
+    };
+    int kind = pz_params_of(r->pz)->kind;
+    char foot[320];
+    snprintf(foot, sizeof foot, "%s   -   Game ID %s   -   Esc leaves", help[kind], a->backend->game_id);
+    if (cl_text_width(a->text, CL_FONT_SMALL, foot) > a->out_w - 20)
+        snprintf(foot, sizeof foot, "Game ID %s   -   Esc leaves", a->backend->game_id);
     cl_text_draw(a->text, CL_FONT_SMALL, foot, a->out_w / 2, a->out_h - cl_text_height(a->text, CL_FONT_SMALL) - 4,
                  cl_col_dim, CL_CENTER);
     /* Countdown: a big number over the boards, then "GO!" briefly. */

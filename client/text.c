@@ -10,10 +10,24 @@
 
 enum { FIRST = 32, LAST = 126, NGLYPH = LAST - FIRST + 1 };
 
+enum { VARIANTS = 8 };
+
+/* The software renderer blits a colour-modulated texture through its slow
+ * generic path; a texture already in the wanted colour takes the fast
+ * alpha-blend path. So each atlas keeps its white glyph sheet and makes a
+ * coloured copy per colour in use (a handful: the palette is small). */
+typedef struct variant {
+    SDL_Color c;
+    SDL_Texture *tex;
+} variant;
+
 typedef struct atlas {
     int px;
     int height, ascent;
-    SDL_Texture *tex;
+    SDL_Texture *tex; /* non-NULL when the atlas is usable */
+    SDL_Surface *sheet;
+    variant var[VARIANTS];
+    int next_var;
     SDL_Rect src[NGLYPH];
     int advance[NGLYPH];
 } atlas;
@@ -61,8 +75,48 @@ static void atlas_free(atlas *a)
 {
     if (a->tex)
         SDL_DestroyTexture(a->tex);
+    for (int i = 0; i < VARIANTS; i++)
+        if (a->var[i].tex)
+            SDL_DestroyTexture(a->var[i].tex);
+    memset(a->var, 0, sizeof a->var);
+    a->next_var = 0;
+    SDL_FreeSurface(a->sheet);
+    a->sheet = NULL;
     a->tex = NULL;
     a->px = 0;
+}
+
+/* The atlas in colour c: a cached copy, made on first use. */
+static SDL_Texture *atlas_colored(cl_text *t, atlas *a, SDL_Color c)
+{
+    for (int i = 0; i < VARIANTS; i++)
+        if (a->var[i].tex && a->var[i].c.r == c.r && a->var[i].c.g == c.g && a->var[i].c.b == c.b &&
+            a->var[i].c.a == c.a)
+            return a->var[i].tex;
+    if (!a->sheet)
+        return NULL;
+    SDL_Surface *copy = SDL_ConvertSurfaceFormat(a->sheet, SDL_PIXELFORMAT_ARGB8888, 0);
+    if (!copy)
+        return NULL;
+    for (int y = 0; y < copy->h; y++) {
+        Uint32 *row = (Uint32 *)(void *)((Uint8 *)copy->pixels + y * copy->pitch);
+        for (int x = 0; x < copy->w; x++) {
+            Uint32 alpha = (row[x] >> 24) * c.a / 255;
+            row[x] = alpha << 24 | (Uint32)c.r << 16 | (Uint32)c.g << 8 | c.b;
+        }
+    }
+    SDL_Texture *tex = SDL_CreateTextureFromSurface(t->ren, copy);
+    SDL_FreeSurface(copy);
+    if (!tex)
+        return NULL;
+    SDL_SetTextureBlendMode(tex, SDL_BLENDMODE_BLEND);
+    variant *v = &a->var[a->next_var];
+    a->next_var = (a->next_var + 1) % VARIANTS;
+    if (v->tex)
+        SDL_DestroyTexture(v->tex);
+    v->c = c;
+    v->tex = tex;
+    return tex;
 }
 
 /* Renders the printable ASCII glyphs of one size side by side into a single
@@ -105,7 +159,7 @@ static void atlas_build(cl_text *t, atlas *a, int px, bool bold)
         a->tex = SDL_CreateTextureFromSurface(t->ren, sheet);
         if (a->tex)
             SDL_SetTextureBlendMode(a->tex, SDL_BLENDMODE_BLEND);
-        SDL_FreeSurface(sheet);
+        a->sheet = sheet;
     }
     TTF_CloseFont(f);
 }
@@ -203,15 +257,19 @@ int cl_text_draw(cl_text *t, int font, const char *s, int x, int y, SDL_Color c,
         x -= w / 2;
     else if (align == CL_RIGHT)
         x -= w;
-    SDL_SetTextureColorMod(a->tex, c.r, c.g, c.b);
-    SDL_SetTextureAlphaMod(a->tex, c.a);
+    SDL_Texture *tex = atlas_colored(t, a, c);
+    if (!tex) {
+        tex = a->tex;
+        SDL_SetTextureColorMod(tex, c.r, c.g, c.b);
+        SDL_SetTextureAlphaMod(tex, c.a);
+    }
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         if (is_cont(*p))
             continue;
         int g = glyph(*p);
         SDL_Rect dst = {x, y, a->src[g].w, a->src[g].h};
         if (dst.w > 0)
-            SDL_RenderCopy(t->ren, a->tex, &a->src[g], &dst);
+            SDL_RenderCopy(t->ren, tex, &a->src[g], &dst);
         x += a->advance[g];
     }
     return w;
