@@ -17,6 +17,13 @@ enum { MAX_CELLS = SUM_BOARD_CELLS, VMIN = -9, VMAX = 9 };
  * walk restarts per draw. Both are counts, so generation always ends. */
 enum { MAX_DRAWS = 2000, WALK_TRIES = 64 };
 
+/* Value draws per walk: the walk's paths are listed once (sum_paths, the
+ * costly part) and scanned again while only the values are drawn again, up
+ * to this many times before a new walk, so a walk whose ends rarely give
+ * the band is left (hard on 5x4 needs 4 value draws at the median, 35 at
+ * p99). */
+enum { VALUE_DRAWS = 64 };
+
 /* Difficulty bands over the measured number of valid paths (see band_for()). */
 enum { EASY_MIN_PATHS = 15, HARD_MAX_PATHS = 4 };
 
@@ -171,19 +178,21 @@ static bool random_walk(const pz_puzzle *pz, rng_t *r, int len, uint8_t *walk)
 }
 
 /* Decides whether the drawn board falls in band want, and if so leaves it
- * measured. Medium and hard stop counting as soon as the count leaves their
- * band (most draws are rejected, so this is where generation spends its
- * time); below the cap the count is complete. Easy needs the full count for
- * its grade anyway. */
-static bool draw_fits(pz_puzzle *pz, int want)
+ * graded: the count is a scan of the walk's list of paths (exact, every
+ * path counted), the staircase test goes first as it rejects many medium
+ * and hard draws for less, and a shortest valid path is rebuilt from its
+ * cell set for solve. */
+static bool draw_fits(pz_puzzle *pz, const sum_paths *ps, int want)
 {
-    bool direct = sum_board_direct(&pz->b);
-    if (direct && want != PZ_EASY)
+    if (want != PZ_EASY && sum_board_direct(&pz->b))
         return false;
-    uint8_t start = (uint8_t)pz->b.start;
+    uint32_t set;
     long cap = want == PZ_HARD ? HARD_MAX_PATHS + 1 : want == PZ_MEDIUM ? EASY_MIN_PATHS : 0;
-    sum_count c = sum_board_count(&pz->b, &start, 1, cap, pz->best);
+    sum_count c = sum_paths_count(ps, pz->b.val, pz->b.target, cap, &set);
+    bool direct = c.min_cells == sum_board_distance(&pz->b) + 1;
     if (band_for(c.paths, direct) != want)
+        return false;
+    if (sum_board_path_through(&pz->b, set, pz->best) != c.min_cells)
         return false;
     pz->info = c;
     return true;
@@ -204,21 +213,37 @@ static pz_puzzle *generate(const pz_params *p, uint64_t seed, const char **err)
     int lo, hi;
     walk_range(pz->b.n, &lo, &hi);
     uint8_t walk[MAX_CELLS];
+    int len = 0, redraws = VALUE_DRAWS;
+    sum_paths ps;
+    memset(&ps, 0, sizeof ps);
     for (int d = 0; d < MAX_DRAWS; d++) {
-        int len = rng_range(&r, lo, hi);
-        if (!random_walk(pz, &r, len, walk))
-            continue;
+        if (redraws == VALUE_DRAWS) {
+            len = rng_range(&r, lo, hi);
+            if (!random_walk(pz, &r, len, walk))
+                continue;
+            pz->b.start = walk[0];
+            pz->b.end = walk[len - 1];
+            /* A staircase walk is a shortest route that hits its target
+             * whatever the values: always easy. */
+            if (p->diff != PZ_EASY && len == sum_board_distance(&pz->b) + 1)
+                continue;
+            if (!sum_paths_enumerate(&pz->b, &ps))
+                break;
+            redraws = 0;
+        }
+        redraws++;
         int target = 0;
         for (int i = 0; i < pz->b.n; i++)
             pz->b.val[i] = (int8_t)rng_range(&r, VMIN, VMAX);
         for (int i = 0; i < len; i++)
             target += pz->b.val[walk[i]];
-        pz->b.start = walk[0];
-        pz->b.end = walk[len - 1];
         pz->b.target = target;
-        if (draw_fits(pz, p->diff))
+        if (draw_fits(pz, &ps, p->diff)) {
+            sum_paths_free(&ps);
             return pz;
+        }
     }
+    sum_paths_free(&ps);
     free(pz);
     *err = "could not generate a sum puzzle of this difficulty at this size (try a larger board)";
     return NULL;

@@ -37,4 +37,30 @@ sum_count sum_board_count(const sum_board *b, const uint8_t *prefix, int len, lo
 int sum_board_distance(const sum_board *b);
 bool sum_board_direct(const sum_board *b);
 
+/* The cell sets of every Start..End path of a board of at most
+ * SUM_PATHS_MAX_CELLS cells (End only as the last cell), values ignored:
+ * one mask per path, so a set two paths share is listed twice. */
+enum { SUM_PATHS_MAX_CELLS = 27 };
+
+typedef struct sum_paths {
+    int n; /* cells of the board the masks are over */
+    long count, cap;
+    uint32_t *mask;
+} sum_paths;
+
+/* Fills ps (freed by sum_paths_free; ps zeroed first by the caller) with
+ * the paths of b's Start and End; false if the board has too many cells. */
+bool sum_paths_enumerate(const sum_board *b, sum_paths *ps);
+void sum_paths_free(sum_paths *ps);
+
+/* The count of the listed paths whose values (val, ps->n cells) sum to
+ * target, and the fewest cells of such a path; *shortest gets the first
+ * such path's cell set with that many cells (0 if none). Stops once cap
+ * paths are found (cap 0: counts them all); nodes = sets looked at. */
+sum_count sum_paths_count(const sum_paths *ps, const int8_t *val, int target, long cap, uint32_t *shortest);
+
+/* A path from Start to End through exactly the cells of set (a set from
+ * sum_paths_count), written to out; its cell count, or 0 if there is none. */
+int sum_board_path_through(const sum_board *b, uint32_t set, uint8_t *out);
+
 #endif
