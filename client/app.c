@@ -300,9 +300,11 @@ static void start_from_args(cl_app *a)
         why = cl_app_start_mode(a, CL_MODE_HOTSEAT, a->args.hotseat_id, a->args.series, 0);
     else if (a->args.computer_id)
         why = cl_app_start_mode(a, CL_MODE_COMPUTER, a->args.computer_id, a->args.series, 0);
-    else if (a->args.host_id)
-        why = cl_app_start_mode(a, CL_MODE_HOST, a->args.host_id[0] ? a->args.host_id : "maze:21x15:medium",
-                                a->args.series, 0);
+    else if (a->args.host_id) {
+        char fresh[64];
+        snprintf(fresh, sizeof fresh, "maze:21x15:medium#%u", (unsigned)rng_below(&a->fx_rng, 1000000000u));
+        why = cl_app_start_mode(a, CL_MODE_HOST, a->args.host_id[0] ? a->args.host_id : fresh, a->args.series, 0);
+    }
     else if (a->args.join_addr) {
         why = cl_app_join(a, a->args.join_addr, a->args.room, !a->args.room);
         if (!why)

@@ -101,6 +101,8 @@ struct cl_app {
     int stick_dir[4]; /* last stick direction per pad, for edge triggering */
     float touch_x, touch_y;
     bool result_printed;
+    int score[2];       /* series score after the last finished game */
+    bool series_over;
     cl_netui *net;
 };
 

@@ -228,6 +228,8 @@ void cl_app_pump(cl_app *a)
                 break;
             bool hs = a->backend->hotseat;
             int me = a->backend->my_slot;
+            if (a->series_over)
+                a->score[0] = a->score[1] = a->series_over = 0; /* a new series */
             cl_race_reset(&a->race, pz, hs || me == 0, hs || me == 1);
             for (int s = 0; s < 2; s++)
                 snprintf(a->race.name[s], sizeof a->race.name[s], "%s", a->backend->name[s]);
@@ -241,6 +243,9 @@ void cl_app_pump(cl_app *a)
         case CL_BE_FINISHED:
             cl_race_event(&a->race, &ev, a->now_ms);
             a->finished_at = a->now_ms;
+            a->score[0] = ev.result.score[0];
+            a->score[1] = ev.result.score[1];
+            a->series_over = ev.result.series_over;
             print_result(a, &ev.result);
             break;
         case CL_BE_ERROR:
@@ -343,6 +348,12 @@ static void draw_hud(cl_app *a, const cl_layout *L)
         sub = sb;
     } else
         sub = "neck and neck";
+    char withscore[160];
+    if (a->backend->series_len > 1) {
+        snprintf(withscore, sizeof withscore, "best of %d: %d-%d  -  %s", a->backend->series_len, a->score[0], a->score[1],
+                 sub);
+        sub = withscore;
+    }
     cl_text_draw_mid(a->text, CL_FONT_SMALL, sub, a->out_w / 2, cy + cl_text_height(a->text, CL_FONT_TITLE) / 2,
                      lead >= 0 && r->racing ? cl_col_player_soft[lead] : cl_col_dim, CL_CENTER);
 }

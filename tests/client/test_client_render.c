@@ -43,6 +43,8 @@ static void marker_point(const pz_puzzle *pz, const cl_view *v, const pz_state *
 
 /* Plays the first m solution moves of id as player 1 in hotseat, then
  * checks both markers (or, for pipes, player 1's cursor and tile). */
+static bool use_pad;
+
 static void check_kind(const char *base, int m)
 {
     pz_move sol[512];
@@ -62,7 +64,16 @@ static void check_kind(const char *base, int m)
     int cx = 0, cy = pz_params_of(pz)->kind == PZ_PIPES ? pipes_start_row(pz) : 0;
     static char script[1 << 15];
     snprintf(script, sizeof script, "0 wait race\n");
-    clt_script_moves(script, sizeof script, 0, sol, m, 40, &cx, &cy);
+    if (use_pad) {
+        /* The same moves from a (scripted) gamepad's d-pad. */
+        static const char *const pad[4] = {"dpup", "dpdown", "dpleft", "dpright"};
+        for (int i = 0; i < m; i++) {
+            size_t len = strlen(script);
+            snprintf(script + len, sizeof script - len, "+40 pad %s\n", pad[sol[i].dir & 3]);
+        }
+    } else {
+        clt_script_moves(script, sizeof script, 0, sol, m, 40, &cx, &cy);
+    }
     assert_true(clt_write(clt_path("moves.txt"), script));
     const char *shot = clt_path("moves.bmp");
     const char *args[] = {"--headless", "--size", "1280x720", "--hotseat", id, "--script", clt_path("moves.txt"),
@@ -126,6 +137,13 @@ static void test_markers_maze(void **ctx) { (void)ctx; check_kind("maze:15x11:ea
 static void test_markers_ice(void **ctx) { (void)ctx; check_kind("ice:12x10:easy", 2); }
 static void test_markers_sum(void **ctx) { (void)ctx; check_kind("sum:5x4:easy", 2); }
 static void test_markers_pipes(void **ctx) { (void)ctx; check_kind("pipes:6x4:easy", 2); }
+static void test_markers_gamepad(void **ctx)
+{
+    (void)ctx;
+    use_pad = true;
+    check_kind("maze:11x9:easy", 4);
+    use_pad = false;
+}
 
 /* Plays a whole hotseat race for `winner` only; the other player idles.
  * The client prints one RESULT line naming the winner. */
@@ -259,6 +277,7 @@ int main(void)
         cmocka_unit_test(test_markers_ice),
         cmocka_unit_test(test_markers_sum),
         cmocka_unit_test(test_markers_pipes),
+        cmocka_unit_test(test_markers_gamepad),
         cmocka_unit_test(test_hotseat_p1_wins),
         cmocka_unit_test(test_hotseat_p2_wins),
         cmocka_unit_test(test_ghost_board_vs_computer),
