@@ -317,8 +317,11 @@ void sum_paths_free(sum_paths *ps)
 static void subset_sums(const int8_t *val, int base, int k, int16_t *t)
 {
     t[0] = 0;
-    for (unsigned m = 1; m < 1u << k; m++)
-        t[m] = (int16_t)(t[m & (m - 1)] + val[base + __builtin_ctz(m)]);
+    for (int j = 0; j < k; j++) {
+        int half = 1 << j, v = val[base + j];
+        for (int m = 0; m < half; m++)
+            t[half + m] = (int16_t)(t[m] + v);
+    }
 }
 
 sum_count sum_paths_count(const sum_paths *ps, const int8_t *val, int target, long cap, uint32_t *shortest)
