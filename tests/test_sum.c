@@ -13,6 +13,7 @@
 #include "puzzle.h"
 #include "rng.h"
 #include "sum.h"
+#include "sum_board.h"
 #include "util.h"
 
 static const pz_kind *K = &pz_kind_sum;
@@ -295,6 +296,76 @@ static void test_counter_matches_reference(void **ctx)
     assert_int_equal(sum_count_paths(2, 2, v, 0, 4, 2, &c), -1);
     assert_int_equal(sum_count_paths(2, 2, v, 0, 3, 3, &c), 0);
     assert_int_equal(c.paths, 2);
+}
+
+/* Generation counts by scanning a list of every Start-End path's cell set
+ * (sum_paths); that count must be the search's (checked against the
+ * reference above) on every size within the limits, the cap must stop it
+ * early, and the shortest set must give back a real path of that sum. */
+static void test_path_lists_match_counter(void **ctx)
+{
+    (void)ctx;
+    rng_t r;
+    rng_seed(&r, 77);
+    static const int shapes[][2] = {{3, 3}, {4, 3}, {4, 4}, {5, 4}, {4, 5}, {8, 3}, {6, 4}, {5, 5}};
+    sum_paths ps;
+    memset(&ps, 0, sizeof ps);
+    for (size_t s = 0; s < MR_ARRAY_LEN(shapes); s++) {
+        int w = shapes[s][0], h = shapes[s][1], n = w * h;
+        sum_board b;
+        sum_board_init(&b, w, h);
+        int walks = n > 20 ? 3 : 12;
+        for (int k = 0; k < walks; k++) {
+            b.start = (int)rng_below(&r, (uint32_t)n);
+            do
+                b.end = (int)rng_below(&r, (uint32_t)n);
+            while (b.end == b.start);
+            assert_true(sum_paths_enumerate(&b, &ps));
+            assert_true(ps.count >= 1);
+            for (int d = 0; d < 8; d++) {
+                for (int i = 0; i < n; i++)
+                    b.val[i] = (int8_t)rng_range(&r, -9, 9);
+                /* the target of a listed path, so at least one hits it */
+                uint32_t pick = ps.mask[rng_below(&r, (uint32_t)ps.count)];
+                b.target = 0;
+                for (int i = 0; i < n; i++)
+                    b.target += (pick >> i & 1) ? b.val[i] : 0;
+                uint8_t start = (uint8_t)b.start;
+                sum_count want = sum_board_count(&b, &start, 1, 0, NULL);
+                uint32_t set;
+                sum_count got = sum_paths_count(&ps, b.val, b.target, 0, &set);
+                assert_true(want.paths >= 1);
+                assert_int_equal(got.paths, want.paths);
+                assert_int_equal(got.min_cells, want.min_cells);
+                uint8_t path[64];
+                assert_int_equal(sum_board_path_through(&b, set, path), got.min_cells);
+                int sum = 0;
+                uint32_t seen = 0;
+                for (int i = 0; i < got.min_cells; i++) {
+                    if (i > 0)
+                        assert_true(b.nbr[path[i - 1]] >> path[i] & 1);
+                    assert_false(seen >> path[i] & 1);
+                    seen |= (uint32_t)1 << path[i];
+                    sum += b.val[path[i]];
+                }
+                assert_int_equal(path[0], b.start);
+                assert_int_equal(path[got.min_cells - 1], b.end);
+                assert_int_equal(sum, b.target);
+                /* capped: stops at the cap, never over it */
+                sum_count capped = sum_paths_count(&ps, b.val, b.target, 2, &set);
+                assert_int_equal(capped.paths, want.paths < 2 ? want.paths : 2);
+                assert_true(capped.nodes <= ps.count);
+            }
+        }
+    }
+    sum_paths_free(&ps);
+    /* a board past the list's limit is refused, not overrun */
+    sum_board big;
+    sum_board_init(&big, 7, 4);
+    big.start = 0;
+    big.end = 27;
+    assert_false(sum_paths_enumerate(&big, &ps));
+    sum_paths_free(&ps);
 }
 
 /* ---- moves ---- */
@@ -651,6 +722,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_counter_matches_reference),
+        cmocka_unit_test(test_path_lists_match_counter),
         cmocka_unit_test(test_moves),
         cmocka_unit_test(test_random_play),
         cmocka_unit_test(test_bad_descriptions),
