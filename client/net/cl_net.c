@@ -216,8 +216,7 @@ static const char *send_or_fail(cl_net_t *n, const wire_msg *m)
     return cl_net_send_msg(n, m) ? NULL : "cannot send (connection down)";
 }
 
-const char *cl_net_create_room(cl_net_t *n, const pz_params *p, bool has_seed, uint64_t seed,
-                               int series_len)
+const char *cl_net_create_room(cl_net_t *n, const pz_params *p, bool has_seed, uint64_t seed, int series_len)
 {
     const char *err = need_online(n);
     if (err)
@@ -355,9 +354,18 @@ const char *cl_net_send_raw(cl_net_t *n, const void *data, size_t len)
     return NULL;
 }
 
-void cl_net_flush(cl_net_t *n) { cl_hub_flush(n->hub); }
-void cl_net_set_user(cl_net_t *n, void *user) { n->user = user; }
-void *cl_net_user(const cl_net_t *n) { return n->user; }
+void cl_net_flush(cl_net_t *n)
+{
+    cl_hub_flush(n->hub);
+}
+void cl_net_set_user(cl_net_t *n, void *user)
+{
+    n->user = user;
+}
+void *cl_net_user(const cl_net_t *n)
+{
+    return n->user;
+}
 
 /* ---- polling, drops and resume ---- */
 
@@ -456,7 +464,10 @@ void cl_net_drop(cl_net_t *n, uint64_t now_ms, bool resume)
     cl_net_on_disconnect(n, now_ms);
 }
 
-void cl_net_set_resume_window(cl_net_t *n, uint32_t ms) { n->resume_window_ms = ms; }
+void cl_net_set_resume_window(cl_net_t *n, uint32_t ms)
+{
+    n->resume_window_ms = ms;
+}
 
 void cl_net_inject(cl_net_t *n, const void *data, size_t len, uint64_t now_ms)
 {
@@ -466,20 +477,44 @@ void cl_net_inject(cl_net_t *n, const void *data, size_t len, uint64_t now_ms)
 
 /* ---- queries ---- */
 
-int cl_net_phase(const cl_net_t *n) { return n->phase; }
+int cl_net_phase(const cl_net_t *n)
+{
+    return n->phase;
+}
 
 uint32_t cl_net_rtt_ms(const cl_net_t *n)
 {
     return n->peer && n->peer->state == ENET_PEER_STATE_CONNECTED ? n->peer->roundTripTime : 0;
 }
 
-const wire_room_state *cl_net_room(const cl_net_t *n) { return n->in_room ? &n->room : NULL; }
-int cl_net_slot(const cl_net_t *n) { return n->in_room ? n->slot : -1; }
-const pz_puzzle *cl_net_puzzle(const cl_net_t *n) { return n->pz; }
-const char *cl_net_game_id(const cl_net_t *n) { return n->game_id; }
-const pz_state *cl_net_state(const cl_net_t *n) { return n->own; }
-const pz_state *cl_net_opponent_state(const cl_net_t *n) { return n->opp; }
-uint64_t cl_net_token(const cl_net_t *n) { return n->token; }
+const wire_room_state *cl_net_room(const cl_net_t *n)
+{
+    return n->in_room ? &n->room : NULL;
+}
+int cl_net_slot(const cl_net_t *n)
+{
+    return n->in_room ? n->slot : -1;
+}
+const pz_puzzle *cl_net_puzzle(const cl_net_t *n)
+{
+    return n->pz;
+}
+const char *cl_net_game_id(const cl_net_t *n)
+{
+    return n->game_id;
+}
+const pz_state *cl_net_state(const cl_net_t *n)
+{
+    return n->own;
+}
+const pz_state *cl_net_opponent_state(const cl_net_t *n)
+{
+    return n->opp;
+}
+uint64_t cl_net_token(const cl_net_t *n)
+{
+    return n->token;
+}
 
 int cl_net_pending(const cl_net_t *n, pz_move *out, int max)
 {

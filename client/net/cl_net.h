@@ -1,4 +1,4 @@
-/* cl_net.h: the client side of the mazerace protocol over ENet (rooms, moves, events, resume) and LAN discovery; no SDL. */
+/* cl_net.h: client side of the protocol over ENet (rooms, moves, events, resume), LAN discovery; no SDL. */
 #ifndef MR_CL_NET_H
 #define MR_CL_NET_H
 
@@ -61,16 +61,16 @@ enum cl_net_ev_type {
 };
 
 typedef struct cl_net_event {
-    int type;     /* enum cl_net_ev_type */
-    int code;     /* REFUSED, ERROR: enum wire_error; REJECT: enum match_reject */
-    int slot;     /* ROOM_JOINED, MATCH_START: yours; REMATCH_OFFER: who asked */
-    uint32_t seq; /* ACK, REJECT */
-    uint32_t moves;  /* ACK: your accepted moves so far */
-    bool solved;     /* ACK: that move solved the puzzle */
-    bool resuming;   /* DISCONNECTED */
-    uint32_t player_id; /* CONNECTED */
-    int game_no;        /* MATCH_START */
-    uint64_t start_ms;  /* MATCH_START: race start on the caller's clock */
+    int type;               /* enum cl_net_ev_type */
+    int code;               /* REFUSED, ERROR: enum wire_error; REJECT: enum match_reject */
+    int slot;               /* ROOM_JOINED, MATCH_START: yours; REMATCH_OFFER: who asked */
+    uint32_t seq;           /* ACK, REJECT */
+    uint32_t moves;         /* ACK: your accepted moves so far */
+    bool solved;            /* ACK: that move solved the puzzle */
+    bool resuming;          /* DISCONNECTED */
+    uint32_t player_id;     /* CONNECTED */
+    int game_no;            /* MATCH_START */
+    uint64_t start_ms;      /* MATCH_START: race start on the caller's clock */
     wire_room_state room;   /* ROOM_JOINED, LOBBY, MATCH_END */
     wire_progress progress; /* PROGRESS */
     wire_match_end end;     /* MATCH_END */
@@ -79,12 +79,12 @@ typedef struct cl_net_event {
 
 /* Connection phase, for menus. */
 enum cl_net_phase {
-    CL_NET_IDLE,        /* not connected */
-    CL_NET_CONNECTING,  /* ENet connect or handshake under way */
-    CL_NET_ONLINE,      /* handshake done, not in a room */
-    CL_NET_IN_ROOM,     /* in a room (see cl_net_room for the match phase) */
-    CL_NET_RESUMING,    /* dropped during a race, reconnecting */
-    CL_NET_CLOSED,      /* refused, failed or shut down; create a new one */
+    CL_NET_IDLE,       /* not connected */
+    CL_NET_CONNECTING, /* ENet connect or handshake under way */
+    CL_NET_ONLINE,     /* handshake done, not in a room */
+    CL_NET_IN_ROOM,    /* in a room (see cl_net_room for the match phase) */
+    CL_NET_RESUMING,   /* dropped during a race, reconnecting */
+    CL_NET_CLOSED,     /* refused, failed or shut down; create a new one */
 };
 
 /* ---- hubs: one ENet host shared by connections ---- */
@@ -131,8 +131,7 @@ const char *cl_net_parse_addr(const char *text, char *host, size_t cap, int *por
 
 /* Requests; each returns NULL when queued, else a static message (not
  * connected, not in a room, ...). Answers arrive as events. */
-const char *cl_net_create_room(cl_net_t *n, const pz_params *p, bool has_seed, uint64_t seed,
-                               int series_len);
+const char *cl_net_create_room(cl_net_t *n, const pz_params *p, bool has_seed, uint64_t seed, int series_len);
 const char *cl_net_create_room_id(cl_net_t *n, const char *game_id, int series_len);
 const char *cl_net_join_room(cl_net_t *n, const char *code); /* typed code, normalised */
 const char *cl_net_quick_match(cl_net_t *n);
@@ -171,11 +170,11 @@ void cl_net_drop(cl_net_t *n, uint64_t now_ms, bool resume);
 void cl_net_set_resume_window(cl_net_t *n, uint32_t ms);
 
 /* ---- queries ---- */
-int cl_net_phase(const cl_net_t *n);          /* enum cl_net_phase */
-uint32_t cl_net_rtt_ms(const cl_net_t *n);    /* ENet's smoothed round trip, 0 if not connected */
+int cl_net_phase(const cl_net_t *n);       /* enum cl_net_phase */
+uint32_t cl_net_rtt_ms(const cl_net_t *n); /* ENet's smoothed round trip, 0 if not connected */
 /* The last room state, or NULL when not in a room. */
 const wire_room_state *cl_net_room(const cl_net_t *n);
-int cl_net_slot(const cl_net_t *n);           /* own slot, or -1 */
+int cl_net_slot(const cl_net_t *n); /* own slot, or -1 */
 /* The current puzzle and game ID (NULL before the first MATCH_START). Valid
  * until the next MATCH_START event is returned, or destroy. */
 const pz_puzzle *cl_net_puzzle(const cl_net_t *n);
@@ -195,11 +194,11 @@ uint64_t cl_net_token(const cl_net_t *n);
 typedef struct cl_disc cl_disc_t;
 
 typedef struct cl_server_info {
-    char addr[64];         /* where the reply came from (an IPv4 address) */
-    int game_port;         /* connect here */
+    char addr[64]; /* where the reply came from (an IPv4 address) */
+    int game_port; /* connect here */
     int players_waiting, rooms, players, max_players;
     char name[WIRE_NAME_MAX + 1];
-    uint32_t rtt_ms;       /* probe to reply */
+    uint32_t rtt_ms; /* probe to reply */
 } cl_server_info;
 
 /* A discovery socket probing port (WIRE_DISCOVERY_PORT on a real LAN).

@@ -8,9 +8,9 @@
 
 struct cl_hub {
     ENetHost *host;
-    int conns;    /* connections created in this hub */
-    bool private; /* made by cl_net_create for one connection */
-    bool dirty;   /* packets queued since the last flush: a flush walks every peer, so skip it when idle */
+    int conns;       /* connections created in this hub */
+    bool private;    /* made by cl_net_create for one connection */
+    bool dirty;      /* packets queued since the last flush: a flush walks every peer, so skip it when idle */
     uint64_t now_ms; /* the time handed to the current service call */
     wire_msg *msg;   /* decoding scratch: a wire_msg is too big for every stack */
     cl_net_t **ready; /* connections with new events (cl_hub_ready), max_conns slots */
@@ -27,8 +27,8 @@ struct cl_net {
     cl_hub_t *hub;
     ENetPeer *peer; /* NULL when not connected */
     void *user;
-    bool in_ready;  /* listed in hub->ready */
-    int phase;      /* enum cl_net_phase */
+    bool in_ready; /* listed in hub->ready */
+    int phase;     /* enum cl_net_phase */
     char name[WIRE_NAME_MAX + 1];
     char host[256];
     int port;
@@ -47,7 +47,7 @@ struct cl_net {
     pz_state *own, *opp;
     uint32_t own_applied, opp_applied; /* moves applied to own / opp */
     uint64_t token;
-    bool live; /* a countdown or race is on: a drop is worth resuming */
+    bool live;     /* a countdown or race is on: a drop is worth resuming */
     int game_no;   /* of the last MATCH_START */
     bool end_seen; /* MATCH_END of game_no was reported */
 
@@ -60,9 +60,9 @@ struct cl_net {
     /* Resume after a drop. */
     uint32_t resume_window_ms;
     uint64_t resume_deadline;
-    uint64_t retry_at;   /* next reconnect attempt, 0 = none planned */
-    bool resume_sent;    /* RESUME went out on this connection */
-    bool closing;        /* we asked to close: a disconnect is expected */
+    uint64_t retry_at; /* next reconnect attempt, 0 = none planned */
+    bool resume_sent;  /* RESUME went out on this connection */
+    bool closing;      /* we asked to close: a disconnect is expected */
 };
 
 /* ENet is initialised once per process, on the first hub or discovery

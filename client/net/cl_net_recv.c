@@ -118,8 +118,7 @@ static bool load_puzzle(cl_net_t *n, const wire_match_start *s)
     uint64_t hash = desc ? mr_hash64(desc, strlen(desc)) : 0;
     free(desc);
     if (hash != s->desc_hash) {
-        cl_net_push_text(n, CL_EV_ERROR, 0,
-                         "puzzle %.60s differs from the server's (another version?)", id);
+        cl_net_push_text(n, CL_EV_ERROR, 0, "puzzle %.60s differs from the server's (another version?)", id);
         k->free_puzzle(pz);
         free(id);
         return false;
@@ -216,7 +215,10 @@ static void on_ack(cl_net_t *n, const wire_msg *m)
         else
             local_error(n, "the server accepted a move our rules refuse");
     }
-    cl_net_event ev = {.type = CL_EV_ACK, .slot = n->slot, .seq = m->ack.seq, .moves = m->ack.moves,
+    cl_net_event ev = {.type = CL_EV_ACK,
+                       .slot = n->slot,
+                       .seq = m->ack.seq,
+                       .moves = m->ack.moves,
                        .solved = m->ack.solved};
     cl_net_push(n, &ev);
 }
@@ -273,8 +275,8 @@ void cl_net_on_receive(cl_net_t *n, const uint8_t *data, size_t len)
 {
     wire_msg *m = n->hub->msg;
     if (!wire_read(data, len, m)) {
-        cl_net_push_text(n, CL_EV_ERROR, WIRE_ERR_BAD_MESSAGE, "bad message from the server (type %d, %zu bytes)",
-                         len ? data[0] : -1, len);
+        cl_net_push_text(n, CL_EV_ERROR, WIRE_ERR_BAD_MESSAGE,
+                         "bad message from the server (type %d, %zu bytes)", len ? data[0] : -1, len);
         return;
     }
     switch (m->type) {

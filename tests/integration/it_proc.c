@@ -134,8 +134,7 @@ bool it_proc_line(it_proc *p, char *line, size_t cap, int timeout_ms, const char
     }
 }
 
-bool it_proc_expect(it_proc *p, const char *needle, char *line, size_t cap, int timeout_ms,
-                    const char *tag)
+bool it_proc_expect(it_proc *p, const char *needle, char *line, size_t cap, int timeout_ms, const char *tag)
 {
     uint64_t deadline = mr_now_us() + (uint64_t)timeout_ms * 1000u;
     for (;;) {
@@ -161,8 +160,7 @@ bool it_proc_wait(it_proc *p, int timeout_ms, int *exit_code, const char *tag)
         uint64_t now = mr_now_us();
         if (now >= deadline)
             return false;
-        if (!it_proc_line(p, line, sizeof line, (int)((deadline - now + 999) / 1000), tag) &&
-            !p->eof)
+        if (!it_proc_line(p, line, sizeof line, (int)((deadline - now + 999) / 1000), tag) && !p->eof)
             return false;
     }
     while (take_line(p, line, sizeof line))

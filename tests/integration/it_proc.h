@@ -9,11 +9,11 @@
 
 typedef struct it_proc {
     pid_t pid;
-    int out_fd;      /* read end of the child's stdout (and stderr) */
-    char buf[8192];  /* bytes read but not yet returned as lines */
+    int out_fd;     /* read end of the child's stdout (and stderr) */
+    char buf[8192]; /* bytes read but not yet returned as lines */
     size_t len;
     bool eof;
-    int status;      /* waitpid status once reaped */
+    int status; /* waitpid status once reaped */
     bool reaped;
 } it_proc;
 
@@ -29,8 +29,7 @@ bool it_proc_line(it_proc *p, char *line, size_t cap, int timeout_ms, const char
 
 /* Reads lines until one contains needle (copied to line); false on timeout or
  * end of output. */
-bool it_proc_expect(it_proc *p, const char *needle, char *line, size_t cap, int timeout_ms,
-                    const char *tag);
+bool it_proc_expect(it_proc *p, const char *needle, char *line, size_t cap, int timeout_ms, const char *tag);
 
 /* Reads the child's remaining output until it ends, then reaps it; false if it
  * has not ended within timeout_ms. On success *exit_code is the exit status,

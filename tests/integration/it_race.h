@@ -31,8 +31,8 @@ bool it_env_run(it_env *e, bool (*done)(it_env *e, void *arg), void *arg, int ti
 void it_env_stop(it_env *e);
 
 /* Predicates for it_env_run. */
-bool it_all_done(it_env *e, void *arg);          /* every player done or failed */
-bool it_results_at_least(it_env *e, void *arg);  /* arg: int *, every player has that many results */
+bool it_all_done(it_env *e, void *arg);         /* every player done or failed */
+bool it_results_at_least(it_env *e, void *arg); /* arg: int *, every player has that many results */
 
 /* A config with the usual test defaults: name, pace, one match. */
 bt_player_cfg it_cfg(const char *name, int mode, uint32_t pace_ms);

@@ -1,4 +1,4 @@
-/* test_it_clnet.c: the cl_net API as the SDL client uses it: offline errors, then a lobby, a race and its result over a real server. */
+/* test_it_clnet.c: the cl_net API as the SDL client uses it, offline and over a real server. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -128,8 +128,8 @@ static void test_lobby_race_result(void **ctx)
     snprintf(code, sizeof code, "%s", s[0].last[CL_EV_ROOM_JOINED].room.code);
     assert_int_equal(s[0].last[CL_EV_ROOM_JOINED].slot, 0);
     /* Typed in lower case with a dash, as a player might. */
-    snprintf(typed, sizeof typed, "%c%c-%c%c%c", code[0] | 0x20, code[1] | 0x20, code[2] | 0x20, code[3] | 0x20,
-             code[4] | 0x20);
+    snprintf(typed, sizeof typed, "%c%c-%c%c%c", code[0] | 0x20, code[1] | 0x20, code[2] | 0x20,
+             code[3] | 0x20, code[4] | 0x20);
     assert_null(cl_net_join_room(n[1], typed));
     assert_true(pump(&sv, n, s, 1, CL_EV_ROOM_JOINED, 1, 5000));
     assert_string_equal(cl_net_room(n[1])->code, code);

@@ -1,4 +1,4 @@
-/* test_it_race.c: bots race over a real mazerace-server on 127.0.0.1: every kind, the right winner, progress, illegal moves, resume, forfeit, rematch, shutdown. */
+/* test_it_race.c: bots race over a real server: every kind, winner, progress, rejects, resume, forfeit. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

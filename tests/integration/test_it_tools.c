@@ -1,4 +1,4 @@
-/* test_it_tools.c: the mazerace-bot program against a real server, its flags, and LAN discovery on 127.0.0.1. */
+/* test_it_tools.c: mazerace-bot against a real server, its flags, and LAN discovery on 127.0.0.1. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -53,7 +53,8 @@ static void test_bot_plays_one_match(void **ctx)
     assert_true(port > 0);
     char addr[32];
     snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
-    const char *args[] = {"--server", addr, "--bots", "2", "--matches", "1", "--pace", "5", "--timeout", "60", NULL};
+    const char *args[] = {"--server", addr, "--bots",    "2",  "--matches", "1",
+                          "--pace",   "5",  "--timeout", "60", NULL};
     int matches = 0, summary = 0;
     int code = run_bot(args, "match bot-", &matches, "summary:", &summary);
     assert_int_equal(code, 0);
@@ -76,8 +77,9 @@ static void test_bot_pairs_rooms_and_rematches(void **ctx)
     assert_true(port > 0);
     char addr[32];
     snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
-    const char *args[] = {"--server", addr, "--bots", "4", "--matches", "2", "--pace", "3", "--kind", "ice",
-                          "--size", "12x10", "--difficulty", "easy", "--mistakes", "0.2", "--timeout", "60", NULL};
+    const char *args[] = {"--server",  addr,  "--bots", "4",     "--matches",    "2",    "--pace",     "3",
+                          "--kind",    "ice", "--size", "12x10", "--difficulty", "easy", "--mistakes", "0.2",
+                          "--timeout", "60",  NULL};
     int matches = 0, won = 0;
     int code = run_bot(args, "match bot-", &matches, ": won;", &won);
     assert_int_equal(code, 0);
@@ -100,8 +102,8 @@ static void test_bot_bench_small(void **ctx)
     char addr[32], pid[16];
     snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
     snprintf(pid, sizeof pid, "%d", (int)sv.pid);
-    const char *args[] = {"--server", addr, "--bots", "2", "--bench", "0.5", "--size", "9x9",
-                          "--server-pid", pid, "--timeout", "30", NULL};
+    const char *args[] = {"--server", addr,           "--bots", "2",         "--bench", "0.5", "--size",
+                          "9x9",      "--server-pid", pid,      "--timeout", "30",      NULL};
     int result = 0, answered = 0;
     int code = run_bot(args, "RESULT net rate20_k2 ", &result, " 0 unanswered)", &answered);
     assert_int_equal(code, 0);
@@ -126,11 +128,11 @@ static void test_bot_bad_flags(void **ctx)
 {
     (void)ctx;
     const char *bad[][4] = {
-        {"--bots", "0", NULL},           {"--server", "127.0.0.1:99999", NULL},
-        {"--pace", "fast", NULL},        {"--mistakes", "2", NULL},
-        {"--room", "AB", NULL},          {"--kind", "chess", NULL},
-        {"--size", "10by10", NULL},      {"--frobnicate", NULL},
-        {"--room", "ABCDE", "--kind"},   {"--bench", "5", NULL},
+        {"--bots", "0", NULL},         {"--server", "127.0.0.1:99999", NULL},
+        {"--pace", "fast", NULL},      {"--mistakes", "2", NULL},
+        {"--room", "AB", NULL},        {"--kind", "chess", NULL},
+        {"--size", "10by10", NULL},    {"--frobnicate", NULL},
+        {"--room", "ABCDE", "--kind"}, {"--bench", "5", NULL},
     };
     for (size_t i = 0; i < MR_ARRAY_LEN(bad); i++) {
         const char *args[6] = {bad[i][0], bad[i][1], bad[i][2], NULL};

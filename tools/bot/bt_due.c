@@ -45,7 +45,10 @@ static void swap(bt_due *d, int a, int b)
     d->pos[ia] = b;
 }
 
-static uint64_t key_at(const bt_due *d, int h) { return d->key[d->heap[h]]; }
+static uint64_t key_at(const bt_due *d, int h)
+{
+    return d->key[d->heap[h]];
+}
 
 void bt_due_set(bt_due *d, int i, uint64_t at)
 {

@@ -1,4 +1,4 @@
-/* bt_due.h: an indexed min-heap of due times, so a loop over thousands of players touches only those with a move due. */
+/* bt_due.h: indexed min-heap of due times: a loop over many players visits only those due. */
 #ifndef MR_BT_DUE_H
 #define MR_BT_DUE_H
 

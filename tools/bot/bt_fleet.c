@@ -1,4 +1,4 @@
-/* bt_fleet.c: runs many players over one ENet host: play mode (results and summary) and bench mode (ack times, CPU, drops). */
+/* bt_fleet.c: many players over one ENet host: play mode (results) and bench mode (acks, CPU, drops). */
 #include "bt_fleet.h"
 
 #include <signal.h>
@@ -17,15 +17,18 @@
 
 static volatile sig_atomic_t stop_flag;
 
-void bt_fleet_stop(void) { stop_flag = 1; }
+void bt_fleet_stop(void)
+{
+    stop_flag = 1;
+}
 
 typedef struct fleet {
     const bt_opts *o;
     cl_hub_t *hub;
     bt_player **p;
     int n;
-    int *printed; /* results printed per player */
-    bt_due *due;  /* when each player next moves */
+    int *printed;        /* results printed per player */
+    bt_due *due;         /* when each player next moves */
     uint64_t next_sweep; /* every player is looked at now and then (timers, pairing) */
 } fleet;
 
@@ -218,7 +221,8 @@ static int play(fleet *f)
     uint32_t p50 = bt_quantile(all, ns, 0.5, 0), p99 = bt_quantile(all, ns, 0.99, 1);
     free(all);
     printf("summary: %d bots, %d done, %llu games seen (%llu won), %.1f s; moves sent %llu, acked %llu, "
-           "rejected %llu; opponent progress events %llu; resumed %llu; ack round trip p50 %.2f ms p99 %.2f ms\n",
+           "rejected %llu; opponent progress events %llu; resumed %llu; ack round trip p50 %.2f ms p99 %.2f "
+           "ms\n",
            f->n, done, (unsigned long long)games, (unsigned long long)wins, wall, (unsigned long long)sent,
            (unsigned long long)acked, (unsigned long long)rejected, (unsigned long long)progress,
            (unsigned long long)resumed, p50 / 1000.0, p99 / 1000.0);
@@ -336,14 +340,13 @@ static int bench(fleet *f)
     printf("bench k=%d (%d matches) at %g moves/s each: setup %.2f s, window %.2f s, moves answered %llu in "
            "window (%llu sent, %llu answered, %llu rejected in all, %llu unanswered)\n",
            f->n, f->n / 2, rate, setup_s, win, (unsigned long long)rt, (unsigned long long)sent,
-           (unsigned long long)answered, (unsigned long long)rejected,
-           (unsigned long long)(sent - answered));
+           (unsigned long long)answered, (unsigned long long)rejected, (unsigned long long)(sent - answered));
     printf("  %.0f moves/s validated = %.0f msgs/s (both directions)\n", rt / win, 2 * rt / win);
     printf("  ack round trip us: p50 %.1f  p90 %.1f  p99 %.1f  max %.1f  (%zu samples)\n", p50, p90, p99, mx,
            ns);
     if (srv_cpu >= 0)
-        printf("  server process CPU %.3f s in window (%.1f%% of a core, %.2f us/move); bots %.1f%%\n", srv_cpu,
-               100 * srv_cpu / win, rt ? srv_cpu * 1e6 / (double)rt : 0, 100 * cli_cpu / win);
+        printf("  server process CPU %.3f s in window (%.1f%% of a core, %.2f us/move); bots %.1f%%\n",
+               srv_cpu, 100 * srv_cpu / win, rt ? srv_cpu * 1e6 / (double)rt : 0, 100 * cli_cpu / win);
     else
         printf("  server CPU unknown (no --server-pid); bots %.1f%%\n", 100 * cli_cpu / win);
     printf("  kernel UDP drops (socket buffer full): server %ld, bots %ld\n", sdrop, cdrop);

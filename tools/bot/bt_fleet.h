@@ -1,4 +1,4 @@
-/* bt_fleet.h: many bt_players over one shared ENet host: the play loop of mazerace-bot and its network bench. */
+/* bt_fleet.h: many bt_players over one shared ENet host: mazerace-bot's loop and its bench. */
 #ifndef MR_BT_FLEET_H
 #define MR_BT_FLEET_H
 

@@ -46,7 +46,8 @@ long bt_udp_drops(int port)
         unsigned lport;
         long d;
         /* sl local rem st tx:rx tr:tm retr uid timeout inode ref ptr drops */
-        if (n++ && sscanf(line, " %*d: %*x:%x %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %ld", &lport, &d) == 2 &&
+        if (n++ &&
+            sscanf(line, " %*d: %*x:%x %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %ld", &lport, &d) == 2 &&
             (int)lport == port)
             total = (total < 0 ? 0 : total) + d;
     }

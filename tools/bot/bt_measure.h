@@ -1,4 +1,4 @@
-/* bt_measure.h: what the network bench reads from the system: process CPU time, kernel UDP drops, percentiles. */
+/* bt_measure.h: what the network bench reads: process CPU time, kernel UDP drops, percentiles. */
 #ifndef MR_BT_MEASURE_H
 #define MR_BT_MEASURE_H
 

@@ -216,9 +216,9 @@ static void request_race(bt_player *p)
         err = cl_net_join_room(p->net, p->cfg.room);
         break;
     case BT_CREATE:
-        err = p->cfg.game_id ? cl_net_create_room_id(p->net, p->cfg.game_id, p->cfg.series)
-                             : cl_net_create_room(p->net, &p->cfg.params, p->cfg.has_seed, p->cfg.seed,
-                                                  p->cfg.series);
+        err = p->cfg.game_id
+                  ? cl_net_create_room_id(p->net, p->cfg.game_id, p->cfg.series)
+                  : cl_net_create_room(p->net, &p->cfg.params, p->cfg.has_seed, p->cfg.seed, p->cfg.series);
         break;
     case BT_WAIT:
         if (!p->wait_code_known)
@@ -395,18 +395,39 @@ void bt_player_join(bt_player *p, const char *code)
         request_race(p);
 }
 
-void bt_player_pause(bt_player *p) { p->paused = true; }
+void bt_player_pause(bt_player *p)
+{
+    p->paused = true;
+}
 
-bool bt_player_done(const bt_player *p) { return p->done; }
-const char *bt_player_failed(const bt_player *p) { return p->fail; }
+bool bt_player_done(const bt_player *p)
+{
+    return p->done;
+}
+const char *bt_player_failed(const bt_player *p)
+{
+    return p->fail;
+}
 bool bt_player_racing(const bt_player *p, uint64_t now_us)
 {
     return p->racing && now_us / 1000u >= p->start_ms;
 }
-const char *bt_player_room(const bt_player *p) { return p->room[0] ? p->room : NULL; }
-const char *bt_player_name(const bt_player *p) { return p->name; }
-cl_net_t *bt_player_net(bt_player *p) { return p->net; }
-const bt_counts *bt_player_counts(const bt_player *p) { return &p->counts; }
+const char *bt_player_room(const bt_player *p)
+{
+    return p->room[0] ? p->room : NULL;
+}
+const char *bt_player_name(const bt_player *p)
+{
+    return p->name;
+}
+cl_net_t *bt_player_net(bt_player *p)
+{
+    return p->net;
+}
+const bt_counts *bt_player_counts(const bt_player *p)
+{
+    return &p->counts;
+}
 
 int bt_player_results(const bt_player *p, const bt_result **out)
 {
@@ -414,7 +435,10 @@ int bt_player_results(const bt_player *p, const bt_result **out)
     return p->nresults;
 }
 
-void bt_player_record(bt_player *p, bool on) { p->recording = on; }
+void bt_player_record(bt_player *p, bool on)
+{
+    p->recording = on;
+}
 
 const uint32_t *bt_player_samples(const bt_player *p, size_t *n)
 {
@@ -422,7 +446,10 @@ const uint32_t *bt_player_samples(const bt_player *p, size_t *n)
     return p->samples;
 }
 
-uint32_t bt_player_outstanding(const bt_player *p) { return (uint32_t)p->sq_len; }
+uint32_t bt_player_outstanding(const bt_player *p)
+{
+    return (uint32_t)p->sq_len;
+}
 
 uint64_t bt_player_next_due_us(const bt_player *p)
 {

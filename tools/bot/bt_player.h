@@ -1,4 +1,4 @@
-/* bt_player.h: one headless player over cl_net: joins a race, plays with the bot brain (or shuttles for benches), records results and ack times. */
+/* bt_player.h: one headless player over cl_net: races with the bot brain, records results and acks. */
 #ifndef MR_BT_PLAYER_H
 #define MR_BT_PLAYER_H
 
@@ -25,7 +25,7 @@ enum bt_play {
 
 typedef struct bt_player_cfg {
     const char *name;
-    int mode; /* enum bt_mode */
+    int mode;         /* enum bt_mode */
     const char *room; /* BT_JOIN */
     pz_params params; /* BT_CREATE */
     bool has_seed;
@@ -66,18 +66,18 @@ void bt_player_join(bt_player *p, const char *code);
 void bt_player_pause(bt_player *p);
 
 /* ---- state ---- */
-bool bt_player_done(const bt_player *p);   /* played its matches (or left) */
+bool bt_player_done(const bt_player *p); /* played its matches (or left) */
 /* Why the player failed (lost connection without resume, refused, protocol
  * error, ...), or NULL. */
 const char *bt_player_failed(const bt_player *p);
 bool bt_player_racing(const bt_player *p, uint64_t now_us); /* race on and started */
-const char *bt_player_room(const bt_player *p); /* code once in a room, else NULL */
+const char *bt_player_room(const bt_player *p);             /* code once in a room, else NULL */
 const char *bt_player_name(const bt_player *p);
 cl_net_t *bt_player_net(bt_player *p);
 
 typedef struct bt_counts {
     uint64_t sent, acked, rejected; /* moves */
-    uint64_t progress;  /* opponent progress events */
+    uint64_t progress;              /* opponent progress events */
     uint64_t resumed, drops;
     uint64_t errors;    /* ERROR events (requests refused) */
     uint64_t shutdowns; /* SHUTDOWN notices */

@@ -127,9 +127,9 @@ int main(int argc, char **argv)
             continue;
         }
         static const char *const with_value[] = {
-            "--server", "--room", "--kind", "--size", "--difficulty", "--id", "--seed", "--series",
-            "--pace", "--mistakes", "--matches", "--bots", "--name", "--bot-seed", "--timeout",
-            "--sockbuf", "--bench", "--server-pid"};
+            "--server", "--room",     "--kind",    "--size",     "--difficulty", "--id",
+            "--seed",   "--series",   "--pace",    "--mistakes", "--matches",    "--bots",
+            "--name",   "--bot-seed", "--timeout", "--sockbuf",  "--bench",      "--server-pid"};
         bool known = false;
         for (size_t k = 0; k < MR_ARRAY_LEN(with_value); k++)
             known = known || strcmp(a, with_value[k]) == 0;
