@@ -8,6 +8,7 @@
 #include "bench.h"
 #include "rng.h"
 #include "sum.h"
+#include "sum_board.h"
 #include "util.h"
 
 /* Thread CPU time in microseconds: on a shared, loaded machine the wall
@@ -200,6 +201,57 @@ static void compare_naive(const bench_opts *o, int w, int h, int lo)
     free(paths);
 }
 
+/* The two parts of a generation draw, in thread CPU time, over every
+ * ordered Start-End pair of a w x h board: listing the pair's paths (once
+ * per walk) and one full scan of the list for a fresh set of values (once
+ * per draw). */
+static void path_lists(const bench_opts *o, int w, int h)
+{
+    int n = w * h, pairs = n * (n - 1), scans = o->quick ? 2 : 16;
+    double *t_list = mr_alloc((size_t)pairs, sizeof *t_list);
+    double *t_scan = mr_alloc((size_t)pairs, sizeof *t_scan);
+    sum_board b;
+    sum_board_init(&b, w, h);
+    sum_paths ps;
+    memset(&ps, 0, sizeof ps);
+    rng_t r;
+    rng_seed(&r, 5);
+    double paths = 0;
+    int k = 0;
+    for (b.start = 0; b.start < n; b.start++)
+        for (b.end = 0; b.end < n; b.end++) {
+            if (b.start == b.end)
+                continue;
+            double t0 = cpu_now_us();
+            sum_paths_enumerate(&b, &ps);
+            t_list[k] = cpu_now_us() - t0;
+            paths += (double)ps.count;
+            double scan = 0;
+            for (int j = 0; j < scans; j++) {
+                for (int i = 0; i < n; i++)
+                    b.val[i] = (int8_t)rng_range(&r, -9, 9);
+                uint32_t set;
+                t0 = cpu_now_us();
+                sum_count c = sum_paths_count(&ps, b.val, b.val[b.start] + b.val[b.end], 0, &set);
+                scan += cpu_now_us() - t0;
+                (void)c;
+            }
+            t_scan[k++] = scan / scans;
+        }
+    sum_paths_free(&ps);
+    bench_stats l, sc;
+    bench_stats_of(t_list, pairs, &l);
+    bench_stats_of(t_scan, pairs, &sc);
+    printf("  %dx%d: %.0f paths per pair; list median %.1f us p99 %.1f us; scan median %.2f us p99 %.2f us "
+           "(cpu, %d pairs)\n",
+           w, h, paths / pairs, l.median, l.p99, sc.median, sc.p99, pairs);
+    printf("RESULT sum_paths %dx%d paths=%.0f list_median_us=%.2f list_p99_us=%.2f scan_median_us=%.3f "
+           "scan_p99_us=%.3f pairs=%d\n",
+           w, h, paths / pairs, l.median, l.p99, sc.median, sc.p99, pairs);
+    free(t_list);
+    free(t_scan);
+}
+
 void bench_sum(const bench_opts *o)
 {
     const pz_kind *k = &pz_kind_sum;
@@ -225,6 +277,9 @@ void bench_sum(const bench_opts *o)
             if (!k->validate_params(&p))
                 generate_cpu(o, &p);
         }
+    printf("sum: generation's path lists: listing a pair's paths (per walk) and one scan (per draw)\n");
+    path_lists(o, 5, 4);
+    path_lists(o, 5, 5);
     /* seed_mathmaze's shapes: it writes 4 columns x 5 rows as "4x5"; the
      * default 5x4 has the same cells transposed */
     printf("sum: exact counter vs seed_mathmaze's naive count, same puzzles, values 1..9 (issue 2: >= 4x)\n");
