@@ -13,9 +13,9 @@
 #include "util.h"
 
 static const cl_scene *const scenes[CL_SCENE_COUNT] = {
-    [CL_SCENE_MENU] = &cl_scene_menu,       [CL_SCENE_SETUP] = &cl_scene_setup,
-    [CL_SCENE_JOIN] = &cl_scene_join,       [CL_SCENE_LOBBY] = &cl_scene_lobby,
-    [CL_SCENE_RACE] = &cl_scene_race,       [CL_SCENE_RESULTS] = &cl_scene_results,
+    [CL_SCENE_MENU] = &cl_scene_menu,         [CL_SCENE_SETUP] = &cl_scene_setup,
+    [CL_SCENE_JOIN] = &cl_scene_join,         [CL_SCENE_LOBBY] = &cl_scene_lobby,
+    [CL_SCENE_RACE] = &cl_scene_race,         [CL_SCENE_RESULTS] = &cl_scene_results,
     [CL_SCENE_SETTINGS] = &cl_scene_settings,
 };
 
@@ -207,11 +207,15 @@ static void draw_message(cl_app *a)
     if (w > a->out_w - 20)
         w = a->out_w - 20;
     int x = (a->out_w - w) / 2, y = a->out_h - fh * 5 / 2;
-    cl_draw_panel(a->ren, x, y, w, fh * 2, a->msg_bad ? cl_color_mix(cl_col_bad, cl_col_panel, 100) : cl_col_panel_hi);
+    cl_draw_panel(a->ren, x, y, w, fh * 2,
+                  a->msg_bad ? cl_color_mix(cl_col_bad, cl_col_panel, 100) : cl_col_panel_hi);
     cl_text_draw_mid(a->text, CL_FONT_BODY, a->msg, a->out_w / 2, y + fh, cl_col_text, CL_CENTER);
 }
 
-static uint64_t wall_ms(void) { return mr_now_us() / 1000u; }
+static uint64_t wall_ms(void)
+{
+    return mr_now_us() / 1000u;
+}
 
 static bool init_video(cl_app *a, const char **err)
 {
@@ -279,7 +283,8 @@ static void load_settings(cl_app *a)
         }
     }
     char msg[256] = "";
-    const char *why = a->settings_path[0] ? cl_settings_load(&a->settings, a->settings_path, msg, sizeof msg) : NULL;
+    const char *why =
+        a->settings_path[0] ? cl_settings_load(&a->settings, a->settings_path, msg, sizeof msg) : NULL;
     if (!a->settings_path[0])
         cl_settings_default(&a->settings);
     if (why)
@@ -288,7 +293,8 @@ static void load_settings(cl_app *a)
         if (cl_name_ok(a->args.name))
             snprintf(a->settings.name, sizeof a->settings.name, "%s", a->args.name);
         else
-            snprintf(a->msg, sizeof a->msg, "--name must be 1-23 printable characters; kept %s", a->settings.name);
+            snprintf(a->msg, sizeof a->msg, "--name must be 1-23 printable characters; kept %s",
+                     a->settings.name);
     }
 }
 
@@ -303,9 +309,9 @@ static void start_from_args(cl_app *a)
     else if (a->args.host_id) {
         char fresh[64];
         snprintf(fresh, sizeof fresh, "maze:21x15:medium#%u", (unsigned)rng_below(&a->fx_rng, 1000000000u));
-        why = cl_app_start_mode(a, CL_MODE_HOST, a->args.host_id[0] ? a->args.host_id : fresh, a->args.series, 0);
-    }
-    else if (a->args.join_addr) {
+        why = cl_app_start_mode(a, CL_MODE_HOST, a->args.host_id[0] ? a->args.host_id : fresh, a->args.series,
+                                0);
+    } else if (a->args.join_addr) {
         why = cl_app_join(a, a->args.join_addr, a->args.room, !a->args.room);
         if (!why)
             cl_app_set_scene(a, CL_SCENE_LOBBY);

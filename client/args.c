@@ -56,39 +56,64 @@ const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t e
         const char *o = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         bool has_v = v && v[0] != '-';
-#define NEED()                                                                                     \
-    do {                                                                                           \
-        if (!v) {                                                                                  \
-            snprintf(err, errlen, "%s needs a value", o);                                          \
-            return err;                                                                            \
-        }                                                                                          \
-        i++;                                                                                       \
+#define NEED()                                                                                               \
+    do {                                                                                                     \
+        if (!v) {                                                                                            \
+            snprintf(err, errlen, "%s needs a value", o);                                                    \
+            return err;                                                                                      \
+        }                                                                                                    \
+        i++;                                                                                                 \
     } while (0)
-        if (!strcmp(o, "--help") || !strcmp(o, "-h")) a->help = true;
-        else if (!strcmp(o, "--version")) a->version = true;
-        else if (!strcmp(o, "--headless")) a->headless = true;
-        else if (!strcmp(o, "--software")) a->software = true;
-        else if (!strcmp(o, "--no-vsync")) a->no_vsync = true;
-        else if (!strcmp(o, "--no-save")) a->no_save = true;
-        else if (!strcmp(o, "--fullscreen")) a->fullscreen = true;
-        else if (!strcmp(o, "--quick")) a->quick = true;
-        else if (!strcmp(o, "--script")) { NEED(); a->script = v; }
-        else if (!strcmp(o, "--screenshot")) { NEED(); a->screenshot = v; }
-        else if (!strcmp(o, "--settings")) { NEED(); a->settings = v; }
-        else if (!strcmp(o, "--hotseat")) { NEED(); a->hotseat_id = v; }
-        else if (!strcmp(o, "--vs-computer")) { NEED(); a->computer_id = v; }
-        else if (!strcmp(o, "--join")) { NEED(); a->join_addr = v; }
-        else if (!strcmp(o, "--room")) { NEED(); a->room = v; }
-        else if (!strcmp(o, "--name")) { NEED(); a->name = v; }
-        else if (!strcmp(o, "--host-bind")) { NEED(); a->host_bind = v; }
-        else if (!strcmp(o, "--host-port")) {
+        if (!strcmp(o, "--help") || !strcmp(o, "-h"))
+            a->help = true;
+        else if (!strcmp(o, "--version"))
+            a->version = true;
+        else if (!strcmp(o, "--headless"))
+            a->headless = true;
+        else if (!strcmp(o, "--software"))
+            a->software = true;
+        else if (!strcmp(o, "--no-vsync"))
+            a->no_vsync = true;
+        else if (!strcmp(o, "--no-save"))
+            a->no_save = true;
+        else if (!strcmp(o, "--fullscreen"))
+            a->fullscreen = true;
+        else if (!strcmp(o, "--quick"))
+            a->quick = true;
+        else if (!strcmp(o, "--script")) {
+            NEED();
+            a->script = v;
+        } else if (!strcmp(o, "--screenshot")) {
+            NEED();
+            a->screenshot = v;
+        } else if (!strcmp(o, "--settings")) {
+            NEED();
+            a->settings = v;
+        } else if (!strcmp(o, "--hotseat")) {
+            NEED();
+            a->hotseat_id = v;
+        } else if (!strcmp(o, "--vs-computer")) {
+            NEED();
+            a->computer_id = v;
+        } else if (!strcmp(o, "--join")) {
+            NEED();
+            a->join_addr = v;
+        } else if (!strcmp(o, "--room")) {
+            NEED();
+            a->room = v;
+        } else if (!strcmp(o, "--name")) {
+            NEED();
+            a->name = v;
+        } else if (!strcmp(o, "--host-bind")) {
+            NEED();
+            a->host_bind = v;
+        } else if (!strcmp(o, "--host-port")) {
             NEED();
             if (!parse_int(v, 0, 65535, &a->host_port)) {
                 snprintf(err, errlen, "--host-port must be 0..65535");
                 return err;
             }
-        }
-        else if (!strcmp(o, "--host")) {
+        } else if (!strcmp(o, "--host")) {
             a->host_id = "";
             if (has_v) {
                 a->host_id = v;

@@ -28,7 +28,10 @@ static void push(local *l, const cl_event *ev)
     l->qn++;
 }
 
-static bool is_local_slot(const local *l, int slot) { return l->base.hotseat ? (slot == 0 || slot == 1) : slot == 0; }
+static bool is_local_slot(const local *l, int slot)
+{
+    return l->base.hotseat ? (slot == 0 || slot == 1) : slot == 0;
+}
 
 static void refresh_lobby(local *l)
 {
@@ -195,8 +198,8 @@ void cl_backend_destroy(cl_backend *b)
 }
 
 cl_backend *cl_backend_local(const char *game_id, const char *name0, const char *name1,
-                             uint32_t bot_ms_per_move, double bot_mistakes, int series_len,
-                             uint64_t seed, uint64_t now_ms, char *err, size_t errlen)
+                             uint32_t bot_ms_per_move, double bot_mistakes, int series_len, uint64_t seed,
+                             uint64_t now_ms, char *err, size_t errlen)
 {
     match_config cfg;
     match_config_default(&cfg);

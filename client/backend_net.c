@@ -55,14 +55,22 @@ static void push_text(netbe *nb, int type, const char *text)
 static const char *wire_error_words(int code, const char *text)
 {
     switch (code) {
-    case WIRE_ERR_VERSION: return "Version mismatch: this game and the server are different versions. Update the older one.";
-    case WIRE_ERR_FULL: return "The server is full. Try again later or another server.";
-    case WIRE_ERR_NO_ROOM: return "Unknown room code. Check the code and try again.";
-    case WIRE_ERR_ROOM_FULL: return "That room is full: two players are already in it.";
-    case WIRE_ERR_BAD_NAME: return "The server refused your name. Change it in Settings.";
-    case WIRE_ERR_BAD_PARAMS: return "The server refused that puzzle or series.";
-    case WIRE_ERR_TOO_MANY_ROOMS: return "The server has no room for another game right now.";
-    default: return text && text[0] ? text : "The server reported an error.";
+    case WIRE_ERR_VERSION:
+        return "Version mismatch: this game and the server are different versions. Update the older one.";
+    case WIRE_ERR_FULL:
+        return "The server is full. Try again later or another server.";
+    case WIRE_ERR_NO_ROOM:
+        return "Unknown room code. Check the code and try again.";
+    case WIRE_ERR_ROOM_FULL:
+        return "That room is full: two players are already in it.";
+    case WIRE_ERR_BAD_NAME:
+        return "The server refused your name. Change it in Settings.";
+    case WIRE_ERR_BAD_PARAMS:
+        return "The server refused that puzzle or series.";
+    case WIRE_ERR_TOO_MANY_ROOMS:
+        return "The server has no room for another game right now.";
+    default:
+        return text && text[0] ? text : "The server reported an error.";
     }
 }
 
@@ -75,7 +83,8 @@ static void refresh_room(netbe *nb)
     nb->base.my_slot = rs->your_slot & 1;
     nb->base.series_len = rs->series_len;
     for (int s = 0; s < 2; s++) {
-        snprintf(nb->base.name[s], sizeof nb->base.name[s], "%s", rs->player[s].present ? rs->player[s].name : "");
+        snprintf(nb->base.name[s], sizeof nb->base.name[s], "%s",
+                 rs->player[s].present ? rs->player[s].name : "");
         nb->base.ready[s] = rs->player[s].ready;
     }
 }
@@ -131,7 +140,8 @@ static void on_event(netbe *nb, const cl_net_event *e, uint64_t now)
     case CL_EV_MATCH_START:
         refresh_room(nb);
         nb->base.my_slot = e->slot & 1;
-        snprintf(nb->base.game_id, sizeof nb->base.game_id, "%s", cl_net_game_id(nb->n) ? cl_net_game_id(nb->n) : "");
+        snprintf(nb->base.game_id, sizeof nb->base.game_id, "%s",
+                 cl_net_game_id(nb->n) ? cl_net_game_id(nb->n) : "");
         nb->start_ms = e->start_ms;
         nb->started = false;
         nb->nmap = 0;
@@ -291,7 +301,10 @@ static void rematch(cl_backend *b, uint64_t now)
         push_text(nb, CL_BE_INFO, why);
 }
 
-static const pz_puzzle *puzzle(cl_backend *b) { return cl_net_puzzle(((netbe *)b)->n); }
+static const pz_puzzle *puzzle(cl_backend *b)
+{
+    return cl_net_puzzle(((netbe *)b)->n);
+}
 
 static const pz_state *state(cl_backend *b, int slot)
 {

@@ -92,7 +92,8 @@ static void bench_kind(cl_app *a, const pz_kind *k, int frames)
     for (int f = 0; f < frames; f++)
         sum += cpu[f];
     qsort(cpu, (size_t)frames, sizeof *cpu, cmp_double);
-    printf("RESULT client_frame %s_%dx%d %dx%d mean_ms=%.3f p50_ms=%.3f p99_ms=%.3f max_ms=%.3f wall_ms_per_frame=%.3f "
+    printf("RESULT client_frame %s_%dx%d %dx%d mean_ms=%.3f p50_ms=%.3f p99_ms=%.3f max_ms=%.3f "
+           "wall_ms_per_frame=%.3f "
            "frames=%d moves=%d\n",
            k->name, p.w, p.h, a->out_w, a->out_h, sum / frames, cpu[frames / 2], cpu[frames * 99 / 100],
            cpu[frames - 1], wall / frames, frames, next);

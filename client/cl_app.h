@@ -63,7 +63,7 @@ struct cl_app {
     SDL_Window *win;
     SDL_Renderer *ren;
     cl_text *text;
-    int out_w, out_h; /* renderer output pixels */
+    int out_w, out_h;  /* renderer output pixels */
     float mouse_scale; /* output pixels per window coordinate */
     uint64_t now_ms, start_ms;
     uint32_t dt_ms;
@@ -101,7 +101,7 @@ struct cl_app {
     int stick_dir[4]; /* last stick direction per pad, for edge triggering */
     float touch_x, touch_y;
     bool result_printed;
-    int score[2];       /* series score after the last finished game */
+    int score[2]; /* series score after the last finished game */
     bool series_over;
     cl_netui *net;
 };

@@ -10,13 +10,13 @@ typedef struct cl_args {
     const char *script, *screenshot, *settings;
     const char *hotseat_id, *computer_id, *join_addr, *host_id, *room;
     bool quick;
-    int series;     /* best of N for --hotseat / --vs-computer / --host, default 1 */
-    int bot_ms;     /* --bot-pace: ms per move of the computer */
+    int series; /* best of N for --hotseat / --vs-computer / --host, default 1 */
+    int bot_ms; /* --bot-pace: ms per move of the computer */
     int width, height;
     const char *name;
     const char *host_bind; /* --host-bind: address the hosted server listens on (default all) */
     int host_port;         /* --host-port: its game port; 0 any free one (then discovery too); -1 default */
-    double max_seconds; /* --max-seconds: quit after this long (tests), 0 off */
+    double max_seconds;    /* --max-seconds: quit after this long (tests), 0 off */
     int bench_frames;
 } cl_args;
 

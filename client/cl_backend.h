@@ -62,8 +62,8 @@ struct cl_backend {
     bool hotseat;     /* both slots are played on this machine */
     char name[2][32]; /* by slot; "" while empty */
     bool ready[2];
-    char room[16];    /* room code to share, "" for local play */
-    int ping_ms;      /* -1 when local */
+    char room[16]; /* room code to share, "" for local play */
+    int ping_ms;   /* -1 when local */
     char game_id[160];
     int series_len;
 };
@@ -74,8 +74,8 @@ void cl_backend_destroy(cl_backend *b); /* accepts NULL */
  * 0 and 1. bot_ms_per_move > 0 makes slot 1 a computer player with that
  * pace and mistake rate; 0 makes it hotseat. NULL with a message in err. */
 cl_backend *cl_backend_local(const char *game_id, const char *name0, const char *name1,
-                             uint32_t bot_ms_per_move, double bot_mistakes, int series_len,
-                             uint64_t seed, uint64_t now_ms, char *err, size_t errlen);
+                             uint32_t bot_ms_per_move, double bot_mistakes, int series_len, uint64_t seed,
+                             uint64_t now_ms, char *err, size_t errlen);
 
 /* Network backend: connects to host:port as name and then creates a room
  * on game_id (create_id != NULL), joins room code (room != NULL) or asks for

@@ -9,9 +9,9 @@
 /* Player colours come from the Okabe-Ito palette, which stays distinct for
  * the common forms of colour blindness; players also differ by marker shape
  * (player 1 a disc, player 2 a diamond), so colour is never the only cue. */
-extern const SDL_Color cl_col_bg, cl_col_panel, cl_col_panel_hi, cl_col_text, cl_col_dim,
-    cl_col_accent, cl_col_bad, cl_col_good, cl_col_wall, cl_col_floor, cl_col_floor_alt,
-    cl_col_ice, cl_col_rock, cl_col_water, cl_col_pipe;
+extern const SDL_Color cl_col_bg, cl_col_panel, cl_col_panel_hi, cl_col_text, cl_col_dim, cl_col_accent,
+    cl_col_bad, cl_col_good, cl_col_wall, cl_col_floor, cl_col_floor_alt, cl_col_ice, cl_col_rock,
+    cl_col_water, cl_col_pipe;
 /* Indexed by player slot 0/1. */
 extern const SDL_Color cl_col_player[2];
 extern const SDL_Color cl_col_player_soft[2];

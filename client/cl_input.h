@@ -7,7 +7,16 @@
 #include <stdbool.h>
 
 /* CL_ACT_RESTART is ice's restart move (back to the start out of a trap). */
-enum cl_act { CL_ACT_UP, CL_ACT_DOWN, CL_ACT_LEFT, CL_ACT_RIGHT, CL_ACT_CW, CL_ACT_CCW, CL_ACT_RESTART, CL_ACT_COUNT };
+enum cl_act {
+    CL_ACT_UP,
+    CL_ACT_DOWN,
+    CL_ACT_LEFT,
+    CL_ACT_RIGHT,
+    CL_ACT_CW,
+    CL_ACT_CCW,
+    CL_ACT_RESTART,
+    CL_ACT_COUNT
+};
 
 typedef struct cl_bindings {
     SDL_Keycode key[2][CL_ACT_COUNT]; /* [player slot][action] */

@@ -20,10 +20,10 @@ typedef struct cl_player {
     uint32_t pending_seq[CL_MAX_PENDING];
     int npending;
     uint32_t next_seq;
-    uint32_t moves;   /* moves shown (local: predicted count) */
-    bool ghost_lost;  /* remote: a progress event did not replay; show progress only */
-    pz_progress prog; /* remote: the last reported progress */
-    int cur_x, cur_y; /* pipes cursor */
+    uint32_t moves;     /* moves shown (local: predicted count) */
+    bool ghost_lost;    /* remote: a progress event did not replay; show progress only */
+    pz_progress prog;   /* remote: the last reported progress */
+    int cur_x, cur_y;   /* pipes cursor */
     float cam_x, cam_y; /* camera centre in cells (smoothed) */
     bool cam_set;
     uint64_t hint_until; /* app ms: show hint until then */

@@ -20,7 +20,7 @@ typedef struct cl_view {
     bool ghost;         /* the opponent's small board */
     bool cursor;        /* pipes: draw the cursor at cur_x, cur_y */
     int cur_x, cur_y;
-    int font;           /* CL_FONT_CELL or CL_FONT_GHOST */
+    int font; /* CL_FONT_CELL or CL_FONT_GHOST */
 } cl_view;
 
 /* Lays out a w x h board in area: the largest cell size up to max_cell that

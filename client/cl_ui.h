@@ -15,12 +15,12 @@ typedef struct cl_item {
     int type;
     int id;
     char label[64];
-    char value[160];   /* TEXT: the text; BUTTON/LABEL: shown at the right */
-    int maxlen;        /* TEXT: bytes, < sizeof value */
+    char value[160]; /* TEXT: the text; BUTTON/LABEL: shown at the right */
+    int maxlen;      /* TEXT: bytes, < sizeof value */
     char choices[CL_CHOICE_MAX][32];
     int nchoices, choice;
     bool disabled;
-    SDL_Rect rect;     /* set by cl_form_draw, for the mouse */
+    SDL_Rect rect; /* set by cl_form_draw, for the mouse */
 } cl_item;
 
 typedef struct cl_form {

@@ -47,8 +47,8 @@ void cl_draw_frame(SDL_Renderer *r, int x, int y, int w, int h, int t, SDL_Color
         cl_draw_fill(r, x, y, w, h, c);
         return;
     }
-    SDL_Rect rc[4] = {{x, y, w, t}, {x, y + h - t, w, t}, {x, y + t, t, h - 2 * t},
-                      {x + w - t, y + t, t, h - 2 * t}};
+    SDL_Rect rc[4] = {
+        {x, y, w, t}, {x, y + h - t, w, t}, {x, y + t, t, h - 2 * t}, {x + w - t, y + t, t, h - 2 * t}};
     cl_draw_color(r, c);
     SDL_RenderFillRects(r, rc, 4);
 }

@@ -3,14 +3,14 @@
 
 #include <string.h>
 
-static const char *const act_names[CL_ACT_COUNT] = {"up", "down", "left", "right", "rotate-cw",
-                                                    "rotate-ccw", "restart"};
+static const char *const act_names[CL_ACT_COUNT] = {"up",        "down",       "left",   "right",
+                                                    "rotate-cw", "rotate-ccw", "restart"};
 
 void cl_bindings_default(cl_bindings *b)
 {
     static const SDL_Keycode p1[CL_ACT_COUNT] = {SDLK_w, SDLK_s, SDLK_a, SDLK_d, SDLK_e, SDLK_q, SDLK_r};
-    static const SDL_Keycode p2[CL_ACT_COUNT] = {SDLK_UP, SDLK_DOWN, SDLK_LEFT, SDLK_RIGHT, SDLK_RETURN,
-                                                 SDLK_RSHIFT, SDLK_BACKSPACE};
+    static const SDL_Keycode p2[CL_ACT_COUNT] = {SDLK_UP,     SDLK_DOWN,   SDLK_LEFT,     SDLK_RIGHT,
+                                                 SDLK_RETURN, SDLK_RSHIFT, SDLK_BACKSPACE};
     memcpy(b->key[0], p1, sizeof p1);
     memcpy(b->key[1], p2, sizeof p2);
 }
@@ -63,7 +63,10 @@ const char *cl_bindings_check(const cl_bindings *b)
     return NULL;
 }
 
-const char *cl_act_name(int act) { return (act >= 0 && act < CL_ACT_COUNT) ? act_names[act] : "?"; }
+const char *cl_act_name(int act)
+{
+    return (act >= 0 && act < CL_ACT_COUNT) ? act_names[act] : "?";
+}
 
 int cl_act_by_name(const char *s)
 {
@@ -132,13 +135,21 @@ int cl_pads_index(const cl_pads *p, SDL_JoystickID id)
 int cl_pad_button_act(int button)
 {
     switch (button) {
-    case SDL_CONTROLLER_BUTTON_DPAD_UP: return CL_ACT_UP;
-    case SDL_CONTROLLER_BUTTON_DPAD_DOWN: return CL_ACT_DOWN;
-    case SDL_CONTROLLER_BUTTON_DPAD_LEFT: return CL_ACT_LEFT;
-    case SDL_CONTROLLER_BUTTON_DPAD_RIGHT: return CL_ACT_RIGHT;
-    case SDL_CONTROLLER_BUTTON_A: return CL_ACT_CW;
-    case SDL_CONTROLLER_BUTTON_X: return CL_ACT_CCW;
-    case SDL_CONTROLLER_BUTTON_Y: return CL_ACT_RESTART;
-    default: return -1;
+    case SDL_CONTROLLER_BUTTON_DPAD_UP:
+        return CL_ACT_UP;
+    case SDL_CONTROLLER_BUTTON_DPAD_DOWN:
+        return CL_ACT_DOWN;
+    case SDL_CONTROLLER_BUTTON_DPAD_LEFT:
+        return CL_ACT_LEFT;
+    case SDL_CONTROLLER_BUTTON_DPAD_RIGHT:
+        return CL_ACT_RIGHT;
+    case SDL_CONTROLLER_BUTTON_A:
+        return CL_ACT_CW;
+    case SDL_CONTROLLER_BUTTON_X:
+        return CL_ACT_CCW;
+    case SDL_CONTROLLER_BUTTON_Y:
+        return CL_ACT_RESTART;
+    default:
+        return -1;
     }
 }

@@ -79,7 +79,8 @@ const char *cl_app_host(cl_app *a, const char *game_id, int series)
     }
     char addr[64];
     /* Connect to ourselves on loopback, unless bound to one other address. */
-    const char *self = a->args.host_bind && strcmp(a->args.host_bind, "0.0.0.0") ? a->args.host_bind : "127.0.0.1";
+    const char *self =
+        a->args.host_bind && strcmp(a->args.host_bind, "0.0.0.0") ? a->args.host_bind : "127.0.0.1";
     snprintf(addr, sizeof addr, "%.40s:%u", self, (unsigned)sv_port(sv));
     cl_backend *b = cl_backend_net(addr, a->settings.name, game_id, series, NULL, a->args.host_id != NULL, sv,
                                    a->now_ms, err, sizeof err);
@@ -134,7 +135,8 @@ void cl_app_discover(cl_app *a)
     cl_server_info info;
     for (int i = 0; i < 32 && cl_disc_poll(n->disc, a->now_ms, &info); i++) {
         int k = 0;
-        while (k < n->nfound && !(strcmp(n->found[k].addr, info.addr) == 0 && n->found[k].game_port == info.game_port))
+        while (k < n->nfound &&
+               !(strcmp(n->found[k].addr, info.addr) == 0 && n->found[k].game_port == info.game_port))
             k++;
         if (k == n->nfound) {
             if (n->nfound == MAX_FOUND)

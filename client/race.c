@@ -186,8 +186,8 @@ void cl_race_event(cl_race *r, const cl_event *ev, uint64_t now)
             /* The ghost replays the opponent's moves with the shared rules; if
              * one does not fit (we missed some), it falls back to the reported
              * position. */
-            if (!p->ghost_lost && (ev->moves != p->moves + 1 ||
-                                   r->k->execute_move(r->pz, p->shown, ev->move, p->shown)))
+            if (!p->ghost_lost &&
+                (ev->moves != p->moves + 1 || r->k->execute_move(r->pz, p->shown, ev->move, p->shown)))
                 p->ghost_lost = true;
             p->moves = ev->moves;
             refresh(r, s);

@@ -17,7 +17,10 @@ const cl_kind_render *cl_render_for(int kind)
     return (kind >= 0 && kind < PZ_KIND_COUNT) ? table[kind] : NULL;
 }
 
-static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+static int clampi(int v, int lo, int hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
 
 void cl_view_fit(cl_view *v, SDL_Rect area, int w, int h, int min_cell, int max_cell, float cam_x,
                  float cam_y)
@@ -42,11 +45,13 @@ void cl_view_fit(cl_view *v, SDL_Rect area, int w, int h, int min_cell, int max_
     if (bw <= area.w)
         v->ox = area.x + (area.w - bw) / 2;
     else
-        v->ox = clampi(area.x + area.w / 2 - (int)((cam_x + 0.5f) * (float)cell), area.x + area.w - bw, area.x);
+        v->ox =
+            clampi(area.x + area.w / 2 - (int)((cam_x + 0.5f) * (float)cell), area.x + area.w - bw, area.x);
     if (bh <= area.h)
         v->oy = area.y + (area.h - bh) / 2;
     else
-        v->oy = clampi(area.y + area.h / 2 - (int)((cam_y + 0.5f) * (float)cell), area.y + area.h - bh, area.y);
+        v->oy =
+            clampi(area.y + area.h / 2 - (int)((cam_y + 0.5f) * (float)cell), area.y + area.h - bh, area.y);
     v->x0 = clampi((area.x - v->ox) / cell, 0, w);
     v->y0 = clampi((area.y - v->oy) / cell, 0, h);
     v->x1 = clampi((area.x + area.w - v->ox + cell - 1) / cell, 0, w);

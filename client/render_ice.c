@@ -49,7 +49,8 @@ static void draw(SDL_Renderer *r, cl_text *t, const cl_view *v, const pz_puzzle 
     int px, py;
     ice_pos(st, &px, &py);
     SDL_Rect m = cl_view_cell_rect(v, px, py);
-    cl_draw_marker(r, v->slot, (float)m.x + c / 2.0f, (float)m.y + c / 2.0f, v->ghost && c < 14 ? 5.0f : c * 0.36f, v->ghost);
+    cl_draw_marker(r, v->slot, (float)m.x + c / 2.0f, (float)m.y + c / 2.0f,
+                   v->ghost && c < 14 ? 5.0f : c * 0.36f, v->ghost);
 }
 
 static bool pointer(const pz_puzzle *pz, const pz_state *st, int cx, int cy, int button, bool drag,

@@ -47,7 +47,8 @@ static void flood(const pz_puzzle *pz, const pz_state *st, int w, int h)
     int head = 0, tail = 0;
     wet[(size_t)sr * (size_t)w] = 1;
     queue[tail++] = sr * w;
-    static const int bit[4] = {PIPES_N, PIPES_S, PIPES_W, PIPES_E}, back[4] = {PIPES_S, PIPES_N, PIPES_E, PIPES_W};
+    static const int bit[4] = {PIPES_N, PIPES_S, PIPES_W, PIPES_E},
+                     back[4] = {PIPES_S, PIPES_N, PIPES_E, PIPES_W};
     static const int dx[4] = {0, 0, -1, 1}, dy[4] = {-1, 1, 0, 0};
     while (head < tail) {
         int i = queue[head++], x = i % w, y = i / w;
@@ -100,7 +101,8 @@ static void draw(SDL_Renderer *r, cl_text *t, const cl_view *v, const pz_puzzle 
     cl_draw_fill(r, v->ox - cap, v->oy + sr * c + c / 2 - pw, cap, 2 * pw, cl_col_water);
     bool done = er >= 0 && er < v->h && wet[(size_t)er * (size_t)v->w + (size_t)(v->w - 1)] &&
                 (pipes_tile(pz, st, v->w - 1, er) & PIPES_E);
-    cl_draw_fill(r, v->ox + v->w * c, v->oy + er * c + c / 2 - pw, cap, 2 * pw, done ? cl_col_water : cl_col_good);
+    cl_draw_fill(r, v->ox + v->w * c, v->oy + er * c + c / 2 - pw, cap, 2 * pw,
+                 done ? cl_col_water : cl_col_good);
     if (v->cursor && v->cur_x >= v->x0 && v->cur_x < v->x1 && v->cur_y >= v->y0 && v->cur_y < v->y1) {
         SDL_Rect k = cl_view_cell_rect(v, v->cur_x, v->cur_y);
         int th = c >= 30 ? 4 : 2;

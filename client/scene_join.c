@@ -20,7 +20,8 @@ static void build(cl_app *a)
     cl_form_clear(&a->form);
     char label[128], address[96];
     int n = 0;
-    for (int i = 0; i < 6 && cl_app_found(a, i, label, sizeof label, address, sizeof address) == 0; i++, n++) {
+    for (int i = 0; i < 6 && cl_app_found(a, i, label, sizeof label, address, sizeof address) == 0;
+         i++, n++) {
         it = cl_form_add(&a->form, CL_ITEM_BUTTON, J_FOUND + i, label);
         snprintf(it->value, sizeof it->value, "%s", address);
     }
@@ -105,10 +106,12 @@ static void update(cl_app *a)
 
 static void draw(cl_app *a)
 {
-    SDL_Rect area = cl_app_title(a, "Join a game", "Pick a game found on your network, or type the host's address");
+    SDL_Rect area =
+        cl_app_title(a, "Join a game", "Pick a game found on your network, or type the host's address");
     cl_form_draw(&a->form, a->ren, a->text, area);
-    cl_text_draw(a->text, CL_FONT_SMALL, "A room code joins a friend's room; quick match pairs you with whoever waits",
-                 a->out_w / 2, a->out_h - cl_text_height(a->text, CL_FONT_SMALL) * 2, cl_col_dim, CL_CENTER);
+    cl_text_draw(a->text, CL_FONT_SMALL,
+                 "A room code joins a friend's room; quick match pairs you with whoever waits", a->out_w / 2,
+                 a->out_h - cl_text_height(a->text, CL_FONT_SMALL) * 2, cl_col_dim, CL_CENTER);
 }
 
 const cl_scene cl_scene_join = {"join", enter, event, update, draw};

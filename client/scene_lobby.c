@@ -33,7 +33,8 @@ static void update(cl_app *a)
         cl_app_set_scene(a, CL_SCENE_MENU);
     cl_item *it = cl_form_find(&a->form, L_READY);
     if (it && a->backend)
-        snprintf(it->label, sizeof it->label, "%s", a->backend->ready[a->backend->my_slot] ? "Not ready yet" : "I'm ready");
+        snprintf(it->label, sizeof it->label, "%s",
+                 a->backend->ready[a->backend->my_slot] ? "Not ready yet" : "I'm ready");
 }
 
 static void draw(cl_app *a)
@@ -59,7 +60,8 @@ static void draw(cl_app *a)
         char line[96];
         snprintf(line, sizeof line, "%s%s", b->name[s][0] ? b->name[s] : "(waiting for a player)",
                  s == b->my_slot ? " (you)" : "");
-        cl_text_draw_mid(t, CL_FONT_BODY, line, x + fh * 2, y + fh, b->name[s][0] ? cl_col_text : cl_col_dim, CL_LEFT);
+        cl_text_draw_mid(t, CL_FONT_BODY, line, x + fh * 2, y + fh, b->name[s][0] ? cl_col_text : cl_col_dim,
+                         CL_LEFT);
         if (b->name[s][0])
             cl_text_draw_mid(t, CL_FONT_BODY, b->ready[s] ? "ready" : "not ready", x + w - fh, y + fh,
                              b->ready[s] ? cl_col_good : cl_col_dim, CL_RIGHT);
@@ -67,8 +69,10 @@ static void draw(cl_app *a)
     }
     char info[160];
     if (a->mode == CL_MODE_HOST)
-        snprintf(info, sizeof info, "Friends: Join, then pick this game in the LAN list (or type this computer's address, port %u)",
-                 (unsigned)a->server_port);
+        snprintf(
+            info, sizeof info,
+            "Friends: Join, then pick this game in the LAN list (or type this computer's address, port %u)",
+            (unsigned)a->server_port);
     else
         snprintf(info, sizeof info, "ping %d ms", b->ping_ms < 0 ? 0 : b->ping_ms);
     cl_text_draw(t, CL_FONT_SMALL, info, a->out_w / 2, y, cl_col_dim, CL_CENTER);

@@ -26,16 +26,23 @@ static void event(cl_app *a, const SDL_Event *e)
     case M_COMPUTER:
     case M_HOTSEAT:
     case M_HOST:
-        a->mode = r.activated == M_COMPUTER ? CL_MODE_COMPUTER : r.activated == M_HOTSEAT ? CL_MODE_HOTSEAT : CL_MODE_HOST;
+        a->mode = r.activated == M_COMPUTER  ? CL_MODE_COMPUTER
+                  : r.activated == M_HOTSEAT ? CL_MODE_HOTSEAT
+                                             : CL_MODE_HOST;
         cl_app_set_scene(a, CL_SCENE_SETUP);
         break;
     case M_JOIN:
         a->mode = CL_MODE_JOIN;
         cl_app_set_scene(a, CL_SCENE_JOIN);
         break;
-    case M_SETTINGS: cl_app_set_scene(a, CL_SCENE_SETTINGS); break;
-    case M_QUIT: a->quit = true; break;
-    default: break;
+    case M_SETTINGS:
+        cl_app_set_scene(a, CL_SCENE_SETTINGS);
+        break;
+    case M_QUIT:
+        a->quit = true;
+        break;
+    default:
+        break;
     }
 }
 
@@ -50,8 +57,9 @@ static void draw(cl_app *a)
     cl_draw_marker(a->ren, 1, (float)(a->out_w / 2 + 2 * r), (float)(area.y - r), (float)r, false);
     area.y += r;
     cl_form_draw(&a->form, a->ren, a->text, area);
-    cl_text_draw(a->text, CL_FONT_SMALL, "Arrows/mouse/gamepad to choose, Enter to pick, Esc to quit, F11 fullscreen",
-                 a->out_w / 2, a->out_h - cl_text_height(a->text, CL_FONT_SMALL) * 2, cl_col_dim, CL_CENTER);
+    cl_text_draw(a->text, CL_FONT_SMALL,
+                 "Arrows/mouse/gamepad to choose, Enter to pick, Esc to quit, F11 fullscreen", a->out_w / 2,
+                 a->out_h - cl_text_height(a->text, CL_FONT_SMALL) * 2, cl_col_dim, CL_CENTER);
 }
 
 const cl_scene cl_scene_menu = {"menu", enter, event, NULL, draw};

@@ -78,7 +78,8 @@ static void pointer(cl_app *a, int px, int py, int button, bool drag)
             r->p[s].cur_y = cy;
         }
         pz_move mv;
-        if (cl_render_for(pz_params_of(r->pz)->kind)->pointer(r->pz, r->p[s].shown, cx, cy, button, drag, &mv))
+        if (cl_render_for(pz_params_of(r->pz)->kind)
+                ->pointer(r->pz, r->p[s].shown, cx, cy, button, drag, &mv))
             cl_race_play(r, a->backend, s, mv, a->now_ms);
         return;
     }
@@ -128,14 +129,21 @@ static void event(cl_app *a, const SDL_Event *e)
     if (!a->backend)
         return;
     switch (e->type) {
-    case SDL_KEYDOWN: key(a, e); break;
+    case SDL_KEYDOWN:
+        key(a, e);
+        break;
     case SDL_MOUSEBUTTONDOWN:
         if (e->button.which == SDL_TOUCH_MOUSEID || a->confirm_leave)
             break;
         pointer(a, (int)(e->button.x * a->mouse_scale), (int)(e->button.y * a->mouse_scale),
-                e->button.button == SDL_BUTTON_RIGHT ? 3 : e->button.button == SDL_BUTTON_LEFT ? 1 : 0, false);
+                e->button.button == SDL_BUTTON_RIGHT  ? 3
+                : e->button.button == SDL_BUTTON_LEFT ? 1
+                                                      : 0,
+                false);
         break;
-    case SDL_MOUSEBUTTONUP: a->dragging = false; break;
+    case SDL_MOUSEBUTTONUP:
+        a->dragging = false;
+        break;
     case SDL_MOUSEMOTION:
         if (a->dragging && (e->motion.state & SDL_BUTTON_LMASK) && e->motion.which != SDL_TOUCH_MOUSEID)
             pointer(a, (int)(e->motion.x * a->mouse_scale), (int)(e->motion.y * a->mouse_scale), 1, true);
@@ -153,7 +161,8 @@ static void event(cl_app *a, const SDL_Event *e)
             break;
         }
         /* A swipe is a direction for the board it started on. */
-        int action = (dx * dx > dy * dy) ? (dx > 0 ? CL_ACT_RIGHT : CL_ACT_LEFT) : (dy > 0 ? CL_ACT_DOWN : CL_ACT_UP);
+        int action =
+            (dx * dx > dy * dy) ? (dx > 0 ? CL_ACT_RIGHT : CL_ACT_LEFT) : (dy > 0 ? CL_ACT_DOWN : CL_ACT_UP);
         int slot = a->backend->my_slot;
         if (a->backend->hotseat)
             slot = a->touch_x < (float)a->out_w / 2 ? 0 : 1;
@@ -199,7 +208,8 @@ static void event(cl_app *a, const SDL_Event *e)
         }
         break;
     }
-    default: break;
+    default:
+        break;
     }
 }
 
@@ -253,15 +263,25 @@ void cl_app_pump(cl_app *a)
             cl_app_end_backend(a);
             cl_app_set_scene(a, CL_SCENE_MENU);
             return;
-        case CL_BE_RESYNC: cl_race_resync(&a->race, a->backend); break;
-        case CL_BE_INFO: cl_app_say(a, false, "%s", ev.text); break;
-        case CL_BE_OPP_DROPPED: cl_app_say(a, false, "Your opponent's connection dropped; waiting for them to come back"); break;
-        case CL_BE_OPP_BACK: cl_app_say(a, false, "Your opponent is back"); break;
+        case CL_BE_RESYNC:
+            cl_race_resync(&a->race, a->backend);
+            break;
+        case CL_BE_INFO:
+            cl_app_say(a, false, "%s", ev.text);
+            break;
+        case CL_BE_OPP_DROPPED:
+            cl_app_say(a, false, "Your opponent's connection dropped; waiting for them to come back");
+            break;
+        case CL_BE_OPP_BACK:
+            cl_app_say(a, false, "Your opponent is back");
+            break;
         case CL_BE_REMATCH_ASKED:
             if (!a->backend->hotseat && ev.slot != a->backend->my_slot)
                 cl_app_say(a, false, "%s wants a rematch", a->backend->name[ev.slot & 1]);
             break;
-        default: cl_race_event(&a->race, &ev, a->now_ms); break;
+        default:
+            cl_race_event(&a->race, &ev, a->now_ms);
+            break;
         }
     }
 }
@@ -277,8 +297,8 @@ static void update(cl_app *a)
 
 static void fmt_time(char *buf, size_t len, uint64_t ms)
 {
-    snprintf(buf, len, "%llu:%02llu.%llu", (unsigned long long)(ms / 60000), (unsigned long long)(ms / 1000 % 60),
-             (unsigned long long)(ms / 100 % 10));
+    snprintf(buf, len, "%llu:%02llu.%llu", (unsigned long long)(ms / 60000),
+             (unsigned long long)(ms / 1000 % 60), (unsigned long long)(ms / 100 % 10));
 }
 
 static void player_block(cl_app *a, int slot, int x, int cy, int align)
@@ -287,7 +307,9 @@ static void player_block(cl_app *a, int slot, int x, int cy, int align)
     cl_text *t = a->text;
     int fh = cl_text_height(t, CL_FONT_BODY);
     char line[96];
-    const char *name = a->race.name[slot][0] ? a->race.name[slot] : a->backend->name[slot][0] ? a->backend->name[slot] : "waiting...";
+    const char *name = a->race.name[slot][0]       ? a->race.name[slot]
+                       : a->backend->name[slot][0] ? a->backend->name[slot]
+                                                   : "waiting...";
     bool me = !a->backend->hotseat && slot == a->backend->my_slot;
     snprintf(line, sizeof line, "%s%s", name, me ? " (you)" : "");
     int dir = align == CL_LEFT ? 1 : -1;
@@ -298,7 +320,8 @@ static void player_block(cl_app *a, int slot, int x, int cy, int align)
     const cl_player *p = &r->p[slot];
     int kind = r->pz ? pz_params_of(r->pz)->kind : -1;
     if (kind == PZ_SUM && p->shown && !(p->ghost_lost))
-        snprintf(line, sizeof line, "moves %u   sum %d of %d", p->moves, sum_running(p->shown), sum_target(r->pz));
+        snprintf(line, sizeof line, "moves %u   sum %d of %d", p->moves, sum_running(p->shown),
+                 sum_target(r->pz));
     else if (kind == PZ_PIPES && !p->local)
         snprintf(line, sizeof line, "moves %u   connected %d", p->moves, p->prog.value);
     else
@@ -307,7 +330,8 @@ static void player_block(cl_app *a, int slot, int x, int cy, int align)
         char tb[32];
         fmt_time(tb, sizeof tb, r->result.time_ms[slot]);
         size_t n = strlen(line);
-        snprintf(line + n, sizeof line - n, "   %s %s", r->result.solved[slot] ? "solved in" : "stopped at", tb);
+        snprintf(line + n, sizeof line - n, "   %s %s", r->result.solved[slot] ? "solved in" : "stopped at",
+                 tb);
     }
     cl_text_draw_mid(t, CL_FONT_SMALL, line, tx, cy + fh / 2, cl_col_dim, align);
 }
@@ -331,8 +355,8 @@ static void draw_hud(cl_app *a, const cl_layout *L)
         el = a->now_ms - r->start_ms;
     }
     fmt_time(buf, sizeof buf, el);
-    cl_text_draw_mid(a->text, CL_FONT_TITLE, buf, a->out_w / 2, cy - cl_text_height(a->text, CL_FONT_SMALL) / 2,
-                     cl_col_text, CL_CENTER);
+    cl_text_draw_mid(a->text, CL_FONT_TITLE, buf, a->out_w / 2,
+                     cy - cl_text_height(a->text, CL_FONT_SMALL) / 2, cl_col_text, CL_CENTER);
     const char *sub = "";
     char sb[96];
     int lead = cl_race_leader(r);
@@ -350,11 +374,12 @@ static void draw_hud(cl_app *a, const cl_layout *L)
         sub = "neck and neck";
     char withscore[160];
     if (a->backend->series_len > 1) {
-        snprintf(withscore, sizeof withscore, "best of %d: %d-%d  -  %s", a->backend->series_len, a->score[0], a->score[1],
-                 sub);
+        snprintf(withscore, sizeof withscore, "best of %d: %d-%d  -  %s", a->backend->series_len, a->score[0],
+                 a->score[1], sub);
         sub = withscore;
     }
-    cl_text_draw_mid(a->text, CL_FONT_SMALL, sub, a->out_w / 2, cy + cl_text_height(a->text, CL_FONT_TITLE) / 2,
+    cl_text_draw_mid(a->text, CL_FONT_SMALL, sub, a->out_w / 2,
+                     cy + cl_text_height(a->text, CL_FONT_TITLE) / 2,
                      lead >= 0 && r->racing ? cl_col_player_soft[lead] : cl_col_dim, CL_CENTER);
 }
 
@@ -379,8 +404,8 @@ static void draw_board(cl_app *a, const cl_layout *L, int slot)
     SDL_RenderSetClipRect(a->ren, NULL);
     cl_draw_frame(a->ren, area.x - 2, area.y - 2, area.w + 4, area.h + 4, 2, cl_col_player[slot]);
     if (v.ghost)
-        cl_text_draw(a->text, CL_FONT_SMALL, "Opponent's board", area.x, area.y - cl_text_height(a->text, CL_FONT_SMALL) - 4,
-                     cl_col_dim, CL_LEFT);
+        cl_text_draw(a->text, CL_FONT_SMALL, "Opponent's board", area.x,
+                     area.y - cl_text_height(a->text, CL_FONT_SMALL) - 4, cl_col_dim, CL_LEFT);
     if (r->finished && r->result.solved[slot]) {
         cl_draw_fill(a->ren, area.x, area.y + area.h / 2 - cl_text_height(a->text, CL_FONT_TITLE), area.w,
                      cl_text_height(a->text, CL_FONT_TITLE) * 2, (SDL_Color){0, 0, 0, 150});
@@ -392,7 +417,8 @@ static void draw_board(cl_app *a, const cl_layout *L, int slot)
         int w = cl_text_width(a->text, CL_FONT_BODY, pl->hint) + fh * 2;
         int x = area.x + (area.w - w) / 2, y = area.y + area.h - fh * 2 - 8;
         cl_draw_panel(a->ren, x, y, w, fh * 2, cl_color_mix(cl_col_bad, cl_col_panel, 90));
-        cl_text_draw_mid(a->text, CL_FONT_BODY, pl->hint, area.x + area.w / 2, y + fh, cl_col_text, CL_CENTER);
+        cl_text_draw_mid(a->text, CL_FONT_BODY, pl->hint, area.x + area.w / 2, y + fh, cl_col_text,
+                         CL_CENTER);
     }
 }
 
@@ -406,7 +432,8 @@ static void draw_ghost_info(cl_app *a, const cl_layout *L)
     int fh = cl_text_height(t, CL_FONT_SMALL), y = g.y;
     const cl_player *p = &a->race.p[opp];
     char line[96];
-    snprintf(line, sizeof line, "%s: %u moves", a->race.name[opp][0] ? a->race.name[opp] : "Opponent", p->moves);
+    snprintf(line, sizeof line, "%s: %u moves", a->race.name[opp][0] ? a->race.name[opp] : "Opponent",
+             p->moves);
     cl_text_draw(t, CL_FONT_SMALL, line, g.x, y, cl_col_text, CL_LEFT);
     y += fh * 3 / 2;
     int kind = pz_params_of(a->race.pz)->kind;
@@ -417,7 +444,8 @@ static void draw_ghost_info(cl_app *a, const cl_layout *L)
         cl_text_draw(t, CL_FONT_SMALL, line, g.x, y, cl_col_dim, CL_LEFT);
         y += fh * 3 / 2;
     } else if (p->remaining >= 0 && a->race.p[opp ^ 1].remaining >= 0) {
-        snprintf(line, sizeof line, kind == PZ_SUM ? "cells from the End: them %d, you %d" : "moves to go: them %d, you %d",
+        snprintf(line, sizeof line,
+                 kind == PZ_SUM ? "cells from the End: them %d, you %d" : "moves to go: them %d, you %d",
                  p->remaining, a->race.p[opp ^ 1].remaining);
         cl_text_draw(t, CL_FONT_SMALL, line, g.x, y, cl_col_dim, CL_LEFT);
         y += fh * 3 / 2;
@@ -441,8 +469,8 @@ void cl_race_draw_screen(cl_app *a)
     cl_layout L;
     cl_layout_race(a->out_w, a->out_h, a->backend->hotseat, a->backend->my_slot, &L);
     if (!r->pz) {
-        cl_text_draw_mid(a->text, CL_FONT_TITLE, "Waiting for the puzzle...", a->out_w / 2, a->out_h / 2, cl_col_text,
-                         CL_CENTER);
+        cl_text_draw_mid(a->text, CL_FONT_TITLE, "Waiting for the puzzle...", a->out_w / 2, a->out_h / 2,
+                         cl_col_text, CL_CENTER);
         return;
     }
     for (int s = 0; s < 2; s++)
@@ -462,8 +490,8 @@ void cl_race_draw_screen(cl_app *a)
     snprintf(foot, sizeof foot, "%s   -   Game ID %s   -   Esc leaves", help[kind], a->backend->game_id);
     if (cl_text_width(a->text, CL_FONT_SMALL, foot) > a->out_w - 20)
         snprintf(foot, sizeof foot, "Game ID %s   -   Esc leaves", a->backend->game_id);
-    cl_text_draw(a->text, CL_FONT_SMALL, foot, a->out_w / 2, a->out_h - cl_text_height(a->text, CL_FONT_SMALL) - 4,
-                 cl_col_dim, CL_CENTER);
+    cl_text_draw(a->text, CL_FONT_SMALL, foot, a->out_w / 2,
+                 a->out_h - cl_text_height(a->text, CL_FONT_SMALL) - 4, cl_col_dim, CL_CENTER);
     /* Countdown: a big number over the boards, then "GO!" briefly. */
     const char *big = NULL;
     char nb[24];
@@ -490,9 +518,10 @@ static void draw(cl_app *a)
         int x = (a->out_w - w) / 2, y = (a->out_h - h) / 2;
         cl_draw_fill(a->ren, 0, 0, a->out_w, a->out_h, (SDL_Color){0, 0, 0, 140});
         cl_draw_panel(a->ren, x, y, w, h, cl_col_panel);
-        cl_text_draw_mid(a->text, CL_FONT_TITLE, "Leave the race?", a->out_w / 2, y + fh * 3 / 2, cl_col_text, CL_CENTER);
-        cl_text_draw_mid(a->text, CL_FONT_BODY, "Y or Enter: leave  -  N or Esc: keep racing", a->out_w / 2, y + fh * 7 / 2,
-                         cl_col_dim, CL_CENTER);
+        cl_text_draw_mid(a->text, CL_FONT_TITLE, "Leave the race?", a->out_w / 2, y + fh * 3 / 2, cl_col_text,
+                         CL_CENTER);
+        cl_text_draw_mid(a->text, CL_FONT_BODY, "Y or Enter: leave  -  N or Esc: keep racing", a->out_w / 2,
+                         y + fh * 7 / 2, cl_col_dim, CL_CENTER);
     }
 }
 

@@ -10,9 +10,8 @@ enum { R_REMATCH = 1, R_MENU };
 static void enter(cl_app *a)
 {
     cl_form_clear(&a->form);
-    cl_form_add(&a->form, CL_ITEM_BUTTON, R_REMATCH, a->race.result.series_over && a->race.result.series_len > 1
-                                                         ? "New series"
-                                                         : "Rematch");
+    cl_form_add(&a->form, CL_ITEM_BUTTON, R_REMATCH,
+                a->race.result.series_over && a->race.result.series_len > 1 ? "New series" : "Rematch");
     cl_form_add(&a->form, CL_ITEM_BUTTON, R_MENU, "Back to the menu");
 }
 
@@ -67,10 +66,11 @@ static void draw(cl_app *a)
     if (win == 0 || win == 1) {
         int hh = cl_text_height(t, CL_FONT_TITLE);
         int tw = cl_text_width(t, CL_FONT_TITLE, title);
-        cl_draw_marker(a->ren, win, (float)(a->out_w / 2 - tw / 2 - hh), (float)(ty + hh / 2), hh * 0.4f, false);
+        cl_draw_marker(a->ren, win, (float)(a->out_w / 2 - tw / 2 - hh), (float)(ty + hh / 2), hh * 0.4f,
+                       false);
     }
-    cl_text_draw(t, CL_FONT_TITLE, title, a->out_w / 2, ty, win >= 0 ? cl_col_player_soft[win & 1] : cl_col_text,
-                 CL_CENTER);
+    cl_text_draw(t, CL_FONT_TITLE, title, a->out_w / 2, ty,
+                 win >= 0 ? cl_col_player_soft[win & 1] : cl_col_text, CL_CENTER);
     ty += cl_text_height(t, CL_FONT_TITLE);
     cl_text_draw(t, CL_FONT_SMALL, match_end_text(res->reason), a->out_w / 2, ty, cl_col_dim, CL_CENTER);
     ty += fh * 2;
@@ -82,9 +82,11 @@ static void draw(cl_app *a)
     for (int s = 0; s < 2; s++) {
         char buf[64];
         cl_draw_marker(a->ren, s, (float)(c1 + fh / 2), (float)(ty + fh / 2), fh * 0.4f, false);
-        cl_text_draw(t, CL_FONT_BODY, a->race.name[s][0] ? a->race.name[s] : "-", c1 + fh * 3 / 2, ty, cl_col_text, CL_LEFT);
+        cl_text_draw(t, CL_FONT_BODY, a->race.name[s][0] ? a->race.name[s] : "-", c1 + fh * 3 / 2, ty,
+                     cl_col_text, CL_LEFT);
         snprintf(buf, sizeof buf, "%s%llu.%02llu s", res->solved[s] ? "" : "(unsolved) ",
-                 (unsigned long long)(res->time_ms[s] / 1000), (unsigned long long)(res->time_ms[s] % 1000 / 10));
+                 (unsigned long long)(res->time_ms[s] / 1000),
+                 (unsigned long long)(res->time_ms[s] % 1000 / 10));
         cl_text_draw(t, CL_FONT_BODY, buf, c2, ty, cl_col_text, CL_RIGHT);
         snprintf(buf, sizeof buf, "%u", res->moves[s]);
         cl_text_draw(t, CL_FONT_BODY, buf, c3, ty, cl_col_text, CL_RIGHT);
@@ -92,8 +94,8 @@ static void draw(cl_app *a)
     }
     if (res->series_len > 1) {
         char buf[96];
-        snprintf(buf, sizeof buf, "Series (best of %d): %d - %d%s", res->series_len, res->score[0], res->score[1],
-                 res->series_over ? "  -  series over" : "");
+        snprintf(buf, sizeof buf, "Series (best of %d): %d - %d%s", res->series_len, res->score[0],
+                 res->score[1], res->series_over ? "  -  series over" : "");
         cl_text_draw(t, CL_FONT_BODY, buf, a->out_w / 2, ty, cl_col_accent, CL_CENTER);
     }
     ty += fh * 3 / 2;

@@ -11,8 +11,8 @@ enum { T_NAME = 1, T_WHO, T_RESET, T_BACK, T_KEY = 100 };
 static void labels(cl_app *a)
 {
     int who = cl_form_find(&a->form, T_WHO)->choice;
-    static const char *const names[CL_ACT_COUNT] = {"Up", "Down", "Left", "Right", "Rotate clockwise",
-                                                    "Rotate counter-clockwise", "Restart (ice)"};
+    static const char *const names[CL_ACT_COUNT] = {
+        "Up", "Down", "Left", "Right", "Rotate clockwise", "Rotate counter-clockwise", "Restart (ice)"};
     for (int i = 0; i < CL_ACT_COUNT; i++) {
         cl_item *it = cl_form_find(&a->form, T_KEY + i);
         snprintf(it->label, sizeof it->label, "%s", names[i]);
@@ -84,10 +84,12 @@ static void event(cl_app *a, const SDL_Event *e)
 static void draw(cl_app *a)
 {
     char sub[1100];
-    snprintf(sub, sizeof sub, "Saved in %s", a->settings_path[0] ? a->settings_path : "(not saved in this run)");
+    snprintf(sub, sizeof sub, "Saved in %s",
+             a->settings_path[0] ? a->settings_path : "(not saved in this run)");
     SDL_Rect area = cl_app_title(a, "Settings", sub);
     cl_form_draw(&a->form, a->ren, a->text, area);
-    cl_text_draw(a->text, CL_FONT_SMALL, "Enter on a key to change it; a key used elsewhere is refused. Esc saves and goes back.",
+    cl_text_draw(a->text, CL_FONT_SMALL,
+                 "Enter on a key to change it; a key used elsewhere is refused. Esc saves and goes back.",
                  a->out_w / 2, a->out_h - cl_text_height(a->text, CL_FONT_SMALL) * 2, cl_col_dim, CL_CENTER);
 }
 

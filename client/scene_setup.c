@@ -128,13 +128,14 @@ const char *cl_app_start_mode(cl_app *a, int mode, const char *game_id, int seri
     if (mode == CL_MODE_COMPUTER) {
         if (bot_level < 0 || bot_level >= (int)(sizeof bots / sizeof bots[0]))
             bot_level = 1;
-        ms = a->args.bot_ms && (a->args.computer_id || bot_level == 1) ? (uint32_t)a->args.bot_ms : bots[bot_level].ms;
+        ms = a->args.bot_ms && (a->args.computer_id || bot_level == 1) ? (uint32_t)a->args.bot_ms
+                                                                       : bots[bot_level].ms;
         mist = bots[bot_level].mistakes;
         other = "Computer";
     }
     const char *me = mode == CL_MODE_HOTSEAT ? "Player 1" : a->settings.name;
-    cl_backend *b = cl_backend_local(game_id, me, other, ms, mist, series, rng_u64(&a->fx_rng), a->now_ms, err,
-                                     sizeof err);
+    cl_backend *b = cl_backend_local(game_id, me, other, ms, mist, series, rng_u64(&a->fx_rng), a->now_ms,
+                                     err, sizeof err);
     if (!b)
         return err;
     cl_app_start_backend(a, b);
@@ -173,8 +174,7 @@ static void draw(cl_app *a)
     static const char *const subs[] = {
         "Race the computer on a fresh puzzle",
         "Player 1: W A S D, Q/E rotate   -   Player 2: arrows, Return/Right Shift rotate",
-        "Your friend joins from their menu: Join, then your server in the LAN list",
-        ""};
+        "Your friend joins from their menu: Join, then your server in the LAN list", ""};
     SDL_Rect area = cl_app_title(a, titles[a->mode & 3], subs[a->mode & 3]);
     cl_form_draw(&a->form, a->ren, a->text, area);
     cl_item *id = cl_form_find(&a->form, S_ID);
@@ -191,8 +191,8 @@ static void draw(cl_app *a)
             c = cl_col_good;
         }
     }
-    cl_text_draw(a->text, CL_FONT_SMALL, hint, a->out_w / 2, a->out_h - cl_text_height(a->text, CL_FONT_SMALL) * 2, c,
-                 CL_CENTER);
+    cl_text_draw(a->text, CL_FONT_SMALL, hint, a->out_w / 2,
+                 a->out_h - cl_text_height(a->text, CL_FONT_SMALL) * 2, c, CL_CENTER);
 }
 
 const cl_scene cl_scene_setup = {"setup", enter, event, NULL, draw};

@@ -18,13 +18,16 @@ static const struct {
     const char *name;
     int op, nint;
 } ops[] = {
-    {"key", CL_SOP_KEY, 0},   {"down", CL_SOP_DOWN, 0}, {"up", CL_SOP_UP, 0},
-    {"text", CL_SOP_TEXT, 0}, {"click", CL_SOP_CLICK, 2}, {"rclick", CL_SOP_RCLICK, 2},
-    {"drag", CL_SOP_DRAG, 4}, {"pad", CL_SOP_PAD, 0},   {"wait", CL_SOP_WAIT, 0},
-    {"screenshot", CL_SOP_SCREENSHOT, 0}, {"quit", CL_SOP_QUIT, 0},
+    {"key", CL_SOP_KEY, 0},     {"down", CL_SOP_DOWN, 0},
+    {"up", CL_SOP_UP, 0},       {"text", CL_SOP_TEXT, 0},
+    {"click", CL_SOP_CLICK, 2}, {"rclick", CL_SOP_RCLICK, 2},
+    {"drag", CL_SOP_DRAG, 4},   {"pad", CL_SOP_PAD, 0},
+    {"wait", CL_SOP_WAIT, 0},   {"screenshot", CL_SOP_SCREENSHOT, 0},
+    {"quit", CL_SOP_QUIT, 0},
 };
 
-static const char *const scenes[] = {"menu", "setup", "join", "lobby", "countdown", "race", "results", "settings"};
+static const char *const scenes[] = {"menu",      "setup", "join",    "lobby",
+                                     "countdown", "race",  "results", "settings"};
 
 static const char *parse_line(char *t, cl_script_line *l)
 {
@@ -170,7 +173,10 @@ void cl_script_destroy(cl_script *s)
     free(s);
 }
 
-int cl_script_count(const cl_script *s) { return s->n; }
+int cl_script_count(const cl_script *s)
+{
+    return s->n;
+}
 
 const cl_script_line *cl_script_line_at(const cl_script *s, int i)
 {
@@ -198,7 +204,10 @@ void cl_script_advance(cl_script *s, uint64_t now_ms)
     }
 }
 
-bool cl_script_finished(const cl_script *s) { return s->next >= s->n; }
+bool cl_script_finished(const cl_script *s)
+{
+    return s->next >= s->n;
+}
 
 static void push_key(SDL_Keycode k, bool down)
 {
@@ -244,8 +253,12 @@ void cl_script_push_events(const cl_script_line *l)
         push_key(l->key, true);
         push_key(l->key, false);
         break;
-    case CL_SOP_DOWN: push_key(l->key, true); break;
-    case CL_SOP_UP: push_key(l->key, false); break;
+    case CL_SOP_DOWN:
+        push_key(l->key, true);
+        break;
+    case CL_SOP_UP:
+        push_key(l->key, false);
+        break;
     case CL_SOP_TEXT:
         /* SDL carries at most 31 bytes per text event: long text goes in pieces. */
         for (size_t off = 0, n = strlen(l->arg); off < n; off += sizeof e.text.text - 1) {
@@ -282,6 +295,7 @@ void cl_script_push_events(const cl_script_line *l)
             SDL_PushEvent(&e);
         }
         break;
-    default: break;
+    default:
+        break;
     }
 }

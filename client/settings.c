@@ -160,10 +160,11 @@ char *cl_settings_format(const cl_settings *s)
 {
     size_t cap = 4096, n = 0;
     char *out = mr_alloc(cap, 1);
-    n += (size_t)snprintf(out + n, cap - n,
-                          "# mazerace settings: key = value; see docs/client.md. Bad lines fall back to defaults.\n"
-                          "name = %s\nlast_server = %s\nwindow = %dx%d\nfullscreen = %d\n",
-                          s->name, s->last_server, s->win_w, s->win_h, s->fullscreen ? 1 : 0);
+    n += (size_t)snprintf(
+        out + n, cap - n,
+        "# mazerace settings: key = value; see docs/client.md. Bad lines fall back to defaults.\n"
+        "name = %s\nlast_server = %s\nwindow = %dx%d\nfullscreen = %d\n",
+        s->name, s->last_server, s->win_w, s->win_h, s->fullscreen ? 1 : 0);
     for (int p = 0; p < 2; p++)
         for (int a = 0; a < CL_ACT_COUNT && n < cap; a++)
             n += (size_t)snprintf(out + n, cap - n, "key.p%d.%s = %s\n", p + 1, cl_act_name(a),

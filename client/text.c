@@ -142,8 +142,8 @@ static void atlas_build(cl_text *t, atlas *a, int px, bool bold)
         a->advance[i] = adv;
         total += (g[i] ? g[i]->w : 0) + 2;
     }
-    SDL_Surface *sheet = SDL_CreateRGBSurfaceWithFormat(0, total > 0 ? total : 1, a->height, 32,
-                                                        SDL_PIXELFORMAT_ARGB8888);
+    SDL_Surface *sheet =
+        SDL_CreateRGBSurfaceWithFormat(0, total > 0 ? total : 1, a->height, 32, SDL_PIXELFORMAT_ARGB8888);
     int x = 0;
     for (int i = 0; i < NGLYPH; i++) {
         a->src[i] = (SDL_Rect){x, 0, g[i] ? g[i]->w : 0, a->height};
@@ -194,7 +194,10 @@ void cl_text_destroy(cl_text *t)
         TTF_Quit();
 }
 
-static bool font_bold(int font) { return font == CL_FONT_TITLE || font == CL_FONT_HUGE || font >= CL_FONT_CELL; }
+static bool font_bold(int font)
+{
+    return font == CL_FONT_TITLE || font == CL_FONT_HUGE || font >= CL_FONT_CELL;
+}
 
 void cl_text_set_size(cl_text *t, int font, int px)
 {
@@ -220,18 +223,27 @@ void cl_text_layout(cl_text *t, int out_h)
     cl_text_set_size(t, CL_FONT_HUGE, (int)(84 * s + 0.5));
 }
 
-int cl_text_size(const cl_text *t, int font) { return (font >= 0 && font < CL_FONT_COUNT) ? t->a[font].px : 0; }
+int cl_text_size(const cl_text *t, int font)
+{
+    return (font >= 0 && font < CL_FONT_COUNT) ? t->a[font].px : 0;
+}
 
 int cl_text_height(const cl_text *t, int font)
 {
     return (font >= 0 && font < CL_FONT_COUNT) ? t->a[font].height : 0;
 }
 
-static int glyph(unsigned char c) { return (c >= FIRST && c <= LAST) ? c - FIRST : '?' - FIRST; }
+static int glyph(unsigned char c)
+{
+    return (c >= FIRST && c <= LAST) ? c - FIRST : '?' - FIRST;
+}
 
 /* UTF-8 continuation bytes are skipped so a multi-byte character shows as a
  * single '?'. */
-static bool is_cont(unsigned char c) { return (c & 0xC0) == 0x80; }
+static bool is_cont(unsigned char c)
+{
+    return (c & 0xC0) == 0x80;
+}
 
 int cl_text_width(const cl_text *t, int font, const char *s)
 {

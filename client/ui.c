@@ -6,7 +6,10 @@
 
 #include "cl_draw.h"
 
-void cl_form_clear(cl_form *f) { memset(f, 0, sizeof *f); }
+void cl_form_clear(cl_form *f)
+{
+    memset(f, 0, sizeof *f);
+}
 
 cl_item *cl_form_add(cl_form *f, int type, int id, const char *label)
 {
@@ -37,7 +40,10 @@ void cl_item_choice(cl_item *it, const char *text)
         snprintf(it->choices[it->nchoices++], sizeof it->choices[0], "%s", text);
 }
 
-static bool selectable(const cl_item *it) { return it->type != CL_ITEM_LABEL && !it->disabled; }
+static bool selectable(const cl_item *it)
+{
+    return it->type != CL_ITEM_LABEL && !it->disabled;
+}
 
 static void move_sel(cl_form *f, int d)
 {
@@ -90,9 +96,15 @@ static void key(cl_form *f, SDL_Keycode k, Uint16 mod, cl_form_result *res)
         move_sel(f, 1);
     cl_item *it = &f->items[f->sel];
     switch (k) {
-    case SDLK_UP: move_sel(f, -1); break;
-    case SDLK_DOWN: move_sel(f, 1); break;
-    case SDLK_TAB: move_sel(f, (mod & KMOD_SHIFT) ? -1 : 1); break;
+    case SDLK_UP:
+        move_sel(f, -1);
+        break;
+    case SDLK_DOWN:
+        move_sel(f, 1);
+        break;
+    case SDLK_TAB:
+        move_sel(f, (mod & KMOD_SHIFT) ? -1 : 1);
+        break;
     case SDLK_LEFT:
     case SDLK_RIGHT:
         if (it->type == CL_ITEM_CHOICE) {
@@ -115,7 +127,9 @@ static void key(cl_form *f, SDL_Keycode k, Uint16 mod, cl_form_result *res)
         if (it->type == CL_ITEM_BUTTON)
             res->activated = it->id;
         break;
-    case SDLK_ESCAPE: res->back = true; break;
+    case SDLK_ESCAPE:
+        res->back = true;
+        break;
     case SDLK_BACKSPACE:
         if (it->type == CL_ITEM_TEXT && it->value[0]) {
             size_t n = strlen(it->value);
@@ -137,7 +151,8 @@ static void key(cl_form *f, SDL_Keycode k, Uint16 mod, cl_form_result *res)
             }
         }
         break;
-    default: break;
+    default:
+        break;
     }
 }
 
@@ -149,7 +164,9 @@ cl_form_result cl_form_event(cl_form *f, const SDL_Event *e, float scale)
     if (f->sel >= f->n)
         f->sel = 0;
     switch (e->type) {
-    case SDL_KEYDOWN: key(f, e->key.keysym.sym, e->key.keysym.mod, &res); break;
+    case SDL_KEYDOWN:
+        key(f, e->key.keysym.sym, e->key.keysym.mod, &res);
+        break;
     case SDL_TEXTINPUT:
         if (cl_form_editing(f)) {
             text_append(&f->items[f->sel], e->text.text);
@@ -178,16 +195,17 @@ cl_form_result cl_form_event(cl_form *f, const SDL_Event *e, float scale)
     }
     case SDL_CONTROLLERBUTTONDOWN: {
         static const SDL_Keycode map[SDL_CONTROLLER_BUTTON_MAX] = {
-            [SDL_CONTROLLER_BUTTON_A] = SDLK_RETURN,      [SDL_CONTROLLER_BUTTON_B] = SDLK_ESCAPE,
-            [SDL_CONTROLLER_BUTTON_START] = SDLK_RETURN,  [SDL_CONTROLLER_BUTTON_DPAD_UP] = SDLK_UP,
-            [SDL_CONTROLLER_BUTTON_DPAD_DOWN] = SDLK_DOWN, [SDL_CONTROLLER_BUTTON_DPAD_LEFT] = SDLK_LEFT,
+            [SDL_CONTROLLER_BUTTON_A] = SDLK_RETURN,         [SDL_CONTROLLER_BUTTON_B] = SDLK_ESCAPE,
+            [SDL_CONTROLLER_BUTTON_START] = SDLK_RETURN,     [SDL_CONTROLLER_BUTTON_DPAD_UP] = SDLK_UP,
+            [SDL_CONTROLLER_BUTTON_DPAD_DOWN] = SDLK_DOWN,   [SDL_CONTROLLER_BUTTON_DPAD_LEFT] = SDLK_LEFT,
             [SDL_CONTROLLER_BUTTON_DPAD_RIGHT] = SDLK_RIGHT,
         };
         if (e->cbutton.button < SDL_CONTROLLER_BUTTON_MAX && map[e->cbutton.button])
             key(f, map[e->cbutton.button], 0, &res);
         break;
     }
-    default: break;
+    default:
+        break;
     }
     return res;
 }

@@ -165,6 +165,10 @@ void cl_net_inject(cl_net_t *n, const void *data, size_t len, uint64_t now_ms);
  * buttons): the server sees a disconnect. With resume, cl_net reconnects and
  * resumes as after a real drop. */
 void cl_net_drop(cl_net_t *n, uint64_t now_ms, bool resume);
+/* As cl_net_drop with resume, but nothing reaches the server (a pulled
+ * cable): the server still holds the old connection when the new one asks
+ * to resume, and the token decides. */
+void cl_net_drop_silently(cl_net_t *n, uint64_t now_ms);
 /* How long cl_net keeps trying to resume after a drop (default 30000 ms,
  * the server's default grace). */
 void cl_net_set_resume_window(cl_net_t *n, uint32_t ms);

@@ -45,7 +45,10 @@ bool clt_write(const char *path, const char *text)
     return (fclose(f) == 0) && ok;
 }
 
-static uint64_t now_ms(void) { return mr_now_us() / 1000u; }
+static uint64_t now_ms(void)
+{
+    return mr_now_us() / 1000u;
+}
 
 int clt_run(const char *const args[], char *out, size_t cap, int timeout_ms)
 {
@@ -159,10 +162,14 @@ void clt_script_moves(char *buf, size_t cap, int slot, const pz_move *mv, int n,
             add(buf, cap, gap, keys[slot][mv[i].dir & 3]);
             continue;
         }
-        while (*cx < mv[i].x) add(buf, cap, gap, keys[slot][3]), (*cx)++;
-        while (*cx > mv[i].x) add(buf, cap, gap, keys[slot][2]), (*cx)--;
-        while (*cy < mv[i].y) add(buf, cap, gap, keys[slot][1]), (*cy)++;
-        while (*cy > mv[i].y) add(buf, cap, gap, keys[slot][0]), (*cy)--;
+        while (*cx < mv[i].x)
+            add(buf, cap, gap, keys[slot][3]), (*cx)++;
+        while (*cx > mv[i].x)
+            add(buf, cap, gap, keys[slot][2]), (*cx)--;
+        while (*cy < mv[i].y)
+            add(buf, cap, gap, keys[slot][1]), (*cy)++;
+        while (*cy > mv[i].y)
+            add(buf, cap, gap, keys[slot][0]), (*cy)--;
         add(buf, cap, gap, keys[slot][mv[i].type == PZ_MOVE_ROTATE_CW ? 4 : 5]);
     }
 }

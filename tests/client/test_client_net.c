@@ -84,8 +84,8 @@ static bool wait_for(const char *path, const char *needle, char *rest, size_t ca
 
 static pid_t start_server(int *port)
 {
-    const char *argv[] = {MR_SERVER_BIN, "--bind", "127.0.0.1", "--port", "0", "--no-discovery", "--countdown", "1",
-                          NULL};
+    const char *argv[] = {MR_SERVER_BIN,    "--bind",      "127.0.0.1", "--port", "0",
+                          "--no-discovery", "--countdown", "1",         NULL};
     /* A fresh log per server, so an old one's port is never read. */
     static int n;
     char name[32];
@@ -109,13 +109,16 @@ static void test_client_races_bot_to_results(void **ctx)
     assert_true(sv > 0);
     char addr[64];
     snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
-    const char *bot_argv[] = {MR_BOT_BIN, "--server", addr, "--pace", "60", "--quiet", "--timeout", "60", NULL};
+    const char *bot_argv[] = {MR_BOT_BIN, "--server",  addr, "--pace", "60",
+                              "--quiet",  "--timeout", "60", NULL};
     pid_t bot = spawn(bot_argv, clt_path("bot.log"));
     /* The client joins by quick match, plays a couple of keys, and waits
      * for the results screen: the bot solves first. */
-    assert_true(clt_write(clt_path("net.txt"), "0 wait race\n+100 key D\n+100 key W\n+0 wait results\n+300 quit\n"));
-    const char *args[] = {"--headless", "--join", addr, "--quick", "--name", "Tester", "--script", clt_path("net.txt"),
-                          "--max-seconds", "60", NULL};
+    assert_true(
+        clt_write(clt_path("net.txt"), "0 wait race\n+100 key D\n+100 key W\n+0 wait results\n+300 quit\n"));
+    const char *args[] = {"--headless",    "--join", addr,       "--quick",
+                          "--name",        "Tester", "--script", clt_path("net.txt"),
+                          "--max-seconds", "60",     NULL};
     int rc = clt_run(args, out, sizeof out, 90000);
     stop(bot);
     stop(sv);
@@ -132,9 +135,10 @@ static void test_host_lan_game_bot_joins_by_code(void **ctx)
      * port and room code; a bot joins that room. */
     assert_true(clt_write(clt_path("host.txt"), "0 wait lobby\n+0 wait race\n+0 wait results\n+200 quit\n"));
     const char *log = clt_path("host.log");
-    const char *argv[] = {MAZERACE_BIN, "--headless", "--host", "maze:9x7:easy#21", "--host-bind", "127.0.0.1",
-                          "--host-port", "0", "--name", "Host", "--script",
-                          clt_path("host.txt"), "--max-seconds", "60", NULL};
+    const char *argv[] = {MAZERACE_BIN,    "--headless", "--host",      "maze:9x7:easy#21",
+                          "--host-bind",   "127.0.0.1",  "--host-port", "0",
+                          "--name",        "Host",       "--script",    clt_path("host.txt"),
+                          "--max-seconds", "60",         NULL};
     pid_t host = spawn(argv, log);
     assert_true(host > 0);
     char port[64], code[64];
@@ -147,8 +151,8 @@ static void test_host_lan_game_bot_joins_by_code(void **ctx)
     char addr[64], room[16];
     snprintf(addr, sizeof addr, "127.0.0.1:%d", atoi(port));
     snprintf(room, sizeof room, "%.5s", code);
-    const char *bot_argv[] = {MR_BOT_BIN, "--server", addr, "--room", room, "--pace", "40", "--quiet", "--timeout",
-                              "60", NULL};
+    const char *bot_argv[] = {MR_BOT_BIN, "--server", addr,        "--room", room, "--pace",
+                              "40",       "--quiet",  "--timeout", "60",     NULL};
     pid_t bot = spawn(bot_argv, clt_path("hostbot.log"));
     int status = 0;
     bool done = false;
@@ -187,13 +191,13 @@ static void test_plain_word_errors(void **ctx)
     snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
     /* Unknown room code: refused in plain words, the game goes back to the menu. */
     assert_true(clt_write(clt_path("menu.txt"), "0 wait menu\n"));
-    const char *args[] = {"--headless", "--join", addr, "--room", "QQQQQ", "--script", clt_path("menu.txt"),
-                          "--max-seconds", "30", NULL};
+    const char *args[] = {"--headless",         "--join",        addr, "--room", "QQQQQ", "--script",
+                          clt_path("menu.txt"), "--max-seconds", "30", NULL};
     assert_int_equal(clt_run(args, out, sizeof out, 60000), 0);
     assert_non_null(strstr(out, "Unknown room code"));
     stop(sv);
-    const char *args2[] = {"--headless", "--join", addr, "--quick", "--script", clt_path("menu.txt"),
-                           "--max-seconds", "40", NULL};
+    const char *args2[] = {"--headless",         "--join",        addr, "--quick", "--script",
+                           clt_path("menu.txt"), "--max-seconds", "40", NULL};
     assert_int_equal(clt_run(args2, out, sizeof out, 60000), 0);
     assert_non_null(strstr(out, "not found"));
 }

@@ -76,8 +76,9 @@ static void check_kind(const char *base, int m)
     }
     assert_true(clt_write(clt_path("moves.txt"), script));
     const char *shot = clt_path("moves.bmp");
-    const char *args[] = {"--headless", "--size", "1280x720", "--hotseat", id, "--script", clt_path("moves.txt"),
-                          "--screenshot", shot, "--max-seconds", "60", NULL};
+    const char *args[] = {
+        "--headless",          "--size",       "1280x720", "--hotseat",     id,   "--script",
+        clt_path("moves.txt"), "--screenshot", shot,       "--max-seconds", "60", NULL};
     assert_int_equal(clt_run(args, out, sizeof out, RUN_MS), 0);
     SDL_Surface *s = clt_load(shot);
     assert_non_null(s);
@@ -133,10 +134,26 @@ static void check_kind(const char *base, int m)
     SDL_FreeSurface(s);
 }
 
-static void test_markers_maze(void **ctx) { (void)ctx; check_kind("maze:15x11:easy", 5); }
-static void test_markers_ice(void **ctx) { (void)ctx; check_kind("ice:12x10:easy", 2); }
-static void test_markers_sum(void **ctx) { (void)ctx; check_kind("sum:5x4:easy", 2); }
-static void test_markers_pipes(void **ctx) { (void)ctx; check_kind("pipes:6x4:easy", 2); }
+static void test_markers_maze(void **ctx)
+{
+    (void)ctx;
+    check_kind("maze:15x11:easy", 5);
+}
+static void test_markers_ice(void **ctx)
+{
+    (void)ctx;
+    check_kind("ice:12x10:easy", 2);
+}
+static void test_markers_sum(void **ctx)
+{
+    (void)ctx;
+    check_kind("sum:5x4:easy", 2);
+}
+static void test_markers_pipes(void **ctx)
+{
+    (void)ctx;
+    check_kind("pipes:6x4:easy", 2);
+}
 static void test_markers_gamepad(void **ctx)
 {
     (void)ctx;
@@ -158,9 +175,11 @@ static void play_to_end(const char *id, int winner)
     snprintf(script, sizeof script, "0 wait race\n");
     clt_script_moves(script, sizeof script, winner, sol, n, 30, &cx, &cy);
     size_t len = strlen(script);
-    snprintf(script + len, sizeof script - len, "+0 wait results\n+200 key Escape\n+100 wait menu\n+50 quit\n");
+    snprintf(script + len, sizeof script - len,
+             "+0 wait results\n+200 key Escape\n+100 wait menu\n+50 quit\n");
     assert_true(clt_write(clt_path("full.txt"), script));
-    const char *args[] = {"--headless", "--hotseat", id, "--script", clt_path("full.txt"), "--max-seconds", "90", NULL};
+    const char *args[] = {"--headless",         "--hotseat",     id,   "--script",
+                          clt_path("full.txt"), "--max-seconds", "90", NULL};
     assert_int_equal(clt_run(args, out, sizeof out, 120000), 0);
     char want[64];
     snprintf(want, sizeof want, "RESULT winner=%d ", winner);
@@ -171,8 +190,16 @@ static void play_to_end(const char *id, int winner)
     pz_kind_of(pz)->free_puzzle(pz);
 }
 
-static void test_hotseat_p1_wins(void **ctx) { (void)ctx; play_to_end("maze:9x7:easy#11", 0); }
-static void test_hotseat_p2_wins(void **ctx) { (void)ctx; play_to_end("ice:10x10:easy#5", 1); }
+static void test_hotseat_p1_wins(void **ctx)
+{
+    (void)ctx;
+    play_to_end("maze:9x7:easy#11", 0);
+}
+static void test_hotseat_p2_wins(void **ctx)
+{
+    (void)ctx;
+    play_to_end("ice:10x10:easy#5", 1);
+}
 
 static void test_ghost_board_vs_computer(void **ctx)
 {
@@ -181,8 +208,8 @@ static void test_ghost_board_vs_computer(void **ctx)
      * on the ghost board, in its colour, and our marker on ours. */
     assert_true(clt_write(clt_path("ghost.txt"), "0 wait race\n+1000 wait race\n"));
     const char *shot = clt_path("ghost.bmp");
-    const char *args[] = {"--headless", "--vs-computer", "maze:21x15:easy#2", "--bot-pace", "40", "--script",
-                          clt_path("ghost.txt"), "--screenshot", shot, NULL};
+    const char *args[] = {"--headless", "--vs-computer",       "maze:21x15:easy#2", "--bot-pace", "40",
+                          "--script",   clt_path("ghost.txt"), "--screenshot",      shot,         NULL};
     assert_int_equal(clt_run(args, out, sizeof out, RUN_MS), 0);
     SDL_Surface *s = clt_load(shot);
     assert_non_null(s);
@@ -213,8 +240,8 @@ static void test_escape_asks_first(void **ctx)
     assert_true(clt_write(clt_path("esc.txt"),
                           "0 wait race\n+50 key Escape\n+50 key N\n+50 wait race\n+50 key Escape\n+50 key Y\n"
                           "+50 wait menu\n"));
-    const char *args[] = {"--headless", "--hotseat", "maze#1", "--script", clt_path("esc.txt"), "--max-seconds", "30",
-                          NULL};
+    const char *args[] = {"--headless",        "--hotseat",     "maze#1", "--script",
+                          clt_path("esc.txt"), "--max-seconds", "30",     NULL};
     assert_int_equal(clt_run(args, out, sizeof out, RUN_MS), 0);
     assert_null(strstr(out, "RESULT"));
 }
@@ -243,8 +270,8 @@ static void test_bad_input_is_refused(void **ctx)
     /* A corrupt settings file: defaults and a message, the game runs. */
     assert_true(clt_write(clt_path("settings.txt"), "name = \x01\x02\nwindow = 1x1\nkey.p1.up = Escape\n"));
     const char *shot = clt_path("menu.bmp");
-    const char *bad_settings[] = {"--headless", "--settings", clt_path("settings.txt"), "--no-save", "--screenshot",
-                                  shot, NULL};
+    const char *bad_settings[] = {
+        "--headless", "--settings", clt_path("settings.txt"), "--no-save", "--screenshot", shot, NULL};
     assert_int_equal(clt_run(bad_settings, out, sizeof out, RUN_MS), 0);
     assert_non_null(strstr(out, "settings line 1"));
 }
@@ -253,12 +280,13 @@ static void test_menu_navigation_and_game_id(void **ctx)
 {
     (void)ctx;
     /* From the menu: Hotseat, type a game ID, Start: the race runs on that ID. */
-    assert_true(clt_write(clt_path("menu.txt"), "0 wait menu\n+50 key Down\n+50 key Return\n+50 wait setup\n"
-                                                "+50 key Down\n+50 key Down\n+50 key Down\n+50 text ice:9x9:easy#77\n"
-                                                "+50 key Down\n+50 key Down\n+50 key Return\n+50 wait countdown\n"));
+    assert_true(clt_write(clt_path("menu.txt"),
+                          "0 wait menu\n+50 key Down\n+50 key Return\n+50 wait setup\n"
+                          "+50 key Down\n+50 key Down\n+50 key Down\n+50 text ice:9x9:easy#77\n"
+                          "+50 key Down\n+50 key Down\n+50 key Return\n+50 wait countdown\n"));
     const char *shot = clt_path("menu_race.bmp");
-    const char *args[] = {"--headless", "--script", clt_path("menu.txt"), "--screenshot", shot, "--max-seconds", "30",
-                          NULL};
+    const char *args[] = {
+        "--headless", "--script", clt_path("menu.txt"), "--screenshot", shot, "--max-seconds", "30", NULL};
     assert_int_equal(clt_run(args, out, sizeof out, RUN_MS), 0);
     SDL_Surface *s = clt_load(shot);
     assert_non_null(s);

@@ -119,8 +119,8 @@ static void test_script_parse(void **ctx)
     assert_null(cl_script_due(s, 1050));
     assert_non_null(cl_script_due(s, 1100));
     cl_script_destroy(s);
-    const char *bad[] = {"x key Left\n", "10 key NoSuchKey\n", "10 jump\n", "10 click 1\n", "10 wait nowhere\n",
-                         "10 quit now\n", "10 click 1 2 3\n"};
+    const char *bad[] = {"x key Left\n",      "10 key NoSuchKey\n", "10 jump\n",       "10 click 1\n",
+                         "10 wait nowhere\n", "10 quit now\n",      "10 click 1 2 3\n"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err[0] = '\0';
         assert_null(cl_script_parse(bad[i], strlen(bad[i]), err, sizeof err));
@@ -133,7 +133,8 @@ static void test_args(void **ctx)
     (void)ctx;
     cl_args a;
     char err[200];
-    char *ok[] = {"mazerace", "--headless", "--hotseat", "maze#3", "--series", "3", "--size", "800x600", NULL};
+    char *ok[] = {"mazerace", "--headless", "--hotseat", "maze#3", "--series",
+                  "3",        "--size",     "800x600",   NULL};
     assert_null(cl_args_parse(&a, 8, ok, err, sizeof err));
     assert_true(a.headless);
     assert_string_equal(a.hotseat_id, "maze#3");
@@ -184,8 +185,15 @@ typedef struct fake {
     uint32_t seqs[16];
     int n;
 } fake;
-static void f_update(cl_backend *b, uint64_t t) { (void)b, (void)t; }
-static bool f_poll(cl_backend *b, cl_event *e) { (void)b, (void)e; return false; }
+static void f_update(cl_backend *b, uint64_t t)
+{
+    (void)b, (void)t;
+}
+static bool f_poll(cl_backend *b, cl_event *e)
+{
+    (void)b, (void)e;
+    return false;
+}
 static void f_move(cl_backend *b, int s, uint32_t seq, pz_move mv, uint64_t t)
 {
     (void)s, (void)mv, (void)t;
@@ -193,10 +201,24 @@ static void f_move(cl_backend *b, int s, uint32_t seq, pz_move mv, uint64_t t)
     if (f->n < 16)
         f->seqs[f->n++] = seq;
 }
-static void f_nop(cl_backend *b, uint64_t t) { (void)b, (void)t; }
-static const pz_puzzle *f_puzzle(cl_backend *b) { (void)b; return NULL; }
-static const pz_state *f_state(cl_backend *b, int s) { (void)b, (void)s; return NULL; }
-static void f_destroy(cl_backend *b) { (void)b; }
+static void f_nop(cl_backend *b, uint64_t t)
+{
+    (void)b, (void)t;
+}
+static const pz_puzzle *f_puzzle(cl_backend *b)
+{
+    (void)b;
+    return NULL;
+}
+static const pz_state *f_state(cl_backend *b, int s)
+{
+    (void)b, (void)s;
+    return NULL;
+}
+static void f_destroy(cl_backend *b)
+{
+    (void)b;
+}
 static const cl_backend_ops fake_ops = {f_update, f_poll, f_move, f_nop, f_nop, f_puzzle, f_state, f_destroy};
 
 static void test_prediction_and_rollback(void **ctx)
@@ -329,7 +351,8 @@ static void test_layout_800x600_and_up(void **ctx)
             for (int s = 0; s < 2; s++) {
                 SDL_Rect b = L.board[s];
                 assert_true(b.w > 100 && b.h > 100);
-                assert_true(b.x >= 0 && b.y >= L.hud.h && b.x + b.w <= sizes[i][0] && b.y + b.h <= sizes[i][1]);
+                assert_true(b.x >= 0 && b.y >= L.hud.h && b.x + b.w <= sizes[i][0] &&
+                            b.y + b.h <= sizes[i][1]);
             }
             SDL_Rect a = L.board[0], b = L.board[1];
             bool overlap = a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
