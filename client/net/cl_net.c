@@ -464,6 +464,16 @@ void cl_net_drop(cl_net_t *n, uint64_t now_ms, bool resume)
     cl_net_on_disconnect(n, now_ms);
 }
 
+void cl_net_drop_silently(cl_net_t *n, uint64_t now_ms)
+{
+    if (!n->peer)
+        return;
+    n->peer->data = NULL;
+    enet_peer_reset(n->peer); /* forgets the peer without a word to the server */
+    n->peer = NULL;
+    cl_net_on_disconnect(n, now_ms);
+}
+
 void cl_net_set_resume_window(cl_net_t *n, uint32_t ms)
 {
     n->resume_window_ms = ms;

@@ -117,9 +117,8 @@ static void test_illegal_move_rejected_play_continues(void **ctx)
 
 /* A drop mid-race: cl_net reconnects, resumes with the token, rebuilds the
  * board from the server's log, and the race ends normally. */
-static void test_drop_and_resume(void **ctx)
+static void drop_and_resume(bool silently)
 {
-    (void)ctx;
     it_env e;
     assert_true(it_env_start(&e, fast_server));
     add_pair(&e, PZ_MAZE, 10, 12, false);
@@ -132,7 +131,10 @@ static void test_drop_and_resume(void **ctx)
     assert_true(ok);
     cl_net_t *n = bt_player_net(e.p[0]);
     uint32_t before = bt_player_counts(e.p[0])->acked;
-    cl_net_drop(n, mr_now_us() / 1000u, true);
+    if (silently)
+        cl_net_drop_silently(n, mr_now_us() / 1000u);
+    else
+        cl_net_drop(n, mr_now_us() / 1000u, true);
     assert_int_equal(cl_net_phase(n), CL_NET_RESUMING);
     assert_true(it_env_run(&e, it_all_done, NULL, 60000));
     const bt_counts *c = bt_player_counts(e.p[0]);
@@ -144,6 +146,20 @@ static void test_drop_and_resume(void **ctx)
     /* The moves made before the drop count in the server's total. */
     assert_true(ra->end.moves[ra->slot] >= before);
     it_env_stop(&e);
+}
+
+static void test_drop_and_resume(void **ctx)
+{
+    (void)ctx;
+    drop_and_resume(false);
+}
+
+/* The same when the server never heard of the drop: the new connection's
+ * token takes the seat from the old one. */
+static void test_silent_drop_and_resume(void **ctx)
+{
+    (void)ctx;
+    drop_and_resume(true);
 }
 
 /* A player who drops and never comes back loses by forfeit once the
@@ -248,6 +264,7 @@ int main(void)
         cmocka_unit_test_teardown(test_each_kind_fast_bot_wins, it_teardown),
         cmocka_unit_test_teardown(test_illegal_move_rejected_play_continues, it_teardown),
         cmocka_unit_test_teardown(test_drop_and_resume, it_teardown),
+        cmocka_unit_test_teardown(test_silent_drop_and_resume, it_teardown),
         cmocka_unit_test_teardown(test_no_return_forfeits, it_teardown),
         cmocka_unit_test_teardown(test_rematch, it_teardown),
         cmocka_unit_test_teardown(test_server_shutdown_reaches_both, it_teardown),
