@@ -365,11 +365,11 @@ static pz_puzzle *decode_desc(const pz_params *p, const char *desc, const char *
  *   one line per row: the cells' values (-9..9) separated by spaces, Start's
  *   value prefixed with S and End's with E.
  * Example (sum:5x4:easy#1):
- *   target 10
- *     8  -1  S9  E0  -7
- *    -7   9   3   1   4
- *    -7   8  -6  -1   1
- *     6  -7   7   2  -2 */
+ *   target 13
+ *    -8   8  -8   4 E-8
+ *    -3   5   4   6  S5
+ *    -3  -6   7   3   8
+ *     7  -5  -5   5  -1 */
 
 static char *format_text(const pz_puzzle *pz)
 {

@@ -324,33 +324,57 @@ static void subset_sums(const int8_t *val, int base, int k, int16_t *t)
     }
 }
 
+/* Counts a matching set; true once the cap is reached. */
+static bool match(sum_count *c, int *best, uint32_t s, uint32_t *shortest, long cap)
+{
+    c->paths++;
+    int cells = __builtin_popcount(s);
+    if (*best == 0 || cells < *best) {
+        *best = cells;
+        *shortest = s;
+    }
+    return c->paths == cap;
+}
+
 sum_count sum_paths_count(const sum_paths *ps, const int8_t *val, int target, long cap, uint32_t *shortest)
 {
     sum_count c = {0, 0, 0};
     *shortest = 0;
-    /* three chunks of at most 9 cells (SUM_PATHS_MAX_CELLS = 27) */
-    int k = (ps->n + 2) / 3;
-    int16_t t0[512], t1[512], t2[512];
-    subset_sums(val, 0, k, t0);
-    subset_sums(val, k, k, t1);
-    subset_sums(val, 2 * k, ps->n - 2 * k, t2);
-    uint32_t low = (1u << k) - 1;
     const uint32_t *m = ps->mask;
     int best = 0;
     long i = 0;
-    for (; i < ps->count; i++) {
-        uint32_t s = m[i];
-        if (t0[s & low] + t1[s >> k & low] + t2[s >> 2 * k] != target)
-            continue;
-        c.paths++;
-        int cells = __builtin_popcount(s);
-        if (best == 0 || cells < best) {
-            best = cells;
-            *shortest = s;
+    /* two chunks of at most 11 cells, or three of at most 9
+     * (SUM_PATHS_MAX_CELLS = 27): 2^11 entries are the most worth building
+     * per draw */
+    int16_t t0[2048], t1[2048], t2[512];
+    if (ps->n <= 22) {
+        int k = (ps->n + 1) / 2;
+        subset_sums(val, 0, k, t0);
+        subset_sums(val, k, ps->n - k, t1);
+        uint32_t low = (1u << k) - 1;
+        for (; i < ps->count; i++) {
+            uint32_t s = m[i];
+            if (t0[s & low] + t1[s >> k] != target)
+                continue;
+            if (match(&c, &best, s, shortest, cap)) {
+                i++;
+                break;
+            }
         }
-        if (c.paths == cap) {
-            i++;
-            break;
+    } else {
+        int k = (ps->n + 2) / 3;
+        subset_sums(val, 0, k, t0);
+        subset_sums(val, k, k, t1);
+        subset_sums(val, 2 * k, ps->n - 2 * k, t2);
+        uint32_t low = (1u << k) - 1;
+        for (; i < ps->count; i++) {
+            uint32_t s = m[i];
+            if (t0[s & low] + t1[s >> k & low] + t2[s >> 2 * k] != target)
+                continue;
+            if (match(&c, &best, s, shortest, cap)) {
+                i++;
+                break;
+            }
         }
     }
     c.min_cells = best;
