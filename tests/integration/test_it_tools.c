@@ -13,9 +13,16 @@
 
 #include "cl_net.h"
 #include "it_proc.h"
+#include "it_race.h"
 #include "util.h"
 
 static const char *const fast_server[] = {"--no-discovery", "--countdown", "0.2", NULL};
+
+static bool has_room(it_env *e, void *arg)
+{
+    (void)arg;
+    return bt_player_room(e->p[0]) != NULL || bt_player_failed(e->p[0]);
+}
 
 /* Runs mazerace-bot with args (NULL-terminated), returns its exit code and
  * counts output lines containing each of two needles. */
@@ -89,6 +96,39 @@ static void test_bot_pairs_rooms_and_rematches(void **ctx)
     int sc = -1;
     assert_true(it_proc_wait(&sv, 5000, &sc, "server"));
     it_proc_cleanup(&sv);
+}
+
+/* --room CODE: the bot joins a room someone else created (here a player
+ * of the test's own) and races there. */
+static void test_bot_joins_room_by_code(void **ctx)
+{
+    (void)ctx;
+    it_env e;
+    assert_true(it_env_start(&e, fast_server));
+    bt_player_cfg host = it_cfg("host", BT_CREATE, 40);
+    host.params.kind = PZ_PIPES;
+    host.params.w = 6;
+    host.params.h = 4;
+    assert_int_equal(it_env_add(&e, &host, false), 0);
+    assert_true(it_env_run(&e, has_room, NULL, 10000));
+    char addr[32], code[8];
+    snprintf(addr, sizeof addr, "127.0.0.1:%d", e.port);
+    snprintf(code, sizeof code, "%s", bt_player_room(e.p[0]));
+    char *argv[] = {MR_BOT_PATH, "--server", addr,    "--room",    code, "--pace",
+                    "5",         "--name",   "guest", "--timeout", "30", NULL};
+    it_proc bot;
+    assert_true(it_proc_spawn(&bot, argv));
+    assert_true(it_env_run(&e, it_all_done, NULL, 30000));
+    int rc = -1;
+    assert_true(it_proc_wait(&bot, 10000, &rc, "bot"));
+    it_proc_cleanup(&bot);
+    assert_int_equal(rc, 0);
+    const bt_result *r;
+    assert_null(bt_player_failed(e.p[0]));
+    assert_int_equal(bt_player_results(e.p[0], &r), 1);
+    assert_string_equal(r[0].names[1 - r[0].slot], "guest");
+    assert_int_equal(r[0].end.winner, 1 - r[0].slot); /* the guest is 8 times faster */
+    it_env_stop(&e);
 }
 
 /* The bench mode in small: two shuttling bots for half a second; every
@@ -201,6 +241,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_bot_plays_one_match, it_teardown),
         cmocka_unit_test_teardown(test_bot_pairs_rooms_and_rematches, it_teardown),
+        cmocka_unit_test_teardown(test_bot_joins_room_by_code, it_teardown),
         cmocka_unit_test_teardown(test_bot_bench_small, it_teardown),
         cmocka_unit_test_teardown(test_bot_fails_without_server, it_teardown),
         cmocka_unit_test_teardown(test_bot_bad_flags, it_teardown),
