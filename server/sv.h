@@ -86,8 +86,10 @@ void sv_destroy(sv_t *sv);
 
 /* One step: waits up to timeout_ms for traffic (0: poll), handles every
  * pending packet and discovery probe, and runs every room's timers at
- * now_ms (monotonic milliseconds, any origin, never decreasing). Returns
- * the number of events handled, or -1 on a socket failure. */
+ * now_ms (monotonic milliseconds, any origin, e.g. SDL_GetTicks64: the
+ * first call adopts the caller's clock; a value that goes back is taken as
+ * no time passing). With a wait, the time waited is added to now_ms.
+ * Returns the number of events handled, or -1 on a socket failure. */
 int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms);
 
 /* Runs sv_service with the monotonic clock until the shutdown that

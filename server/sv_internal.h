@@ -51,7 +51,8 @@ struct sv {
     atomic_int stop, want_stats;
     bool shutting, done;
     uint64_t shutdown_deadline_ms;
-    uint64_t now_ms;
+    uint64_t now_ms;  /* the embedder's clock, as of the current step */
+    bool clock_known; /* set by the first sv_service */
     uint64_t next_housekeeping_ms;
     uint32_t next_id;
     int waiting_cache; /* players waiting for an opponent, for discovery */

@@ -298,8 +298,15 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
 {
     if (sv->done)
         return 0;
-    if (now_ms > sv->now_ms)
+    /* The embedder's clock may have any origin (SDL ticks start at 0): the
+     * first call adopts it, later calls only move it forward. */
+    if (!sv->clock_known) {
+        sv->clock_known = true;
         sv->now_ms = now_ms;
+        sv->next_housekeeping_ms = now_ms;
+    } else if (now_ms > sv->now_ms) {
+        sv->now_ms = now_ms;
+    }
     if (timeout_ms < 0)
         timeout_ms = 0;
     if (sv_stop_requested(sv) && timeout_ms > 5)
@@ -426,9 +433,12 @@ static void shutdown_step(sv_t *sv)
 void sv_shutdown(sv_t *sv, int timeout_ms)
 {
     sv_request_stop(sv);
-    uint64_t end = now_ms_clock() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0);
+    /* Carry on in the embedder's timeline: its clock plus the time spent
+     * here. */
+    uint64_t t0 = now_ms_clock(), base = sv->now_ms;
+    uint64_t end = t0 + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0);
     while (!sv->done && now_ms_clock() < end)
-        if (sv_service(sv, now_ms_clock(), 5) < 0)
+        if (sv_service(sv, base + (now_ms_clock() - t0), 5) < 0)
             break;
     if (!sv->done) {
         if (!sv->shutting)
@@ -457,8 +467,8 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
     if (!wire_name_ok(sv->cfg.name, strlen(sv->cfg.name)))
         strcpy(sv->cfg.name, "mazerace");
     sv_log_init(&sv->log, cfg->log_level, stderr);
-    sv->now_ms = now_ms_clock();
-    sv->next_housekeeping_ms = sv->now_ms;
+    sv->now_ms = 0; /* the first sv_service sets the clock */
+    sv->next_housekeeping_ms = 0;
     /* Room codes, seeds and tokens only need to be unpredictable to other
      * players, not reproducible: seed from the clock and the address of
      * this allocation. */

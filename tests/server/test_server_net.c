@@ -27,14 +27,22 @@
 #define WAIT_MS 3000
 #define GAME_ID "pipes:6x4:hard#4242"
 
+/* The server is driven like the SDL client drives it: with its own clock,
+ * which starts at 0 (SDL ticks), not the monotonic clock's origin. */
 typedef struct fixture {
     sv_t *sv;
+    uint64_t base_us;
 } fixture;
+
+static uint64_t fixture_now(const fixture *f)
+{
+    return (mr_now_us() - f->base_us) / 1000u;
+}
 
 static void pump_server(void *ctx)
 {
     fixture *f = ctx;
-    sv_service(f->sv, mr_now_us() / 1000u, 0);
+    sv_service(f->sv, fixture_now(f), 0);
 }
 
 static void base_config(sv_config *cfg)
@@ -50,6 +58,7 @@ static void base_config(sv_config *cfg)
 static fixture *start(const sv_config *cfg)
 {
     fixture *f = mr_alloc(1, sizeof *f);
+    f->base_us = mr_now_us();
     const char *err = NULL;
     f->sv = sv_create(cfg, &err);
     if (!f->sv)
@@ -426,7 +435,7 @@ static void test_kicked_silent_peer_dropped(void **ctx)
     /* Only the server runs from here: x never reads or acknowledges. */
     uint64_t end = mr_now_us() / 1000u + 8000;
     do {
-        sv_service(f->sv, mr_now_us() / 1000u, 10);
+        sv_service(f->sv, fixture_now(f), 10);
         sv_get_stats(f->sv, &st);
     } while (st.peers_now > 0 && mr_now_us() / 1000u < end);
     assert_int_equal(st.kicked, 1);
@@ -770,7 +779,7 @@ static void probe(fixture *f, uint32_t nonce, wire_probe_reply *rep)
     assert_int_equal(sendto(fd, buf, n, 0, (struct sockaddr *)&to, sizeof to), (ssize_t)n);
     ssize_t got = -1;
     for (int i = 0; i < 300 && got < 0; i++) {
-        sv_service(f->sv, mr_now_us() / 1000u, 5);
+        sv_service(f->sv, fixture_now(f), 5);
         got = recv(fd, buf, sizeof buf, MSG_DONTWAIT);
     }
     assert_true(got > 0);
@@ -833,7 +842,7 @@ static void test_shutdown(void **ctx)
     assert_true(raw_wait_disconnect(a, WAIT_MS));
     assert_true(raw_wait_disconnect(b, WAIT_MS));
     for (int i = 0; i < 300 && !sv_done(f->sv); i++)
-        sv_service(f->sv, mr_now_us() / 1000u, 5);
+        sv_service(f->sv, fixture_now(f), 5);
     assert_true(sv_done(f->sv));
     raw_close(a);
     raw_close(b);
