@@ -134,8 +134,8 @@ static void step(fleet *f, int i, uint64_t now)
 
 /* One turn of the loop, shaped like enet_echo's client loop: the players
  * with events, the players with a move due (from the heap, so a thousand
- * idle players cost nothing), all players every SWEEP_US, then one flush
- * and a wait of at most 1 ms for the network. */
+ * idle players cost nothing), all players every SWEEP_US, then the host
+ * service: send, receive, wait at most 1 ms for the network. */
 static void turn(fleet *f)
 {
     uint64_t now = mr_now_us();
@@ -156,7 +156,8 @@ static void turn(fleet *f)
             }
         }
     }
-    cl_hub_flush(f->hub);
+    /* No flush first: the service sends what is queued before it waits,
+     * and each flush or service walks every peer slot of the host. */
     cl_hub_service(f->hub, mr_now_us() / 1000u, 1);
 }
 
