@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -33,6 +34,21 @@ typedef struct proc {
     char line[256];  /* the last line read_line matched, after its prefix */
 } proc;
 
+/* The child of the running test, killed by the teardown if a failed
+ * assertion left it running. */
+static pid_t live_pid;
+
+static int teardown(void **ctx)
+{
+    (void)ctx;
+    if (live_pid > 0) {
+        kill(live_pid, SIGKILL);
+        waitpid(live_pid, NULL, 0);
+        live_pid = 0;
+    }
+    return 0;
+}
+
 /* Starts MR_SERVER_BIN with args (NULL-terminated); stdout to a pipe,
  * stderr to /dev/null unless MR_TEST_SERVER_LOG is set. */
 static void spawn(proc *p, const char *const *args)
@@ -43,6 +59,9 @@ static void spawn(proc *p, const char *const *args)
     p->pid = fork();
     assert_true(p->pid >= 0);
     if (p->pid == 0) {
+        /* Should the test itself be killed (a ctest time-out), the server
+         * goes with it. */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
         dup2(fds[1], 1);
         if (!getenv("MR_TEST_SERVER_LOG")) {
             int nul = open("/dev/null", O_WRONLY);
@@ -60,6 +79,7 @@ static void spawn(proc *p, const char *const *args)
     }
     close(fds[1]);
     p->out = fds[0];
+    live_pid = p->pid;
 }
 
 /* Reads the child's stdout until a line starting with prefix arrives;
@@ -105,6 +125,7 @@ static int reap(proc *p, int timeout_ms, uint64_t *waited_ms)
         if (now >= end || poll(&pf, 1, (int)(end - now)) <= 0) {
             kill(p->pid, SIGKILL);
             waitpid(p->pid, &status, 0);
+            live_pid = 0;
             close(p->out);
             return -1;
         }
@@ -119,6 +140,7 @@ static int reap(proc *p, int timeout_ms, uint64_t *waited_ms)
         break; /* end of file: the child is gone (or closed stdout: reaped below) */
     }
     waitpid(p->pid, &status, 0);
+    live_pid = 0;
     if (waited_ms)
         *waited_ms = mr_now_us() / 1000u - t0;
     close(p->out);
@@ -253,10 +275,10 @@ int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_flags),
-        cmocka_unit_test(test_sigterm),
-        cmocka_unit_test(test_sigint_stats),
-        cmocka_unit_test(test_discovery),
+        cmocka_unit_test_teardown(test_flags, teardown),
+        cmocka_unit_test_teardown(test_sigterm, teardown),
+        cmocka_unit_test_teardown(test_sigint_stats, teardown),
+        cmocka_unit_test_teardown(test_discovery, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
