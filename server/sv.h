@@ -13,8 +13,8 @@
  * discovery), hosts many rooms at once and runs each room's match engine. It
  * never reads the clock itself inside game logic: sv_service is handed the
  * time, so an embedding program (the SDL client) drives it from its own loop.
- * Nothing here is thread-safe except sv_request_stop, which a signal handler
- * or another thread may call. */
+ * Nothing here is thread-safe except sv_request_stop and sv_request_stats,
+ * which a signal handler or another thread may call. */
 
 enum sv_log_level { SV_LOG_OFF, SV_LOG_ERROR, SV_LOG_WARN, SV_LOG_INFO, SV_LOG_DEBUG };
 
@@ -56,7 +56,7 @@ typedef struct sv_stats {
     uint64_t packets_in, bytes_in, packets_out;
     uint64_t moves_validated; /* moves handed to the match engine */
     uint64_t moves_accepted, moves_rejected;
-    uint64_t bad_msgs;     /* malformed, oversized, unknown type, wrong version */
+    uint64_t bad_msgs;     /* malformed, oversized, unknown, not a client message, before HELLO */
     uint64_t rate_limited; /* messages dropped by the token bucket */
     uint64_t kicked;       /* peers disconnected for misbehaving */
     uint64_t connects, disconnects;
