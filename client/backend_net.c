@@ -25,6 +25,7 @@ typedef struct netbe {
     int series;
     char room_code[16];
     bool auto_ready, connected, in_room, started, failed;
+    bool opp_seen, opp_connected; /* the opponent as the last room state showed them */
     uint64_t connect_at, start_ms;
     /* The race module numbers its moves; cl_net numbers what it sends. */
     uint32_t map_race[SEQMAP], map_net[SEQMAP];
@@ -79,6 +80,20 @@ static void refresh_room(netbe *nb)
     const wire_room_state *rs = cl_net_room(nb->n);
     if (!rs)
         return;
+    /* The room state says when the opponent drops and comes back; during a
+     * countdown or race the player hears about it. */
+    int opp = (rs->your_slot & 1) ^ 1;
+    bool present = rs->player[opp].present, connected = rs->player[opp].connected;
+    if (present && nb->opp_seen && connected != nb->opp_connected &&
+        (rs->phase == MATCH_COUNTDOWN || rs->phase == MATCH_RACING)) {
+        cl_event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.type = connected ? CL_BE_OPP_BACK : CL_BE_OPP_DROPPED;
+        ev.slot = opp;
+        push(nb, &ev);
+    }
+    nb->opp_seen = present;
+    nb->opp_connected = connected;
     snprintf(nb->base.room, sizeof nb->base.room, "%s", rs->code);
     nb->base.my_slot = rs->your_slot & 1;
     nb->base.series_len = rs->series_len;

@@ -261,7 +261,9 @@ void cl_app_pump(cl_app *a)
         case CL_BE_ERROR:
             cl_app_say(a, true, "%s", ev.text);
             cl_app_end_backend(a);
-            cl_app_set_scene(a, CL_SCENE_MENU);
+            /* A join from the menu goes back to the join screen to try again. */
+            cl_app_set_scene(a,
+                             a->mode == CL_MODE_JOIN && !a->args.join_addr ? CL_SCENE_JOIN : CL_SCENE_MENU);
             return;
         case CL_BE_RESYNC:
             cl_race_resync(&a->race, a->backend);
@@ -278,6 +280,11 @@ void cl_app_pump(cl_app *a)
         case CL_BE_REMATCH_ASKED:
             if (!a->backend->hotseat && ev.slot != a->backend->my_slot)
                 cl_app_say(a, false, "%s wants a rematch", a->backend->name[ev.slot & 1]);
+            break;
+        case CL_BE_START:
+            cl_race_event(&a->race, &ev, a->now_ms);
+            printf("mazerace: race started\n");
+            fflush(stdout);
             break;
         default:
             cl_race_event(&a->race, &ev, a->now_ms);

@@ -1,6 +1,7 @@
 /* cl_test_util.c: helpers for the client tests. */
 #include "cl_test_util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -25,6 +26,26 @@ const char *clt_tmpdir(void)
             snprintf(dir, sizeof dir, "/tmp");
     }
     return dir;
+}
+
+void clt_cleanup(void)
+{
+    const char *dir = clt_tmpdir();
+    if (strncmp(dir, "/tmp/mazerace-cltest-", 21) != 0)
+        return;
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    char path[600];
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        remove(path);
+    }
+    closedir(d);
+    rmdir(dir);
 }
 
 const char *clt_path(const char *name)

@@ -11,6 +11,8 @@
 
 /* A fresh temporary directory (mkdtemp) for this test's files. */
 const char *clt_tmpdir(void);
+/* Removes clt_tmpdir() and its files (call at the end of a passing run). */
+void clt_cleanup(void);
 /* Path of name inside clt_tmpdir() (static buffer rotated over 4 calls). */
 const char *clt_path(const char *name);
 /* Runs the mazerace binary with args (NULL-terminated), capturing stdout

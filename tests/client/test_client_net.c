@@ -84,8 +84,8 @@ static bool wait_for(const char *path, const char *needle, char *rest, size_t ca
 
 static pid_t start_server(int *port)
 {
-    const char *argv[] = {MR_SERVER_BIN,    "--bind",      "127.0.0.1", "--port", "0",
-                          "--no-discovery", "--countdown", "1",         NULL};
+    const char *argv[] = {MR_SERVER_BIN, "--bind", "127.0.0.1", "--port", "0", "--no-discovery",
+                          "--countdown", "1",      "--grace",   "2",      NULL};
     /* A fresh log per server, so an old one's port is never read. */
     static int n;
     char name[32];
@@ -179,6 +179,48 @@ static void test_host_lan_game_bot_joins_by_code(void **ctx)
     assert_non_null(strstr(rest, "winner_name=bot"));
 }
 
+static void test_opponent_drop_is_shown_then_forfeit(void **ctx)
+{
+    (void)ctx;
+    /* The bot is killed mid-race: the client says the opponent dropped,
+     * and after the server's grace period (2 s here) wins by forfeit. */
+    int port;
+    pid_t sv = start_server(&port);
+    assert_true(sv > 0);
+    char addr[64];
+    snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+    const char *bot_argv[] = {MR_BOT_BIN, "--server",  addr, "--pace", "2000",
+                              "--quiet",  "--timeout", "60", NULL};
+    pid_t bot = spawn(bot_argv, clt_path("dropbot.log"));
+    assert_true(clt_write(clt_path("drop.txt"), "0 wait race\n+0 wait results\n+200 quit\n"));
+    const char *log = clt_path("drop.log");
+    const char *argv[] = {
+        MAZERACE_BIN, "--headless",         "--join",        addr, "--quick", "--name", "Tester",
+        "--script",   clt_path("drop.txt"), "--max-seconds", "40", NULL};
+    pid_t cl = spawn(argv, log);
+    char rest[256];
+    bool started = wait_for(log, "race started", rest, sizeof rest, 20000);
+    kill(bot, SIGKILL);
+    waitpid(bot, NULL, 0);
+    int status = 0;
+    bool done = false;
+    for (int i = 0; i < 4000 && !done; i++) {
+        done = waitpid(cl, &status, WNOHANG) == cl;
+        if (!done)
+            nap_ms(10);
+    }
+    if (!done)
+        stop(cl);
+    stop(sv);
+    assert_true(started);
+    assert_true(done);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    assert_true(wait_for(log, "connection dropped", rest, sizeof rest, 100));
+    assert_true(wait_for(log, "RESULT winner=", rest, sizeof rest, 100));
+    assert_non_null(strstr(rest, "winner_name=Tester"));
+    assert_non_null(strstr(rest, "reason=forfeit"));
+}
+
 static void test_plain_word_errors(void **ctx)
 {
     (void)ctx;
@@ -207,9 +249,14 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_client_races_bot_to_results),
         cmocka_unit_test(test_host_lan_game_bot_joins_by_code),
+        cmocka_unit_test(test_opponent_drop_is_shown_then_forfeit),
         cmocka_unit_test(test_plain_word_errors),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    /* Files stay behind for a look when something failed. */
+    if (!failed)
+        clt_cleanup();
+    return failed;
 }
 
 #else

@@ -162,6 +162,76 @@ static void test_markers_gamepad(void **ctx)
     use_pad = false;
 }
 
+/* Mouse play: clicks on neighbouring cells (maze) or drags from the path
+ * head to the next cell (sum), for player 1 in hotseat; then player 1's
+ * marker must be where the moves lead. */
+static void check_mouse(const char *base, bool drag)
+{
+    pz_move sol[512];
+    pz_puzzle *pz = NULL;
+    char id[96];
+    int n = -1, m = 3;
+    for (int seed = 1; seed <= 50 && n <= m; seed++) {
+        if (pz)
+            pz_kind_of(pz)->free_puzzle(pz);
+        snprintf(id, sizeof id, "%s#%d", base, seed);
+        n = clt_solution(id, sol, 512, &pz);
+    }
+    assert_true(n > m);
+    const pz_kind *k = pz_kind_of(pz);
+    cl_race r;
+    memset(&r, 0, sizeof r);
+    cl_race_reset(&r, pz, true, true);
+    cl_layout L;
+    cl_layout_race(W, H, true, 0, &L);
+    cl_view v;
+    cl_layout_view(&L, &r, 0, &v);
+    pz_state *st = k->new_state(pz);
+    static char script[8192];
+    snprintf(script, sizeof script, "0 wait race\n");
+    for (int i = 0; i < m; i++) {
+        int fx, fy, tx, ty;
+        r.p[0].shown = st;
+        cl_race_focus(&r, 0, &fx, &fy);
+        assert_null(k->execute_move(pz, st, sol[i], st));
+        cl_race_focus(&r, 0, &tx, &ty);
+        SDL_Rect a = cl_view_cell_rect(&v, fx, fy), b = cl_view_cell_rect(&v, tx, ty);
+        size_t len = strlen(script);
+        if (drag)
+            snprintf(script + len, sizeof script - len, "+60 drag %d %d %d %d\n", a.x + a.w / 2,
+                     a.y + a.h / 2, b.x + b.w / 2, b.y + b.h / 2);
+        else
+            snprintf(script + len, sizeof script - len, "+60 click %d %d\n", b.x + b.w / 2, b.y + b.h / 2);
+    }
+    r.p[0].shown = NULL;
+    assert_true(clt_write(clt_path("mouse.txt"), script));
+    const char *shot = clt_path("mouse.bmp");
+    const char *args[] = {
+        "--headless",          "--size",       "1280x720", "--hotseat",     id,   "--script",
+        clt_path("mouse.txt"), "--screenshot", shot,       "--max-seconds", "60", NULL};
+    assert_int_equal(clt_run(args, out, sizeof out, RUN_MS), 0);
+    SDL_Surface *s = clt_load(shot);
+    assert_non_null(s);
+    int px, py;
+    marker_point(pz, &v, st, &px, &py);
+    assert_true(clt_same(clt_pixel(s, px, py), cl_col_player[0], 8));
+    SDL_FreeSurface(s);
+    k->free_state(st);
+    cl_race_free(&r);
+    k->free_puzzle(pz);
+}
+
+static void test_mouse_clicks_maze(void **ctx)
+{
+    (void)ctx;
+    check_mouse("maze:11x9:easy", false);
+}
+static void test_mouse_drag_sum(void **ctx)
+{
+    (void)ctx;
+    check_mouse("sum:5x4:easy", true);
+}
+
 /* Plays a whole hotseat race for `winner` only; the other player idles.
  * The client prints one RESULT line naming the winner. */
 static void play_to_end(const char *id, int winner)
@@ -306,6 +376,8 @@ int main(void)
         cmocka_unit_test(test_markers_sum),
         cmocka_unit_test(test_markers_pipes),
         cmocka_unit_test(test_markers_gamepad),
+        cmocka_unit_test(test_mouse_clicks_maze),
+        cmocka_unit_test(test_mouse_drag_sum),
         cmocka_unit_test(test_hotseat_p1_wins),
         cmocka_unit_test(test_hotseat_p2_wins),
         cmocka_unit_test(test_ghost_board_vs_computer),
@@ -313,5 +385,9 @@ int main(void)
         cmocka_unit_test(test_bad_input_is_refused),
         cmocka_unit_test(test_menu_navigation_and_game_id),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    /* Files stay behind for a look when something failed. */
+    if (!failed)
+        clt_cleanup();
+    return failed;
 }
