@@ -263,6 +263,8 @@ const char *cl_net_join_room(cl_net_t *n, const char *code)
     wire_msg m = {.type = WIRE_JOIN_ROOM};
     if (!wire_room_code_parse(code, m.join.code))
         return "a room code is 5 letters or digits";
+    if (strcmp(m.join.code, n->left_code) == 0)
+        n->left_code[0] = '\0'; /* going back in: its states count again */
     return send_or_fail(n, &m);
 }
 
@@ -304,6 +306,10 @@ const char *cl_net_leave(cl_net_t *n)
     n->live = false;
     n->slot = -1;
     n->phase = CL_NET_ONLINE;
+    n->pend_len = 0;
+    /* The server does not answer a leave: what it sent about the room
+     * before it got ours is still on the way and must not put us back. */
+    memcpy(n->left_code, n->room.code, sizeof n->left_code);
     return NULL;
 }
 

@@ -39,6 +39,7 @@ struct cl_net {
 
     bool in_room;
     wire_room_state room;
+    char left_code[WIRE_ROOM_CODE_LEN + 1]; /* the room we last left ("" if none) */
     int slot;
 
     pz_puzzle *pz;

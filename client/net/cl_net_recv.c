@@ -74,6 +74,9 @@ static void on_refused(cl_net_t *n, const wire_msg *m)
 
 static void on_room_state(cl_net_t *n, const wire_msg *m)
 {
+    if (!n->in_room && strcmp(m->room.code, n->left_code) == 0)
+        return; /* about the room we left, sent before the server knew */
+    n->left_code[0] = '\0';
     bool fresh = !n->in_room || strcmp(n->room.code, m->room.code) != 0;
     n->room = m->room;
     n->slot = m->room.your_slot;
@@ -279,6 +282,11 @@ void cl_net_on_receive(cl_net_t *n, const uint8_t *data, size_t len)
                          "bad message from the server (type %d, %zu bytes)", len ? data[0] : -1, len);
         return;
     }
+    /* Messages about a room's game mean nothing once we left the room. */
+    bool about_game = m->type == WIRE_MATCH_START || m->type == WIRE_MOVE_LOG || m->type == WIRE_PROGRESS ||
+                      m->type == WIRE_MATCH_END || m->type == WIRE_REMATCH_OFFER;
+    if (about_game && !n->in_room)
+        return;
     switch (m->type) {
     case WIRE_WELCOME:
         on_welcome(n, m);

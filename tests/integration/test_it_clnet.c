@@ -208,11 +208,30 @@ static void test_lobby_race_result(void **ctx)
     assert_string_not_equal(cl_net_game_id(n[0]), "maze:9x7:easy#42");
 
     /* Leaving mid-race forfeits at once. */
+    wire_room_state before = *cl_net_room(n[1]);
     assert_null(cl_net_leave(n[1]));
+    assert_int_equal(cl_net_phase(n[1]), CL_NET_ONLINE);
+    assert_null(cl_net_room(n[1]));
+    /* What the server sent about the room before it saw the leave does not
+     * put us back in (the server never answers a leave). */
+    int lobbies = s[1].count[CL_EV_LOBBY], progress = s[1].count[CL_EV_PROGRESS];
+    wire_msg stale;
+    memset(&stale, 0, sizeof stale);
+    stale.type = WIRE_ROOM_STATE;
+    stale.room = before;
+    static uint8_t sbuf[WIRE_MSG_MAX];
+    cl_net_inject(n[1], sbuf, wire_write(&stale, sbuf, sizeof sbuf), mr_now_us() / 1000u);
+    stale.type = WIRE_PROGRESS;
+    memset(&stale.progress, 0, sizeof stale.progress);
+    stale.progress.move = sol[0];
+    cl_net_inject(n[1], sbuf, wire_write(&stale, sbuf, sizeof sbuf), mr_now_us() / 1000u);
+    assert_null(cl_net_room(n[1]));
     assert_int_equal(cl_net_phase(n[1]), CL_NET_ONLINE);
     assert_true(pump(&sv, n, s, 0, CL_EV_MATCH_END, 2, 5000));
     assert_int_equal(s[0].last[CL_EV_MATCH_END].end.winner, 0);
     assert_int_equal(s[0].last[CL_EV_MATCH_END].end.reason, MATCH_END_FORFEIT);
+    assert_int_equal(s[1].count[CL_EV_LOBBY], lobbies);
+    assert_int_equal(s[1].count[CL_EV_PROGRESS], progress);
 
     /* Without a resume window a drop is final. */
     cl_net_set_resume_window(n[0], 0);
