@@ -37,6 +37,10 @@ static void draw(SDL_Renderer *r, cl_text *t, const cl_view *v, const pz_puzzle 
     int mx, my;
     maze_pos(st, &mx, &my);
     SDL_Rect m = cl_view_cell_rect(v, mx, my);
+    /* The player's cell glows in their soft colour: easy to find again in
+     * a big maze. */
+    if (!v->ghost)
+        cl_draw_fill(r, m.x + wt / 2, m.y + wt / 2, c - wt, c - wt, cl_col_player_soft[v->slot & 1]);
     cl_draw_marker(r, v->slot, (float)m.x + c / 2.0f, (float)m.y + c / 2.0f,
                    v->ghost && c < 14 ? 5.0f : c * 0.36f, v->ghost);
 }

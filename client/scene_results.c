@@ -46,7 +46,10 @@ static void draw(cl_app *a)
     const match_result *res = &a->race.result;
     cl_text *t = a->text;
     int fh = cl_text_height(t, CL_FONT_BODY);
-    int w = fh * 30 < a->out_w - 40 ? fh * 30 : a->out_w - 40, h = fh * 19;
+    /* Height from the content: title, reason, table, series line, buttons. */
+    int content = fh + cl_text_height(t, CL_FONT_TITLE) + fh * 2 + fh * 3 / 2 * 3 +
+                  (res->series_len > 1 ? fh * 3 / 2 : 0) + fh * 3 / 2 + 2 * (fh * 17 / 10 + fh / 3) + fh;
+    int w = fh * 30 < a->out_w - 40 ? fh * 30 : a->out_w - 40, h = content;
     if (h > a->out_h - 40)
         h = a->out_h - 40;
     int x = (a->out_w - w) / 2, y = (a->out_h - h) / 2;

@@ -307,9 +307,9 @@ static void test_escape_asks_first(void **ctx)
 {
     (void)ctx;
     /* Esc then N keeps racing; Esc then Y leaves to the menu. */
-    assert_true(clt_write(clt_path("esc.txt"),
-                          "0 wait race\n+50 key Escape\n+50 key N\n+50 wait race\n+50 key Escape\n+50 key Y\n"
-                          "+50 wait menu\n"));
+    assert_true(clt_write(clt_path("esc.txt"), "0 wait race\n+50 key F11\n+50 key F11\n+50 key Escape\n+50 "
+                                               "key N\n+50 wait race\n+50 key Escape\n+50 key Y\n"
+                                               "+50 wait menu\n"));
     const char *args[] = {"--headless",        "--hotseat",     "maze#1", "--script",
                           clt_path("esc.txt"), "--max-seconds", "30",     NULL};
     assert_int_equal(clt_run(args, out, sizeof out, RUN_MS), 0);
