@@ -351,7 +351,13 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
         run_timers(sv);
         housekeeping(sv);
     }
-    enet_host_flush(sv->host);
+    /* ENet walks every peer slot on each flush. A caller that waits (sv_run)
+     * comes straight back into enet_host_service, which sends everything
+     * queued before it reads or waits, so the flush would be a second walk
+     * for nothing; a caller that polls once a frame needs it, or replies
+     * would wait for its next frame. */
+    if (timeout_ms == 0 || sv_stop_requested(sv))
+        enet_host_flush(sv->host);
     /* How long the longest step kept the socket unread: the figure to
      * compare with how long the socket buffer lasts at full load. */
     uint64_t work = mr_now_us() - work0;
