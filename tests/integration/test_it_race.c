@@ -23,7 +23,7 @@ static void add_pair(it_env *e, int kind, uint32_t pace0, uint32_t pace1, bool s
     a.params.kind = kind;
     a.params.w = pz_kind_by_id(kind)->default_w;
     a.params.h = pz_kind_by_id(kind)->default_h;
-    a.params.diff = PZ_EASY;
+    a.params.diff = PZ_MEDIUM; /* pars of several moves: the slow one gets to move too */
     a.has_seed = true;
     a.seed = 1000 + (uint64_t)kind;
     bt_player_cfg b = it_cfg("slow", BT_WAIT, pace1);
