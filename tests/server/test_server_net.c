@@ -72,6 +72,20 @@ static void stop(fixture *f)
     free(f);
 }
 
+/* Services the server (through client c) until pred holds for its
+ * statistics, at most WAIT_MS; returns the last statistics. */
+static sv_stats wait_stats(fixture *f, raw_client *c, bool (*pred)(const sv_stats *))
+{
+    sv_stats st;
+    uint64_t end = mr_now_us() + WAIT_MS * 1000u;
+    for (;;) {
+        sv_get_stats(f->sv, &st);
+        if (pred(&st) || mr_now_us() >= end)
+            return st;
+        raw_pump(c, 2, false);
+    }
+}
+
 static raw_client *join_server(fixture *f, const char *name)
 {
     raw_client *c = raw_connect(sv_port(f->sv), pump_server, f, WAIT_MS);
@@ -296,6 +310,15 @@ static void test_moves_refused(void **ctx)
     stop(f);
 }
 
+static bool six_bad(const sv_stats *st)
+{
+    return st->bad_msgs >= 6;
+}
+static bool one_room(const sv_stats *st)
+{
+    return st->rooms_now <= 1;
+}
+
 /* Truncated, oversized, unknown and out-of-order packets are counted and
  * dropped; a wrong version is refused in words; the match next door plays
  * on. */
@@ -338,9 +361,7 @@ static void test_bad_packets(void **ctx)
     /* The honest match is unaffected. */
     send_move(r.a, 1, r.plan[0]);
     assert_true(raw_wait(r.a, WIRE_ACK, &m, WAIT_MS));
-    raw_pump(x, 100, false);
-    sv_stats st;
-    sv_get_stats(f->sv, &st);
+    sv_stats st = wait_stats(f, x, six_bad);
     assert_int_equal(st.bad_msgs, 6);
     assert_int_equal(st.kicked, 0);
     assert_true(raw_connected(x));
@@ -625,15 +646,15 @@ static void test_room_errors(void **ctx)
     m.type = WIRE_QUICK_MATCH;
     raw_send_msg(d, &m);
     wire_msg st;
-    assert_true(raw_wait(d, WIRE_ERROR, &st, WAIT_MS) || raw_wait(d, WIRE_ROOM_STATE, &st, 10));
+    assert_true(raw_wait(d, WIRE_ERROR, &st, WAIT_MS));
+    assert_int_equal(st.error.code, WIRE_ERR_TOO_MANY_ROOMS);
     sv_stats s;
     sv_get_stats(f->sv, &s);
-    assert_true(s.rooms_now <= 2);
+    assert_int_equal(s.rooms_now, 2);
 
     /* Leaving frees the room once empty. */
     send_simple(c, WIRE_LEAVE_ROOM);
-    raw_pump(c, 100, false);
-    sv_get_stats(f->sv, &s);
+    s = wait_stats(f, c, one_room);
     assert_int_equal(s.rooms_now, 1);
     raw_close(a);
     raw_close(b);
