@@ -188,6 +188,24 @@ static void test_flags(void **ctx)
     assert_int_equal(reap(&p, WAIT_MS, NULL), 0);
 }
 
+/* A game port that is taken: a clear message and exit status 1. */
+static void test_port_in_use(void **ctx)
+{
+    (void)ctx;
+    proc first, second;
+    uint16_t port = start_server(&first, NULL);
+    pid_t first_pid = first.pid;
+    char num[16];
+    snprintf(num, sizeof num, "%u", (unsigned)port);
+    const char *args[] = {"--bind", "127.0.0.1", "--port", num, "--no-discovery", NULL};
+    spawn(&second, args);
+    int rc = reap(&second, WAIT_MS, NULL);
+    live_pid = first_pid; /* the teardown's to kill if an assertion fails */
+    assert_int_equal(rc, 1);
+    kill(first_pid, SIGTERM);
+    assert_int_equal(reap(&first, WAIT_MS, NULL), 0);
+}
+
 /* SIGTERM: the connected clients get SHUTDOWN and the process exits 0
  * within 2 s. */
 static void test_sigterm(void **ctx)
@@ -276,6 +294,7 @@ int main(void)
     signal(SIGPIPE, SIG_IGN);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_flags, teardown),
+        cmocka_unit_test_teardown(test_port_in_use, teardown),
         cmocka_unit_test_teardown(test_sigterm, teardown),
         cmocka_unit_test_teardown(test_sigint_stats, teardown),
         cmocka_unit_test_teardown(test_discovery, teardown),
