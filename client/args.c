@@ -14,6 +14,7 @@ void cl_args_usage(FILE *f)
           "  --host-bind ADDR    address the hosted server listens on (default: all)\n"
           "  --host-port N       its game port (default 27910; 0: any free port, and any\n"
           "                      free LAN discovery port)\n"
+          "  --lan-port N        LAN discovery port the join screen asks (default 27911)\n"
           "  --room CODE         room code to join\n"
           "  --quick             quick match: pair with the next waiting player\n"
           "  --series N          best of N (1..99, default 1)\n"
@@ -104,6 +105,12 @@ const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t e
         } else if (!strcmp(o, "--name")) {
             NEED();
             a->name = v;
+        } else if (!strcmp(o, "--lan-port")) {
+            NEED();
+            if (!parse_int(v, 1, 65535, &a->lan_port)) {
+                snprintf(err, errlen, "--lan-port must be 1..65535");
+                return err;
+            }
         } else if (!strcmp(o, "--host-bind")) {
             NEED();
             a->host_bind = v;

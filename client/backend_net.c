@@ -302,6 +302,11 @@ static void ready(cl_backend *b, uint64_t now)
 {
     netbe *nb = (netbe *)b;
     (void)now;
+    /* Pressed before the room answered: ready as soon as it does. */
+    if (!nb->in_room) {
+        nb->auto_ready = !nb->auto_ready;
+        return;
+    }
     const char *why = cl_net_ready(nb->n, !nb->base.ready[nb->base.my_slot]);
     if (why)
         push_text(nb, CL_BE_INFO, why);

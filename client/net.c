@@ -118,7 +118,7 @@ void cl_app_discover(cl_app *a)
     if (!a->net) {
         a->net = mr_alloc(1, sizeof *a->net);
         const char *why = NULL;
-        a->net->disc = cl_disc_create(WIRE_DISCOVERY_PORT, &why);
+        a->net->disc = cl_disc_create(a->args.lan_port ? a->args.lan_port : WIRE_DISCOVERY_PORT, &why);
         if (!a->net->disc)
             cl_app_say(a, true, "LAN search unavailable: %s", why ? why : "no socket");
     }
@@ -142,6 +142,8 @@ void cl_app_discover(cl_app *a)
             if (n->nfound == MAX_FOUND)
                 continue;
             n->nfound++;
+            printf("mazerace: found \"%s\" at %s:%d\n", info.name, info.addr, info.game_port);
+            fflush(stdout);
         }
         n->found[k] = info;
         n->seen[k] = a->now_ms;

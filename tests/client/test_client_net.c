@@ -179,6 +179,58 @@ static void test_host_lan_game_bot_joins_by_code(void **ctx)
     assert_non_null(strstr(rest, "winner_name=bot"));
 }
 
+static void test_lan_discovery_then_join_by_code(void **ctx)
+{
+    (void)ctx;
+    /* A hosting client (free ports on 127.0.0.1) and a second client whose
+     * join screen asks that discovery port: the host shows up in the LAN
+     * list; the second player types the room code, picks the listed game,
+     * readies, and both reach the race. */
+    assert_true(clt_write(clt_path("lanhost.txt"), "0 wait lobby\n+0 wait race\n+300 quit\n"));
+    const char *hlog = clt_path("lanhost.log");
+    const char *hargv[] = {MAZERACE_BIN,    "--headless", "--host",      "ice:12x10:easy#5",
+                           "--host-bind",   "127.0.0.1",  "--host-port", "0",
+                           "--name",        "Hoster",     "--script",    clt_path("lanhost.txt"),
+                           "--max-seconds", "40",         NULL};
+    pid_t host = spawn(hargv, hlog);
+    char disc[64], code[64];
+    bool up = wait_for(hlog, "LAN discovery port ", disc, sizeof disc, 15000) &&
+              wait_for(hlog, "room code ", code, sizeof code, 15000);
+    if (!up) {
+        stop(host);
+        fail_msg("the host did not come up");
+    }
+    char script[512], lan[16];
+    snprintf(lan, sizeof lan, "%d", atoi(disc));
+    /* Menu: Join. Join screen (the Server field is selected, and stays so
+     * when the list fills): wait for the list, type the code into the room
+     * field below, go up past Server to the listed game and pick it; then
+     * ready in the lobby. */
+    snprintf(script, sizeof script,
+             "0 wait menu\n+50 key Down\n+50 key Down\n+50 key Down\n+50 key Return\n+50 wait join\n"
+             "+2500 wait join\n+50 key Down\n+50 text %.5s\n+50 key Up\n+50 key Up\n"
+             "+50 key Return\n+50 wait lobby\n+300 key Return\n+0 wait race\n+300 quit\n",
+             code);
+    assert_true(clt_write(clt_path("lanjoin.txt"), script));
+    const char *args[] = {
+        "--headless",    "--lan-port", lan, "--name", "Joiner", "--script", clt_path("lanjoin.txt"),
+        "--max-seconds", "40",         NULL};
+    int rc = clt_run(args, out, sizeof out, 60000);
+    int status = 0;
+    bool done = false;
+    for (int i = 0; i < 1500 && !done; i++) {
+        done = waitpid(host, &status, WNOHANG) == host;
+        if (!done)
+            nap_ms(10);
+    }
+    if (!done)
+        stop(host);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "found \"Hoster's game\" at 127.0.0.1:"));
+    assert_non_null(strstr(out, "race started"));
+    assert_true(done && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 static void test_opponent_drop_is_shown_then_forfeit(void **ctx)
 {
     (void)ctx;
@@ -249,6 +301,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_client_races_bot_to_results),
         cmocka_unit_test(test_host_lan_game_bot_joins_by_code),
+        cmocka_unit_test(test_lan_discovery_then_join_by_code),
         cmocka_unit_test(test_opponent_drop_is_shown_then_forfeit),
         cmocka_unit_test(test_plain_word_errors),
     };
