@@ -205,3 +205,85 @@ int clt_solution(const char *id, pz_move *out, int max, pz_puzzle **pz)
     }
     return pz_kind_of(*pz)->solve(*pz, NULL, out, max);
 }
+
+/* ---- processes for the network tests ---- */
+
+void clt_nap_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* Starts argv with stdout and stderr into log; returns the pid or -1. */
+pid_t clt_spawn(const char *const argv[], const char *log)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        FILE *f = freopen(log, "w", stdout);
+        if (!f)
+            _exit(127);
+        dup2(1, 2);
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    return pid;
+}
+
+void clt_stop(pid_t pid)
+{
+    if (pid <= 0)
+        return;
+    kill(pid, SIGTERM);
+    for (int i = 0; i < 300; i++) {
+        if (waitpid(pid, NULL, WNOHANG) == pid)
+            return;
+        clt_nap_ms(10);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+}
+
+/* Polls file path (bounded: timeout_ms) for a line containing needle;
+ * copies the text after the needle into rest. */
+bool clt_wait_for(const char *path, const char *needle, char *rest, size_t cap, int timeout_ms)
+{
+    uint64_t end = mr_now_us() / 1000 + (uint64_t)timeout_ms;
+    while (mr_now_us() / 1000 < end) {
+        FILE *f = fopen(path, "r");
+        if (f) {
+            char line[1024];
+            while (fgets(line, sizeof line, f)) {
+                char *p = strstr(line, needle);
+                if (p) {
+                    snprintf(rest, cap, "%s", p + strlen(needle));
+                    fclose(f);
+                    return true;
+                }
+            }
+            fclose(f);
+        }
+        clt_nap_ms(20);
+    }
+    return false;
+}
+
+#ifdef MR_SERVER_BIN
+pid_t clt_start_server(int *port)
+{
+    const char *argv[] = {MR_SERVER_BIN, "--bind", "127.0.0.1", "--port", "0", "--no-discovery",
+                          "--countdown", "1",      "--grace",   "2",      NULL};
+    /* A fresh log per server, so an old one's port is never read. */
+    static int n;
+    char name[32];
+    snprintf(name, sizeof name, "server%d.log", ++n);
+    const char *log = clt_path(name);
+    pid_t pid = clt_spawn(argv, log);
+    char rest[256];
+    if (pid < 0 || !clt_wait_for(log, "listening on 127.0.0.1:", rest, sizeof rest, 10000)) {
+        clt_stop(pid);
+        return -1;
+    }
+    *port = atoi(rest);
+    return pid;
+}
+#endif

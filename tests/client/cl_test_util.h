@@ -6,6 +6,7 @@
 #include <SDL.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "puzzle.h"
 
@@ -37,5 +38,19 @@ void clt_script_moves(char *buf, size_t cap, int slot, const pz_move *mv, int n,
  * (moves in out, at most max) or -1. The puzzle is returned in *pz (caller
  * frees with its kind's free_puzzle). */
 int clt_solution(const char *id, pz_move *out, int max, pz_puzzle **pz);
+
+/* Network tests: sleep, child processes with output into a log file,
+ * and log polling (every wait bounded by timeout_ms). */
+void clt_nap_ms(long ms);
+/* Starts argv with stdout and stderr into log; the pid or -1. */
+pid_t clt_spawn(const char *const argv[], const char *log);
+/* SIGTERM, then SIGKILL after 3 s; reaps. Accepts pid <= 0. */
+void clt_stop(pid_t pid);
+/* Polls the file path for a line containing needle; copies what follows
+ * the needle into rest. False after timeout_ms. */
+bool clt_wait_for(const char *path, const char *needle, char *rest, size_t cap, int timeout_ms);
+/* Starts mazerace-server on 127.0.0.1, port 0, no discovery, countdown 1 s,
+ * grace 2 s; *port gets its port. The pid, or -1. */
+pid_t clt_start_server(int *port);
 
 #endif
