@@ -187,6 +187,7 @@ static void check_mouse(const char *base, bool drag)
     cl_view v;
     cl_layout_view(&L, &r, 0, &v);
     pz_state *st = k->new_state(pz);
+    pz_state *own = r.p[0].shown; /* lent to the race for focus queries below */
     static char script[8192];
     snprintf(script, sizeof script, "0 wait race\n");
     for (int i = 0; i < m; i++) {
@@ -203,7 +204,7 @@ static void check_mouse(const char *base, bool drag)
         else
             snprintf(script + len, sizeof script - len, "+60 click %d %d\n", b.x + b.w / 2, b.y + b.h / 2);
     }
-    r.p[0].shown = NULL;
+    r.p[0].shown = own;
     assert_true(clt_write(clt_path("mouse.txt"), script));
     const char *shot = clt_path("mouse.bmp");
     const char *args[] = {
