@@ -62,8 +62,9 @@ typedef struct sv_stats {
     uint64_t connects, disconnects;
     uint64_t rooms_created, matches_started, matches_finished;
     uint64_t discovery_replies;
-    uint64_t steps;       /* sv_service calls */
-    uint64_t max_step_us; /* the longest step's work after its wait, since the last stats print */
+    uint64_t discovery_dropped; /* probes over the reply rate (50 a second) */
+    uint64_t steps;             /* sv_service calls */
+    uint64_t max_step_us;       /* the longest step's work after its wait, since the last stats print */
     int peers_now, rooms_now, matches_running;
     int sockbuf_rcv, sockbuf_snd; /* effective sizes the kernel granted (bytes) */
     size_t room_bytes;            /* server memory per room, excluding puzzle states */

@@ -55,7 +55,8 @@ struct sv {
     bool clock_known; /* set by the first sv_service */
     uint64_t next_housekeeping_ms;
     uint32_t next_id;
-    int waiting_cache; /* players waiting for an opponent, for discovery */
+    sv_bucket disc_bucket; /* discovery replies */
+    int waiting_cache;     /* players waiting for an opponent, for discovery */
     uint64_t waiting_cache_ms;
     bool waiting_cache_valid;
     sv_stats st;

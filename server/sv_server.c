@@ -17,6 +17,7 @@
 #define SV_SPARE_PEERS 8
 #define SV_SHUTDOWN_MS 1000
 #define SV_CLOSING_MS 3000
+#define SV_DISC_RATE 50 /* discovery replies per second, and burst */
 
 static int enet_users; /* enet_initialize is process-wide */
 
@@ -205,6 +206,13 @@ static size_t answer_probe(void *ctx, const uint8_t *in, size_t n, uint8_t *out,
     wire_probe p;
     if (!wire_read_probe(in, n, &p))
         return 0;
+    /* A reply is larger than a probe: on a public address a flood of
+     * probes with forged sources would turn the server into an amplifier.
+     * A LAN scan needs a handful a second. */
+    if (!sv_bucket_take(&sv->disc_bucket, sv->now_ms, SV_DISC_RATE, SV_DISC_RATE)) {
+        sv->st.discovery_dropped++;
+        return 0;
+    }
     wire_probe_reply r;
     memset(&r, 0, sizeof r);
     r.version = WIRE_VERSION;
@@ -474,6 +482,7 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
         strcpy(sv->cfg.name, "mazerace");
     sv_log_init(&sv->log, cfg->log_level, stderr);
     sv->now_ms = 0; /* the first sv_service sets the clock */
+    sv_bucket_init(&sv->disc_bucket, 0, SV_DISC_RATE);
     sv->next_housekeeping_ms = 0;
     /* Room codes, seeds and tokens only need to be unpredictable to other
      * players, not reproducible: seed from the clock and the address of

@@ -36,6 +36,7 @@ void sv_print_stats(const sv_t *sv, FILE *f)
     fprintf(f, "stats matches_started %llu\n", (unsigned long long)s.matches_started);
     fprintf(f, "stats matches_finished %llu\n", (unsigned long long)s.matches_finished);
     fprintf(f, "stats discovery_replies %llu\n", (unsigned long long)s.discovery_replies);
+    fprintf(f, "stats discovery_dropped %llu\n", (unsigned long long)s.discovery_dropped);
     fprintf(f, "stats steps %llu\n", (unsigned long long)s.steps);
     fprintf(f, "stats max_step_us %llu\n", (unsigned long long)s.max_step_us);
     fprintf(f, "stats peers_now %d\n", s.peers_now);
