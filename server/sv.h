@@ -30,6 +30,7 @@ typedef struct sv_config {
     char name[SV_NAME_MAX + 1]; /* shown in LAN discovery; default "mazerace" */
     int max_clients;            /* connected peers, 1..4000; default 1024 */
     int max_rooms;              /* concurrent rooms, 1..65536; default 1024 */
+    int max_per_ip;             /* connections from one IPv4 address; default 0 = no limit */
 
     /* Room defaults: used when a create request leaves a field out, and by
      * quick match. */

@@ -23,6 +23,7 @@ static const char usage[] =
     "  --name NAME          server name shown to LAN clients (default mazerace)\n"
     "  --max-clients N      connected players, 1..4000 (default 1024)\n"
     "  --max-rooms N        concurrent rooms, 1..65536 (default 1024)\n"
+    "  --max-per-ip N       connections from one address (default 0: no limit; LAN parties share one)\n"
     "\n"
     "Room defaults (for quick match and for create requests that leave them out):\n"
     "  --kind KIND          sum, maze, ice or pipes (default maze)\n"
@@ -165,9 +166,9 @@ int sv_cli_parse(sv_config *cfg, int argc, char **argv, char *err, size_t errlen
         }
 
         static const char *const with_value[] = {
-            "--bind",      "--port", "--discovery", "--sockbuf",    "--name",      "--max-clients",
-            "--max-rooms", "--kind", "--size",      "--difficulty", "--countdown", "--grace",
-            "--series",    "--rate", "--burst",     "--max-bad",    "--log-level"};
+            "--bind",      "--port",       "--discovery", "--sockbuf", "--name",       "--max-clients",
+            "--max-rooms", "--max-per-ip", "--kind",      "--size",    "--difficulty", "--countdown",
+            "--grace",     "--series",     "--rate",      "--burst",   "--max-bad",    "--log-level"};
         bool known = false;
         for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
             known = known || strcmp(flag, with_value[k]) == 0;
@@ -209,6 +210,10 @@ int sv_cli_parse(sv_config *cfg, int argc, char **argv, char *err, size_t errlen
             if (!parse_int(val, 1, SV_MAX_ROOMS, &v))
                 return fail(err, errlen, "--max-rooms: '%s' is not a number 1..65536%s", val, "");
             cfg->max_rooms = (int)v;
+        } else if (strcmp(flag, "--max-per-ip") == 0) {
+            if (!parse_int(val, 0, SV_MAX_CLIENTS, &v))
+                return fail(err, errlen, "--max-per-ip: '%s' is not a number 0..4000%s", val, "");
+            cfg->max_per_ip = (int)v;
         } else if (strcmp(flag, "--kind") == 0) {
             const pz_kind *k = pz_kind_by_name(val);
             if (!k)

@@ -44,6 +44,8 @@ const char *sv_config_check(const sv_config *cfg)
         return "max clients must be 1..4000";
     if (cfg->max_rooms < 1 || cfg->max_rooms > SV_MAX_ROOMS)
         return "max rooms must be 1..65536";
+    if (cfg->max_per_ip < 0 || cfg->max_per_ip > SV_MAX_CLIENTS)
+        return "max connections per address must be 0 (no limit)..4000";
     if (cfg->countdown_ms < 0 || cfg->countdown_ms > 60000)
         return "countdown must be 0..60 s";
     if (cfg->grace_ms < 0 || cfg->grace_ms > 3600000)

@@ -511,6 +511,10 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
     }
     sv->host->maximumPacketSize = SV_ENET_PACKET_MAX;
     sv->host->maximumWaitingData = SV_ENET_WAITING_MAX;
+    /* ENet ignores connection requests from an address that already has
+     * this many peers (the client then times out). */
+    if (cfg->max_per_ip > 0)
+        sv->host->duplicatePeers = (size_t)cfg->max_per_ip;
     if (cfg->sockbuf_bytes > 0) {
         enet_socket_set_option(sv->host->socket, ENET_SOCKOPT_RCVBUF, cfg->sockbuf_bytes);
         enet_socket_set_option(sv->host->socket, ENET_SOCKOPT_SNDBUF, cfg->sockbuf_bytes);

@@ -184,6 +184,8 @@ static void test_cli(void **ctx)
                           "--log-level",
                           "debug",
                           "--stats",
+                          "--max-per-ip",
+                          "4",
                           NULL};
     assert_int_equal(parse(&cfg, err, sizeof err, good), SV_CLI_RUN);
     assert_string_equal(cfg.bind_addr, "127.0.0.1");
@@ -205,6 +207,7 @@ static void test_cli(void **ctx)
     assert_int_equal(cfg.max_bad, 7);
     assert_int_equal(cfg.log_level, SV_LOG_DEBUG);
     assert_true(cfg.stats);
+    assert_int_equal(cfg.max_per_ip, 4);
 
     const char *help[] = {"--port", "1", "--help", NULL};
     assert_int_equal(parse(&cfg, err, sizeof err, help), SV_CLI_HELP);
@@ -220,6 +223,7 @@ static void test_cli(void **ctx)
         {"--log-level", "loud", NULL},    {"--stats=1", NULL, NULL},       {"--name", "", NULL},
         {"--name", "\x01x", NULL},        {"stray", NULL, NULL},           {"--series", "100", NULL},
         {"--sockbuf", "-4", NULL},        {"--discovery", "70000", NULL},  {"--rate", "0", NULL},
+        {"--max-per-ip", "-1", NULL},
     };
     for (size_t i = 0; i < MR_ARRAY_LEN(bad); i++) {
         err[0] = '\0';

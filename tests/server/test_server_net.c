@@ -701,6 +701,26 @@ static void test_handshake_limits(void **ctx)
     stop(f);
 }
 
+/* --max-per-ip 2: a third connection from 127.0.0.1 is ignored by ENet
+ * (the client's connect times out); the others keep playing. */
+static void test_max_per_ip(void **ctx)
+{
+    (void)ctx;
+    sv_config cfg;
+    base_config(&cfg);
+    cfg.max_per_ip = 2;
+    fixture *f = start(&cfg);
+    raw_client *a = join_server(f, "first");
+    raw_client *b = join_server(f, "second");
+    assert_null(raw_connect(sv_port(f->sv), pump_server, f, 500));
+    raw_close(b);
+    send_simple(a, WIRE_QUICK_MATCH);
+    wire_msg m;
+    assert_true(raw_wait(a, WIRE_ROOM_STATE, &m, WAIT_MS));
+    raw_close(a);
+    stop(f);
+}
+
 static void test_quick_match(void **ctx)
 {
     (void)ctx;
@@ -906,6 +926,7 @@ int main(void)
         cmocka_unit_test(test_random_packets),
         cmocka_unit_test(test_room_errors),
         cmocka_unit_test(test_handshake_limits),
+        cmocka_unit_test(test_max_per_ip),
         cmocka_unit_test(test_quick_match),
         cmocka_unit_test(test_resume_and_forfeit),
         cmocka_unit_test(test_discovery),
