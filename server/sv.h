@@ -32,8 +32,8 @@ typedef struct sv_config {
     int max_rooms;              /* concurrent rooms, 1..65536; default 1024 */
     int max_per_ip;             /* connections from one IPv4 address; default 0 = no limit */
 
-    /* Room defaults: used when a create request leaves a field out, and by
-     * quick match. */
+    /* What quick match plays (a create request brings its own settings);
+     * countdown and grace apply to every room. */
     int kind, w, h, diff; /* pz_params; w = h = 0: the kind's default size */
     int countdown_ms;     /* default 3000 */
     int grace_ms;         /* reconnect grace; default 30000 */

@@ -25,7 +25,7 @@ static const char usage[] =
     "  --max-rooms N        concurrent rooms, 1..65536 (default 1024)\n"
     "  --max-per-ip N       connections from one address (default 0: no limit; LAN parties share one)\n"
     "\n"
-    "Room defaults (for quick match and for create requests that leave them out):\n"
+    "Rooms (kind, size, difficulty and series: what quick match plays):\n"
     "  --kind KIND          sum, maze, ice or pipes (default maze)\n"
     "  --size WxH           columns x rows (default: the kind's default size)\n"
     "  --difficulty D       easy, medium or hard (default medium)\n"
