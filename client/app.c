@@ -151,7 +151,7 @@ static const char *run_script(cl_app *a)
         } else if (l->op == CL_SOP_QUIT) {
             a->quit = true;
         } else {
-            cl_script_push_events(l);
+            cl_script_push_events(l, a->out_w, a->out_h);
         }
         cl_script_advance(a->script, a->now_ms);
     }

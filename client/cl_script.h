@@ -5,6 +5,7 @@
  *   +<ms> <command> [args]    ms after the previous line ran
  * commands: key NAME | down NAME | up NAME (SDL key names: Left, W, Return)
  *           text STRING | click X Y | rclick X Y | drag X0 Y0 X1 Y1
+ *           tap X Y | swipe X0 Y0 X1 Y1 (touch, in window pixels)
  *           pad BUTTON (SDL names: a, b, dpup, start ...)
  *           wait SCENE (menu, setup, join, lobby, countdown, race, results)
  *           screenshot PATH | quit
@@ -25,6 +26,8 @@ enum cl_script_op {
     CL_SOP_RCLICK,
     CL_SOP_DRAG,
     CL_SOP_PAD,
+    CL_SOP_TAP,
+    CL_SOP_SWIPE,
     CL_SOP_WAIT,
     CL_SOP_SCREENSHOT,
     CL_SOP_QUIT
@@ -55,7 +58,8 @@ const cl_script_line *cl_script_line_at(const cl_script *s, int i);
 const cl_script_line *cl_script_due(cl_script *s, uint64_t now_ms);
 void cl_script_advance(cl_script *s, uint64_t now_ms);
 bool cl_script_finished(const cl_script *s);
-/* Turns an input line into SDL events pushed onto the queue. */
-void cl_script_push_events(const cl_script_line *l);
+/* Turns an input line into SDL events pushed onto the queue; w and h are
+ * the window size, for touch coordinates (SDL's are 0..1). */
+void cl_script_push_events(const cl_script_line *l, int w, int h);
 
 #endif

@@ -18,11 +18,10 @@ static const struct {
     const char *name;
     int op, nint;
 } ops[] = {
-    {"key", CL_SOP_KEY, 0},     {"down", CL_SOP_DOWN, 0},
-    {"up", CL_SOP_UP, 0},       {"text", CL_SOP_TEXT, 0},
-    {"click", CL_SOP_CLICK, 2}, {"rclick", CL_SOP_RCLICK, 2},
-    {"drag", CL_SOP_DRAG, 4},   {"pad", CL_SOP_PAD, 0},
-    {"wait", CL_SOP_WAIT, 0},   {"screenshot", CL_SOP_SCREENSHOT, 0},
+    {"key", CL_SOP_KEY, 0},   {"down", CL_SOP_DOWN, 0},   {"up", CL_SOP_UP, 0},
+    {"text", CL_SOP_TEXT, 0}, {"click", CL_SOP_CLICK, 2}, {"rclick", CL_SOP_RCLICK, 2},
+    {"drag", CL_SOP_DRAG, 4}, {"tap", CL_SOP_TAP, 2},     {"swipe", CL_SOP_SWIPE, 4},
+    {"pad", CL_SOP_PAD, 0},   {"wait", CL_SOP_WAIT, 0},   {"screenshot", CL_SOP_SCREENSHOT, 0},
     {"quit", CL_SOP_QUIT, 0},
 };
 
@@ -244,7 +243,20 @@ static void push_motion(int x, int y, bool held)
     SDL_PushEvent(&e);
 }
 
-void cl_script_push_events(const cl_script_line *l)
+static void push_finger(int type, int x, int y, int w, int h)
+{
+    SDL_Event e;
+    memset(&e, 0, sizeof e);
+    e.type = (Uint32)type;
+    e.tfinger.touchId = 1;
+    e.tfinger.fingerId = 1;
+    e.tfinger.x = w > 0 ? (float)x / (float)w : 0;
+    e.tfinger.y = h > 0 ? (float)y / (float)h : 0;
+    e.tfinger.pressure = 1;
+    SDL_PushEvent(&e);
+}
+
+void cl_script_push_events(const cl_script_line *l, int w, int h)
 {
     SDL_Event e;
     memset(&e, 0, sizeof e);
@@ -286,6 +298,15 @@ void cl_script_push_events(const cl_script_line *l)
         push_button(l->x1, l->y1, SDL_BUTTON_LEFT, false);
         break;
     }
+    case CL_SOP_TAP:
+        push_finger(SDL_FINGERDOWN, l->x0, l->y0, w, h);
+        push_finger(SDL_FINGERUP, l->x0, l->y0, w, h);
+        break;
+    case CL_SOP_SWIPE:
+        push_finger(SDL_FINGERDOWN, l->x0, l->y0, w, h);
+        push_finger(SDL_FINGERMOTION, (l->x0 + l->x1) / 2, (l->y0 + l->y1) / 2, w, h);
+        push_finger(SDL_FINGERUP, l->x1, l->y1, w, h);
+        break;
     case CL_SOP_PAD:
         for (int down = 1; down >= 0; down--) {
             e.type = down ? SDL_CONTROLLERBUTTONDOWN : SDL_CONTROLLERBUTTONUP;

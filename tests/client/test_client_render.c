@@ -43,7 +43,7 @@ static void marker_point(const pz_puzzle *pz, const cl_view *v, const pz_state *
 
 /* Plays the first m solution moves of id as player 1 in hotseat, then
  * checks both markers (or, for pipes, player 1's cursor and tile). */
-static bool use_pad;
+static bool use_pad, use_touch;
 
 static void check_kind(const char *base, int m)
 {
@@ -64,7 +64,16 @@ static void check_kind(const char *base, int m)
     int cx = 0, cy = pz_params_of(pz)->kind == PZ_PIPES ? pipes_start_row(pz) : 0;
     static char script[1 << 15];
     snprintf(script, sizeof script, "0 wait race\n");
-    if (use_pad) {
+    if (use_touch) {
+        /* Swipes on player 1's (left) half: a direction each. */
+        static const int dx[4] = {0, 0, -120, 120}, dy[4] = {-120, 120, 0, 0};
+        for (int i = 0; i < m; i++) {
+            size_t len = strlen(script);
+            int d = sol[i].dir & 3;
+            snprintf(script + len, sizeof script - len, "+40 swipe 320 400 %d %d\n", 320 + dx[d],
+                     400 + dy[d]);
+        }
+    } else if (use_pad) {
         /* The same moves from a (scripted) gamepad's d-pad. */
         static const char *const pad[4] = {"dpup", "dpdown", "dpleft", "dpright"};
         for (int i = 0; i < m; i++) {
@@ -222,6 +231,14 @@ static void check_mouse(const char *base, bool drag)
     k->free_puzzle(pz);
 }
 
+static void test_markers_touch(void **ctx)
+{
+    (void)ctx;
+    use_touch = true;
+    check_kind("ice:12x10:easy", 2);
+    use_touch = false;
+}
+
 static void test_mouse_clicks_maze(void **ctx)
 {
     (void)ctx;
@@ -377,6 +394,7 @@ int main(void)
         cmocka_unit_test(test_markers_sum),
         cmocka_unit_test(test_markers_pipes),
         cmocka_unit_test(test_markers_gamepad),
+        cmocka_unit_test(test_markers_touch),
         cmocka_unit_test(test_mouse_clicks_maze),
         cmocka_unit_test(test_mouse_drag_sum),
         cmocka_unit_test(test_hotseat_p1_wins),

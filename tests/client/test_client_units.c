@@ -105,10 +105,11 @@ static void test_script_parse(void **ctx)
     (void)ctx;
     char err[200];
     const char *ok = "# demo\n0 wait race\n+100 key Left\n250 click 10 20\n+5 drag 1 2 3 4\n+1 text hello\n"
-                     "+1 pad a\n+1 screenshot /tmp/x.bmp\n+1 quit\n";
+                     "+1 pad a\n+1 tap 5 6\n+1 swipe 1 2 3 4\n+1 screenshot /tmp/x.bmp\n+1 quit\n";
     cl_script *s = cl_script_parse(ok, strlen(ok), err, sizeof err);
     assert_non_null(s);
-    assert_int_equal(cl_script_count(s), 8);
+    assert_int_equal(cl_script_count(s), 10);
+    assert_int_equal(cl_script_line_at(s, 7)->op, CL_SOP_SWIPE);
     assert_int_equal(cl_script_line_at(s, 1)->op, CL_SOP_KEY);
     assert_int_equal(cl_script_line_at(s, 1)->key, SDLK_LEFT);
     assert_true(cl_script_line_at(s, 1)->relative);
