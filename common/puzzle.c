@@ -43,11 +43,20 @@ int pz_difficulty_by_name(const char *name)
     return -1;
 }
 
-const char *pz_dir_letters(void) { return "UDLR"; }
+const char *pz_dir_letters(void)
+{
+    return "UDLR";
+}
 
-const pz_params *pz_params_of(const pz_puzzle *pz) { return (const pz_params *)(const void *)pz; }
+const pz_params *pz_params_of(const pz_puzzle *pz)
+{
+    return (const pz_params *)(const void *)pz;
+}
 
-const pz_kind *pz_kind_of(const pz_puzzle *pz) { return pz_kind_by_id(pz_params_of(pz)->kind); }
+const pz_kind *pz_kind_of(const pz_puzzle *pz)
+{
+    return pz_kind_by_id(pz_params_of(pz)->kind);
+}
 
 int pz_max_solution(const pz_puzzle *pz)
 {
@@ -188,8 +197,7 @@ const char *pz_id_parse(const char *text, pz_id *out, char *err, size_t errlen)
     }
     if (hash) {
         if (!parse_u64(hash + 1, end, &out->seed))
-            return fail(err, errlen, "seed after '#' must be a number from 0 to 18446744073709551615%s",
-                        "");
+            return fail(err, errlen, "seed after '#' must be a number from 0 to 18446744073709551615%s", "");
         out->has_seed = true;
     }
     const char *why = pz_validate_params(&out->params);

@@ -19,9 +19,18 @@ typedef struct pz_params {
 
 /* Directions; UP is towards row 0. Letters U D L R in text. */
 enum pz_dir { PZ_UP, PZ_DOWN, PZ_LEFT, PZ_RIGHT, PZ_DIR_COUNT };
-static inline int pz_dir_dx(int d) { return d == PZ_LEFT ? -1 : d == PZ_RIGHT ? 1 : 0; }
-static inline int pz_dir_dy(int d) { return d == PZ_UP ? -1 : d == PZ_DOWN ? 1 : 0; }
-static inline int pz_dir_opposite(int d) { return d ^ 1; }
+static inline int pz_dir_dx(int d)
+{
+    return d == PZ_LEFT ? -1 : d == PZ_RIGHT ? 1 : 0;
+}
+static inline int pz_dir_dy(int d)
+{
+    return d == PZ_UP ? -1 : d == PZ_DOWN ? 1 : 0;
+}
+static inline int pz_dir_opposite(int d)
+{
+    return d ^ 1;
+}
 
 enum pz_move_type {
     PZ_MOVE_STEP = 1,       /* sum, maze, ice: dir */
@@ -48,18 +57,18 @@ typedef struct pz_error {
 
 /* The measured difficulty of one puzzle (see docs/puzzles.md per kind). */
 typedef struct pz_grade {
-    int band;     /* enum pz_difficulty the measure falls in, or -1 */
-    long measure; /* the kind's difficulty quantity (ice: min moves, ...) */
-    int par;      /* length of a shortest solution from the start */
-    long solutions; /* number of distinct solutions where the kind counts them, else -1 */
+    int band;         /* enum pz_difficulty the measure falls in, or -1 */
+    long measure;     /* the kind's difficulty quantity (ice: min moves, ...) */
+    int par;          /* length of a shortest solution from the start */
+    long solutions;   /* number of distinct solutions where the kind counts them, else -1 */
     char summary[96]; /* one line for humans, e.g. "min moves 11" */
 } pz_grade;
 
 /* What an opponent's view shows of one player's state. */
 typedef struct pz_progress {
-    int x, y;      /* position or path head; pipes: -1 */
-    int path_len;  /* sum: cells on the path; others 0 */
-    int value;     /* sum: running sum; pipes: tiles connected to Start */
+    int x, y;     /* position or path head; pipes: -1 */
+    int path_len; /* sum: cells on the path; others 0 */
+    int value;    /* sum: running sum; pipes: tiles connected to Start */
     bool solved;
 } pz_progress;
 
@@ -108,8 +117,7 @@ typedef struct pz_kind {
      * same object as from; both made from pz). Returns NULL if legal, else a
      * static reason and `to` is left unchanged. Moves after solved are
      * rejected. */
-    const char *(*execute_move)(const pz_puzzle *pz, const pz_state *from, pz_move mv,
-                                pz_state *to);
+    const char *(*execute_move)(const pz_puzzle *pz, const pz_state *from, pz_move mv, pz_state *to);
     bool (*is_solved)(const pz_puzzle *pz, const pz_state *st);
 
     /* A solution from state st (NULL: the start). From the start it is a
@@ -127,16 +135,15 @@ typedef struct pz_kind {
 
 /* Fills e (if not NULL) with a 1-based line, column and printf-style message;
  * for text-form readers. In textform.c (part of the base library). */
-void pz_error_set(pz_error *e, int line, int col, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+void pz_error_set(pz_error *e, int line, int col, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* ---- registry ---- */
 extern const pz_kind pz_kind_sum, pz_kind_maze, pz_kind_ice, pz_kind_pipes;
-const pz_kind *pz_kind_by_id(int id);            /* NULL if out of range */
+const pz_kind *pz_kind_by_id(int id);             /* NULL if out of range */
 const pz_kind *pz_kind_by_name(const char *name); /* NULL if unknown */
-const char *pz_difficulty_name(int diff);        /* "easy" ..., "?" if bad */
-int pz_difficulty_by_name(const char *name);     /* -1 if unknown */
-const char *pz_dir_letters(void);                /* "UDLR", indexed by pz_dir */
+const char *pz_difficulty_name(int diff);         /* "easy" ..., "?" if bad */
+int pz_difficulty_by_name(const char *name);      /* -1 if unknown */
+const char *pz_dir_letters(void);                 /* "UDLR", indexed by pz_dir */
 
 const pz_params *pz_params_of(const pz_puzzle *pz);
 const pz_kind *pz_kind_of(const pz_puzzle *pz);

@@ -18,7 +18,10 @@ void rng_seed(rng_t *r, uint64_t seed)
         r->s[i] = splitmix64(&x);
 }
 
-static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+static uint64_t rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
 
 uint64_t rng_u64(rng_t *r)
 {
@@ -34,7 +37,10 @@ uint64_t rng_u64(rng_t *r)
     return result;
 }
 
-uint32_t rng_u32(rng_t *r) { return (uint32_t)(rng_u64(r) >> 32); }
+uint32_t rng_u32(rng_t *r)
+{
+    return (uint32_t)(rng_u64(r) >> 32);
+}
 
 uint32_t rng_below(rng_t *r, uint32_t n)
 {

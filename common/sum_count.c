@@ -1,4 +1,5 @@
-/* sum_count.c: the exact counter of number-path solutions, on bitmasks, and the path lists generation counts with. */
+/* sum_count.c: the exact counter of number-path solutions, on bitmasks, and the path lists generation counts
+ * with. */
 #include <stdlib.h>
 #include <string.h>
 

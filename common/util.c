@@ -42,7 +42,10 @@ char *mr_strndup(const char *s, size_t n)
     return d;
 }
 
-char *mr_strdup(const char *s) { return mr_strndup(s, strlen(s)); }
+char *mr_strdup(const char *s)
+{
+    return mr_strndup(s, strlen(s));
+}
 
 uint64_t mr_hash64(const void *data, size_t n)
 {

@@ -133,8 +133,8 @@ static void test_format_roundtrip(void **ctx)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_registry),       cmocka_unit_test(test_parse_seeded),
-        cmocka_unit_test(test_parse_desc),     cmocka_unit_test(test_parse_rejects),
+        cmocka_unit_test(test_registry),         cmocka_unit_test(test_parse_seeded),
+        cmocka_unit_test(test_parse_desc),       cmocka_unit_test(test_parse_rejects),
         cmocka_unit_test(test_format_roundtrip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -53,8 +53,8 @@ bench_stats bench_generate(const bench_opts *o, const pz_params *p)
     }
     bench_stats st;
     bench_stats_of(samples, n, &st);
-    printf("  %-6s %5dx%-5d %-6s  median %9.1f us  p99 %9.1f us  mean %9.1f us  (n=%d, fails=%d)\n",
-           k->name, p->w, p->h, pz_difficulty_name(p->diff), st.median, st.p99, st.mean, n, fails);
+    printf("  %-6s %5dx%-5d %-6s  median %9.1f us  p99 %9.1f us  mean %9.1f us  (n=%d, fails=%d)\n", k->name,
+           p->w, p->h, pz_difficulty_name(p->diff), st.median, st.p99, st.mean, n, fails);
     printf("RESULT gen %s_%dx%d_%s median_us=%.2f p99_us=%.2f mean_us=%.2f max_us=%.2f n=%d fails=%d\n",
            k->name, p->w, p->h, pz_difficulty_name(p->diff), st.median, st.p99, st.mean, st.max, n, fails);
     free(samples);

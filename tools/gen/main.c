@@ -224,8 +224,7 @@ static int cmd_solve(int argc, char **argv)
     free(text);
     e.line += skipped_lines;
     if (!pz) {
-        fprintf(stderr, "%s:%d:%d: %s\n", strcmp(path, "-") == 0 ? "<stdin>" : path, e.line, e.col,
-                e.msg);
+        fprintf(stderr, "%s:%d:%d: %s\n", strcmp(path, "-") == 0 ? "<stdin>" : path, e.line, e.col, e.msg);
         return EXIT_USAGE;
     }
     int max = pz_max_solution(pz);
@@ -289,11 +288,11 @@ int main(int argc, char **argv)
         return cmd_bench(argc - 1, argv + 1);
 
     static const struct option longopts[] = {
-        {"kind", required_argument, NULL, 'k'}, {"size", required_argument, NULL, 's'},
+        {"kind", required_argument, NULL, 'k'},       {"size", required_argument, NULL, 's'},
         {"difficulty", required_argument, NULL, 'd'}, {"seed", required_argument, NULL, 'S'},
-        {"count", required_argument, NULL, 'n'}, {"id-only", no_argument, NULL, 'I'},
-        {"no-text", no_argument, NULL, 'T'}, {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'}, {NULL, 0, NULL, 0},
+        {"count", required_argument, NULL, 'n'},      {"id-only", no_argument, NULL, 'I'},
+        {"no-text", no_argument, NULL, 'T'},          {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},          {NULL, 0, NULL, 0},
     };
     const char *kind = NULL, *size = NULL, *diff = NULL;
     bool have_seed = false;
@@ -304,25 +303,40 @@ int main(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":k:s:d:S:n:hV", longopts, NULL)) != -1) {
         switch (c) {
-        case 'k': kind = optarg; break;
-        case 's': size = optarg; break;
-        case 'd': diff = optarg; break;
+        case 'k':
+            kind = optarg;
+            break;
+        case 's':
+            size = optarg;
+            break;
+        case 'd':
+            diff = optarg;
+            break;
         case 'S':
             if (!parse_seed(optarg, &seed))
-                return usage_error("--seed needs a number from 0 to 18446744073709551615, not '%s'",
-                                   optarg);
+                return usage_error("--seed needs a number from 0 to 18446744073709551615, not '%s'", optarg);
             have_seed = true;
             break;
         case 'n':
             if (!parse_int_arg(optarg, 1, 10000, &count))
                 return usage_error("--count needs a number from 1 to 10000, not '%s'", optarg);
             break;
-        case 'I': go.id_only = true; break;
-        case 'T': go.no_text = true; break;
-        case 'h': fputs(usage_text, stdout); return 0;
-        case 'V': printf("mazerace-gen %s\n", MR_VERSION); return 0;
-        case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
-        default: return usage_error("unknown option '%s'", argv[optind - 1]);
+        case 'I':
+            go.id_only = true;
+            break;
+        case 'T':
+            go.no_text = true;
+            break;
+        case 'h':
+            fputs(usage_text, stdout);
+            return 0;
+        case 'V':
+            printf("mazerace-gen %s\n", MR_VERSION);
+            return 0;
+        case ':':
+            return usage_error("option '%s' needs a value", argv[optind - 1]);
+        default:
+            return usage_error("unknown option '%s'", argv[optind - 1]);
         }
     }
     if (argc - optind > 1)
