@@ -263,6 +263,77 @@ static void test_full_match(void **ctx)
     stop(f);
 }
 
+/* One server, many rooms at once: each pair's moves reach only its own
+ * opponent, counted per player. */
+static void test_many_rooms(void **ctx)
+{
+    (void)ctx;
+    enum { PAIRS = 12 };
+    sv_config cfg;
+    base_config(&cfg);
+    fixture *f = start(&cfg);
+    raw_client *a[PAIRS], *b[PAIRS];
+    char code[PAIRS][WIRE_ROOM_CODE_LEN + 1];
+    for (int i = 0; i < PAIRS; i++) {
+        a[i] = join_server(f, "a");
+        b[i] = join_server(f, "b");
+        create_room(a[i], code[i]);
+        join_room(b[i], code[i], 1);
+        for (int j = 0; j < i; j++)
+            assert_string_not_equal(code[i], code[j]);
+    }
+    wire_msg m;
+    uint64_t start_at = 0;
+    for (int i = 0; i < PAIRS; i++) {
+        send_ready(a[i]);
+        send_ready(b[i]);
+    }
+    for (int i = 0; i < PAIRS; i++) {
+        assert_true(raw_wait(a[i], WIRE_MATCH_START, &m, WAIT_MS));
+        uint64_t at = mr_now_us() / 1000u + (uint64_t)(m.start.start_in_ms > 0 ? m.start.start_in_ms : 0);
+        start_at = at > start_at ? at : start_at;
+        assert_true(raw_wait(b[i], WIRE_MATCH_START, &m, WAIT_MS));
+    }
+    char err[160];
+    pz_puzzle *pz = pz_from_id(GAME_ID, err, sizeof err);
+    assert_non_null(pz);
+    pz_move plan[64];
+    int n = pz_kind_of(pz)->solve(pz, NULL, plan, (int)MR_ARRAY_LEN(plan));
+    assert_true(n >= 4);
+    while (mr_now_us() / 1000u <= start_at + 20)
+        raw_pump(a[0], 5, false);
+    /* Interleaved: round k sends move k of every pair that plays that far. */
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < PAIRS; i++)
+            if (k < i % 3 + 1)
+                send_move(a[i], (uint32_t)k, plan[k]);
+    for (int i = 0; i < PAIRS; i++) {
+        int moves = i % 3 + 1;
+        for (int k = 0; k < moves; k++) {
+            assert_true(raw_wait(a[i], WIRE_ACK, &m, WAIT_MS));
+            assert_int_equal(m.ack.seq, k);
+            assert_int_equal(m.ack.moves, k + 1);
+            assert_true(raw_wait(b[i], WIRE_PROGRESS, &m, WAIT_MS));
+            assert_int_equal(m.progress.slot, 0);
+            assert_int_equal(m.progress.moves, k + 1);
+        }
+        raw_pump(b[i], 5, false);
+        assert_false(raw_has(b[i], WIRE_PROGRESS));
+        assert_false(raw_has(a[i], WIRE_ACK));
+    }
+    sv_stats st;
+    sv_get_stats(f->sv, &st);
+    assert_int_equal(st.rooms_now, PAIRS);
+    assert_int_equal(st.matches_running, PAIRS);
+    assert_int_equal(st.moves_accepted, PAIRS / 3 * (1 + 2 + 3));
+    for (int i = 0; i < PAIRS; i++) {
+        raw_close(a[i]);
+        raw_close(b[i]);
+    }
+    pz_kind_of(pz)->free_puzzle(pz);
+    stop(f);
+}
+
 /* Moves during the countdown are refused; moves from a client that is not
  * in a room are refused; an illegal move is rejected and play continues. */
 static void test_moves_refused(void **ctx)
@@ -918,19 +989,13 @@ static void test_shutdown(void **ctx)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_full_match),
-        cmocka_unit_test(test_moves_refused),
-        cmocka_unit_test(test_bad_packets),
-        cmocka_unit_test(test_flood_kicked),
-        cmocka_unit_test(test_kicked_silent_peer_dropped),
-        cmocka_unit_test(test_random_packets),
-        cmocka_unit_test(test_room_errors),
-        cmocka_unit_test(test_handshake_limits),
-        cmocka_unit_test(test_max_per_ip),
-        cmocka_unit_test(test_quick_match),
-        cmocka_unit_test(test_resume_and_forfeit),
-        cmocka_unit_test(test_discovery),
-        cmocka_unit_test(test_shutdown),
+        cmocka_unit_test(test_full_match),       cmocka_unit_test(test_many_rooms),
+        cmocka_unit_test(test_moves_refused),    cmocka_unit_test(test_bad_packets),
+        cmocka_unit_test(test_flood_kicked),     cmocka_unit_test(test_kicked_silent_peer_dropped),
+        cmocka_unit_test(test_random_packets),   cmocka_unit_test(test_room_errors),
+        cmocka_unit_test(test_handshake_limits), cmocka_unit_test(test_max_per_ip),
+        cmocka_unit_test(test_quick_match),      cmocka_unit_test(test_resume_and_forfeit),
+        cmocka_unit_test(test_discovery),        cmocka_unit_test(test_shutdown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
