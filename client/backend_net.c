@@ -146,6 +146,7 @@ static void on_event(netbe *nb, const cl_net_event *e, uint64_t now)
         fflush(stdout);
         if (nb->auto_ready)
             cl_net_ready(nb->n, true);
+        nb->base.ready_pending = false;
         ev.type = CL_BE_LOBBY;
         break;
     case CL_EV_LOBBY:
@@ -305,6 +306,7 @@ static void ready(cl_backend *b, uint64_t now)
     /* Pressed before the room answered: ready as soon as it does. */
     if (!nb->in_room) {
         nb->auto_ready = !nb->auto_ready;
+        nb->base.ready_pending = nb->auto_ready;
         return;
     }
     const char *why = cl_net_ready(nb->n, !nb->base.ready[nb->base.my_slot]);

@@ -17,10 +17,10 @@ typedef struct cl_args {
     const char *host_bind; /* --host-bind: address the hosted server listens on (default all) */
     int host_port;
     int lan_port;
-        /* --lan-port: discovery port the join screen probes (default 27911) */ /* --host-port: its game port;
-                                                                                   0 any free one (then
-                                                                                   discovery too); -1 default
-                                                                                 */
+    /* --lan-port: discovery port the join screen probes (default 27911) */ /* --host-port: its game port;
+                                                                               0 any free one (then
+                                                                               discovery too); -1 default
+                                                                             */
     double max_seconds; /* --max-seconds: quit after this long (tests), 0 off */
     int bench_frames;
 } cl_args;

@@ -62,8 +62,9 @@ struct cl_backend {
     bool hotseat;     /* both slots are played on this machine */
     char name[2][32]; /* by slot; "" while empty */
     bool ready[2];
-    char room[16]; /* room code to share, "" for local play */
-    int ping_ms;   /* -1 when local */
+    bool ready_pending; /* ready was asked before the room answered */
+    char room[16];      /* room code to share, "" for local play */
+    int ping_ms;        /* -1 when local */
     char game_id[160];
     int series_len;
 };

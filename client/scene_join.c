@@ -89,9 +89,7 @@ static void update(cl_app *a)
 {
     if (a->scene != CL_SCENE_JOIN)
         return;
-    int before = a->net ? 1 : 0;
     cl_app_discover(a);
-    (void)before;
     /* Rebuild when the list changed size, keeping what was typed. */
     char l[128], ad[96];
     int n = 0;

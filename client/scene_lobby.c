@@ -34,7 +34,8 @@ static void update(cl_app *a)
     cl_item *it = cl_form_find(&a->form, L_READY);
     if (it && a->backend)
         snprintf(it->label, sizeof it->label, "%s",
-                 a->backend->ready[a->backend->my_slot] ? "Not ready yet" : "I'm ready");
+                 a->backend->ready[a->backend->my_slot] || a->backend->ready_pending ? "Not ready yet"
+                                                                                     : "I'm ready");
 }
 
 static void draw(cl_app *a)

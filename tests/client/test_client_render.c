@@ -112,14 +112,14 @@ static void check_kind(const char *base, int m)
         /* The tile's drawn openings match the state: a pipe arm reaches the
          * middle of an edge exactly where the mask says. */
         int mask = pipes_tile(pz, st, cx, cy);
-        int pw = c.w / 4;
-        SDL_Color bg = clt_pixel(s, c.x + c.w / 2, c.y + c.h / 2);
-        (void)bg;
         bool north_drawn = !clt_same(clt_pixel(s, c.x + c.w / 2, c.y + c.h / 5), cl_col_panel_hi, 4);
         assert_int_equal(north_drawn, (mask & PIPES_N) != 0);
+        bool south_drawn = !clt_same(clt_pixel(s, c.x + c.w / 2, c.y + c.h * 4 / 5), cl_col_panel_hi, 4);
+        assert_int_equal(south_drawn, (mask & PIPES_S) != 0);
         bool west_drawn = !clt_same(clt_pixel(s, c.x + c.w / 5, c.y + c.h / 2), cl_col_panel_hi, 4);
         assert_int_equal(west_drawn, (mask & PIPES_W) != 0);
-        (void)pw;
+        bool east_drawn = !clt_same(clt_pixel(s, c.x + c.w * 4 / 5, c.y + c.h / 2), cl_col_panel_hi, 4);
+        assert_int_equal(east_drawn, (mask & PIPES_E) != 0);
     } else {
         int px, py;
         marker_point(pz, &v0, st, &px, &py);
