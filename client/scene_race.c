@@ -444,17 +444,24 @@ static void draw_ghost_info(cl_app *a, const cl_layout *L)
     cl_text_draw(t, CL_FONT_SMALL, line, g.x, y, cl_col_text, CL_LEFT);
     y += fh * 3 / 2;
     int kind = pz_params_of(a->race.pz)->kind;
-    if (kind == PZ_PIPES && a->race.p[opp ^ 1].remaining >= 0) {
-        int cells = pz_params_of(a->race.pz)->w * pz_params_of(a->race.pz)->h;
-        snprintf(line, sizeof line, "tiles with water: them %d, you %d", p->prog.value,
-                 cells - a->race.p[opp ^ 1].remaining);
-        cl_text_draw(t, CL_FONT_SMALL, line, g.x, y, cl_col_dim, CL_LEFT);
-        y += fh * 3 / 2;
-    } else if (p->remaining >= 0 && a->race.p[opp ^ 1].remaining >= 0) {
-        snprintf(line, sizeof line,
-                 kind == PZ_SUM ? "cells from the End: them %d, you %d" : "moves to go: them %d, you %d",
-                 p->remaining, a->race.p[opp ^ 1].remaining);
-        cl_text_draw(t, CL_FONT_SMALL, line, g.x, y, cl_col_dim, CL_LEFT);
+    /* A measure of the race for this kind: a title line, then both sides. */
+    const char *title = NULL;
+    int them = 0, you = 0;
+    const cl_player *me = &a->race.p[opp ^ 1];
+    if (kind == PZ_PIPES && me->remaining >= 0) {
+        title = "tiles with water";
+        them = p->prog.value;
+        you = pz_params_of(a->race.pz)->w * pz_params_of(a->race.pz)->h - me->remaining;
+    } else if (p->remaining >= 0 && me->remaining >= 0) {
+        title = kind == PZ_SUM ? "cells from the End" : "moves still to go";
+        them = p->remaining;
+        you = me->remaining;
+    }
+    if (title) {
+        cl_text_draw(t, CL_FONT_SMALL, title, g.x, y, cl_col_dim, CL_LEFT);
+        y += fh * 5 / 4;
+        snprintf(line, sizeof line, "them %d  -  you %d", them, you);
+        cl_text_draw(t, CL_FONT_SMALL, line, g.x, y, cl_col_text, CL_LEFT);
         y += fh * 3 / 2;
     }
     if (a->backend->series_len > 1) {

@@ -81,6 +81,10 @@ void cl_net_push_text(cl_net_t *n, int type, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 bool cl_net_send_msg(cl_net_t *n, const wire_msg *m);
 
+/* cl_net_req.c: starts an ENet connection to n->host:n->port; NULL or a
+ * static message. */
+const char *cl_net_start_connect(cl_net_t *n);
+
 /* cl_net_recv.c: what the hub hands to a connection. */
 void cl_net_on_connect(cl_net_t *n);
 void cl_net_on_receive(cl_net_t *n, const uint8_t *data, size_t len);
