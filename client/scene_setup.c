@@ -31,6 +31,18 @@ static int sizes(const pz_kind *k, int out_w[], int out_h[])
         if (ch > k->max_h)
             ch = k->max_h;
         pz_params p = {k->id, (int)cw, (int)ch, PZ_MEDIUM};
+        /* A size the kind refuses (e.g. too many cells for sum) shrinks, the
+         * longer side first, until the kind accepts it. */
+        for (int guard = 0; guard < 2000 && pz_validate_params(&p); guard++) {
+            if (p.w >= p.h && p.w > k->min_w)
+                p.w--;
+            else if (p.h > k->min_h)
+                p.h--;
+            else
+                break;
+        }
+        cw = p.w;
+        ch = p.h;
         if (pz_validate_params(&p) || (cw == out_w[n - 1] && ch == out_h[n - 1]))
             continue;
         out_w[n] = (int)cw, out_h[n] = (int)ch, n++;
