@@ -24,8 +24,10 @@ struct slot {
     uint64_t solve_ms;
     uint32_t moves;
     pz_state *st;
-    pz_move *log;
-    size_t log_cap;
+    /* Accepted moves, packed (see pack_move): a step is 1 byte, a rotation
+     * 3, so a log at the move limit stays a few KiB. */
+    uint8_t *log;
+    size_t log_len, log_cap;
 };
 
 struct match {
@@ -130,6 +132,7 @@ static void reset_states(match *m)
         struct slot *s = &m->s[i];
         s->st = m->kind->new_state(m->pz);
         s->moves = 0;
+        s->log_len = 0;
         s->solved = false;
         s->solve_ms = 0;
     }
@@ -362,6 +365,7 @@ static const char *start_countdown(match *m, uint64_t now)
     for (int i = 0; i < MATCH_SLOTS; i++) {
         m->s[i].ready = m->s[i].rematch = false;
         m->s[i].moves = 0;
+        m->s[i].log_len = 0;
     }
     m->fresh = false;
     m->game_no++;
@@ -419,6 +423,7 @@ const char *match_join(match *m, int slot, const char *name, uint64_t now_ms, in
     if (!s->token)
         s->token = 1; /* 0 means "no token" in queries */
     s->moves = 0;
+    s->log_len = 0;
     match_event *ev = push(m, MATCH_EV_JOINED, MATCH_TO_BOTH, slot);
     ev->name = s->name;
     if (slot_out)
@@ -540,13 +545,51 @@ static const char *reject(match *m, int slot, uint32_t seq, int c, const char *w
     return why;
 }
 
+/* Move log packing: byte 0 holds type (bits 0-2), dir (bits 3-4) and
+ * whether x (bit 5) and y (bit 6) follow; x and y follow as LEB128 (1 to 3
+ * bytes). Only accepted moves are logged, so every field is in range. */
+enum { PACK_MAX = 7 };
+
+static size_t pack_u16(uint8_t *out, uint16_t v)
+{
+    size_t n = 0;
+    do {
+        out[n] = (uint8_t)(v & 0x7f);
+        v >>= 7;
+        if (v)
+            out[n] |= 0x80;
+        n++;
+    } while (v);
+    return n;
+}
+
+static size_t unpack_u16(const uint8_t *in, uint16_t *v)
+{
+    size_t n = 0;
+    unsigned shift = 0, acc = 0;
+    do {
+        acc |= (unsigned)(in[n] & 0x7f) << shift;
+        shift += 7;
+    } while (in[n++] & 0x80);
+    *v = (uint16_t)acc;
+    return n;
+}
+
 static void log_move(struct slot *s, pz_move mv)
 {
-    if (s->moves >= s->log_cap) {
-        s->log_cap = s->log_cap ? s->log_cap * 2 : 64;
-        s->log = mr_realloc(s->log, s->log_cap, sizeof *s->log);
+    if (s->log_len + PACK_MAX > s->log_cap) {
+        s->log_cap = s->log_cap ? s->log_cap * 2 : 128;
+        s->log = mr_realloc(s->log, s->log_cap, 1);
     }
-    s->log[s->moves++] = mv;
+    uint8_t *p = s->log + s->log_len;
+    size_t n = 1;
+    p[0] = (uint8_t)((mv.type & 7) | (mv.dir & 3) << 3 | (mv.x ? 0x20 : 0) | (mv.y ? 0x40 : 0));
+    if (mv.x)
+        n += pack_u16(p + n, mv.x);
+    if (mv.y)
+        n += pack_u16(p + n, mv.y);
+    s->log_len += n;
+    s->moves++;
 }
 
 const char *match_move(match *m, int slot, uint32_t seq, pz_move mv, uint64_t now_ms, int *code)
@@ -672,13 +715,24 @@ uint32_t match_moves(const match *m, int slot)
     return slot_ok(m, slot) ? m->s[slot].moves : 0;
 }
 
-const pz_move *match_move_log(const match *m, int slot, size_t *n)
+size_t match_move_log(const match *m, int slot, pz_move *out, size_t max)
 {
-    *n = 0;
-    if (!slot_ok(m, slot) || !m->s[slot].present || m->s[slot].moves == 0)
-        return NULL;
-    *n = m->s[slot].moves;
-    return m->s[slot].log;
+    if (!slot_ok(m, slot))
+        return 0;
+    const struct slot *s = &m->s[slot];
+    size_t at = 0, i = 0;
+    for (; at < s->log_len && i < max; i++) {
+        const uint8_t *p = s->log + at;
+        pz_move mv = {.type = (uint8_t)(p[0] & 7), .dir = (uint8_t)(p[0] >> 3 & 3)};
+        size_t n = 1;
+        if (p[0] & 0x20)
+            n += unpack_u16(p + n, &mv.x);
+        if (p[0] & 0x40)
+            n += unpack_u16(p + n, &mv.y);
+        out[i] = mv;
+        at += n;
+    }
+    return s->moves;
 }
 
 uint64_t match_start_ms(const match *m)
@@ -734,7 +788,7 @@ size_t match_memory(const match *m)
         return 0;
     size_t n = sizeof *m + m->cap * sizeof *m->events;
     for (int i = 0; i < MATCH_SLOTS; i++)
-        n += m->s[i].log_cap * sizeof *m->s[i].log;
+        n += m->s[i].log_cap;
     return n;
 }
 

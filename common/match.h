@@ -205,9 +205,11 @@ bool match_wants_rematch(const match *m, int slot);
 const char *match_name(const match *m, int slot); /* "" for a bad or empty slot */
 uint64_t match_token(const match *m, int slot);   /* 0 for a bad or empty slot */
 uint32_t match_moves(const match *m, int slot);
-/* The accepted moves of slot in order (so a resuming client can rebuild its
- * state); *n gets the count. NULL with *n = 0 for a bad slot or none. */
-const pz_move *match_move_log(const match *m, int slot, size_t *n);
+/* Copies the first max accepted moves of slot, in order, into out (so a
+ * resuming client can rebuild its state) and returns how many the log holds
+ * (max 0 just counts); 0 for a bad slot. The log is kept packed, 1 byte a
+ * step and 3 a rotation. */
+size_t match_move_log(const match *m, int slot, pz_move *out, size_t max);
 uint64_t match_start_ms(const match *m); /* race start of the current game (0 while waiting) */
 int match_game_no(const match *m);       /* games started in this series */
 int match_series_len(const match *m);

@@ -1,4 +1,5 @@
 /* sv_game.c: the server's protocol: client messages to room and match calls, match events to messages. */
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -130,8 +131,9 @@ static void send_move_logs(sv_t *sv, sv_room *room, int to)
     wire_msg *m = sv->msg;
     for (int k = 0; k < MATCH_SLOTS; k++) {
         int whose = k == 0 ? to : 1 - to;
-        size_t n = 0;
-        const pz_move *log = match_move_log(room->m, whose, &n);
+        size_t n = match_move_log(room->m, whose, NULL, 0);
+        pz_move *log = mr_alloc(n, sizeof *log);
+        match_move_log(room->m, whose, log, n);
         size_t first = 0;
         do {
             size_t cnt = n - first > WIRE_MOVE_LOG_MAX ? WIRE_MOVE_LOG_MAX : n - first;
@@ -146,6 +148,7 @@ static void send_move_logs(sv_t *sv, sv_room *room, int to)
             m->log.last = k == MATCH_SLOTS - 1 && first >= n;
             sv_send(sv, c, m);
         } while (first < n);
+        free(log);
     }
 }
 

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "match.h"
+#include "maze.h"
 #include "rng.h"
 #include "util.h"
 
@@ -61,6 +62,10 @@ static const char *walk_move(const pz_puzzle *pz, const pz_state *from, pz_move 
 {
     if (from->pos == pz->params.w - 1)
         return "already solved";
+    if (mv.type == PZ_MOVE_ROTATE_CW) { /* looking around: a move that changes nothing */
+        *to = *from;
+        return NULL;
+    }
     if (mv.type != PZ_MOVE_STEP)
         return "walk only steps";
     if (mv.dir == PZ_RIGHT) {
@@ -396,10 +401,11 @@ static void test_disconnect_resume(void **ctx)
     assert_null(match_resume(m, 0, tok, 34999));
     assert_true(match_connected(m, 0));
     assert_int_equal(match_moves(m, 0), 2);
-    size_t nlog;
-    const pz_move *log = match_move_log(m, 0, &nlog);
-    assert_int_equal(nlog, 2);
+    pz_move log[4];
+    assert_int_equal(match_move_log(m, 0, NULL, 0), 2);
+    assert_int_equal(match_move_log(m, 0, log, 4), 2);
     assert_int_equal(log[1].dir, PZ_RIGHT);
+    assert_int_equal(log[1].type, PZ_MOVE_STEP);
     match_update(m, 40000); /* grace would have ended: nothing happens */
     assert_int_equal(match_phase(m), MATCH_RACING);
     play_moves(m, 0, LEN - 3, 41000);
@@ -780,6 +786,79 @@ static void test_game_id_rebuilds_same_puzzle(void **ctx)
     }
 }
 
+/* The move log is packed; whatever fields an accepted move has, the log
+ * gives them back. */
+static void test_move_log_round_trip(void **ctx)
+{
+    (void)ctx;
+    match *m = racing_match(1);
+    static const uint16_t vals[] = {0, 1, 127, 128, 300, 16383, 16384, 65535};
+    pz_move want[64 + 2];
+    size_t n = 0;
+    match_event ev;
+    for (size_t i = 0; i < MR_ARRAY_LEN(vals); i++)
+        for (size_t j = 0; j < MR_ARRAY_LEN(vals); j++) {
+            pz_move mv = {PZ_MOVE_ROTATE_CW, 0, vals[i], vals[j]};
+            assert_null(match_move(m, 0, (uint32_t)n, mv, 5000, NULL));
+            want[n++] = mv;
+        }
+    assert_null(match_move(m, 0, (uint32_t)n, RIGHT, 5000, NULL));
+    want[n++] = RIGHT;
+    while (match_poll_event(m, &ev))
+        ;
+    pz_move got[64 + 2];
+    assert_int_equal(match_move_log(m, 0, got, MR_ARRAY_LEN(got)), n);
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(got[i].type, want[i].type);
+        assert_int_equal(got[i].dir, want[i].dir);
+        assert_int_equal(got[i].x, want[i].x);
+        assert_int_equal(got[i].y, want[i].y);
+    }
+    assert_int_equal(match_move_log(m, 0, got, 3), n); /* a short buffer gets the first 3 */
+    assert_int_equal(got[2].y, want[2].y);
+    assert_int_equal(match_move_log(m, 1, got, 4), 0);
+    assert_int_equal(match_move_log(m, 5, got, 4), 0);
+    match_destroy(m);
+}
+
+/* Issue 3's budget: a running match at the default size stays under
+ * 16 KiB beyond the puzzle states even when both players reach the move
+ * limit (the worst a client can make it). */
+static void test_memory_at_move_limit_default_maze(void **ctx)
+{
+    (void)ctx;
+    char err[128];
+    match_config cfg = {0, 30000, 1};
+    match *m = match_create_from_id("maze:21x15:medium#1", &cfg, 5, err, sizeof err);
+    assert_non_null(m);
+    assert_null(match_join(m, -1, "ann", 0, NULL));
+    assert_null(match_join(m, -1, "bob", 0, NULL));
+    assert_null(match_ready(m, 0, true, 0));
+    assert_null(match_ready(m, 1, true, 0));
+    match_update(m, 1);
+    assert_int_equal(match_phase(m), MATCH_RACING);
+    /* From the start (0, 14), walk through an open passage and back. */
+    int dir = -1;
+    for (int d = 0; d < PZ_DIR_COUNT && dir < 0; d++)
+        if (maze_open(match_puzzle(m), 0, 14, d))
+            dir = d;
+    assert_true(dir >= 0);
+    pz_move fwd = {PZ_MOVE_STEP, (uint8_t)dir, 0, 0},
+            back = {PZ_MOVE_STEP, (uint8_t)pz_dir_opposite(dir), 0, 0};
+    uint32_t limit = match_move_limit(m);
+    match_event ev;
+    for (uint32_t i = 0; i < limit; i++) {
+        for (int s = 0; s < 2; s++)
+            assert_null(match_move(m, s, i, i % 2 ? back : fwd, 10, NULL));
+        while (match_poll_event(m, &ev))
+            ;
+    }
+    size_t bytes = match_memory(m);
+    printf("match_memory, default maze, both players at the move limit (%u): %zu bytes\n", limit, bytes);
+    assert_true(bytes < 16 * 1024);
+    match_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -797,6 +876,8 @@ int main(void)
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_memory_budget),
         cmocka_unit_test(test_move_limit),
+        cmocka_unit_test(test_move_log_round_trip),
+        cmocka_unit_test(test_memory_at_move_limit_default_maze),
         cmocka_unit_test(test_random_calls_keep_invariants),
         cmocka_unit_test(test_config_and_texts),
         cmocka_unit_test(test_game_id_rebuilds_same_puzzle),
