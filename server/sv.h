@@ -66,6 +66,7 @@ typedef struct sv_stats {
     uint64_t discovery_dropped; /* probes over the reply rate (50 a second) */
     uint64_t steps;             /* sv_service calls */
     uint64_t max_step_us;       /* the longest step's work after its wait, since the last stats print */
+    uint64_t udp_in, udp_out;   /* datagrams ENet received and sent (its own acknowledgements included) */
     int peers_now, rooms_now, matches_running;
     int sockbuf_rcv, sockbuf_snd; /* effective sizes the kernel granted (bytes) */
     size_t room_bytes;            /* server memory per room, excluding puzzle states */

@@ -159,6 +159,13 @@ static void send_to(sv_t *sv, sv_room *room, int to, const wire_msg *m)
             sv_send(sv, room->player[s], m);
 }
 
+static void send_to_late(sv_t *sv, sv_room *room, int to, const wire_msg *m)
+{
+    for (int s = 0; s < MATCH_SLOTS; s++)
+        if (to == MATCH_TO_BOTH || to == s)
+            sv_send_late(sv, room->player[s], m);
+}
+
 /* ---- match events ---- */
 
 static void log_result(sv_t *sv, sv_room *room, const match_result *r)
@@ -197,7 +204,8 @@ static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
         m->progress.path_len = (uint32_t)(ev->progress.path_len < 0 ? 0 : ev->progress.path_len);
         m->progress.value = ev->progress.value;
         m->progress.solved = ev->progress.solved;
-        send_to(sv, room, ev->to, m);
+        /* After the mover's ACK, whatever the two players' slot order. */
+        send_to_late(sv, room, ev->to, m);
         return;
     case MATCH_EV_REJECT:
         sv->st.moves_rejected++;

@@ -35,7 +35,18 @@ typedef struct sv_client {
     bool welcomed; /* counted in sv->active */
     uint64_t connected_ms;
     uint64_t closing_ms; /* when it entered SV_CL_CLOSING */
+    uint64_t sent_step;  /* sv->st.steps + 1 of the last step that queued a packet for it, 0 = none */
+    int late_head;       /* its first and last held-back packet: index + 1 in sv->late, 0 = none */
+    int late_tail;
 } sv_client;
+
+/* A packet held back until the step's other packets are out (sv_send_late). */
+typedef struct sv_late {
+    sv_client *c;
+    uint32_t id; /* c->id when queued: the slot may be reused within the step */
+    int next;    /* the same client's next held-back packet: index + 1, 0 = none */
+    ENetPacket *p;
+} sv_late;
 
 struct sv {
     sv_config cfg;
@@ -65,6 +76,8 @@ struct sv {
     char *idbuf;   /* WIRE_GAME_ID_MAX + 1 bytes: a game ID as a C string */
     wire_msg *in;  /* decoding scratch */
     wire_msg *msg; /* encoding scratch */
+    sv_late *late; /* held-back packets of this step, in the order queued */
+    int nlate, cap_late;
 };
 
 /* sv_game.c: protocol messages in, match events out. */
@@ -82,6 +95,11 @@ size_t sv_room_memory(const sv_t *sv);
 
 /* sv_server.c: sending and peer management. */
 void sv_send(sv_t *sv, sv_client *c, const wire_msg *m);
+/* Like sv_send, but the packet leaves after everything sv_send queued in
+ * this step has been flushed (for the opponent's PROGRESS: the mover's ACK
+ * goes first). A client's packets still arrive in the order they were
+ * queued: an sv_send to it first releases its held-back ones. */
+void sv_send_late(sv_t *sv, sv_client *c, const wire_msg *m);
 void sv_send_error(sv_t *sv, sv_client *c, int type, int code, const char *text);
 /* Counts a bad message (code WIRE_ERR_RATE: an over-rate one), logs it,
  * answers the first one with an ERROR and disconnects the peer at max_bad. */

@@ -37,22 +37,110 @@ static int sockbuf_get(ENetSocket s, int opt)
 
 /* ---- sending ---- */
 
-void sv_send(sv_t *sv, sv_client *c, const wire_msg *m)
+static bool can_send(const sv_client *c)
 {
     /* A closing peer has had its last word (REFUSED, the kick's ERROR or
      * SHUTDOWN): anything more would only delay its disconnect. */
-    if (!c || !c->peer || c->state == SV_CL_FREE || c->state == SV_CL_CLOSING)
-        return;
+    return c && c->peer && c->state != SV_CL_FREE && c->state != SV_CL_CLOSING;
+}
+
+static ENetPacket *make_packet(sv_t *sv, const wire_msg *m)
+{
     size_t n = wire_write(m, sv->out, WIRE_MSG_MAX);
-    ENetPacket *p = enet_packet_create(sv->out, n, ENET_PACKET_FLAG_RELIABLE);
-    if (!p)
-        return;
+    return enet_packet_create(sv->out, n, ENET_PACKET_FLAG_RELIABLE);
+}
+
+static void queue_packet(sv_t *sv, sv_client *c, ENetPacket *p)
+{
     /* ENet owns the packet after a successful send; on failure we free it. */
     if (enet_peer_send(c->peer, WIRE_CHANNEL, p) < 0) {
         enet_packet_destroy(p);
         return;
     }
+    c->sent_step = sv->st.steps + 1;
     sv->st.packets_out++;
+}
+
+/* Queues one client's held-back packets, in order, ahead of anything newer. */
+static void release_client(sv_t *sv, sv_client *c)
+{
+    for (int i = c->late_head; i; i = sv->late[i - 1].next) {
+        sv_late *l = &sv->late[i - 1];
+        queue_packet(sv, c, l->p);
+        l->c = NULL;
+        l->p = NULL;
+    }
+    c->late_head = c->late_tail = 0;
+}
+
+/* Queues every held-back packet (or frees it if its client went away). */
+static void release_late(sv_t *sv)
+{
+    for (int i = 0; i < sv->nlate; i++) {
+        sv_late *l = &sv->late[i];
+        if (!l->p)
+            continue;
+        if (can_send(l->c) && l->c->id == l->id)
+            queue_packet(sv, l->c, l->p);
+        else
+            enet_packet_destroy(l->p);
+        if (l->c && l->c->id == l->id)
+            l->c->late_head = l->c->late_tail = 0;
+        l->c = NULL;
+        l->p = NULL;
+    }
+    sv->nlate = 0;
+}
+
+/* End of a step: the packets sv_send queued (the movers' ACKs) leave
+ * first, in one flush; the held-back ones (the opponents' PROGRESS) are
+ * queued after it. ENet sends peer by peer in slot order, so without this
+ * an opponent in a lower slot would get its PROGRESS before the mover got
+ * its ACK. */
+static void flush_late(sv_t *sv)
+{
+    if (sv->nlate == 0)
+        return;
+    enet_host_flush(sv->host);
+    release_late(sv);
+}
+
+void sv_send(sv_t *sv, sv_client *c, const wire_msg *m)
+{
+    if (!can_send(c))
+        return;
+    if (c->late_head)
+        release_client(sv, c);
+    ENetPacket *p = make_packet(sv, m);
+    if (p)
+        queue_packet(sv, c, p);
+}
+
+void sv_send_late(sv_t *sv, sv_client *c, const wire_msg *m)
+{
+    if (!can_send(c))
+        return;
+    /* A client that gets a packet in the first flush anyway takes this one
+     * in the same datagram: holding it back would cost a datagram more. */
+    if (c->sent_step == sv->st.steps + 1 && !c->late_head) {
+        sv_send(sv, c, m);
+        return;
+    }
+    if (sv->nlate == sv->cap_late) {
+        /* Full (a step with more moves than there are clients): send what
+         * is held now, after a flush, as the end of the step would. */
+        flush_late(sv);
+    }
+    ENetPacket *p = make_packet(sv, m);
+    if (!p)
+        return;
+    int i = sv->nlate++;
+    sv->late[i] = (sv_late){.c = c, .id = c->id, .next = 0, .p = p};
+    if (c->late_tail)
+        sv->late[c->late_tail - 1].next = i + 1;
+    else
+        c->late_head = i + 1;
+    c->late_tail = i + 1;
 }
 
 void sv_send_error(sv_t *sv, sv_client *c, int type, int code, const char *text)
@@ -359,6 +447,7 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
         run_timers(sv);
         housekeeping(sv);
     }
+    flush_late(sv);
     /* ENet walks every peer slot on each flush. A caller that waits (sv_run)
      * comes straight back into enet_host_service, which sends everything
      * queued before it reads or waits, so the flush would be a second walk
@@ -556,6 +645,8 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
     sv->idbuf = mr_alloc(WIRE_GAME_ID_MAX + 1, 1);
     sv->in = mr_alloc(1, sizeof *sv->in);
     sv->msg = mr_alloc(1, sizeof *sv->msg);
+    sv->cap_late = sv->nclients;
+    sv->late = mr_alloc((size_t)sv->cap_late, sizeof *sv->late);
 
     char disc_text[16] = "off";
     if (sv->disc)
@@ -579,6 +670,7 @@ void sv_destroy(sv_t *sv)
         return;
     if (sv->host) {
         sv_shutdown(sv, SV_SHUTDOWN_MS);
+        release_late(sv);
         enet_host_destroy(sv->host);
     }
     sv_disc_close(sv->disc);
@@ -588,6 +680,7 @@ void sv_destroy(sv_t *sv)
     free(sv->idbuf);
     free(sv->in);
     free(sv->msg);
+    free(sv->late);
     free(sv);
     if (--enet_users == 0)
         enet_deinitialize();
@@ -609,6 +702,10 @@ uint16_t sv_discovery_port(const sv_t *sv)
 void sv_get_stats(const sv_t *sv, sv_stats *out)
 {
     *out = sv->st;
+    if (sv->host) {
+        out->udp_in = sv->host->totalReceivedPackets;
+        out->udp_out = sv->host->totalSentPackets;
+    }
     out->rooms_now = sv_rooms_count(sv->rooms);
     int running = 0;
     for (int i = 0; i < sv_rooms_capacity(sv->rooms); i++) {
