@@ -2,6 +2,7 @@
 #ifndef MR_UTIL_H
 #define MR_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,6 +24,11 @@ void *mr_realloc(void *p, size_t n, size_t size);
 /* malloc'd copy of s (n bytes, NUL added). */
 char *mr_strndup(const char *s, size_t n);
 char *mr_strdup(const char *s);
+
+/* Strict number parsing for command lines and config files: the whole
+ * string must be the number, in range; no sign for the unsigned one. */
+bool mr_parse_long(const char *s, long lo, long hi, long *out);
+bool mr_parse_u64(const char *s, uint64_t *out);
 
 /* 64-bit FNV-1a of n bytes: used for description hashes. */
 uint64_t mr_hash64(const void *data, size_t n);

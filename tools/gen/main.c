@@ -52,30 +52,6 @@ static int usage_error(const char *fmt, const char *arg)
     return EXIT_USAGE;
 }
 
-static bool parse_int_arg(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
-
-static bool parse_seed(const char *s, uint64_t *out)
-{
-    if (!*s || *s == '-' || *s == '+')
-        return false;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end)
-        return false;
-    *out = v;
-    return true;
-}
-
 /* Writes one move in the documented notation. */
 static void print_move(FILE *f, pz_move m)
 {
@@ -256,7 +232,7 @@ static int cmd_bench(int argc, char **argv)
         if (strcmp(argv[i], "--quick") == 0) {
             o.quick = true;
         } else if (strcmp(argv[i], "--count") == 0 && i + 1 < argc) {
-            if (!parse_int_arg(argv[++i], 1, 1000000, &v))
+            if (!mr_parse_long(argv[++i], 1, 1000000, &v))
                 return usage_error("--count needs a number from 1 to 1000000, not '%s'", argv[i]);
             o.count = (int)v;
         } else if (strcmp(argv[i], "--kind") == 0 && i + 1 < argc) {
@@ -313,12 +289,12 @@ int main(int argc, char **argv)
             diff = optarg;
             break;
         case 'S':
-            if (!parse_seed(optarg, &seed))
+            if (!mr_parse_u64(optarg, &seed))
                 return usage_error("--seed needs a number from 0 to 18446744073709551615, not '%s'", optarg);
             have_seed = true;
             break;
         case 'n':
-            if (!parse_int_arg(optarg, 1, 10000, &count))
+            if (!mr_parse_long(optarg, 1, 10000, &count))
                 return usage_error("--count needs a number from 1 to 10000, not '%s'", optarg);
             break;
         case 'I':
@@ -396,7 +372,7 @@ int main(int argc, char **argv)
                 return usage_error("--size must be WxH (columns x rows), not '%s'", size);
             snprintf(wb, sizeof wb, "%.*s", (int)(x - size), size);
             snprintf(hb, sizeof hb, "%s", x + 1);
-            if (!parse_int_arg(wb, 1, 100000, &w) || !parse_int_arg(hb, 1, 100000, &h))
+            if (!mr_parse_long(wb, 1, 100000, &w) || !mr_parse_long(hb, 1, 100000, &h))
                 return usage_error("--size must be WxH (columns x rows), not '%s'", size);
             p.w = (int)w;
             p.h = (int)h;

@@ -1,0 +1,69 @@
+/* test_util.c: checked allocation, strict number parsing and hashing. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "util.h"
+
+static void test_parse_long(void **ctx)
+{
+    (void)ctx;
+    long v = 0;
+    assert_true(mr_parse_long("42", 0, 100, &v));
+    assert_int_equal(v, 42);
+    assert_true(mr_parse_long("-9", -9, 9, &v));
+    assert_int_equal(v, -9);
+    const char *bad[] = {"", "x", "4x", " 4", "4 ", "101", "-10", "99999999999999999999999", "0x10"};
+    for (size_t i = 0; i < MR_ARRAY_LEN(bad); i++) {
+        v = 7;
+        assert_false(mr_parse_long(bad[i], -9, 100, &v));
+        assert_int_equal(v, 7); /* untouched on failure */
+    }
+    assert_false(mr_parse_long(NULL, 0, 1, &v));
+}
+
+static void test_parse_u64(void **ctx)
+{
+    (void)ctx;
+    uint64_t v = 0;
+    assert_true(mr_parse_u64("18446744073709551615", &v));
+    assert_true(v == UINT64_MAX);
+    assert_true(mr_parse_u64("0", &v));
+    assert_true(v == 0);
+    const char *bad[] = {"", "-1", "+1", " 1", "1a", "18446744073709551616"};
+    for (size_t i = 0; i < MR_ARRAY_LEN(bad); i++)
+        assert_false(mr_parse_u64(bad[i], &v));
+}
+
+static void test_alloc_and_hash(void **ctx)
+{
+    (void)ctx;
+    unsigned char *p = mr_alloc(64, 4);
+    for (int i = 0; i < 256; i++)
+        assert_int_equal(p[i], 0); /* zeroed */
+    p = mr_realloc(p, 128, 4);
+    p[511] = 1;
+    free(p);
+    char *d = mr_strndup("abcdef", 3);
+    assert_string_equal(d, "abc");
+    free(d);
+    /* FNV-1a reference values. */
+    assert_true(mr_hash64("", 0) == 0xcbf29ce484222325ull);
+    assert_true(mr_hash64("a", 1) == 0xaf63dc4c8601ec8cull);
+    assert_true(mr_hash64("abc", 3) != mr_hash64("acb", 3));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parse_long),
+        cmocka_unit_test(test_parse_u64),
+        cmocka_unit_test(test_alloc_and_hash),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
