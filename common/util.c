@@ -68,8 +68,8 @@ uint64_t mr_now_us(void)
 
 bool mr_parse_long(const char *s, long lo, long hi, long *out)
 {
-    if (!s || !*s)
-        return false;
+    if (!s || !((*s >= '0' && *s <= '9') || (*s == '-' && s[1] >= '0' && s[1] <= '9')))
+        return false; /* no leading space or '+', as strtol would take */
     char *end;
     errno = 0;
     long v = strtol(s, &end, 10);
