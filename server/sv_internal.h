@@ -78,6 +78,8 @@ struct sv {
     wire_msg *msg; /* encoding scratch */
     sv_late *late; /* held-back packets of this step, in the order queued */
     int nlate, cap_late;
+    int late_min_slot; /* lowest peer slot among them */
+    int step_max_slot; /* highest peer slot sent to in this step, -1 = none */
 };
 
 /* sv_game.c: protocol messages in, match events out. */

@@ -58,6 +58,9 @@ static void queue_packet(sv_t *sv, sv_client *c, ENetPacket *p)
         return;
     }
     c->sent_step = sv->st.steps + 1;
+    int slot = (int)(c - sv->clients);
+    if (slot > sv->step_max_slot)
+        sv->step_max_slot = slot;
     sv->st.packets_out++;
 }
 
@@ -99,10 +102,15 @@ static void release_late(sv_t *sv)
  * its ACK. */
 static void flush_late(sv_t *sv)
 {
-    if (sv->nlate == 0)
-        return;
-    enet_host_flush(sv->host);
-    release_late(sv);
+    if (sv->nlate > 0) {
+        /* When every held-back packet goes to a later slot than every
+         * packet sent, one walk already sends them in the right order. */
+        if (sv->late_min_slot <= sv->step_max_slot) {
+            enet_host_flush(sv->host);
+            sv->step_max_slot = -1;
+        }
+        release_late(sv);
+    }
 }
 
 void sv_send(sv_t *sv, sv_client *c, const wire_msg *m)
@@ -135,6 +143,9 @@ void sv_send_late(sv_t *sv, sv_client *c, const wire_msg *m)
     if (!p)
         return;
     int i = sv->nlate++;
+    int slot = (int)(c - sv->clients);
+    if (i == 0 || slot < sv->late_min_slot)
+        sv->late_min_slot = slot;
     sv->late[i] = (sv_late){.c = c, .id = c->id, .next = 0, .p = p};
     if (c->late_tail)
         sv->late[c->late_tail - 1].next = i + 1;
@@ -448,6 +459,7 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
         housekeeping(sv);
     }
     flush_late(sv);
+    sv->step_max_slot = -1; /* whatever is queued now leaves before the next step's packets */
     /* ENet walks every peer slot on each flush. A caller that waits (sv_run)
      * comes straight back into enet_host_service, which sends everything
      * queued before it reads or waits, so the flush would be a second walk
@@ -646,6 +658,7 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
     sv->in = mr_alloc(1, sizeof *sv->in);
     sv->msg = mr_alloc(1, sizeof *sv->msg);
     sv->cap_late = sv->nclients;
+    sv->step_max_slot = -1;
     sv->late = mr_alloc((size_t)sv->cap_late, sizeof *sv->late);
 
     char disc_text[16] = "off";

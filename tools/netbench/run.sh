@@ -84,6 +84,9 @@ awk '
   function add(tool, k, line,   j, key) {
     runs[tool, k]++; ks[k] = 1
     for (j = 1; j <= nkeys; j++) { key = keys[j]; v[tool, k, key, runs[tool, k]] = val(line, key) + 0 }
+    # Client CPU per round trip (all K clients on one host, one thread), from the share of a core.
+    rps = val(line, "rt_per_s") + 0
+    v[tool, k, "cli_us", runs[tool, k]] = rps > 0 ? (val(line, "cli_cpu_pct") + 0) * 1e4 / rps : 0
   }
   function median(tool, k, key,   n, i, j, a, t) {
     n = runs[tool, k]; if (!n) return -1
@@ -91,26 +94,27 @@ awk '
     for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
     return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
   }
-  BEGIN { nkeys = split("p50_us p99_us max_us msgs_per_s srv_us_per_echo srv_drops cli_drops sent answered", keys, " ") }
+  BEGIN { nkeys = split("p50_us p99_us max_us msgs_per_s srv_us_per_echo cli_us srv_drops cli_drops sent answered", keys, " ") }
   /^RESULT enet rate/ { cfg = $3; sub(/^rate[0-9.]*_k/, "", cfg); if (cfg ~ /_buf4096K$/) { sub(/_buf4096K$/, "", cfg); add("echo", cfg, $0) } else add("echo_defbuf", cfg, $0) }
   /^RESULT net rate/ { cfg = $3; sub(/^rate[0-9.]*_k/, "", cfg); add("ours", cfg, $0) }
   END {
-    printf "%-6s %-18s %10s %10s %10s %10s %12s %10s %10s\n", "K", "", "p50_us", "p99_us", "max_us", "msgs/s", "srv_us/move", "srv_drops", "cli_drops"
+    printf "%-6s %-18s %10s %10s %10s %10s %12s %12s %10s %10s\n", "K", "", "p50_us", "p99_us", "max_us", "msgs/s", "srv_us/move", "cli_us/move", "srv_drops", "cli_drops"
     split("echo echo_defbuf ours", tools, " ")
     for (k in ks) {
       for (t = 1; t <= 3; t++) {
         tool = tools[t]; if (!runs[tool, k]) continue
         name = tool == "ours" ? "mazerace" : tool == "echo" ? "enet_echo -b 4096" : "enet_echo"
-        printf "%-6s %-18s %10.1f %10.1f %10.1f %10.0f %12.2f %10d %10d\n", k, name, median(tool, k, "p50_us"), median(tool, k, "p99_us"), median(tool, k, "max_us"), median(tool, k, "msgs_per_s"), median(tool, k, "srv_us_per_echo"), median(tool, k, "srv_drops"), median(tool, k, "cli_drops")
+        printf "%-6s %-18s %10.1f %10.1f %10.1f %10.0f %12.2f %12.2f %10d %10d\n", k, name, median(tool, k, "p50_us"), median(tool, k, "p99_us"), median(tool, k, "max_us"), median(tool, k, "msgs_per_s"), median(tool, k, "srv_us_per_echo"), median(tool, k, "cli_us"), median(tool, k, "srv_drops"), median(tool, k, "cli_drops")
       }
       for (t = 1; t <= 2; t++) {
         base = tools[t]; if (!runs[base, k] || !runs["ours", k]) continue
         e50 = median(base, k, "p50_us"); e99 = median(base, k, "p99_us"); ecpu = median(base, k, "srv_us_per_echo")
-        r50 = 0; r99 = 0; rcpu = 0
+        r50 = 0; r99 = 0; rcpu = 0; rcli = 0
+        if (median(base, k, "cli_us") > 0) rcli = median("ours", k, "cli_us") / median(base, k, "cli_us")
         if (e50 > 0) r50 = median("ours", k, "p50_us") / e50
         if (e99 > 0) r99 = median("ours", k, "p99_us") / e99
         if (ecpu > 0) rcpu = median("ours", k, "srv_us_per_echo") / ecpu
-        printf "RATIO net_vs_%s k=%s runs=%d p50=%.2f p99=%.2f srv_cpu_per_move=%.2f answered=%d sent=%d\n", base, k, runs["ours", k], r50, r99, rcpu, median("ours", k, "answered"), median("ours", k, "sent")
+        printf "RATIO net_vs_%s k=%s runs=%d p50=%.2f p99=%.2f srv_cpu_per_move=%.2f cli_cpu_per_move=%.2f answered=%d sent=%d\n", base, k, runs["ours", k], r50, r99, rcpu, rcli, median("ours", k, "answered"), median("ours", k, "sent")
       }
     }
   }' "$results"
