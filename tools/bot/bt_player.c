@@ -111,8 +111,12 @@ void bt_player_destroy(bt_player *p)
 
 /* ---- moves and their answers ---- */
 
-static void send_move(bt_player *p, pz_move mv, uint64_t now_us)
+static void send_move(bt_player *p, pz_move mv)
 {
+    /* The round trip starts just before the move is handed to ENet, as
+     * enet_echo times its echoes, not at the start of the loop turn (which
+     * may first handle other players' events). */
+    uint64_t now_us = mr_now_us();
     uint32_t seq = cl_net_send_move(p->net, mv);
     if (!seq)
         return;
@@ -198,7 +202,7 @@ static void shuttle_moves(bt_player *p, uint64_t now_us)
             p->backward = false;
         pz_move mv = p->backward ? inverse(p->sol[p->pos - 1]) : p->sol[p->pos];
         p->pos += p->backward ? -1 : 1;
-        send_move(p, mv, now_us);
+        send_move(p, mv);
         p->next_us += pace_us;
     }
 }
@@ -384,7 +388,7 @@ void bt_player_step(bt_player *p, uint64_t now_us)
     }
     pz_move mv;
     for (int i = 0; i < MAX_MOVES_PER_STEP && p->brain && bot_next_move(p->brain, now_ms, &mv); i++)
-        send_move(p, mv, now_us);
+        send_move(p, mv);
 }
 
 void bt_player_join(bt_player *p, const char *code)
