@@ -191,6 +191,13 @@ bool raw_wait(raw_client *c, int type, wire_msg *out, int timeout_ms)
     return true;
 }
 
+int raw_queued_types(const raw_client *c, int *types, int max)
+{
+    for (int i = 0; i < c->qlen && i < max; i++)
+        types[i] = c->q[i].len > 0 ? c->q[i].data[0] : -1;
+    return c->qlen;
+}
+
 int raw_undecodable(const raw_client *c)
 {
     return c->undecodable;

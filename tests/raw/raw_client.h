@@ -36,6 +36,9 @@ void raw_pump(raw_client *c, int timeout_ms, bool stop_on_msg);
 bool raw_wait(raw_client *c, int type, wire_msg *out, int timeout_ms);
 /* True if a message of this type is already queued (does not consume it). */
 bool raw_has(raw_client *c, int type);
+/* Copies the types of the queued messages, oldest first, into types (at
+ * most max of them); returns how many messages are queued. */
+int raw_queued_types(const raw_client *c, int *types, int max);
 /* Number of queued messages that did not decode (should stay 0). */
 int raw_undecodable(const raw_client *c);
 /* Waits until the server disconnects this client. */

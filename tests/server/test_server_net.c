@@ -201,6 +201,65 @@ static void end_race(race *r)
     pz_kind_of(r->pz)->free_puzzle(r->pz);
 }
 
+/* The types of the ACK and PROGRESS messages c holds, oldest first (up to
+ * max); other messages (room state, match start) are skipped. */
+static int race_msgs(raw_client *c, int *out, int max)
+{
+    int all[64], n = raw_queued_types(c, all, 64), k = 0;
+    for (int i = 0; i < n && i < 64 && k < max; i++)
+        if (all[i] == WIRE_ACK || all[i] == WIRE_PROGRESS)
+            out[k++] = all[i];
+    return k;
+}
+
+/* Pumps c (and the server) until it holds n ACK/PROGRESS messages or time
+ * runs out; returns how many it holds, their types in out. */
+static int wait_race_msgs(raw_client *c, int n, int *out, int max)
+{
+    uint64_t end = mr_now_us() + (uint64_t)WAIT_MS * 1000u;
+    while (race_msgs(c, out, max) < n && mr_now_us() < end)
+        raw_pump(c, 5, true);
+    return race_msgs(c, out, max);
+}
+
+/* Both players move in one server step. The server holds the opponents'
+ * PROGRESS back until the step's ACKs are out, but each client still gets
+ * its messages in the order they happened: bob hears of alice's move
+ * before his own ACK, alice gets her ACK before bob's progress. */
+static void test_one_step_order(void **ctx)
+{
+    (void)ctx;
+    sv_config cfg;
+    base_config(&cfg);
+    fixture *f = start(&cfg);
+    race r;
+    start_race(f, &r, true);
+    assert_false(raw_has(r.a, WIRE_ACK) || raw_has(r.b, WIRE_ACK));
+    /* raw_send flushes: both datagrams wait in the server's socket, and
+     * one step reads them both. */
+    send_move(r.a, 1, r.plan[0]);
+    send_move(r.b, 1, r.plan[0]);
+    pump_server(f);
+    sv_stats st;
+    sv_get_stats(f->sv, &st);
+    assert_int_equal(st.moves_accepted, 2);
+    int ta[4], tb[4];
+    assert_int_equal(wait_race_msgs(r.a, 2, ta, 4), 2);
+    assert_int_equal(wait_race_msgs(r.b, 2, tb, 4), 2);
+    assert_int_equal(ta[0], WIRE_ACK);
+    assert_int_equal(ta[1], WIRE_PROGRESS);
+    assert_int_equal(tb[0], WIRE_PROGRESS);
+    assert_int_equal(tb[1], WIRE_ACK);
+    wire_msg m;
+    assert_true(raw_wait(r.b, WIRE_PROGRESS, &m, WAIT_MS));
+    assert_int_equal(m.progress.slot, 0);
+    assert_int_equal(m.progress.moves, 1);
+    assert_true(raw_wait(r.a, WIRE_PROGRESS, &m, WAIT_MS));
+    assert_int_equal(m.progress.slot, 1);
+    end_race(&r);
+    stop(f);
+}
+
 /* A whole match: every move acknowledged, the opponent sees progress, the
  * solver wins, and moves after the end are refused. */
 static void test_full_match(void **ctx)
@@ -990,6 +1049,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_full_match),       cmocka_unit_test(test_many_rooms),
+        cmocka_unit_test(test_one_step_order),
         cmocka_unit_test(test_moves_refused),    cmocka_unit_test(test_bad_packets),
         cmocka_unit_test(test_flood_kicked),     cmocka_unit_test(test_kicked_silent_peer_dropped),
         cmocka_unit_test(test_random_packets),   cmocka_unit_test(test_room_errors),
