@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util.h"
 #include "puzzle.h"
 #include "sv.h"
 #include "sv_log.h"
@@ -61,20 +62,6 @@ static int fail(char *err, size_t errlen, const char *fmt, const char *a, const 
     return SV_CLI_ERROR;
 }
 
-/* Strict integer in [lo, hi]: the whole string must be a number. */
-static bool parse_int(const char *s, long lo, long hi, long *out)
-{
-    if (!s || !*s)
-        return false;
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
-
 /* Seconds with up to 3 decimals ("3", "0.5", "2.25") to milliseconds. */
 static bool parse_seconds(const char *s, long max_s, int *out_ms)
 {
@@ -120,7 +107,7 @@ static bool parse_size(const char *s, int *w, int *h)
         return false;
     *x = '\0';
     long lw, lh;
-    if (!parse_int(buf, 1, 100000, &lw) || !parse_int(x + 1, 1, 100000, &lh))
+    if (!mr_parse_long(buf, 1, 100000, &lw) || !mr_parse_long(x + 1, 1, 100000, &lh))
         return false;
     *w = (int)lw;
     *h = (int)lh;
@@ -185,15 +172,15 @@ int sv_cli_parse(sv_config *cfg, int argc, char **argv, char *err, size_t errlen
                 return fail(err, errlen, "--bind: bad address '%s'%s", val, "");
             strcpy(cfg->bind_addr, val);
         } else if (strcmp(flag, "--port") == 0) {
-            if (!parse_int(val, 0, 65535, &v))
+            if (!mr_parse_long(val, 0, 65535, &v))
                 return fail(err, errlen, "--port: '%s' is not a port number 0..65535%s", val, "");
             cfg->port = (int)v;
         } else if (strcmp(flag, "--discovery") == 0) {
-            if (!parse_int(val, 0, 65535, &v))
+            if (!mr_parse_long(val, 0, 65535, &v))
                 return fail(err, errlen, "--discovery: '%s' is not a port number 0..65535%s", val, "");
             cfg->discovery_port = (int)v;
         } else if (strcmp(flag, "--sockbuf") == 0) {
-            if (!parse_int(val, 0, 262144, &v))
+            if (!mr_parse_long(val, 0, 262144, &v))
                 return fail(err, errlen, "--sockbuf: '%s' is not a size in KiB, 0..262144%s", val, "");
             cfg->sockbuf_bytes = (int)v * 1024;
         } else if (strcmp(flag, "--name") == 0) {
@@ -203,15 +190,15 @@ int sv_cli_parse(sv_config *cfg, int argc, char **argv, char *err, size_t errlen
                             "--name: must be 1..24 bytes of UTF-8 without control characters%s%s", "", "");
             memcpy(cfg->name, val, n + 1);
         } else if (strcmp(flag, "--max-clients") == 0) {
-            if (!parse_int(val, 1, SV_MAX_CLIENTS, &v))
+            if (!mr_parse_long(val, 1, SV_MAX_CLIENTS, &v))
                 return fail(err, errlen, "--max-clients: '%s' is not a number 1..4000%s", val, "");
             cfg->max_clients = (int)v;
         } else if (strcmp(flag, "--max-rooms") == 0) {
-            if (!parse_int(val, 1, SV_MAX_ROOMS, &v))
+            if (!mr_parse_long(val, 1, SV_MAX_ROOMS, &v))
                 return fail(err, errlen, "--max-rooms: '%s' is not a number 1..65536%s", val, "");
             cfg->max_rooms = (int)v;
         } else if (strcmp(flag, "--max-per-ip") == 0) {
-            if (!parse_int(val, 0, SV_MAX_CLIENTS, &v))
+            if (!mr_parse_long(val, 0, SV_MAX_CLIENTS, &v))
                 return fail(err, errlen, "--max-per-ip: '%s' is not a number 0..4000%s", val, "");
             cfg->max_per_ip = (int)v;
         } else if (strcmp(flag, "--kind") == 0) {
@@ -234,19 +221,19 @@ int sv_cli_parse(sv_config *cfg, int argc, char **argv, char *err, size_t errlen
             if (!parse_seconds(val, 3600, &cfg->grace_ms))
                 return fail(err, errlen, "--grace: '%s' is not a number of seconds 0..3600%s", val, "");
         } else if (strcmp(flag, "--series") == 0) {
-            if (!parse_int(val, 1, 99, &v))
+            if (!mr_parse_long(val, 1, 99, &v))
                 return fail(err, errlen, "--series: '%s' is not a number 1..99%s", val, "");
             cfg->series = (int)v;
         } else if (strcmp(flag, "--rate") == 0) {
-            if (!parse_int(val, 1, 100000, &v))
+            if (!mr_parse_long(val, 1, 100000, &v))
                 return fail(err, errlen, "--rate: '%s' is not a number 1..100000%s", val, "");
             cfg->msg_rate = (int)v;
         } else if (strcmp(flag, "--burst") == 0) {
-            if (!parse_int(val, 1, 100000, &v))
+            if (!mr_parse_long(val, 1, 100000, &v))
                 return fail(err, errlen, "--burst: '%s' is not a number 1..100000%s", val, "");
             cfg->msg_burst = (int)v;
         } else if (strcmp(flag, "--max-bad") == 0) {
-            if (!parse_int(val, 1, 1000000, &v))
+            if (!mr_parse_long(val, 1, 1000000, &v))
                 return fail(err, errlen, "--max-bad: '%s' is not a number 1..1000000%s", val, "");
             cfg->max_bad = (int)v;
         } else if (strcmp(flag, "--log-level") == 0) {

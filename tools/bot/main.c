@@ -40,32 +40,6 @@ static const char usage[] =
     "Exit status: 0 success, 1 failure (refused, connection lost without resume, protocol error,\n"
     "timeout), 2 bad flags.\n";
 
-static bool parse_long(const char *s, long lo, long hi, long *out)
-{
-    if (!s || !*s)
-        return false;
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
-
-static bool parse_u64(const char *s, uint64_t *out)
-{
-    if (!s || !*s || *s == '-')
-        return false;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end)
-        return false;
-    *out = v;
-    return true;
-}
-
 static bool parse_double(const char *s, double lo, double hi, double *out)
 {
     if (!s || !*s)
@@ -174,16 +148,16 @@ int main(int argc, char **argv)
             o.player.game_id = v;
             creating = true;
         } else if (strcmp(a, "--seed") == 0) {
-            if (!parse_u64(v, &o.player.seed))
+            if (!mr_parse_u64(v, &o.player.seed))
                 return bad("--seed: '%s' is not a number", v);
             o.player.has_seed = true;
             creating = true;
         } else if (strcmp(a, "--series") == 0) {
-            if (!parse_long(v, 1, WIRE_MAX_SERIES, &n))
+            if (!mr_parse_long(v, 1, WIRE_MAX_SERIES, &n))
                 return bad("--series: '%s' is not a number 1..99", v);
             o.player.series = (int)n;
         } else if (strcmp(a, "--pace") == 0) {
-            if (!parse_long(v, 1, 3600000, &n))
+            if (!mr_parse_long(v, 1, 3600000, &n))
                 return bad("--pace: '%s' is not a number of milliseconds 1..3600000", v);
             o.player.pace_ms = (uint32_t)n;
             pace_set = true;
@@ -191,11 +165,11 @@ int main(int argc, char **argv)
             if (!parse_double(v, 0, 1, &o.player.mistakes))
                 return bad("--mistakes: '%s' is not a rate 0..1", v);
         } else if (strcmp(a, "--matches") == 0) {
-            if (!parse_long(v, 1, 100000, &n))
+            if (!mr_parse_long(v, 1, 100000, &n))
                 return bad("--matches: '%s' is not a number 1..100000", v);
             o.player.matches = (int)n;
         } else if (strcmp(a, "--bots") == 0) {
-            if (!parse_long(v, 1, 4000, &n))
+            if (!mr_parse_long(v, 1, 4000, &n))
                 return bad("--bots: '%s' is not a number 1..4000", v);
             o.bots = (int)n;
         } else if (strcmp(a, "--name") == 0) {
@@ -203,20 +177,20 @@ int main(int argc, char **argv)
                 return bad("--name: '%s' must be 1..24 bytes of text without control characters", v);
             o.player.name = v;
         } else if (strcmp(a, "--bot-seed") == 0) {
-            if (!parse_u64(v, &o.player.bot_seed))
+            if (!mr_parse_u64(v, &o.player.bot_seed))
                 return bad("--bot-seed: '%s' is not a number", v);
         } else if (strcmp(a, "--timeout") == 0) {
             if (!parse_double(v, 0.1, 86400, &o.timeout_s))
                 return bad("--timeout: '%s' is not a number of seconds 0.1..86400", v);
         } else if (strcmp(a, "--sockbuf") == 0) {
-            if (!parse_long(v, 0, 1024 * 1024, &n))
+            if (!mr_parse_long(v, 0, 1024 * 1024, &n))
                 return bad("--sockbuf: '%s' is not a size in KiB 0..1048576", v);
             o.sockbuf_kib = (int)n;
         } else if (strcmp(a, "--bench") == 0) {
             if (!parse_double(v, 0.1, 600, &o.bench_s))
                 return bad("--bench: '%s' is not a number of seconds 0.1..600", v);
         } else if (strcmp(a, "--server-pid") == 0) {
-            if (!parse_long(v, 1, 1L << 30, &n))
+            if (!mr_parse_long(v, 1, 1L << 30, &n))
                 return bad("--server-pid: '%s' is not a process id", v);
             o.server_pid = (int)n;
         } else {
