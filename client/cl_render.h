@@ -33,6 +33,10 @@ bool cl_view_cell_at(const cl_view *v, int px, int py, int *cx, int *cy);
 /* Screen rect of cell (x, y) (may lie outside the area). */
 SDL_Rect cl_view_cell_rect(const cl_view *v, int x, int y);
 
+/* Where a sum head marker sits, as a fraction of the cell from its top-left
+ * corner (render tests look for it there). */
+#define CL_SUM_MARKER_AT 0.19f
+
 typedef struct cl_kind_render {
     /* Smallest readable cell size for the player's own board. */
     int min_cell;

@@ -51,11 +51,13 @@ static void draw(cl_app *a)
     char sub[96];
     snprintf(sub, sizeof sub, "Race a friend through the same puzzle  -  playing as %s", a->settings.name);
     SDL_Rect area = cl_app_title(a, "mazerace", sub);
-    /* A row of the four kinds' markers as a small emblem under the title. */
+    /* The two players' markers as a small emblem under the title. */
     int r = cl_text_height(a->text, CL_FONT_SMALL) / 2;
-    cl_draw_marker(a->ren, 0, (float)(a->out_w / 2 - 2 * r), (float)(area.y - r), (float)r, false);
-    cl_draw_marker(a->ren, 1, (float)(a->out_w / 2 + 2 * r), (float)(area.y - r), (float)r, false);
-    area.y += r;
+    /* The emblem gets its own row below the subtitle, then the form. */
+    cl_draw_marker(a->ren, 0, (float)(a->out_w / 2 - 2 * r), (float)(area.y + r), (float)r, false);
+    cl_draw_marker(a->ren, 1, (float)(a->out_w / 2 + 2 * r), (float)(area.y + r), (float)r, false);
+    area.y += 3 * r;
+    area.h -= 3 * r;
     cl_form_draw(&a->form, a->ren, a->text, area);
     cl_text_draw(a->text, CL_FONT_SMALL,
                  "Arrows/mouse/gamepad to choose, Enter to pick, Esc to quit, F11 fullscreen", a->out_w / 2,

@@ -84,8 +84,17 @@ static void event(cl_app *a, const SDL_Event *e)
 static void draw(cl_app *a)
 {
     char sub[1100];
-    snprintf(sub, sizeof sub, "Saved in %s",
-             a->settings_path[0] ? a->settings_path : "(not saved in this run)");
+    if (!a->settings_path[0]) {
+        snprintf(sub, sizeof sub, "Settings are not saved in this run");
+    } else {
+        /* A long path loses its leading directories so the line fits. */
+        const char *p = a->settings_path;
+        snprintf(sub, sizeof sub, "Saved in %s", p);
+        while (cl_text_width(a->text, CL_FONT_BODY, sub) > a->out_w * 9 / 10 && strchr(p + 1, '/')) {
+            p = strchr(p + 1, '/');
+            snprintf(sub, sizeof sub, "Saved in ...%s", p);
+        }
+    }
     SDL_Rect area = cl_app_title(a, "Settings", sub);
     cl_form_draw(&a->form, a->ren, a->text, area);
     cl_text_draw(a->text, CL_FONT_SMALL,

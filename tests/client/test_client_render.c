@@ -33,8 +33,8 @@ static void marker_point(const pz_puzzle *pz, const cl_view *v, const pz_state *
     cl_race_focus(&r, 0, &x, &y);
     SDL_Rect c = cl_view_cell_rect(v, x, y);
     if (pz_params_of(pz)->kind == PZ_SUM) {
-        *px = c.x + c.w * 24 / 100;
-        *py = c.y + c.h * 24 / 100;
+        *px = c.x + (int)(c.w * CL_SUM_MARKER_AT);
+        *py = c.y + (int)(c.h * CL_SUM_MARKER_AT);
     } else {
         *px = c.x + c.w / 2;
         *py = c.y + c.h / 2;
