@@ -98,6 +98,32 @@ static void test_bot_pairs_rooms_and_rematches(void **ctx)
     it_proc_cleanup(&sv);
 }
 
+/* Rooms created from a game ID, with a seed and without one ("kind:WxH:
+ * difficulty": the server draws the seed), both race to the end. */
+static void test_bot_rooms_from_game_ids(void **ctx)
+{
+    (void)ctx;
+    it_proc sv;
+    int port = it_server_start(&sv, MR_SERVER_PATH, fast_server);
+    assert_true(port > 0);
+    char addr[32];
+    snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+    const char *ids[] = {"pipes:6x4:easy#77", "maze:9x7:medium"};
+    for (size_t i = 0; i < MR_ARRAY_LEN(ids); i++) {
+        const char *args[] = {"--server", addr,   "--bots", "2",         "--matches", "1", "--pace",
+                              "3",        "--id", ids[i],   "--timeout", "60",        NULL};
+        int matches = 0, won = 0;
+        int code = run_bot(args, "match bot-", &matches, ": won;", &won);
+        assert_int_equal(code, 0);
+        assert_int_equal(matches, 2);
+        assert_int_equal(won, 1);
+    }
+    it_proc_signal(&sv, SIGTERM);
+    int sc = -1;
+    assert_true(it_proc_wait(&sv, 5000, &sc, "server"));
+    it_proc_cleanup(&sv);
+}
+
 /* --room CODE: the bot joins a room someone else created (here a player
  * of the test's own) and races there. */
 static void test_bot_joins_room_by_code(void **ctx)
@@ -241,6 +267,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_bot_plays_one_match, it_teardown),
         cmocka_unit_test_teardown(test_bot_pairs_rooms_and_rematches, it_teardown),
+        cmocka_unit_test_teardown(test_bot_rooms_from_game_ids, it_teardown),
         cmocka_unit_test_teardown(test_bot_joins_room_by_code, it_teardown),
         cmocka_unit_test_teardown(test_bot_bench_small, it_teardown),
         cmocka_unit_test_teardown(test_bot_fails_without_server, it_teardown),
