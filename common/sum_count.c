@@ -284,25 +284,25 @@ bool sum_paths_enumerate(const sum_board *b, sum_paths *ps)
     uint32_t nbr[32], endbit = (uint32_t)1 << b->end, end_nbr = (uint32_t)b->nbr[b->end];
     for (int i = 0; i < b->n; i++)
         nbr[i] = (uint32_t)b->nbr[i] & ~endbit;
-    uint32_t on[SUM_PATHS_MAX_CELLS + 1], todo[SUM_PATHS_MAX_CELLS + 1];
+    uint32_t on[SUM_PATHS_MAX_CELLS + 1], pending[SUM_PATHS_MAX_CELLS + 1];
     int d = 0;
     on[0] = (uint32_t)1 << b->start;
-    todo[0] = nbr[b->start] & ~on[0];
+    pending[0] = nbr[b->start] & ~on[0];
     if (end_nbr >> b->start & 1)
         push_path(ps, on[0] | endbit);
     while (d >= 0) {
-        if (!todo[d] || !(end_nbr & ~on[d])) {
+        if (!pending[d] || !(end_nbr & ~on[d])) {
             d--;
             continue;
         }
-        int nb = __builtin_ctz(todo[d]);
-        todo[d] &= todo[d] - 1;
+        int nb = __builtin_ctz(pending[d]);
+        pending[d] &= pending[d] - 1;
         uint32_t o = on[d] | (uint32_t)1 << nb;
         if (end_nbr >> nb & 1)
             push_path(ps, o | endbit);
         d++;
         on[d] = o;
-        todo[d] = nbr[nb] & ~o;
+        pending[d] = nbr[nb] & ~o;
     }
     return true;
 }
