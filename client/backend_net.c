@@ -6,6 +6,29 @@
 
 #include "cl_backend.h"
 #include "util.h"
+#include "wire.h"
+
+const char *cl_wire_error_words(int code, const char *text)
+{
+    switch (code) {
+    case WIRE_ERR_VERSION:
+        return "Version mismatch: this game and the server are different versions. Update the older one.";
+    case WIRE_ERR_FULL:
+        return "The server is full. Try again later or another server.";
+    case WIRE_ERR_NO_ROOM:
+        return "Unknown room code. Check the code and try again.";
+    case WIRE_ERR_ROOM_FULL:
+        return "That room is full: two players are already in it.";
+    case WIRE_ERR_BAD_NAME:
+        return "The server refused your name. Change it in Settings.";
+    case WIRE_ERR_BAD_PARAMS: /* the server says which limit: that is the useful part */
+        return text && text[0] ? text : "The server refused that puzzle or series.";
+    case WIRE_ERR_TOO_MANY_ROOMS:
+        return "The server has no room for another game right now.";
+    default:
+        return text && text[0] ? text : "The server reported an error.";
+    }
+}
 
 #if defined(MR_HAVE_CLNET)
 #include "cl_net.h"
@@ -51,28 +74,6 @@ static void push_text(netbe *nb, int type, const char *text)
     push(nb, &ev);
     if (type == CL_BE_ERROR)
         nb->failed = true;
-}
-
-static const char *wire_error_words(int code, const char *text)
-{
-    switch (code) {
-    case WIRE_ERR_VERSION:
-        return "Version mismatch: this game and the server are different versions. Update the older one.";
-    case WIRE_ERR_FULL:
-        return "The server is full. Try again later or another server.";
-    case WIRE_ERR_NO_ROOM:
-        return "Unknown room code. Check the code and try again.";
-    case WIRE_ERR_ROOM_FULL:
-        return "That room is full: two players are already in it.";
-    case WIRE_ERR_BAD_NAME:
-        return "The server refused your name. Change it in Settings.";
-    case WIRE_ERR_BAD_PARAMS:
-        return "The server refused that puzzle or series.";
-    case WIRE_ERR_TOO_MANY_ROOMS:
-        return "The server has no room for another game right now.";
-    default:
-        return text && text[0] ? text : "The server reported an error.";
-    }
 }
 
 static void refresh_room(netbe *nb)
@@ -136,7 +137,7 @@ static void on_event(netbe *nb, const cl_net_event *e, uint64_t now)
         return;
     }
     case CL_EV_REFUSED:
-        push_text(nb, CL_BE_ERROR, wire_error_words(e->code, e->text));
+        push_text(nb, CL_BE_ERROR, cl_wire_error_words(e->code, e->text));
         return;
     case CL_EV_ROOM_JOINED:
         nb->in_room = true;
@@ -221,7 +222,7 @@ static void on_event(netbe *nb, const cl_net_event *e, uint64_t now)
         push_text(nb, CL_BE_ERROR, "The server shut down.");
         return;
     case CL_EV_ERROR:
-        push_text(nb, CL_BE_ERROR, wire_error_words(e->code, e->text));
+        push_text(nb, CL_BE_ERROR, cl_wire_error_words(e->code, e->text));
         return;
     default:
         return;

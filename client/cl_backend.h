@@ -78,6 +78,10 @@ cl_backend *cl_backend_local(const char *game_id, const char *name0, const char 
                              uint32_t bot_ms_per_move, double bot_mistakes, int series_len, uint64_t seed,
                              uint64_t now_ms, char *err, size_t errlen);
 
+/* The words a player reads for a server's error or refusal code (enum
+ * wire_err); text is the server's own text, used for codes without words. */
+const char *cl_wire_error_words(int code, const char *text);
+
 /* Network backend: connects to host:port as name and then creates a room
  * on game_id (create_id != NULL), joins room code (room != NULL) or asks for
  * a quick match. server, if not NULL, is an in-process server (sv.h) the

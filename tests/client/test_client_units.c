@@ -11,11 +11,13 @@
 
 #include "cl_app.h"
 #include "cl_args.h"
+#include "cl_backend.h"
 #include "cl_race.h"
 #include "cl_render.h"
 #include "cl_script.h"
 #include "cl_settings.h"
 #include "maze.h"
+#include "wire.h"
 
 static void test_settings_round_trip(void **ctx)
 {
@@ -364,6 +366,23 @@ static void test_layout_800x600_and_up(void **ctx)
     }
 }
 
+/* The errors a player can meet from a server are said in plain words. */
+static void test_server_errors_in_plain_words(void **ctx)
+{
+    (void)ctx;
+    assert_non_null(strstr(cl_wire_error_words(WIRE_ERR_VERSION, "v2 != v1"), "Version mismatch"));
+    assert_non_null(strstr(cl_wire_error_words(WIRE_ERR_ROOM_FULL, ""), "room is full"));
+    assert_non_null(strstr(cl_wire_error_words(WIRE_ERR_NO_ROOM, ""), "Unknown room code"));
+    assert_non_null(strstr(cl_wire_error_words(WIRE_ERR_FULL, ""), "server is full"));
+    assert_string_equal(cl_wire_error_words(WIRE_ERR_BAD_PARAMS, "board too large for this kind"),
+                        "board too large for this kind");
+    assert_non_null(strstr(cl_wire_error_words(WIRE_ERR_BAD_PARAMS, ""), "refused"));
+    /* Codes without words of our own show the server's text, or a fallback. */
+    assert_string_equal(cl_wire_error_words(250, "no such thing"), "no such thing");
+    assert_non_null(strstr(cl_wire_error_words(250, ""), "error"));
+    assert_non_null(strstr(cl_wire_error_words(250, NULL), "error"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -377,6 +396,7 @@ int main(void)
         cmocka_unit_test(test_prediction_and_rollback),
         cmocka_unit_test(test_ice_restart_key_path),
         cmocka_unit_test(test_layout_800x600_and_up),
+        cmocka_unit_test(test_server_errors_in_plain_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
