@@ -47,7 +47,8 @@ static void test_each_kind_fast_bot_wins(void **ctx)
 {
     (void)ctx;
     for (int kind = 0; kind < PZ_KIND_COUNT; kind++) {
-        assert_non_null(pz_kind_by_id(kind)->generate); /* every kind is raced; none skipped */
+        const pz_kind *k = pz_kind_by_id(kind);
+        assert_non_null(k->generate); /* every kind is raced; none skipped */
         it_env e;
         assert_true(it_env_start(&e, fast_server));
         /* One pair on private connections, the sum pair on the shared hub,
