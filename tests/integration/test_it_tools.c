@@ -18,6 +18,26 @@
 
 static const char *const fast_server[] = {"--no-discovery", "--countdown", "0.2", NULL};
 
+/* Starts the real server on 127.0.0.1 (an ephemeral port) and writes
+ * "127.0.0.1:PORT" to addr; returns the port. */
+static int server_up(it_proc *sv, const char *const extra[], char *addr, size_t len)
+{
+    int port = it_server_start(sv, MR_SERVER_PATH, extra);
+    assert_true(port > 0);
+    snprintf(addr, len, "127.0.0.1:%d", port);
+    return port;
+}
+
+/* SIGTERM; the server must exit by itself, with status 0. */
+static void server_down(it_proc *sv)
+{
+    it_proc_signal(sv, SIGTERM);
+    int sc = -1;
+    assert_true(it_proc_wait(sv, 5000, &sc, "server"));
+    assert_int_equal(sc, 0);
+    it_proc_cleanup(sv);
+}
+
 static bool has_room(it_env *e, void *arg)
 {
     (void)arg;
@@ -56,10 +76,8 @@ static void test_bot_plays_one_match(void **ctx)
 {
     (void)ctx;
     it_proc sv;
-    int port = it_server_start(&sv, MR_SERVER_PATH, fast_server);
-    assert_true(port > 0);
     char addr[32];
-    snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+    server_up(&sv, fast_server, addr, sizeof addr);
     const char *args[] = {"--server", addr, "--bots",    "2",  "--matches", "1",
                           "--pace",   "5",  "--timeout", "60", NULL};
     int matches = 0, summary = 0;
@@ -67,11 +85,7 @@ static void test_bot_plays_one_match(void **ctx)
     assert_int_equal(code, 0);
     assert_int_equal(matches, 2); /* each bot prints the match it played */
     assert_int_equal(summary, 1);
-    it_proc_signal(&sv, SIGTERM);
-    int sc = -1;
-    assert_true(it_proc_wait(&sv, 5000, &sc, "server"));
-    assert_int_equal(sc, 0);
-    it_proc_cleanup(&sv);
+    server_down(&sv);
 }
 
 /* Created rooms (bot 1 creates, bot 2 joins by code), two pairs, two
@@ -80,10 +94,8 @@ static void test_bot_pairs_rooms_and_rematches(void **ctx)
 {
     (void)ctx;
     it_proc sv;
-    int port = it_server_start(&sv, MR_SERVER_PATH, fast_server);
-    assert_true(port > 0);
     char addr[32];
-    snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+    server_up(&sv, fast_server, addr, sizeof addr);
     const char *args[] = {"--server",  addr,  "--bots", "4",     "--matches",    "2",    "--pace",     "3",
                           "--kind",    "ice", "--size", "12x10", "--difficulty", "easy", "--mistakes", "0.2",
                           "--timeout", "60",  NULL};
@@ -92,10 +104,7 @@ static void test_bot_pairs_rooms_and_rematches(void **ctx)
     assert_int_equal(code, 0);
     assert_int_equal(matches, 8);
     assert_int_equal(won, 4); /* one winner per game */
-    it_proc_signal(&sv, SIGTERM);
-    int sc = -1;
-    assert_true(it_proc_wait(&sv, 5000, &sc, "server"));
-    it_proc_cleanup(&sv);
+    server_down(&sv);
 }
 
 /* Rooms created from a game ID, with a seed and without one ("kind:WxH:
@@ -104,10 +113,8 @@ static void test_bot_rooms_from_game_ids(void **ctx)
 {
     (void)ctx;
     it_proc sv;
-    int port = it_server_start(&sv, MR_SERVER_PATH, fast_server);
-    assert_true(port > 0);
     char addr[32];
-    snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+    server_up(&sv, fast_server, addr, sizeof addr);
     const char *ids[] = {"pipes:6x4:easy#77", "maze:9x7:medium"};
     for (size_t i = 0; i < MR_ARRAY_LEN(ids); i++) {
         const char *args[] = {"--server", addr,   "--bots", "2",         "--matches", "1", "--pace",
@@ -118,10 +125,7 @@ static void test_bot_rooms_from_game_ids(void **ctx)
         assert_int_equal(matches, 2);
         assert_int_equal(won, 1);
     }
-    it_proc_signal(&sv, SIGTERM);
-    int sc = -1;
-    assert_true(it_proc_wait(&sv, 5000, &sc, "server"));
-    it_proc_cleanup(&sv);
+    server_down(&sv);
 }
 
 /* --room CODE: the bot joins a room someone else created (here a player
@@ -163,10 +167,8 @@ static void test_bot_bench_small(void **ctx)
 {
     (void)ctx;
     it_proc sv;
-    int port = it_server_start(&sv, MR_SERVER_PATH, fast_server);
-    assert_true(port > 0);
     char addr[32], pid[16];
-    snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+    server_up(&sv, fast_server, addr, sizeof addr);
     snprintf(pid, sizeof pid, "%d", (int)sv.pid);
     const char *args[] = {"--server", addr,           "--bots", "2",         "--bench", "0.5", "--size",
                           "9x9",      "--server-pid", pid,      "--timeout", "30",      NULL};
@@ -175,10 +177,7 @@ static void test_bot_bench_small(void **ctx)
     assert_int_equal(code, 0);
     assert_int_equal(result, 1);
     assert_int_equal(answered, 1);
-    it_proc_signal(&sv, SIGTERM);
-    int sc = -1;
-    assert_true(it_proc_wait(&sv, 5000, &sc, "server"));
-    it_proc_cleanup(&sv);
+    server_down(&sv);
 }
 
 /* Nobody listening: the bot fails with 1 within its timeout, never hangs. */
@@ -256,10 +255,7 @@ static void test_discovery_finds_local_server(void **ctx)
     assert_false(cl_disc_poll(d, mr_now_us() / 1000u, &info));
     assert_non_null(cl_disc_probe(d, "not-an-address", 0));
     cl_disc_destroy(d);
-    it_proc_signal(&sv, SIGTERM);
-    int sc = -1;
-    assert_true(it_proc_wait(&sv, 5000, &sc, "server"));
-    it_proc_cleanup(&sv);
+    server_down(&sv);
 }
 
 int main(void)
