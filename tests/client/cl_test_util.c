@@ -268,7 +268,7 @@ bool clt_wait_for(const char *path, const char *needle, char *rest, size_t cap, 
 }
 
 #ifdef MR_SERVER_BIN
-pid_t clt_start_server(int *port)
+pid_t clt_start_server(int *port, char *addr, size_t len)
 {
     const char *argv[] = {MR_SERVER_BIN, "--bind", "127.0.0.1", "--port", "0", "--no-discovery",
                           "--countdown", "1",      "--grace",   "2",      NULL};
@@ -284,6 +284,7 @@ pid_t clt_start_server(int *port)
         return -1;
     }
     *port = atoi(rest);
+    snprintf(addr, len, "127.0.0.1:%d", *port);
     return pid;
 }
 #endif

@@ -50,7 +50,8 @@ void clt_stop(pid_t pid);
  * the needle into rest. False after timeout_ms. */
 bool clt_wait_for(const char *path, const char *needle, char *rest, size_t cap, int timeout_ms);
 /* Starts mazerace-server on 127.0.0.1, port 0, no discovery, countdown 1 s,
- * grace 2 s; *port gets its port. The pid, or -1. */
-pid_t clt_start_server(int *port);
+ * grace 2 s; *port gets its port and addr (len bytes) "127.0.0.1:PORT".
+ * The pid, or -1. */
+pid_t clt_start_server(int *port, char *addr, size_t len);
 
 #endif

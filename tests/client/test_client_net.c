@@ -27,10 +27,9 @@ static void test_client_races_bot_to_results(void **ctx)
 {
     (void)ctx;
     int port;
-    pid_t sv = clt_start_server(&port);
-    assert_true(sv > 0);
     char addr[64];
-    snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+    pid_t sv = clt_start_server(&port, addr, sizeof addr);
+    assert_true(sv > 0);
     const char *bot_argv[] = {MR_BOT_BIN, "--server",  addr, "--pace", "60",
                               "--quiet",  "--timeout", "60", NULL};
     pid_t bot = clt_spawn(bot_argv, clt_path("bot.log"));

@@ -28,10 +28,9 @@ static void test_opponent_drop_is_shown_then_forfeit(void **ctx)
     /* The bot is killed mid-race: the client says the opponent dropped,
      * and after the server's grace period (2 s here) wins by forfeit. */
     int port;
-    pid_t sv = clt_start_server(&port);
-    assert_true(sv > 0);
     char addr[64];
-    snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+    pid_t sv = clt_start_server(&port, addr, sizeof addr);
+    assert_true(sv > 0);
     const char *bot_argv[] = {MR_BOT_BIN, "--server",  addr, "--pace", "2000",
                               "--quiet",  "--timeout", "60", NULL};
     pid_t bot = clt_spawn(bot_argv, clt_path("dropbot.log"));
@@ -70,10 +69,9 @@ static void test_plain_word_errors(void **ctx)
     /* Nothing listens on this port (the server we start and stop first had
      * it): "server not found", back at the menu, exit 0. */
     int port;
-    pid_t sv = clt_start_server(&port);
-    assert_true(sv > 0);
     char addr[64];
-    snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+    pid_t sv = clt_start_server(&port, addr, sizeof addr);
+    assert_true(sv > 0);
     /* Unknown room code: refused in plain words, the game goes back to the menu. */
     assert_true(clt_write(clt_path("menu.txt"), "0 wait menu\n"));
     const char *args[] = {"--headless",         "--join",        addr, "--room", "QQQQQ", "--script",
