@@ -238,6 +238,18 @@ match *match_create_from_id(const char *game_id, const match_config *cfg, uint64
             snprintf(err, errlen, "%s", why);
         return NULL;
     }
+    if (!id.desc && !id.has_seed) {
+        /* "kind:WxH:difficulty": the seed is drawn from the host's stream
+         * (a step apart from the one create_on seeds the match with). */
+        rng_t r;
+        rng_seed(&r, rng_init ^ 0x5eed5eed5eed5eedull);
+        id.seed = rng_u64(&r);
+        const char *e = NULL;
+        match *m = match_create(&id.params, id.seed, cfg, rng_init, &e);
+        if (!m && err && errlen)
+            snprintf(err, errlen, "%s", e ? e : "cannot make that puzzle");
+        return m;
+    }
     pz_puzzle *pz = pz_from_id(game_id, err, errlen);
     if (!pz)
         return NULL;

@@ -129,8 +129,9 @@ const char *match_config_check(const match_config *c);
  * (static) if the params or config are bad or generation fails. */
 match *match_create(const pz_params *p, uint64_t seed, const match_config *cfg, uint64_t rng_init,
                     const char **err);
-/* A match on the puzzle a game ID names (seeded or description). NULL with
- * a message written to err (errlen bytes) on any failure. */
+/* A match on the puzzle a game ID names (seeded or description; a
+ * "kind:WxH:difficulty" ID without a seed gets one drawn from rng_init).
+ * NULL with a message written to err (errlen bytes) on any failure. */
 match *match_create_from_id(const char *game_id, const match_config *cfg, uint64_t rng_init, char *err,
                             size_t errlen);
 /* A match on a puzzle the caller built with kind k (which may be a kind

@@ -471,16 +471,8 @@ static void on_create(sv_t *sv, sv_client *c, const wire_create *cr)
         }
         memcpy(sv->idbuf, cr->game_id, cr->game_id_len);
         sv->idbuf[cr->game_id_len] = '\0';
-        /* "kind:WxH:difficulty" with no seed asks the server to draw one. */
-        pz_id id;
-        if (!pz_id_parse(sv->idbuf, &id, err, sizeof err) && !id.has_seed && !id.desc) {
-            const char *e = NULL;
-            m = match_create(&id.params, rng_u64(&sv->rng), &mc, rng_u64(&sv->rng), &e);
-            if (!m)
-                snprintf(err, sizeof err, "%s", e ? e : "cannot make that puzzle");
-        } else {
-            m = match_create_from_id(sv->idbuf, &mc, rng_u64(&sv->rng), err, sizeof err);
-        }
+        /* A "kind:WxH:difficulty" ID without a seed gets one from rng_init. */
+        m = match_create_from_id(sv->idbuf, &mc, rng_u64(&sv->rng), err, sizeof err);
     } else {
         pz_params p = cr->params;
         if (p.w == 0 && p.h == 0) {

@@ -786,6 +786,35 @@ static void test_game_id_rebuilds_same_puzzle(void **ctx)
     }
 }
 
+/* "kind:WxH:difficulty" with no seed: the match draws one from rng_init, so
+ * the same rng_init gives the same puzzle and another gives another; the
+ * match's game ID then names the seed it drew. */
+static void test_game_id_without_seed(void **ctx)
+{
+    (void)ctx;
+    char err[160], a[128], b[128], c[128];
+    match *m1 = match_create_from_id("maze:21x15:medium", NULL, 11, err, sizeof err);
+    match *m2 = match_create_from_id("maze:21x15:medium", NULL, 11, err, sizeof err);
+    match *m3 = match_create_from_id("maze:21x15:medium", NULL, 12, err, sizeof err);
+    assert_non_null(m1);
+    assert_non_null(m2);
+    assert_non_null(m3);
+    assert_true(match_seeded(m1, NULL));
+    match_game_id(m1, a, sizeof a);
+    match_game_id(m2, b, sizeof b);
+    match_game_id(m3, c, sizeof c);
+    assert_string_equal(a, b);
+    assert_string_not_equal(a, c);
+    assert_non_null(strstr(a, "maze:21x15:medium#"));
+    assert_int_equal(match_desc_hash(m1), match_desc_hash(m2));
+    /* An impossible request still fails with the kind's reason. */
+    assert_null(match_create_from_id("ice:5x5:hard", NULL, 1, err, sizeof err));
+    assert_true(err[0] != '\0');
+    match_destroy(m1);
+    match_destroy(m2);
+    match_destroy(m3);
+}
+
 /* The move log is packed; whatever fields an accepted move has, the log
  * gives them back. */
 static void test_move_log_round_trip(void **ctx)
@@ -881,6 +910,7 @@ int main(void)
         cmocka_unit_test(test_random_calls_keep_invariants),
         cmocka_unit_test(test_config_and_texts),
         cmocka_unit_test(test_game_id_rebuilds_same_puzzle),
+        cmocka_unit_test(test_game_id_without_seed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
