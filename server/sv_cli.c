@@ -1,5 +1,4 @@
 /* sv_cli.c: mazerace-server's command line, parsed onto an sv_config. */
-#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
