@@ -252,6 +252,8 @@ typedef struct snap {
     double srv_cpu, cli_cpu;
     long srv_drops, cli_drops;
     uint64_t answered, sent;
+    bt_cpu_ticks machine;
+    bool machine_ok;
 } snap;
 
 static void take_snap(const fleet *f, snap *s)
@@ -261,6 +263,7 @@ static void take_snap(const fleet *f, snap *s)
     s->cli_cpu = bt_self_cpu_s();
     s->srv_drops = bt_udp_drops(f->o->port);
     s->cli_drops = bt_udp_drops(cl_hub_port(f->hub));
+    s->machine_ok = bt_machine_ticks(&s->machine);
     s->answered = s->sent = 0;
     for (int i = 0; i < f->n; i++) {
         const bt_counts *c = bt_player_counts(f->p[i]);
@@ -352,6 +355,7 @@ static int bench(fleet *f)
     double cli_cpu = b.cli_cpu - a.cli_cpu;
     long sdrop = a.srv_drops >= 0 && b.srv_drops >= 0 ? b.srv_drops - a.srv_drops : -1;
     long cdrop = a.cli_drops >= 0 && b.cli_drops >= 0 ? b.cli_drops - a.cli_drops : -1;
+    double steal = a.machine_ok && b.machine_ok ? bt_steal_pct(&a.machine, &b.machine) : -1;
     double rate = 1000.0 / o->player.pace_ms;
     printf("bench k=%d (%d matches) at %g moves/s each: setup %.2f s, window %.2f s, moves answered %llu in "
            "window (%llu sent, %llu answered, %llu rejected in all, %llu unanswered)\n",
@@ -366,13 +370,15 @@ static int bench(fleet *f)
     else
         printf("  server CPU unknown (no --server-pid); bots %.1f%%\n", 100 * cli_cpu / win);
     printf("  kernel UDP drops (socket buffer full): server %ld, bots %ld\n", sdrop, cdrop);
+    if (steal >= 0)
+        printf("  CPU steal (hypervisor) in window: %.1f%% of the machine's CPU time\n", steal);
     printf("RESULT net rate%g_k%d rt=%llu rt_per_s=%.0f msgs_per_s=%.0f p50_us=%.1f p90_us=%.1f p99_us=%.1f "
            "max_us=%.1f srv_cpu_pct=%.1f srv_us_per_echo=%.2f cli_cpu_pct=%.1f srv_drops=%ld cli_drops=%ld "
-           "sent=%llu answered=%llu rejected=%llu\n",
+           "sent=%llu answered=%llu rejected=%llu steal_pct=%.1f\n",
            rate, f->n, (unsigned long long)rt, rt / win, 2 * rt / win, p50, p90, p99, mx,
            srv_cpu >= 0 ? 100 * srv_cpu / win : -1, srv_cpu >= 0 && rt ? srv_cpu * 1e6 / (double)rt : -1,
            100 * cli_cpu / win, sdrop, cdrop, (unsigned long long)sent, (unsigned long long)answered,
-           (unsigned long long)rejected);
+           (unsigned long long)rejected, steal);
     fflush(stdout);
     if (failed >= 0) {
         report_failure(f, failed);

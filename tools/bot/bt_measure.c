@@ -55,6 +55,33 @@ long bt_udp_drops(int port)
     return total;
 }
 
+bool bt_machine_ticks(bt_cpu_ticks *out)
+{
+    out->total = out->steal = 0;
+    FILE *f = fopen("/proc/stat", "r");
+    if (!f)
+        return false;
+    /* cpu  user nice system idle iowait irq softirq steal guest guest_nice;
+     * guest time is already counted in user and nice. */
+    unsigned long long v[8];
+    int n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
+                   &v[6], &v[7]);
+    fclose(f);
+    if (n < 7)
+        return false;
+    for (int i = 0; i < n; i++)
+        out->total += v[i];
+    out->steal = n == 8 ? v[7] : 0;
+    return true;
+}
+
+double bt_steal_pct(const bt_cpu_ticks *a, const bt_cpu_ticks *b)
+{
+    if (b->total <= a->total || b->steal < a->steal)
+        return -1;
+    return 100.0 * (double)(b->steal - a->steal) / (double)(b->total - a->total);
+}
+
 static int cmp_u32(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;

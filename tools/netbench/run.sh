@@ -2,7 +2,8 @@
 # tools/netbench/run.sh: the network bench: raw ENet echo (baselines/enet_echo) and mazerace-bot --bench against the real mazerace-server, one after the other in one run, side by side.
 #
 # Usage: tools/netbench/run.sh            (both loads: 2 clients and 1000 clients, 20 moves/s each)
-#   DUR=5      measurement window in seconds (default 5)
+#   DUR=5      measurement window in seconds for K > 10 (default 5)
+#   SMALL_DUR=15  window for K <= 10 (default 15: 600 samples at K = 2, so the p50 and p99 settle)
 #   REPS=1     runs of each pair (enet_echo, then ours); the table shows medians
 #   LOADS="2 1000"  client counts to run (each pairs into K/2 matches)
 #   BUILD=dir  build directory (default build-netbench; configured RelWithDebInfo, -O2 like the baselines)
@@ -12,6 +13,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD:-$root/build-netbench}
 dur=${DUR:-5}
+small_dur=${SMALL_DUR:-15}
 loads=${LOADS:-"2 1000"}
 reps=${REPS:-1}
 rate=20
@@ -41,8 +43,29 @@ bot_bin=$(find "$build" -name mazerace-bot -type f -perm -u+x | head -1)
 results=$work/results.txt
 : > "$results"
 
-run_ours() { # k
-  local k=$1 log=$work/server-$1.log port
+# CPU steal: the share of the machine's CPU time that the hypervisor gave to
+# other guests while a program ran (/proc/stat). On a shared VM it is what
+# sets the latency tail, so every run reports it.
+ticks() { awk '/^cpu /{t=0; for (i = 2; i <= 9 && i <= NF; i++) t += $i; print t, (NF >= 9 ? $9 : 0); exit}' /proc/stat; }
+steal_since() { # "total steal" at the start
+  local now
+  now=$(ticks)
+  awk -v a="$1" -v b="$now" 'BEGIN { split(a, x, " "); split(b, y, " "); d = y[1] - x[1]; printf "%.1f", (d > 0 ? 100 * (y[2] - x[2]) / d : -1) }'
+}
+
+run_echo() { # enet_echo arguments; its RESULT line gets the run's steal_pct
+  local t0 out=$work/echo.out
+  t0=$(ticks)
+  "$work/enet_echo" "$@" > "$out"
+  local st
+  st=$(steal_since "$t0")
+  cat "$out"
+  echo "  CPU steal (hypervisor) during the run: $st% of the machine's CPU time"
+  awk -v st="$st" '/^RESULT/ { $0 = $0 " steal_pct=" st } { print }' "$out" >> "$results"
+}
+
+run_ours() { # k window
+  local k=$1 d=$2 log=$work/server-$1.log port
   local cap=$((k + 8)) rooms=$((k / 2 + 8))
   # Same socket buffers and peer capacity as enet_echo -b 4096 -k K (+8 slots).
   "$srv_bin" --bind 127.0.0.1 --port 0 --no-discovery --countdown 1 --max-clients "$cap" \
@@ -55,24 +78,26 @@ run_ours() { # k
     sleep 0.1
   done
   [ -n "$port" ] || { echo "netbench: server did not start:" >&2; cat "$log" >&2; exit 1; }
-  "$bot_bin" --server "127.0.0.1:$port" --bots "$k" --bench "$dur" --pace $((1000 / rate)) \
-    --server-pid "$server_pid" --sockbuf 4096 --timeout $((dur + 60)) | tee -a "$results" || echo "netbench: bot bench k=$k failed" >&2
+  "$bot_bin" --server "127.0.0.1:$port" --bots "$k" --bench "$d" --pace $((1000 / rate)) \
+    --server-pid "$server_pid" --sockbuf 4096 --timeout $((d + 60)) | tee -a "$results" || echo "netbench: bot bench k=$k failed" >&2
   kill -TERM "$server_pid"
   wait "$server_pid" || echo "netbench: server exited with $?" >&2
   server_pid=
 }
 
 for k in $loads; do
+  d=$dur
+  [ "$k" -le 10 ] && d=$small_dur
   for rep in $(seq 1 "$reps"); do
     echo
-    echo "== [$rep/$reps] enet_echo -k $k -r $rate -d $dur -b 4096 (raw ENet floor)"
-    "$work/enet_echo" -k "$k" -r "$rate" -d "$dur" -b 4096 | tee -a "$results"
+    echo "== [$rep/$reps] enet_echo -k $k -r $rate -d $d -b 4096 (raw ENet floor)"
+    run_echo -k "$k" -r "$rate" -d "$d" -b 4096
     if [ "$k" -le 2 ]; then
-      echo "== [$rep/$reps] enet_echo -k $k -r $rate -d $dur (ENet default buffers)"
-      "$work/enet_echo" -k "$k" -r "$rate" -d "$dur" | tee -a "$results"
+      echo "== [$rep/$reps] enet_echo -k $k -r $rate -d $d (ENet default buffers)"
+      run_echo -k "$k" -r "$rate" -d "$d"
     fi
     echo "== [$rep/$reps] mazerace-server + mazerace-bot --bench: $k players, $((k / 2)) matches, $rate moves/s each"
-    run_ours "$k"
+    run_ours "$k" "$d"
   done
 done
 
@@ -83,6 +108,8 @@ awk '
   function val(line, key,   i, n, f, kv) { n = split(line, f, " "); for (i = 1; i <= n; i++) { split(f[i], kv, "="); if (kv[1] == key) return kv[2] } return "" }
   function add(tool, k, line,   j, key) {
     runs[tool, k]++; ks[k] = 1
+    nall++; all_tool[nall] = tool; all_k[nall] = k; all_steal[nall] = val(line, "steal_pct") + 0
+    all_line[nall] = sprintf("p50 %9.1f us   p99 %9.1f us   steal %5s%%", val(line, "p50_us") + 0, val(line, "p99_us") + 0, val(line, "steal_pct") == "" ? "?" : val(line, "steal_pct"))
     for (j = 1; j <= nkeys; j++) { key = keys[j]; v[tool, k, key, runs[tool, k]] = val(line, key) + 0 }
     # Client CPU per round trip (all K clients on one host, one thread), from the share of a core.
     rps = val(line, "rt_per_s") + 0
@@ -94,17 +121,17 @@ awk '
     for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
     return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
   }
-  BEGIN { nkeys = split("p50_us p99_us max_us msgs_per_s srv_us_per_echo cli_us srv_drops cli_drops sent answered", keys, " ") }
+  BEGIN { nkeys = split("p50_us p99_us max_us msgs_per_s srv_us_per_echo cli_us srv_drops cli_drops sent answered steal_pct", keys, " ") }
   /^RESULT enet rate/ { cfg = $3; sub(/^rate[0-9.]*_k/, "", cfg); if (cfg ~ /_buf4096K$/) { sub(/_buf4096K$/, "", cfg); add("echo", cfg, $0) } else add("echo_defbuf", cfg, $0) }
   /^RESULT net rate/ { cfg = $3; sub(/^rate[0-9.]*_k/, "", cfg); add("ours", cfg, $0) }
   END {
-    printf "%-6s %-18s %10s %10s %10s %10s %12s %12s %10s %10s\n", "K", "", "p50_us", "p99_us", "max_us", "msgs/s", "srv_us/move", "cli_us/move", "srv_drops", "cli_drops"
+    printf "%-6s %-18s %10s %10s %10s %10s %12s %12s %10s %10s %8s\n", "K", "", "p50_us", "p99_us", "max_us", "msgs/s", "srv_us/move", "cli_us/move", "srv_drops", "cli_drops", "steal%"
     split("echo echo_defbuf ours", tools, " ")
     for (k in ks) {
       for (t = 1; t <= 3; t++) {
         tool = tools[t]; if (!runs[tool, k]) continue
         name = tool == "ours" ? "mazerace" : tool == "echo" ? "enet_echo -b 4096" : "enet_echo"
-        printf "%-6s %-18s %10.1f %10.1f %10.1f %10.0f %12.2f %12.2f %10d %10d\n", k, name, median(tool, k, "p50_us"), median(tool, k, "p99_us"), median(tool, k, "max_us"), median(tool, k, "msgs_per_s"), median(tool, k, "srv_us_per_echo"), median(tool, k, "cli_us"), median(tool, k, "srv_drops"), median(tool, k, "cli_drops")
+        printf "%-6s %-18s %10.1f %10.1f %10.1f %10.0f %12.2f %12.2f %10d %10d %8.1f\n", k, name, median(tool, k, "p50_us"), median(tool, k, "p99_us"), median(tool, k, "max_us"), median(tool, k, "msgs_per_s"), median(tool, k, "srv_us_per_echo"), median(tool, k, "cli_us"), median(tool, k, "srv_drops"), median(tool, k, "cli_drops"), median(tool, k, "steal_pct")
       }
       for (t = 1; t <= 2; t++) {
         base = tools[t]; if (!runs[base, k] || !runs["ours", k]) continue
@@ -116,5 +143,12 @@ awk '
         if (ecpu > 0) rcpu = median("ours", k, "srv_us_per_echo") / ecpu
         printf "RATIO net_vs_%s k=%s runs=%d p50=%.2f p99=%.2f srv_cpu_per_move=%.2f cli_cpu_per_move=%.2f answered=%d sent=%d\n", base, k, runs["ours", k], r50, r99, rcpu, rcli, median("ours", k, "answered"), median("ours", k, "sent")
       }
+    }
+    # Every run in the order it ran: the tail goes with the steal.
+    print "every run, in order (steal: CPU time the hypervisor gave to other guests during that run):"
+    for (i = 1; i <= nall; i++) {
+      tool = all_tool[i]
+      name = tool == "ours" ? "mazerace" : tool == "echo" ? "enet_echo -b 4096" : "enet_echo"
+      printf "  K=%-5s %-18s %s%s\n", all_k[i], name, all_line[i], all_steal[i] > 2 ? "   (steal over 2%: the machine was busy)" : ""
     }
   }' "$results"
