@@ -299,7 +299,15 @@ void sv_game_flush_room(sv_t *sv, sv_room *room)
     if (sv->quick == room &&
         (phase != MATCH_WAITING || (match_present(room->m, 0) && match_present(room->m, 1))))
         sv->quick = NULL;
-    if (!room->player[0] && !room->player[1] && (phase == MATCH_WAITING || phase == MATCH_FINISHED)) {
+    /* A seat in its grace period keeps the room open even when nobody is
+     * connected: the player may come back to a finished game to learn how
+     * it ended (its MATCH_END may have been lost with the link). The
+     * grace deadline brings us back here to close it. */
+    bool held = false;
+    for (int s = 0; s < MATCH_SLOTS; s++)
+        held = held || (match_present(room->m, s) && !match_connected(room->m, s));
+    if (!room->player[0] && !room->player[1] && !held &&
+        (phase == MATCH_WAITING || phase == MATCH_FINISHED)) {
         remove_room(sv, room);
         return;
     }
