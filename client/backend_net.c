@@ -25,6 +25,8 @@ const char *cl_wire_error_words(int code, const char *text)
         return text && text[0] ? text : "The server refused that puzzle or series.";
     case WIRE_ERR_TOO_MANY_ROOMS:
         return "The server has no room for another game right now.";
+    case WIRE_ERR_RESUME:
+        return "Could not get back into the game: its grace period is over, or it has closed.";
     default:
         return text && text[0] ? text : "The server reported an error.";
     }
@@ -209,6 +211,15 @@ static void on_event(netbe *nb, const cl_net_event *e, uint64_t now)
     case CL_EV_DISCONNECTED:
         if (e->resuming) {
             push_text(nb, CL_BE_INFO, "Connection lost - trying to resume...");
+            return;
+        }
+        if (nb->failed)
+            return; /* the error just shown (e.g. the server refused the resume) said it */
+        if (nb->connected && strncmp(e->text, "could not resume", 16) == 0) {
+            /* Say why the way back failed (our resume window ran out). */
+            char why[sizeof e->text + 32];
+            snprintf(why, sizeof why, "Connection lost; %s.", e->text);
+            push_text(nb, CL_BE_ERROR, why);
             return;
         }
         push_text(nb, CL_BE_ERROR, nb->connected ? "Connection lost." : "Server not found or not answering.");
