@@ -270,8 +270,15 @@ bool clt_wait_for(const char *path, const char *needle, char *rest, size_t cap, 
 #ifdef MR_SERVER_BIN
 pid_t clt_start_server(int *port, char *addr, size_t len)
 {
+    return clt_start_server_grace(2, port, addr, len, NULL, 0);
+}
+
+pid_t clt_start_server_grace(int grace_s, int *port, char *addr, size_t len, char *log_out, size_t log_len)
+{
+    char grace[16];
+    snprintf(grace, sizeof grace, "%d", grace_s);
     const char *argv[] = {MR_SERVER_BIN, "--bind", "127.0.0.1", "--port", "0", "--no-discovery",
-                          "--countdown", "1",      "--grace",   "2",      NULL};
+                          "--countdown", "1",      "--grace",   grace,    NULL};
     /* A fresh log per server, so an old one's port is never read. */
     static int n;
     char name[32];
@@ -285,6 +292,8 @@ pid_t clt_start_server(int *port, char *addr, size_t len)
     }
     *port = atoi(rest);
     snprintf(addr, len, "127.0.0.1:%d", *port);
+    if (log_out)
+        snprintf(log_out, log_len, "%s", log);
     return pid;
 }
 #endif

@@ -1,6 +1,8 @@
 /* test_client_netfail.c: the headless client when the network goes wrong
  * (real mazerace-server and bot on 127.0.0.1, ephemeral ports): the
- * opponent drops mid-race and forfeits; unknown room code; no server. */
+ * opponent drops mid-race and forfeits; unknown room code; no server; a
+ * full room; a server of another protocol version; the player's own
+ * connection dies mid-race and the game resumes it. */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -16,6 +18,7 @@
 #include <cmocka.h>
 
 #include "cl_test_util.h"
+#include "clt_peers.h"
 #include "util.h"
 
 #if defined(MR_SERVER_BIN) && defined(MR_BOT_BIN)
@@ -85,11 +88,243 @@ static void test_plain_word_errors(void **ctx)
     assert_non_null(strstr(out, "not found"));
 }
 
+static void test_room_full_in_plain_words(void **ctx)
+{
+    (void)ctx;
+    /* A hosting client and a bot fill the host's room; a third player who
+     * types the same code is told the room is full and is back at the menu. */
+    assert_true(
+        clt_write(clt_path("fullhost.txt"), "0 wait lobby\n+0 wait race\n+0 wait results\n+200 quit\n"));
+    const char *hlog = clt_path("fullhost.log");
+    const char *hargv[] = {MAZERACE_BIN,    "--headless", "--host",      "maze:21x15:medium#4",
+                           "--host-bind",   "127.0.0.1",  "--host-port", "0",
+                           "--name",        "Host",       "--script",    clt_path("fullhost.txt"),
+                           "--max-seconds", "60",         NULL};
+    pid_t host = clt_spawn(hargv, hlog);
+    char port[64], code[64];
+    bool up = host > 0 && clt_wait_for(hlog, "hosting on port ", port, sizeof port, 15000) &&
+              clt_wait_for(hlog, "room code ", code, sizeof code, 15000);
+    if (!up) {
+        clt_stop(host);
+        fail_msg("the host never printed its port and room code");
+    }
+    char addr[64], room[16];
+    snprintf(addr, sizeof addr, "127.0.0.1:%d", atoi(port));
+    snprintf(room, sizeof room, "%.5s", code);
+    const char *bot_argv[] = {MR_BOT_BIN, "--server", addr,        "--room", room, "--pace",
+                              "2000",     "--quiet",  "--timeout", "60",     NULL};
+    pid_t bot = clt_spawn(bot_argv, clt_path("fullbot.log"));
+    char rest[256];
+    bool racing = clt_wait_for(hlog, "race started", rest, sizeof rest, 20000);
+    int rc = -1;
+    if (racing) {
+        assert_true(clt_write(clt_path("fullmenu.txt"), "0 wait menu\n"));
+        const char *args[] = {"--headless",    "--join",   addr,
+                              "--room",        room,       "--name",
+                              "Third",         "--script", clt_path("fullmenu.txt"),
+                              "--max-seconds", "30",       NULL};
+        rc = clt_run(args, out, sizeof out, 60000);
+    }
+    clt_stop(bot);
+    clt_stop(host);
+    assert_true(racing);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "That room is full"));
+}
+
+static void test_version_mismatch_in_plain_words(void **ctx)
+{
+    (void)ctx;
+    /* A server of another protocol version refuses the HELLO: the player
+     * reads that the versions differ, and is back at the menu. */
+    int port = 0;
+    pid_t sv = clt_other_version_server(&port, 40);
+    assert_true(sv > 0);
+    char addr[64];
+    snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+    assert_true(clt_write(clt_path("vermenu.txt"), "0 wait menu\n"));
+    const char *args[] = {"--headless",    "--join", addr, "--quick", "--script", clt_path("vermenu.txt"),
+                          "--max-seconds", "30",     NULL};
+    int rc = clt_run(args, out, sizeof out, 60000);
+    clt_stop(sv);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "Version mismatch"));
+}
+
+/* The player's own link goes dead mid-race: a relay between the game and
+ * the server stops passing datagrams either way. When ENet gives the
+ * connection up the game says it is resuming; once the link is back
+ * (after both the game and the server have given the old connection up,
+ * and if game_over_first, after the server saw the bot win) it resumes with its token within the grace period
+ * (20 s here) and ends on the results screen. The bot moves every bot_pace ms. The server's log goes into
+ * srv_log. */
+static void own_drop(const char *tag, const char *bot_pace, bool game_over_first, char *srv_log,
+                     size_t srv_log_len)
+{
+    /* Files named after the test: a log left by an earlier test must not
+     * be read before this test's program has opened its own. */
+    char name[64], log[512], script[512];
+    snprintf(name, sizeof name, "%s.log", tag);
+    snprintf(log, sizeof log, "%s", clt_path(name));
+    snprintf(name, sizeof name, "%s.txt", tag);
+    snprintf(script, sizeof script, "%s", clt_path(name));
+    snprintf(name, sizeof name, "%s-bot.log", tag);
+    int port;
+    char saddr[64];
+    pid_t sv = clt_start_server_grace(20, &port, saddr, sizeof saddr, srv_log, srv_log_len);
+    assert_true(sv > 0);
+    clt_relay relay;
+    assert_true(clt_relay_start(&relay, port, 150));
+    char raddr[64];
+    snprintf(raddr, sizeof raddr, "127.0.0.1:%d", relay.port);
+    const char *bot_argv[] = {MR_BOT_BIN, "--server",  saddr, "--pace", bot_pace,
+                              "--quiet",  "--timeout", "120", NULL};
+    pid_t bot = clt_spawn(bot_argv, clt_path(name));
+    assert_true(clt_write(script, "0 wait race\n+0 wait results\n+200 quit\n"));
+    const char *argv[] = {MAZERACE_BIN, "--headless", "--join", raddr,           "--quick", "--name",
+                          "Dropper",    "--script",   script,   "--max-seconds", "120",     NULL};
+    pid_t cl = clt_spawn(argv, log);
+    char rest[256];
+    bool started = clt_wait_for(log, "race started", rest, sizeof rest, 20000);
+    bool lost = false, over = !game_over_first, resumed = false;
+    if (started) {
+        assert_true(clt_relay_set(&relay, false));
+        /* ENet gives a silent peer up after 5 to 30 s. */
+        lost = clt_wait_for(log, "Connection lost - trying to resume", rest, sizeof rest, 45000);
+        if (game_over_first)
+            over = clt_wait_for(srv_log, " finished: winner bot", rest, sizeof rest, 60000);
+        /* The server has given the old connection up too: the seat is in
+         * its grace period, and only the token brings the player back. */
+        lost = lost && clt_wait_for(srv_log, ": Dropper dropped", rest, sizeof rest, 45000);
+        assert_true(clt_relay_set(&relay, true));
+        if (lost && over)
+            resumed = clt_wait_for(log, "Reconnected", rest, sizeof rest, 20000);
+    }
+    int status = 0;
+    bool done = false;
+    for (int i = 0; i < 9000 && !done && resumed; i++) {
+        done = waitpid(cl, &status, WNOHANG) == cl;
+        if (!done)
+            clt_nap_ms(10);
+    }
+    if (!done)
+        clt_stop(cl);
+    clt_stop(bot);
+    clt_relay_stop(&relay);
+    clt_stop(sv);
+    assert_true(started);
+    assert_true(lost);
+    assert_true(over);
+    assert_true(resumed);
+    assert_true(done);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    assert_true(clt_wait_for(log, "RESULT winner=", rest, sizeof rest, 100));
+    assert_non_null(strstr(rest, "winner_name=bot"));
+    assert_non_null(strstr(rest, "reason=solved"));
+}
+
+/* Index of the first line of file path that contains needle, or -1. */
+static int line_of(const char *path, const char *needle)
+{
+    FILE *f = fopen(path, "r");
+    char line[1024];
+    int n = 0, at = -1;
+    while (f && at < 0 && fgets(line, sizeof line, f)) {
+        if (strstr(line, needle))
+            at = n;
+        n++;
+    }
+    if (f)
+        fclose(f);
+    return at;
+}
+
+static void test_own_drop_resumes_mid_race(void **ctx)
+{
+    (void)ctx;
+    /* The bot needs 34 s or more for the quick match maze (21x15, one move
+     * a second): the player is back in the race long before it ends, and
+     * the server says so in that order. */
+    char srv_log[512];
+    own_drop("dropmid", "1000", false, srv_log, sizeof srv_log);
+    int back = line_of(srv_log, ": Dropper resumed"), end = line_of(srv_log, " finished: winner bot");
+    assert_true(back >= 0);
+    assert_true(end > back);
+}
+
+static void test_own_drop_game_ended_meanwhile(void **ctx)
+{
+    (void)ctx;
+    /* The bot wins while the player's link is dead: the room waits for the
+     * player's grace period, and on resume the game shows how it ended. */
+    char srv_log[512];
+    own_drop("dropend", "100", true, srv_log, sizeof srv_log);
+    int end = line_of(srv_log, " finished: winner bot"), back = line_of(srv_log, ": Dropper resumed");
+    assert_true(end >= 0);
+    assert_true(back > end);
+}
+
+static void test_own_drop_too_long(void **ctx)
+{
+    (void)ctx;
+    /* The link stays dead past the grace period (2 s here): the player has
+     * forfeited, and when the link is back the server refuses the resume;
+     * the game says so in words and goes back to the menu. */
+    int port;
+    char saddr[64], srv_log[512];
+    pid_t sv = clt_start_server_grace(2, &port, saddr, sizeof saddr, srv_log, sizeof srv_log);
+    assert_true(sv > 0);
+    clt_relay relay;
+    assert_true(clt_relay_start(&relay, port, 150));
+    char raddr[64];
+    snprintf(raddr, sizeof raddr, "127.0.0.1:%d", relay.port);
+    const char *bot_argv[] = {MR_BOT_BIN, "--server",  saddr, "--pace", "1000",
+                              "--quiet",  "--timeout", "120", NULL};
+    pid_t bot = clt_spawn(bot_argv, clt_path("late-bot.log"));
+    assert_true(clt_write(clt_path("late.txt"), "0 wait race\n+0 wait menu\n"));
+    const char *log = clt_path("late.log");
+    const char *argv[] = {
+        MAZERACE_BIN, "--headless",         "--join",        raddr, "--quick", "--name", "Dropper",
+        "--script",   clt_path("late.txt"), "--max-seconds", "120", NULL};
+    pid_t cl = clt_spawn(argv, log);
+    char rest[256];
+    bool started = clt_wait_for(log, "race started", rest, sizeof rest, 20000);
+    bool forfeited = false, told = false;
+    if (started) {
+        assert_true(clt_relay_set(&relay, false));
+        forfeited = clt_wait_for(srv_log, " finished: winner bot (forfeit)", rest, sizeof rest, 60000);
+        assert_true(clt_relay_set(&relay, true));
+        if (forfeited)
+            told = clt_wait_for(log, "Could not get back into the game", rest, sizeof rest, 45000);
+    }
+    int status = 0;
+    bool done = false;
+    for (int i = 0; i < 3000 && !done && told; i++) {
+        done = waitpid(cl, &status, WNOHANG) == cl;
+        if (!done)
+            clt_nap_ms(10);
+    }
+    if (!done)
+        clt_stop(cl);
+    clt_stop(bot);
+    clt_relay_stop(&relay);
+    clt_stop(sv);
+    assert_true(started);
+    assert_true(forfeited);
+    assert_true(told);
+    assert_true(done && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_opponent_drop_is_shown_then_forfeit),
         cmocka_unit_test(test_plain_word_errors),
+        cmocka_unit_test(test_room_full_in_plain_words),
+        cmocka_unit_test(test_version_mismatch_in_plain_words),
+        cmocka_unit_test(test_own_drop_resumes_mid_race),
+        cmocka_unit_test(test_own_drop_game_ended_meanwhile),
+        cmocka_unit_test(test_own_drop_too_long),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     if (!failed)
