@@ -243,6 +243,45 @@ void clt_stop(pid_t pid)
     waitpid(pid, NULL, 0);
 }
 
+bool clt_wait_exit(pid_t pid, int timeout_ms, int *status)
+{
+    for (int waited = 0; pid > 0 && waited <= timeout_ms; waited += 10) {
+        if (waitpid(pid, status, WNOHANG) == pid)
+            return true;
+        clt_nap_ms(10);
+    }
+    return false;
+}
+
+pid_t clt_start_host(const char *game_id, const char *name, const char *script, const char *log, int *port,
+                     char *code, size_t code_len)
+{
+    const char *argv[] = {MAZERACE_BIN,    "--headless", "--host", game_id, "--host-bind", "127.0.0.1",
+                          "--host-port",   "0",          "--name", name,    "--script",    script,
+                          "--max-seconds", "60",         NULL};
+    pid_t pid = clt_spawn(argv, log);
+    char p[64], c[64];
+    if (pid <= 0 || !clt_wait_for(log, "hosting on port ", p, sizeof p, 15000) ||
+        !clt_wait_for(log, "room code ", c, sizeof c, 15000) || code_len < 6) {
+        clt_stop(pid);
+        return -1;
+    }
+    *port = atoi(p);
+    snprintf(code, code_len, "%.5s", c);
+    return pid;
+}
+
+#ifdef MR_BOT_BIN
+pid_t clt_bot_join(int port, const char *code, const char *pace_ms, const char *log)
+{
+    char addr[64];
+    snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+    const char *argv[] = {MR_BOT_BIN, "--server", addr,        "--room", code, "--pace",
+                          pace_ms,    "--quiet",  "--timeout", "60",     NULL};
+    return clt_spawn(argv, log);
+}
+#endif
+
 /* Polls file path (bounded: timeout_ms) for a line containing needle;
  * copies the text after the needle into rest. */
 bool clt_wait_for(const char *path, const char *needle, char *rest, size_t cap, int timeout_ms)

@@ -46,6 +46,18 @@ void clt_nap_ms(long ms);
 pid_t clt_spawn(const char *const argv[], const char *log);
 /* SIGTERM, then SIGKILL after 3 s; reaps. Accepts pid <= 0. */
 void clt_stop(pid_t pid);
+/* Waits up to timeout_ms for pid to exit by itself; true (and its wait
+ * status in *status) if it did. Reaps it. */
+bool clt_wait_exit(pid_t pid, int timeout_ms, int *status);
+/* Starts the game headless hosting game_id (in-process server on
+ * 127.0.0.1, a free port) as player name with the given script and a
+ * 60 s limit, output into log; waits for its port and room code (code:
+ * 6 bytes or more). The pid, or -1 (nothing left running). */
+pid_t clt_start_host(const char *game_id, const char *name, const char *script, const char *log, int *port,
+                     char *code, size_t code_len);
+/* Starts mazerace-bot joining room code on 127.0.0.1:port, one move every
+ * pace_ms ms, quiet, a 60 s limit, output into log. The pid, or -1. */
+pid_t clt_bot_join(int port, const char *code, const char *pace_ms, const char *log);
 /* Polls the file path for a line containing needle; copies what follows
  * the needle into rest. False after timeout_ms. */
 bool clt_wait_for(const char *path, const char *needle, char *rest, size_t cap, int timeout_ms);

@@ -56,32 +56,15 @@ static void test_host_lan_game_bot_joins_by_code(void **ctx)
      * port and room code; a bot joins that room. */
     assert_true(clt_write(clt_path("host.txt"), "0 wait lobby\n+0 wait race\n+0 wait results\n+200 quit\n"));
     const char *log = clt_path("host.log");
-    const char *argv[] = {MAZERACE_BIN,    "--headless", "--host",      "maze:9x7:easy#21",
-                          "--host-bind",   "127.0.0.1",  "--host-port", "0",
-                          "--name",        "Host",       "--script",    clt_path("host.txt"),
-                          "--max-seconds", "60",         NULL};
-    pid_t host = clt_spawn(argv, log);
-    assert_true(host > 0);
-    char port[64], code[64];
-    bool ok = clt_wait_for(log, "hosting on port ", port, sizeof port, 15000) &&
-              clt_wait_for(log, "room code ", code, sizeof code, 15000);
-    if (!ok) {
-        clt_stop(host);
+    int port;
+    char room[16];
+    pid_t host =
+        clt_start_host("maze:9x7:easy#21", "Host", clt_path("host.txt"), log, &port, room, sizeof room);
+    if (host <= 0)
         fail_msg("the host never printed its port and room code");
-    }
-    char addr[64], room[16];
-    snprintf(addr, sizeof addr, "127.0.0.1:%d", atoi(port));
-    snprintf(room, sizeof room, "%.5s", code);
-    const char *bot_argv[] = {MR_BOT_BIN, "--server", addr,        "--room", room, "--pace",
-                              "40",       "--quiet",  "--timeout", "60",     NULL};
-    pid_t bot = clt_spawn(bot_argv, clt_path("hostbot.log"));
+    pid_t bot = clt_bot_join(port, room, "40", clt_path("hostbot.log"));
     int status = 0;
-    bool done = false;
-    for (int i = 0; i < 9000 && !done; i++) {
-        done = waitpid(host, &status, WNOHANG) == host;
-        if (!done)
-            clt_nap_ms(10);
-    }
+    bool done = clt_wait_exit(host, 90000, &status);
     clt_stop(bot);
     if (!done)
         clt_stop(host);
@@ -138,12 +121,7 @@ static void test_lan_discovery_then_join_by_code(void **ctx)
         "--max-seconds", "40",         NULL};
     int rc = clt_run(args, out, sizeof out, 60000);
     int status = 0;
-    bool done = false;
-    for (int i = 0; i < 1500 && !done; i++) {
-        done = waitpid(host, &status, WNOHANG) == host;
-        if (!done)
-            clt_nap_ms(10);
-    }
+    bool done = clt_wait_exit(host, 15000, &status);
     if (!done)
         clt_stop(host);
     assert_int_equal(rc, 0);

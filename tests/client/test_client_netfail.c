@@ -48,12 +48,7 @@ static void test_opponent_drop_is_shown_then_forfeit(void **ctx)
     kill(bot, SIGKILL);
     waitpid(bot, NULL, 0);
     int status = 0;
-    bool done = false;
-    for (int i = 0; i < 4000 && !done; i++) {
-        done = waitpid(cl, &status, WNOHANG) == cl;
-        if (!done)
-            clt_nap_ms(10);
-    }
+    bool done = clt_wait_exit(cl, 40000, &status);
     if (!done)
         clt_stop(cl);
     clt_stop(sv);
@@ -96,24 +91,15 @@ static void test_room_full_in_plain_words(void **ctx)
     assert_true(
         clt_write(clt_path("fullhost.txt"), "0 wait lobby\n+0 wait race\n+0 wait results\n+200 quit\n"));
     const char *hlog = clt_path("fullhost.log");
-    const char *hargv[] = {MAZERACE_BIN,    "--headless", "--host",      "maze:21x15:medium#4",
-                           "--host-bind",   "127.0.0.1",  "--host-port", "0",
-                           "--name",        "Host",       "--script",    clt_path("fullhost.txt"),
-                           "--max-seconds", "60",         NULL};
-    pid_t host = clt_spawn(hargv, hlog);
-    char port[64], code[64];
-    bool up = host > 0 && clt_wait_for(hlog, "hosting on port ", port, sizeof port, 15000) &&
-              clt_wait_for(hlog, "room code ", code, sizeof code, 15000);
-    if (!up) {
-        clt_stop(host);
+    int port;
+    char room[16];
+    pid_t host = clt_start_host("maze:21x15:medium#4", "Host", clt_path("fullhost.txt"), hlog, &port, room,
+                                sizeof room);
+    if (host <= 0)
         fail_msg("the host never printed its port and room code");
-    }
-    char addr[64], room[16];
-    snprintf(addr, sizeof addr, "127.0.0.1:%d", atoi(port));
-    snprintf(room, sizeof room, "%.5s", code);
-    const char *bot_argv[] = {MR_BOT_BIN, "--server", addr,        "--room", room, "--pace",
-                              "2000",     "--quiet",  "--timeout", "60",     NULL};
-    pid_t bot = clt_spawn(bot_argv, clt_path("fullbot.log"));
+    char addr[64];
+    snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+    pid_t bot = clt_bot_join(port, room, "2000", clt_path("fullbot.log"));
     char rest[256];
     bool racing = clt_wait_for(hlog, "race started", rest, sizeof rest, 20000);
     int rc = -1;
@@ -151,74 +137,94 @@ static void test_version_mismatch_in_plain_words(void **ctx)
     assert_non_null(strstr(out, "Version mismatch"));
 }
 
-/* The player's own link goes dead mid-race: a relay between the game and
- * the server stops passing datagrams either way. When ENet gives the
- * connection up the game says it is resuming; once the link is back
- * (after both the game and the server have given the old connection up,
- * and if game_over_first, after the server saw the bot win) it resumes with its token within the grace period
- * (20 s here) and ends on the results screen. The bot moves every bot_pace ms. The server's log goes into
- * srv_log. */
+/* The player's own link dies mid-race: the real server, a bot playing
+ * straight to it, and the game joining by quick match through a UDP relay
+ * (clt_peers.h) that the test silences once the race is on. Files are named
+ * after the test, so that a log left by an earlier test is never read
+ * before this test's program has opened its own. */
+typedef struct drop_rig {
+    pid_t sv, bot, cl;
+    clt_relay relay;
+    char log[512], srv_log[512];
+} drop_rig;
+
+/* Starts it all (grace period grace_s, the bot moving every bot_pace ms,
+ * the game running script) and, when the race has started, kills the link.
+ * False if the race never started. */
+static bool drop_start(drop_rig *r, const char *tag, int grace_s, const char *bot_pace, const char *script)
+{
+    char name[64], path[512], raddr[64], saddr[64];
+    int port;
+    memset(r, 0, sizeof *r);
+    r->sv = clt_start_server_grace(grace_s, &port, saddr, sizeof saddr, r->srv_log, sizeof r->srv_log);
+    assert_true(r->sv > 0);
+    assert_true(clt_relay_start(&r->relay, port, 150));
+    snprintf(raddr, sizeof raddr, "127.0.0.1:%d", r->relay.port);
+    snprintf(name, sizeof name, "%s-bot.log", tag);
+    const char *bot_argv[] = {MR_BOT_BIN, "--server",  saddr, "--pace", bot_pace,
+                              "--quiet",  "--timeout", "120", NULL};
+    r->bot = clt_spawn(bot_argv, clt_path(name));
+    snprintf(name, sizeof name, "%s.txt", tag);
+    snprintf(path, sizeof path, "%s", clt_path(name));
+    assert_true(clt_write(path, script));
+    snprintf(name, sizeof name, "%s.log", tag);
+    snprintf(r->log, sizeof r->log, "%s", clt_path(name));
+    const char *argv[] = {MAZERACE_BIN, "--headless", "--join", raddr,           "--quick", "--name",
+                          "Dropper",    "--script",   path,     "--max-seconds", "120",     NULL};
+    r->cl = clt_spawn(argv, r->log);
+    char rest[256];
+    if (!clt_wait_for(r->log, "race started", rest, sizeof rest, 20000))
+        return false;
+    assert_true(clt_relay_set(&r->relay, false));
+    return true;
+}
+
+/* Waits up to wait_ms for the game to exit by itself, then stops what is
+ * left. True if the game exited with status 0. */
+static bool drop_end(drop_rig *r, int wait_ms)
+{
+    int status = 0;
+    bool done = wait_ms > 0 && clt_wait_exit(r->cl, wait_ms, &status);
+    if (!done)
+        clt_stop(r->cl);
+    clt_stop(r->bot);
+    clt_relay_stop(&r->relay);
+    clt_stop(r->sv);
+    return done && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* When ENet gives the connection up the game says it is resuming; the link
+ * comes back once both the game and the server have given the old
+ * connection up (and if game_over_first, once the server saw the bot win);
+ * the game resumes with its token within the grace period (20 s) and ends
+ * on the results screen, the bot the winner. */
 static void own_drop(const char *tag, const char *bot_pace, bool game_over_first, char *srv_log,
                      size_t srv_log_len)
 {
-    /* Files named after the test: a log left by an earlier test must not
-     * be read before this test's program has opened its own. */
-    char name[64], log[512], script[512];
-    snprintf(name, sizeof name, "%s.log", tag);
-    snprintf(log, sizeof log, "%s", clt_path(name));
-    snprintf(name, sizeof name, "%s.txt", tag);
-    snprintf(script, sizeof script, "%s", clt_path(name));
-    snprintf(name, sizeof name, "%s-bot.log", tag);
-    int port;
-    char saddr[64];
-    pid_t sv = clt_start_server_grace(20, &port, saddr, sizeof saddr, srv_log, srv_log_len);
-    assert_true(sv > 0);
-    clt_relay relay;
-    assert_true(clt_relay_start(&relay, port, 150));
-    char raddr[64];
-    snprintf(raddr, sizeof raddr, "127.0.0.1:%d", relay.port);
-    const char *bot_argv[] = {MR_BOT_BIN, "--server",  saddr, "--pace", bot_pace,
-                              "--quiet",  "--timeout", "120", NULL};
-    pid_t bot = clt_spawn(bot_argv, clt_path(name));
-    assert_true(clt_write(script, "0 wait race\n+0 wait results\n+200 quit\n"));
-    const char *argv[] = {MAZERACE_BIN, "--headless", "--join", raddr,           "--quick", "--name",
-                          "Dropper",    "--script",   script,   "--max-seconds", "120",     NULL};
-    pid_t cl = clt_spawn(argv, log);
+    drop_rig r;
     char rest[256];
-    bool started = clt_wait_for(log, "race started", rest, sizeof rest, 20000);
+    bool started = drop_start(&r, tag, 20, bot_pace, "0 wait race\n+0 wait results\n+200 quit\n");
     bool lost = false, over = !game_over_first, resumed = false;
     if (started) {
-        assert_true(clt_relay_set(&relay, false));
         /* ENet gives a silent peer up after 5 to 30 s. */
-        lost = clt_wait_for(log, "Connection lost - trying to resume", rest, sizeof rest, 45000);
+        lost = clt_wait_for(r.log, "Connection lost - trying to resume", rest, sizeof rest, 45000);
         if (game_over_first)
-            over = clt_wait_for(srv_log, " finished: winner bot", rest, sizeof rest, 60000);
+            over = clt_wait_for(r.srv_log, " finished: winner bot", rest, sizeof rest, 60000);
         /* The server has given the old connection up too: the seat is in
          * its grace period, and only the token brings the player back. */
-        lost = lost && clt_wait_for(srv_log, ": Dropper dropped", rest, sizeof rest, 45000);
-        assert_true(clt_relay_set(&relay, true));
+        lost = lost && clt_wait_for(r.srv_log, ": Dropper dropped", rest, sizeof rest, 45000);
+        assert_true(clt_relay_set(&r.relay, true));
         if (lost && over)
-            resumed = clt_wait_for(log, "Reconnected", rest, sizeof rest, 20000);
+            resumed = clt_wait_for(r.log, "Reconnected", rest, sizeof rest, 20000);
     }
-    int status = 0;
-    bool done = false;
-    for (int i = 0; i < 9000 && !done && resumed; i++) {
-        done = waitpid(cl, &status, WNOHANG) == cl;
-        if (!done)
-            clt_nap_ms(10);
-    }
-    if (!done)
-        clt_stop(cl);
-    clt_stop(bot);
-    clt_relay_stop(&relay);
-    clt_stop(sv);
+    bool exited = drop_end(&r, resumed ? 90000 : 0);
+    snprintf(srv_log, srv_log_len, "%s", r.srv_log);
     assert_true(started);
     assert_true(lost);
     assert_true(over);
     assert_true(resumed);
-    assert_true(done);
-    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    assert_true(clt_wait_for(log, "RESULT winner=", rest, sizeof rest, 100));
+    assert_true(exited);
+    assert_true(clt_wait_for(r.log, "RESULT winner=", rest, sizeof rest, 100));
     assert_non_null(strstr(rest, "winner_name=bot"));
     assert_non_null(strstr(rest, "reason=solved"));
 }
@@ -270,49 +276,21 @@ static void test_own_drop_too_long(void **ctx)
     /* The link stays dead past the grace period (2 s here): the player has
      * forfeited, and when the link is back the server refuses the resume;
      * the game says so in words and goes back to the menu. */
-    int port;
-    char saddr[64], srv_log[512];
-    pid_t sv = clt_start_server_grace(2, &port, saddr, sizeof saddr, srv_log, sizeof srv_log);
-    assert_true(sv > 0);
-    clt_relay relay;
-    assert_true(clt_relay_start(&relay, port, 150));
-    char raddr[64];
-    snprintf(raddr, sizeof raddr, "127.0.0.1:%d", relay.port);
-    const char *bot_argv[] = {MR_BOT_BIN, "--server",  saddr, "--pace", "1000",
-                              "--quiet",  "--timeout", "120", NULL};
-    pid_t bot = clt_spawn(bot_argv, clt_path("late-bot.log"));
-    assert_true(clt_write(clt_path("late.txt"), "0 wait race\n+0 wait menu\n"));
-    const char *log = clt_path("late.log");
-    const char *argv[] = {
-        MAZERACE_BIN, "--headless",         "--join",        raddr, "--quick", "--name", "Dropper",
-        "--script",   clt_path("late.txt"), "--max-seconds", "120", NULL};
-    pid_t cl = clt_spawn(argv, log);
+    drop_rig r;
     char rest[256];
-    bool started = clt_wait_for(log, "race started", rest, sizeof rest, 20000);
+    bool started = drop_start(&r, "late", 2, "1000", "0 wait race\n+0 wait menu\n");
     bool forfeited = false, told = false;
     if (started) {
-        assert_true(clt_relay_set(&relay, false));
-        forfeited = clt_wait_for(srv_log, " finished: winner bot (forfeit)", rest, sizeof rest, 60000);
-        assert_true(clt_relay_set(&relay, true));
+        forfeited = clt_wait_for(r.srv_log, " finished: winner bot (forfeit)", rest, sizeof rest, 60000);
+        assert_true(clt_relay_set(&r.relay, true));
         if (forfeited)
-            told = clt_wait_for(log, "Could not get back into the game", rest, sizeof rest, 45000);
+            told = clt_wait_for(r.log, "Could not get back into the game", rest, sizeof rest, 45000);
     }
-    int status = 0;
-    bool done = false;
-    for (int i = 0; i < 3000 && !done && told; i++) {
-        done = waitpid(cl, &status, WNOHANG) == cl;
-        if (!done)
-            clt_nap_ms(10);
-    }
-    if (!done)
-        clt_stop(cl);
-    clt_stop(bot);
-    clt_relay_stop(&relay);
-    clt_stop(sv);
+    bool exited = drop_end(&r, told ? 30000 : 0);
     assert_true(started);
     assert_true(forfeited);
     assert_true(told);
-    assert_true(done && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    assert_true(exited);
 }
 
 int main(void)
