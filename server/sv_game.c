@@ -303,13 +303,14 @@ void sv_game_flush_room(sv_t *sv, sv_room *room)
      * connected: the player may come back to a finished game to learn how
      * it ended (its MATCH_END may have been lost with the link). The
      * grace deadline brings us back here to close it. */
-    bool held = false;
-    for (int s = 0; s < MATCH_SLOTS; s++)
-        held = held || (match_present(room->m, s) && !match_connected(room->m, s));
-    if (!room->player[0] && !room->player[1] && !held &&
-        (phase == MATCH_WAITING || phase == MATCH_FINISHED)) {
-        remove_room(sv, room);
-        return;
+    if (!room->player[0] && !room->player[1] && (phase == MATCH_WAITING || phase == MATCH_FINISHED)) {
+        bool held = false;
+        for (int s = 0; s < MATCH_SLOTS; s++)
+            held = held || (match_present(room->m, s) && !match_connected(room->m, s));
+        if (!held) {
+            remove_room(sv, room);
+            return;
+        }
     }
     sv_rooms_set_deadline(sv->rooms, room, match_next_deadline(room->m));
 }
