@@ -150,15 +150,18 @@ typedef struct drop_rig {
 
 /* Starts it all (grace period grace_s, the bot moving every bot_pace ms,
  * the game running script) and, when the race has started, kills the link.
- * False if the race never started. */
+ * False if something did not start or the race never did; drop_end stops
+ * whatever runs either way. */
 static bool drop_start(drop_rig *r, const char *tag, int grace_s, const char *bot_pace, const char *script)
 {
     char name[64], path[512], raddr[64], saddr[64];
     int port;
     memset(r, 0, sizeof *r);
+    r->relay.pid = r->relay.ctl = -1;
+    /* A failure returns false with what did start left for drop_end. */
     r->sv = clt_start_server_grace(grace_s, &port, saddr, sizeof saddr, r->srv_log, sizeof r->srv_log);
-    assert_true(r->sv > 0);
-    assert_true(clt_relay_start(&r->relay, port, 150));
+    if (r->sv <= 0 || !clt_relay_start(&r->relay, port, 150))
+        return false;
     snprintf(raddr, sizeof raddr, "127.0.0.1:%d", r->relay.port);
     snprintf(name, sizeof name, "%s-bot.log", tag);
     const char *bot_argv[] = {MR_BOT_BIN, "--server",  saddr, "--pace", bot_pace,
@@ -166,17 +169,15 @@ static bool drop_start(drop_rig *r, const char *tag, int grace_s, const char *bo
     r->bot = clt_spawn(bot_argv, clt_path(name));
     snprintf(name, sizeof name, "%s.txt", tag);
     snprintf(path, sizeof path, "%s", clt_path(name));
-    assert_true(clt_write(path, script));
+    if (!clt_write(path, script))
+        return false;
     snprintf(name, sizeof name, "%s.log", tag);
     snprintf(r->log, sizeof r->log, "%s", clt_path(name));
     const char *argv[] = {MAZERACE_BIN, "--headless", "--join", raddr,           "--quick", "--name",
                           "Dropper",    "--script",   path,     "--max-seconds", "120",     NULL};
     r->cl = clt_spawn(argv, r->log);
     char rest[256];
-    if (!clt_wait_for(r->log, "race started", rest, sizeof rest, 20000))
-        return false;
-    assert_true(clt_relay_set(&r->relay, false));
-    return true;
+    return clt_wait_for(r->log, "race started", rest, sizeof rest, 20000) && clt_relay_set(&r->relay, false);
 }
 
 /* Waits up to wait_ms for the game to exit by itself, then stops what is
