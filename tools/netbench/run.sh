@@ -170,7 +170,7 @@ awk '
     for (i = 1; i <= nall; i++) {
       tool = all_tool[i]
       name = tool == "ours" ? "mazerace" : tool == "echo" ? "enet_echo -b 4096" : "enet_echo"
-      printf "  K=%-5s %-18s %s%s\n", all_k[i], name, all_line[i], (all_steal[i] > 2 ? "   (steal over 2%: the machine was busy)" : "")
+      printf "  K=%-5s %-18s %s%s\n", all_k[i], name, all_line[i], (all_steal[i] > 3 ? "   (steal over 3%: the machine was busy)" : "")
     }
   }' "$results"
 if [ -s "$set_aside" ]; then
