@@ -23,6 +23,7 @@ enum sv_log_level { SV_LOG_OFF, SV_LOG_ERROR, SV_LOG_WARN, SV_LOG_INFO, SV_LOG_D
 #define SV_MAX_ROOMS 65536
 #define SV_DEFAULT_PORT WIRE_DEFAULT_PORT
 #define SV_DEFAULT_DISCOVERY_PORT WIRE_DISCOVERY_PORT
+#define SV_DEFAULT_PROGRESS_HOLD_MS 50
 
 typedef struct sv_config {
     char bind_addr[64];         /* numeric IPv4 or host name; default "0.0.0.0" (all interfaces) */
@@ -41,6 +42,10 @@ typedef struct sv_config {
 
     int discovery_port; /* default SV_DEFAULT_DISCOVERY_PORT; 0 = ephemeral; -1 = off */
     int sockbuf_bytes;  /* SO_RCVBUF/SO_SNDBUF of the game socket; default 4 MiB; 0 = ENet's */
+    /* How long an opponent's PROGRESS may wait to leave in one datagram
+     * with the next packet for that player (docs/server.md); 0..1000 ms,
+     * default SV_DEFAULT_PROGRESS_HOLD_MS; 0 = at the end of the step. */
+    int progress_hold_ms;
 
     /* Per-peer limits (token bucket on messages; see docs/server.md). */
     int msg_rate;         /* sustained messages per second; default 100 */

@@ -24,6 +24,8 @@ static const char usage[] =
     "  --max-clients N      connected players, 1..4000 (default 1024)\n"
     "  --max-rooms N        concurrent rooms, 1..65536 (default 1024)\n"
     "  --max-per-ip N       connections from one address (default 0: no limit; LAN parties share one)\n"
+    "  --progress-hold MS   let an opponent's progress wait up to MS ms to share a datagram with the\n"
+    "                       player's next packet (default %d; 0 = send it at once)\n"
     "\n"
     "Rooms (kind, size, difficulty and series: what quick match plays):\n"
     "  --kind KIND          sum, maze, ice or pipes (default maze)\n"
@@ -51,7 +53,7 @@ static const char usage[] =
 
 void sv_cli_print_usage(FILE *f)
 {
-    fprintf(f, usage, SV_DEFAULT_PORT, SV_DEFAULT_DISCOVERY_PORT);
+    fprintf(f, usage, SV_DEFAULT_PORT, SV_DEFAULT_DISCOVERY_PORT, SV_DEFAULT_PROGRESS_HOLD_MS);
 }
 
 static int fail(char *err, size_t errlen, const char *fmt, const char *a, const char *b)
@@ -154,7 +156,8 @@ int sv_cli_parse(sv_config *cfg, int argc, char **argv, char *err, size_t errlen
         static const char *const with_value[] = {
             "--bind",      "--port",       "--discovery", "--sockbuf", "--name",       "--max-clients",
             "--max-rooms", "--max-per-ip", "--kind",      "--size",    "--difficulty", "--countdown",
-            "--grace",     "--series",     "--rate",      "--burst",   "--max-bad",    "--log-level"};
+            "--grace",     "--series",     "--rate",      "--burst",   "--max-bad",    "--log-level",
+            "--progress-hold"};
         bool known = false;
         for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
             known = known || strcmp(flag, with_value[k]) == 0;
@@ -182,6 +185,11 @@ int sv_cli_parse(sv_config *cfg, int argc, char **argv, char *err, size_t errlen
             if (!mr_parse_long(val, 0, 262144, &v))
                 return fail(err, errlen, "--sockbuf: '%s' is not a size in KiB, 0..262144%s", val, "");
             cfg->sockbuf_bytes = (int)v * 1024;
+        } else if (strcmp(flag, "--progress-hold") == 0) {
+            if (!mr_parse_long(val, 0, 1000, &v))
+                return fail(err, errlen, "--progress-hold: '%s' is not a number of milliseconds 0..1000%s", val,
+                            "");
+            cfg->progress_hold_ms = (int)v;
         } else if (strcmp(flag, "--name") == 0) {
             size_t n = strlen(val);
             if (n == 0 || n > SV_NAME_MAX || !wire_name_ok(val, n))

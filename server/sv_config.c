@@ -23,6 +23,7 @@ void sv_config_defaults(sv_config *cfg)
     cfg->series = 1;
     cfg->discovery_port = SV_DEFAULT_DISCOVERY_PORT;
     cfg->sockbuf_bytes = 4 << 20;
+    cfg->progress_hold_ms = SV_DEFAULT_PROGRESS_HOLD_MS;
     cfg->msg_rate = 100;
     cfg->msg_burst = 200;
     cfg->max_bad = 20;
@@ -60,6 +61,8 @@ const char *sv_config_check(const sv_config *cfg)
         return why;
     if (cfg->sockbuf_bytes < 0 || cfg->sockbuf_bytes > (256 << 20))
         return "socket buffer must be 0..262144 KiB";
+    if (cfg->progress_hold_ms < 0 || cfg->progress_hold_ms > 1000)
+        return "progress hold must be 0..1000 ms";
     if (cfg->msg_rate < 1 || cfg->msg_rate > 100000)
         return "message rate must be 1..100000 per second";
     if (cfg->msg_burst < 1 || cfg->msg_burst > 100000)

@@ -336,7 +336,7 @@ size_t sv_room_memory(const sv_t *sv)
             n++;
         }
     }
-    return sv_rooms_bytes_per_room(sv->rooms) + MATCH_SLOTS * sizeof(sv_client) + (n ? sum / n : 0);
+    return sv_rooms_bytes_per_room(sv->rooms) + MATCH_SLOTS * SV_CLIENT_BYTES + (n ? sum / n : 0);
 }
 
 /* ---- messages in ---- */

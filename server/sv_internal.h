@@ -38,15 +38,33 @@ typedef struct sv_client {
     uint64_t sent_step;  /* sv->st.steps + 1 of the last step that queued a packet for it, 0 = none */
     int late_head;       /* its first and last held-back packet: index + 1 in sv->late, 0 = none */
     int late_tail;
+    int late_n;           /* held-back packets */
+    uint64_t late_due_ms; /* when they go out at the latest (the first one's time + progress hold) */
+    uint64_t late_step;   /* sv->st.steps + 1 of the step that held the first one */
 } sv_client;
 
-/* A packet held back until the step's other packets are out (sv_send_late). */
+/* Held-back packets per client before they go out anyway. */
+#define SV_HOLD_MAX 8
+
+/* A held-back packet (sv_send_late), in a pool of SV_HOLD_MAX per client;
+ * free entries are chained through next as well. */
 typedef struct sv_late {
-    sv_client *c;
-    uint32_t id; /* c->id when queued: the slot may be reused within the step */
-    int next;    /* the same client's next held-back packet: index + 1, 0 = none */
+    int next; /* the same client's next held-back packet (or the next free entry): index + 1, 0 = none */
     ENetPacket *p;
 } sv_late;
+
+/* When a client's held-back packets are due: a FIFO ring, in due order
+ * since every hold lasts the same time. An entry is stale (skipped) once
+ * its client's packets went out with another packet. */
+typedef struct sv_due {
+    int client;  /* index in sv->clients */
+    uint32_t id; /* its id then: the slot may be reused */
+    uint64_t due_ms;
+} sv_due;
+#define SV_DUE_PER_CLIENT 4 /* ring entries per client; a full ring releases its oldest early */
+
+/* Server memory per client slot: its record and its share of the hold pool and ring. */
+#define SV_CLIENT_BYTES (sizeof(sv_client) + SV_HOLD_MAX * sizeof(sv_late) + SV_DUE_PER_CLIENT * sizeof(sv_due))
 
 struct sv {
     sv_config cfg;
@@ -76,9 +94,10 @@ struct sv {
     char *idbuf;   /* WIRE_GAME_ID_MAX + 1 bytes: a game ID as a C string */
     wire_msg *in;  /* decoding scratch */
     wire_msg *msg; /* encoding scratch */
-    sv_late *late; /* held-back packets of this step, in the order queued */
-    int nlate, cap_late;
-    int late_min_slot; /* lowest peer slot among them */
+    sv_late *late;  /* held-back packets: SV_HOLD_MAX per client */
+    int late_free;  /* first free entry: index + 1, 0 = none */
+    sv_due *due;    /* ring of SV_DUE_PER_CLIENT per client */
+    int due_head, due_n, cap_due;
     int step_max_slot; /* highest peer slot sent to in this step, -1 = none */
 };
 
@@ -92,15 +111,18 @@ void sv_game_flush_room(sv_t *sv, sv_room *room);
 void sv_game_abort_all(sv_t *sv);
 /* Server bytes per running match beyond the puzzle and its two states:
  * room slot, code-table and heap share, the match's own allocations (mean
- * over rooms in use) and the two players' client records. */
+ * over rooms in use) and the two players' client records with their share
+ * of the hold pool (SV_CLIENT_BYTES). */
 size_t sv_room_memory(const sv_t *sv);
 
 /* sv_server.c: sending and peer management. */
 void sv_send(sv_t *sv, sv_client *c, const wire_msg *m);
-/* Like sv_send, but the packet leaves after everything sv_send queued in
- * this step has been flushed (for the opponent's PROGRESS: the mover's ACK
- * goes first). A client's packets still arrive in the order they were
- * queued: an sv_send to it first releases its held-back ones. */
+/* Like sv_send, but the packet is held back (for the opponent's PROGRESS):
+ * it leaves with the next packet sv_send queues for that client, or after
+ * cfg.progress_hold_ms at the end of a step, whichever comes first; in the
+ * step that held it, only after everything sv_send queued has been flushed
+ * (the mover's ACK goes first). A client's packets still arrive in the
+ * order they were queued. */
 void sv_send_late(sv_t *sv, sv_client *c, const wire_msg *m);
 void sv_send_error(sv_t *sv, sv_client *c, int type, int code, const char *text);
 /* Counts a bad message (code WIRE_ERR_RATE: an over-rate one), logs it,

@@ -1,5 +1,6 @@
 /* sv_server.c: the server's lifetime, ENet host and socket setup, the service loop and peer bookkeeping. */
 #include <arpa/inet.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -64,53 +65,98 @@ static void queue_packet(sv_t *sv, sv_client *c, ENetPacket *p)
     sv->st.packets_out++;
 }
 
-/* Queues one client's held-back packets, in order, ahead of anything newer. */
-static void release_client(sv_t *sv, sv_client *c)
+/* Queues one client's held-back packets, in order, ahead of anything newer
+ * (or frees them if it can no longer be sent to), and returns their pool
+ * entries. */
+static void release_client_as(sv_t *sv, sv_client *c, bool send)
 {
-    for (int i = c->late_head; i; i = sv->late[i - 1].next) {
+    bool ok = send && can_send(c);
+    int i = c->late_head;
+    while (i) {
         sv_late *l = &sv->late[i - 1];
-        queue_packet(sv, c, l->p);
-        l->c = NULL;
-        l->p = NULL;
-    }
-    c->late_head = c->late_tail = 0;
-}
-
-/* Queues every held-back packet (or frees it if its client went away). */
-static void release_late(sv_t *sv)
-{
-    for (int i = 0; i < sv->nlate; i++) {
-        sv_late *l = &sv->late[i];
-        if (!l->p)
-            continue;
-        if (can_send(l->c) && l->c->id == l->id)
-            queue_packet(sv, l->c, l->p);
+        int next = l->next;
+        if (ok)
+            queue_packet(sv, c, l->p);
         else
             enet_packet_destroy(l->p);
-        if (l->c && l->c->id == l->id)
-            l->c->late_head = l->c->late_tail = 0;
-        l->c = NULL;
         l->p = NULL;
+        l->next = sv->late_free;
+        sv->late_free = i;
+        i = next;
     }
-    sv->nlate = 0;
+    c->late_head = c->late_tail = 0;
+    c->late_n = 0;
 }
 
-/* End of a step: the packets sv_send queued (the movers' ACKs) leave
- * first, in one flush; the held-back ones (the opponents' PROGRESS) are
- * queued after it. ENet sends peer by peer in slot order, so without this
- * an opponent in a lower slot would get its PROGRESS before the mover got
- * its ACK. */
+static void release_client(sv_t *sv, sv_client *c)
+{
+    release_client_as(sv, c, true);
+}
+
+/* Frees a client's held-back packets unsent (it is gone). */
+static void discard_late(sv_t *sv, sv_client *c)
+{
+    release_client_as(sv, c, false);
+}
+
+/* The due-ring entry at position k from its head. */
+static sv_due *due_at(sv_t *sv, int k)
+{
+    return &sv->due[(sv->due_head + k) % sv->cap_due];
+}
+
+/* The client a due entry still stands for, or NULL when it is stale (its
+ * packets left with another packet, or the slot changed hands). */
+static sv_client *due_client(sv_t *sv, const sv_due *d)
+{
+    sv_client *c = &sv->clients[d->client];
+    if (c->id != d->id || !c->late_head || c->late_due_ms != d->due_ms)
+        return NULL;
+    return c;
+}
+
+static void pop_due(sv_t *sv)
+{
+    sv_due *d = due_at(sv, 0);
+    sv_client *c = due_client(sv, d);
+    sv->due_head = (sv->due_head + 1) % sv->cap_due;
+    sv->due_n--;
+    if (c)
+        release_client(sv, c);
+}
+
+/* End of a step: the held-back packets that are due leave. Those held in
+ * this very step (a progress hold of 0) go after the packets sv_send queued
+ * (the movers' ACKs) have been flushed: ENet sends peer by peer in slot
+ * order, so otherwise an opponent in a lower slot would get its PROGRESS
+ * before the mover got its ACK. */
 static void flush_late(sv_t *sv)
 {
-    if (sv->nlate > 0) {
-        /* When every held-back packet goes to a later slot than every
-         * packet sent, one walk already sends them in the right order. */
-        if (sv->late_min_slot <= sv->step_max_slot) {
-            enet_host_flush(sv->host);
-            sv->step_max_slot = -1;
-        }
-        release_late(sv);
+    int ndue = 0, min_slot = INT_MAX;
+    uint64_t step = sv->st.steps + 1;
+    for (; ndue < sv->due_n && due_at(sv, ndue)->due_ms <= sv->now_ms; ndue++) {
+        const sv_client *c = due_client(sv, due_at(sv, ndue));
+        if (c && c->late_step == step && (int)(c - sv->clients) < min_slot)
+            min_slot = (int)(c - sv->clients);
     }
+    if (ndue == 0)
+        return;
+    /* When every held-back packet goes to a later slot than every packet
+     * sent, one walk already sends them in the right order. */
+    if (min_slot <= sv->step_max_slot) {
+        enet_host_flush(sv->host);
+        sv->step_max_slot = -1;
+    }
+    while (ndue-- > 0)
+        pop_due(sv);
+}
+
+/* Frees every held-back packet (the server is going away). */
+static void release_late(sv_t *sv)
+{
+    for (int i = 0; i < sv->nclients; i++)
+        discard_late(sv, &sv->clients[i]);
+    sv->due_n = 0;
 }
 
 void sv_send(sv_t *sv, sv_client *c, const wire_msg *m)
@@ -134,24 +180,33 @@ void sv_send_late(sv_t *sv, sv_client *c, const wire_msg *m)
         sv_send(sv, c, m);
         return;
     }
-    if (sv->nlate == sv->cap_late) {
-        /* Full (a step with more moves than there are clients): send what
-         * is held now, after a flush, as the end of the step would. */
-        flush_late(sv);
-    }
+    if (c->late_n >= SV_HOLD_MAX)
+        release_client(sv, c); /* enough waiting: they go now, this one starts a new hold */
     ENetPacket *p = make_packet(sv, m);
     if (!p)
         return;
-    int i = sv->nlate++;
-    int slot = (int)(c - sv->clients);
-    if (i == 0 || slot < sv->late_min_slot)
-        sv->late_min_slot = slot;
-    sv->late[i] = (sv_late){.c = c, .id = c->id, .next = 0, .p = p};
+    int e = sv->late_free;
+    if (!e) { /* cannot happen: SV_HOLD_MAX entries per client */
+        queue_packet(sv, c, p);
+        return;
+    }
+    sv_late *l = &sv->late[e - 1];
+    sv->late_free = l->next;
+    l->next = 0;
+    l->p = p;
     if (c->late_tail)
-        sv->late[c->late_tail - 1].next = i + 1;
+        sv->late[c->late_tail - 1].next = e;
     else
-        c->late_head = i + 1;
-    c->late_tail = i + 1;
+        c->late_head = e;
+    c->late_tail = e;
+    if (++c->late_n > 1)
+        return;
+    c->late_due_ms = sv->now_ms + (uint64_t)sv->cfg.progress_hold_ms;
+    c->late_step = sv->st.steps + 1;
+    if (sv->due_n == sv->cap_due)
+        pop_due(sv); /* full: the oldest hold ends early */
+    *due_at(sv, sv->due_n) = (sv_due){.client = (int)(c - sv->clients), .id = c->id, .due_ms = c->late_due_ms};
+    sv->due_n++;
 }
 
 void sv_send_error(sv_t *sv, sv_client *c, int type, int code, const char *text)
@@ -238,6 +293,7 @@ static void on_disconnect(sv_t *sv, ENetPeer *peer)
         sv->active--;
     sv_logf(&sv->log, SV_LOG_INFO, "client #%u %s (%s) disconnected (%d peers)", c->id, c->addr,
             c->name[0] ? c->name : "-", sv->st.peers_now);
+    discard_late(sv, c);
     c->state = SV_CL_FREE;
     c->peer = NULL;
     peer->data = NULL;
@@ -356,6 +412,7 @@ static void drop_now(sv_t *sv, sv_client *c)
     if (c->state == SV_CL_FREE || !c->peer)
         return;
     sv_game_disconnected(sv, c);
+    discard_late(sv, c);
     enet_peer_disconnect_now(c->peer, 0);
     c->peer->data = NULL;
     c->state = SV_CL_FREE;
@@ -419,6 +476,8 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
     if (sv_stop_requested(sv) && timeout_ms > 5)
         timeout_ms = 5; /* shutting down: wait for acknowledgements, do not spin */
     uint64_t due = sv_rooms_next_deadline(sv->rooms);
+    if (sv->due_n > 0 && due_at(sv, 0)->due_ms < due)
+        due = due_at(sv, 0)->due_ms;
     if (due != UINT64_MAX && timeout_ms > 0) {
         uint64_t left = due >= sv->now_ms ? due - sv->now_ms + 1 : 0;
         if (left < (uint64_t)timeout_ms)
@@ -657,9 +716,14 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
     sv->idbuf = mr_alloc(WIRE_GAME_ID_MAX + 1, 1);
     sv->in = mr_alloc(1, sizeof *sv->in);
     sv->msg = mr_alloc(1, sizeof *sv->msg);
-    sv->cap_late = sv->nclients;
     sv->step_max_slot = -1;
-    sv->late = mr_alloc((size_t)sv->cap_late, sizeof *sv->late);
+    size_t nlate = (size_t)sv->nclients * SV_HOLD_MAX;
+    sv->late = mr_alloc(nlate, sizeof *sv->late);
+    for (size_t i = 0; i < nlate; i++)
+        sv->late[i].next = i + 1 < nlate ? (int)(i + 2) : 0;
+    sv->late_free = 1;
+    sv->cap_due = sv->nclients * SV_DUE_PER_CLIENT;
+    sv->due = mr_alloc((size_t)sv->cap_due, sizeof *sv->due);
 
     char disc_text[16] = "off";
     if (sv->disc)
@@ -694,6 +758,7 @@ void sv_destroy(sv_t *sv)
     free(sv->in);
     free(sv->msg);
     free(sv->late);
+    free(sv->due);
     free(sv);
     if (--enet_users == 0)
         enet_deinitialize();

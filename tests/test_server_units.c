@@ -186,6 +186,8 @@ static void test_cli(void **ctx)
                           "--stats",
                           "--max-per-ip",
                           "4",
+                          "--progress-hold",
+                          "20",
                           NULL};
     assert_int_equal(parse(&cfg, err, sizeof err, good), SV_CLI_RUN);
     assert_string_equal(cfg.bind_addr, "127.0.0.1");
@@ -208,6 +210,7 @@ static void test_cli(void **ctx)
     assert_int_equal(cfg.log_level, SV_LOG_DEBUG);
     assert_true(cfg.stats);
     assert_int_equal(cfg.max_per_ip, 4);
+    assert_int_equal(cfg.progress_hold_ms, 20);
 
     const char *help[] = {"--port", "1", "--help", NULL};
     assert_int_equal(parse(&cfg, err, sizeof err, help), SV_CLI_HELP);
@@ -223,7 +226,8 @@ static void test_cli(void **ctx)
         {"--log-level", "loud", NULL},    {"--stats=1", NULL, NULL},       {"--name", "", NULL},
         {"--name", "\x01x", NULL},        {"stray", NULL, NULL},           {"--series", "100", NULL},
         {"--sockbuf", "-4", NULL},        {"--discovery", "70000", NULL},  {"--rate", "0", NULL},
-        {"--max-per-ip", "-1", NULL},
+        {"--max-per-ip", "-1", NULL},     {"--progress-hold", "1001", NULL}, {"--progress-hold", "5ms", NULL},
+        {"--progress-hold", NULL, NULL},
     };
     for (size_t i = 0; i < MR_ARRAY_LEN(bad); i++) {
         err[0] = '\0';
@@ -265,10 +269,10 @@ static void test_memory_per_match(void **ctx)
         while (match_poll_event(m, &ev))
             ;
     }
-    size_t bytes = sv_rooms_bytes_per_room(t) + MATCH_SLOTS * sizeof(sv_client) + match_memory(m);
+    size_t bytes = sv_rooms_bytes_per_room(t) + MATCH_SLOTS * SV_CLIENT_BYTES + match_memory(m);
     printf(
         "# server bytes per running match: %zu (room table %zu, clients %zu, match %zu, %d moves logged)\n",
-        bytes, sv_rooms_bytes_per_room(t), MATCH_SLOTS * sizeof(sv_client), match_memory(m), n - 1);
+        bytes, sv_rooms_bytes_per_room(t), MATCH_SLOTS * SV_CLIENT_BYTES, match_memory(m), n - 1);
     assert_true(bytes < 16 * 1024);
     sv_rooms_destroy(t);
 }

@@ -32,11 +32,13 @@
 typedef struct fixture {
     sv_t *sv;
     uint64_t base_us;
+    bool frozen;        /* the server's clock stands at frozen_ms (the test moves it) */
+    uint64_t frozen_ms;
 } fixture;
 
 static uint64_t fixture_now(const fixture *f)
 {
-    return (mr_now_us() - f->base_us) / 1000u;
+    return f->frozen ? f->frozen_ms : (mr_now_us() - f->base_us) / 1000u;
 }
 
 static void pump_server(void *ctx)
@@ -256,6 +258,139 @@ static void test_one_step_order(void **ctx)
     assert_int_equal(m.progress.moves, 1);
     assert_true(raw_wait(r.a, WIRE_PROGRESS, &m, WAIT_MS));
     assert_int_equal(m.progress.slot, 1);
+    end_race(&r);
+    stop(f);
+}
+
+/* Types of the ACK, PROGRESS and MATCH_END messages c holds, oldest first. */
+static int hold_msgs(raw_client *c, int *out, int max)
+{
+    int all[64], n = raw_queued_types(c, all, 64), k = 0;
+    for (int i = 0; i < n && i < 64 && k < max; i++)
+        if (all[i] == WIRE_ACK || all[i] == WIRE_PROGRESS || all[i] == WIRE_MATCH_END)
+            out[k++] = all[i];
+    return k;
+}
+
+/* Moves as alice and waits for her ACK (the server's clock stands still). */
+static void alice_moves(race *r, uint32_t seq, pz_move mv)
+{
+    wire_msg m;
+    send_move(r->a, seq, mv);
+    assert_true(raw_wait(r->a, WIRE_ACK, &m, WAIT_MS));
+    assert_int_equal(m.ack.seq, seq);
+}
+
+/* The opponent's PROGRESS waits for the player's next packet, or for the
+ * progress hold to run out, whichever comes first; it never overtakes
+ * anything, and a player who leaves takes the held packets with them. The
+ * server's clock is frozen, so nothing here depends on how fast the
+ * machine is. */
+static void test_progress_hold(void **ctx)
+{
+    (void)ctx;
+    enum { HOLD = 200 };
+    sv_config cfg;
+    base_config(&cfg);
+    cfg.progress_hold_ms = HOLD;
+    fixture *f = start(&cfg);
+    race r;
+    start_race(f, &r, true);
+    f->frozen_ms = fixture_now(f);
+    f->frozen = true;
+    int t[64];
+
+    /* Held: alice is answered, bob hears nothing while the clock stands. */
+    alice_moves(&r, 1, r.plan[0]);
+    raw_pump(r.b, 50, false);
+    assert_int_equal(hold_msgs(r.b, t, 64), 0);
+
+    /* Bob's own move: the held PROGRESS comes first, in one go with his ACK. */
+    send_move(r.b, 1, r.plan[0]);
+    assert_int_equal(wait_race_msgs(r.b, 2, t, 64), 2);
+    assert_int_equal(t[0], WIRE_PROGRESS);
+    assert_int_equal(t[1], WIRE_ACK);
+    wire_msg m;
+    assert_true(raw_wait(r.b, WIRE_PROGRESS, &m, WAIT_MS));
+    assert_int_equal(m.progress.moves, 1);
+    assert_true(raw_wait(r.b, WIRE_ACK, &m, WAIT_MS));
+    /* Alice gets bob's PROGRESS when it is due, not a millisecond before. */
+    f->frozen_ms += HOLD - 1;
+    raw_pump(r.a, 50, false);
+    assert_false(raw_has(r.a, WIRE_PROGRESS));
+    f->frozen_ms += 1;
+    assert_true(raw_wait(r.a, WIRE_PROGRESS, &m, WAIT_MS));
+    assert_int_equal(m.progress.slot, 1);
+
+    /* More than SV_HOLD_MAX (8) moves in one hold: the first eight go out,
+     * the rest wait, all in order. Alice turns one tile round and round (a
+     * tile the solution is not done with, so the puzzle stays unsolved). */
+    pz_move spin = r.plan[0];
+    bool other_tile = false;
+    for (int i = 1; i < r.plan_len; i++)
+        other_tile = other_tile || r.plan[i].x != spin.x || r.plan[i].y != spin.y;
+    assert_true(other_tile);
+    for (uint32_t seq = 2; seq <= 10; seq++)
+        alice_moves(&r, seq, spin);
+    assert_int_equal(wait_race_msgs(r.b, 8, t, 64), 8);
+    raw_pump(r.b, 50, false);
+    assert_int_equal(race_msgs(r.b, t, 64), 8);
+    f->frozen_ms += HOLD;
+    assert_int_equal(wait_race_msgs(r.b, 9, t, 64), 9);
+    for (int i = 0; i < 9; i++) {
+        assert_true(raw_wait(r.b, WIRE_PROGRESS, &m, WAIT_MS));
+        assert_int_equal(m.progress.moves, i + 2);
+    }
+
+    /* The end of the match takes the held PROGRESS along, in order. Alice
+     * has turned the tile nine times more than the plan; three more turns
+     * put it back, as the plan's first move left it. */
+    uint32_t seq = 11;
+    for (int i = 0; i < 3; i++)
+        alice_moves(&r, seq++, spin);
+    for (int i = 1; i < r.plan_len; i++)
+        alice_moves(&r, seq++, r.plan[i]);
+    assert_true(raw_wait(r.a, WIRE_MATCH_END, &m, WAIT_MS));
+    uint64_t end = mr_now_us() + (uint64_t)WAIT_MS * 1000u;
+    while (!raw_has(r.b, WIRE_MATCH_END) && mr_now_us() < end)
+        raw_pump(r.b, 5, true);
+    int n = hold_msgs(r.b, t, 64);
+    assert_true(n >= 2 && n < 64);
+    assert_int_equal(t[n - 1], WIRE_MATCH_END); /* after every PROGRESS */
+    assert_true(raw_wait(r.b, WIRE_MATCH_END, &m, 0));
+    assert_int_equal(m.end.winner, 0);
+    uint32_t last = 0;
+    bool solved = false;
+    while (raw_wait(r.b, WIRE_PROGRESS, &m, 0)) {
+        last = m.progress.moves;
+        solved = m.progress.solved;
+    }
+    assert_int_equal(last, seq - 1);
+    assert_true(solved);
+
+    /* Held packets of a player who leaves are dropped with them. */
+    send_simple(r.a, WIRE_REMATCH);
+    send_simple(r.b, WIRE_REMATCH);
+    assert_true(raw_wait(r.a, WIRE_MATCH_START, &m, WAIT_MS));
+    f->frozen_ms += (uint64_t)(m.start.start_in_ms > 0 ? m.start.start_in_ms : 0) + 1;
+    raw_pump(r.a, 20, false);
+    char err[160];
+    char id[128];
+    memcpy(id, m.start.game_id, m.start.game_id_len);
+    id[m.start.game_id_len] = '\0';
+    pz_puzzle *pz2 = pz_from_id(id, err, sizeof err);
+    assert_non_null(pz2);
+    static pz_move plan2[512];
+    assert_true(pz_kind_of(pz2)->solve(pz2, NULL, plan2, 512) >= 2);
+    alice_moves(&r, 1, plan2[0]);
+    raw_close(r.b);
+    r.b = NULL;
+    f->frozen_ms += HOLD;
+    alice_moves(&r, 2, plan2[1]);
+    pz_kind_of(pz2)->free_puzzle(pz2);
+    sv_stats st;
+    sv_get_stats(f->sv, &st);
+    assert_int_equal(st.bad_msgs, 0);
     end_race(&r);
     stop(f);
 }
@@ -1051,6 +1186,7 @@ int main(void)
         cmocka_unit_test(test_full_match),
         cmocka_unit_test(test_many_rooms),
         cmocka_unit_test(test_one_step_order),
+        cmocka_unit_test(test_progress_hold),
         cmocka_unit_test(test_moves_refused),
         cmocka_unit_test(test_bad_packets),
         cmocka_unit_test(test_flood_kicked),

@@ -8,6 +8,7 @@
 #   LOADS="2 1000"  client counts to run (each pairs into K/2 matches)
 #   BUILD=dir  build directory (default build-netbench; configured RelWithDebInfo, -O2 like the baselines)
 #   BASELINES=dir  the baselines' sources (default ../shared/baselines next to the repo, or /work/shared/baselines)
+#   SERVER_ARGS="--progress-hold 0"  extra mazerace-server flags
 #   STEAL_MAX=3    repeat a repetition (enet_echo and ours alike, up to STEAL_TRIES=4 times) while
 #                  any of its runs had more CPU steal than this many per cent; the runs set aside are
 #                  listed at the end (default: keep every run)
@@ -77,7 +78,7 @@ run_ours() { # k window
   local cap=$((k + 8)) rooms=$((k / 2 + 8))
   # Same socket buffers and peer capacity as enet_echo -b 4096 -k K (+8 slots).
   "$srv_bin" --bind 127.0.0.1 --port 0 --no-discovery --countdown 1 --max-clients "$cap" \
-    --max-rooms "$rooms" --sockbuf 4096 --log-level warn >"$log" 2>&1 &
+    --max-rooms "$rooms" --sockbuf 4096 --log-level warn ${SERVER_ARGS:-} >"$log" 2>&1 &
   server_pid=$!
   for _ in $(seq 1 100); do
     port=$(sed -n 's/^listening on [0-9.]*:\([0-9]*\)$/\1/p' "$log")
