@@ -154,10 +154,10 @@ int sv_cli_parse(sv_config *cfg, int argc, char **argv, char *err, size_t errlen
         }
 
         static const char *const with_value[] = {
-            "--bind",      "--port",       "--discovery", "--sockbuf", "--name",       "--max-clients",
-            "--max-rooms", "--max-per-ip", "--kind",      "--size",    "--difficulty", "--countdown",
-            "--grace",     "--series",     "--rate",      "--burst",   "--max-bad",    "--log-level",
-            "--progress-hold"};
+            "--bind",        "--port",      "--discovery",  "--sockbuf",      "--name",
+            "--max-clients", "--max-rooms", "--max-per-ip", "--kind",         "--size",
+            "--difficulty",  "--countdown", "--grace",      "--series",       "--rate",
+            "--burst",       "--max-bad",   "--log-level",  "--progress-hold"};
         bool known = false;
         for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
             known = known || strcmp(flag, with_value[k]) == 0;
@@ -187,8 +187,8 @@ int sv_cli_parse(sv_config *cfg, int argc, char **argv, char *err, size_t errlen
             cfg->sockbuf_bytes = (int)v * 1024;
         } else if (strcmp(flag, "--progress-hold") == 0) {
             if (!mr_parse_long(val, 0, 1000, &v))
-                return fail(err, errlen, "--progress-hold: '%s' is not a number of milliseconds 0..1000%s", val,
-                            "");
+                return fail(err, errlen, "--progress-hold: '%s' is not a number of milliseconds 0..1000%s",
+                            val, "");
             cfg->progress_hold_ms = (int)v;
         } else if (strcmp(flag, "--name") == 0) {
             size_t n = strlen(val);

@@ -64,7 +64,8 @@ typedef struct sv_due {
 #define SV_DUE_PER_CLIENT 4 /* ring entries per client; a full ring releases its oldest early */
 
 /* Server memory per client slot: its record and its share of the hold pool and ring. */
-#define SV_CLIENT_BYTES (sizeof(sv_client) + SV_HOLD_MAX * sizeof(sv_late) + SV_DUE_PER_CLIENT * sizeof(sv_due))
+#define SV_CLIENT_BYTES                                                                                      \
+    (sizeof(sv_client) + SV_HOLD_MAX * sizeof(sv_late) + SV_DUE_PER_CLIENT * sizeof(sv_due))
 
 struct sv {
     sv_config cfg;
@@ -94,9 +95,9 @@ struct sv {
     char *idbuf;   /* WIRE_GAME_ID_MAX + 1 bytes: a game ID as a C string */
     wire_msg *in;  /* decoding scratch */
     wire_msg *msg; /* encoding scratch */
-    sv_late *late;  /* held-back packets: SV_HOLD_MAX per client */
-    int late_free;  /* first free entry: index + 1, 0 = none */
-    sv_due *due;    /* ring of SV_DUE_PER_CLIENT per client */
+    sv_late *late; /* held-back packets: SV_HOLD_MAX per client */
+    int late_free; /* first free entry: index + 1, 0 = none */
+    sv_due *due;   /* ring of SV_DUE_PER_CLIENT per client */
     int due_head, due_n, cap_due;
     int step_max_slot; /* highest peer slot sent to in this step, -1 = none */
 };

@@ -205,7 +205,8 @@ void sv_send_late(sv_t *sv, sv_client *c, const wire_msg *m)
     c->late_step = sv->st.steps + 1;
     if (sv->due_n == sv->cap_due)
         pop_due(sv); /* full: the oldest hold ends early */
-    *due_at(sv, sv->due_n) = (sv_due){.client = (int)(c - sv->clients), .id = c->id, .due_ms = c->late_due_ms};
+    *due_at(sv, sv->due_n) =
+        (sv_due){.client = (int)(c - sv->clients), .id = c->id, .due_ms = c->late_due_ms};
     sv->due_n++;
 }
 

@@ -218,16 +218,20 @@ static void test_cli(void **ctx)
     assert_int_equal(parse(&cfg, err, sizeof err, version), SV_CLI_VERSION);
 
     const char *bad[][3] = {
-        {"--port", "65536", NULL},        {"--port", "-1", NULL},          {"--port", "12x", NULL},
-        {"--port", NULL, NULL},           {"--bogus", NULL, NULL},         {"--kind", "chess", NULL},
-        {"--size", "x5", NULL},           {"--size", "5x", NULL},          {"--size", "3x3x3", NULL},
-        {"--difficulty", "insane", NULL}, {"--countdown", "1.2345", NULL}, {"--countdown", "61", NULL},
-        {"--grace", ".", NULL},           {"--max-clients", "4001", NULL}, {"--max-rooms", "0", NULL},
-        {"--log-level", "loud", NULL},    {"--stats=1", NULL, NULL},       {"--name", "", NULL},
-        {"--name", "\x01x", NULL},        {"stray", NULL, NULL},           {"--series", "100", NULL},
-        {"--sockbuf", "-4", NULL},        {"--discovery", "70000", NULL},  {"--rate", "0", NULL},
-        {"--max-per-ip", "-1", NULL},     {"--progress-hold", "1001", NULL}, {"--progress-hold", "5ms", NULL},
-        {"--progress-hold", NULL, NULL},
+        {"--port", "65536", NULL},        {"--port", "-1", NULL},
+        {"--port", "12x", NULL},          {"--port", NULL, NULL},
+        {"--bogus", NULL, NULL},          {"--kind", "chess", NULL},
+        {"--size", "x5", NULL},           {"--size", "5x", NULL},
+        {"--size", "3x3x3", NULL},        {"--difficulty", "insane", NULL},
+        {"--countdown", "1.2345", NULL},  {"--countdown", "61", NULL},
+        {"--grace", ".", NULL},           {"--max-clients", "4001", NULL},
+        {"--max-rooms", "0", NULL},       {"--log-level", "loud", NULL},
+        {"--stats=1", NULL, NULL},        {"--name", "", NULL},
+        {"--name", "\x01x", NULL},        {"stray", NULL, NULL},
+        {"--series", "100", NULL},        {"--sockbuf", "-4", NULL},
+        {"--discovery", "70000", NULL},   {"--rate", "0", NULL},
+        {"--max-per-ip", "-1", NULL},     {"--progress-hold", "1001", NULL},
+        {"--progress-hold", "5ms", NULL}, {"--progress-hold", NULL, NULL},
     };
     for (size_t i = 0; i < MR_ARRAY_LEN(bad); i++) {
         err[0] = '\0';

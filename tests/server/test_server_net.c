@@ -32,7 +32,7 @@
 typedef struct fixture {
     sv_t *sv;
     uint64_t base_us;
-    bool frozen;        /* the server's clock stands at frozen_ms (the test moves it) */
+    bool frozen; /* the server's clock stands at frozen_ms (the test moves it) */
     uint64_t frozen_ms;
 } fixture;
 
@@ -1183,22 +1183,14 @@ static void test_shutdown(void **ctx)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_full_match),
-        cmocka_unit_test(test_many_rooms),
-        cmocka_unit_test(test_one_step_order),
-        cmocka_unit_test(test_progress_hold),
-        cmocka_unit_test(test_moves_refused),
-        cmocka_unit_test(test_bad_packets),
-        cmocka_unit_test(test_flood_kicked),
-        cmocka_unit_test(test_kicked_silent_peer_dropped),
-        cmocka_unit_test(test_random_packets),
-        cmocka_unit_test(test_room_errors),
-        cmocka_unit_test(test_handshake_limits),
-        cmocka_unit_test(test_max_per_ip),
-        cmocka_unit_test(test_quick_match),
-        cmocka_unit_test(test_resume_and_forfeit),
-        cmocka_unit_test(test_discovery),
-        cmocka_unit_test(test_shutdown),
+        cmocka_unit_test(test_full_match),       cmocka_unit_test(test_many_rooms),
+        cmocka_unit_test(test_one_step_order),   cmocka_unit_test(test_progress_hold),
+        cmocka_unit_test(test_moves_refused),    cmocka_unit_test(test_bad_packets),
+        cmocka_unit_test(test_flood_kicked),     cmocka_unit_test(test_kicked_silent_peer_dropped),
+        cmocka_unit_test(test_random_packets),   cmocka_unit_test(test_room_errors),
+        cmocka_unit_test(test_handshake_limits), cmocka_unit_test(test_max_per_ip),
+        cmocka_unit_test(test_quick_match),      cmocka_unit_test(test_resume_and_forfeit),
+        cmocka_unit_test(test_discovery),        cmocka_unit_test(test_shutdown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
