@@ -46,7 +46,10 @@ static bool has_room(it_env *e, void *arg)
 
 /* Runs mazerace-bot with args (NULL-terminated), returns its exit code and
  * counts output lines containing each of two needles. */
-static int run_bot(const char *const args[], const char *n1, int *c1, const char *n2, int *c2)
+/* Runs the bot to its end, counting output lines that contain n1 and n2;
+ * the last line with n1 is copied into keep (when not NULL). */
+static int run_bot_keep(const char *const args[], const char *n1, int *c1, const char *n2, int *c2,
+                        char *keep, size_t keeplen)
 {
     char *argv[32];
     int n = 0;
@@ -59,8 +62,11 @@ static int run_bot(const char *const args[], const char *n1, int *c1, const char
     char line[1024];
     uint64_t deadline = mr_now_us() + 90000000u;
     while (mr_now_us() < deadline && it_proc_line(&bot, line, sizeof line, 1000, "bot")) {
-        if (n1 && strstr(line, n1))
+        if (n1 && strstr(line, n1)) {
             (*c1)++;
+            if (keep)
+                snprintf(keep, keeplen, "%s", line);
+        }
         if (n2 && strstr(line, n2))
             (*c2)++;
     }
@@ -69,6 +75,11 @@ static int run_bot(const char *const args[], const char *n1, int *c1, const char
     it_proc_cleanup(&bot);
     assert_true(ended);
     return code;
+}
+
+static int run_bot(const char *const args[], const char *n1, int *c1, const char *n2, int *c2)
+{
+    return run_bot_keep(args, n1, c1, n2, c2, NULL, 0);
 }
 
 /* The documented smoke run: two bots, quick match, one full match, exit 0. */
@@ -162,7 +173,10 @@ static void test_bot_joins_room_by_code(void **ctx)
 }
 
 /* The bench mode in small: two shuttling bots for half a second; every
- * move answered, a RESULT line in the baselines' shape. */
+ * move answered, a RESULT line in the baselines' shape, with the ghost
+ * delay (a move sent -> the opponent's PROGRESS) timed too: at least the
+ * ack round trip, at most the server's progress hold plus a generous
+ * margin. */
 static void test_bot_bench_small(void **ctx)
 {
     (void)ctx;
@@ -173,10 +187,21 @@ static void test_bot_bench_small(void **ctx)
     const char *args[] = {"--server", addr,           "--bots", "2",         "--bench", "0.5", "--size",
                           "9x9",      "--server-pid", pid,      "--timeout", "30",      NULL};
     int result = 0, answered = 0;
-    int code = run_bot(args, "RESULT net rate20_k2 ", &result, " 0 unanswered)", &answered);
+    char line[1024] = "";
+    int code =
+        run_bot_keep(args, "RESULT net rate20_k2 ", &result, " 0 unanswered)", &answered, line, sizeof line);
     assert_int_equal(code, 0);
     assert_int_equal(result, 1);
     assert_int_equal(answered, 1);
+    const char *p50 = strstr(line, " p50_us="), *g50 = strstr(line, " ghost_p50_us="),
+               *g99 = strstr(line, " ghost_p99_us=");
+    assert_non_null(p50);
+    assert_non_null(g50);
+    assert_non_null(g99);
+    double ack = atof(p50 + 8), ghost = atof(g50 + 14), ghost99 = atof(g99 + 14);
+    assert_true(ack > 0);
+    assert_true(ghost >= ack);
+    assert_true(ghost99 >= ghost && ghost99 < 5e6);
     server_down(&sv);
 }
 

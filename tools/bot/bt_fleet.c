@@ -106,6 +106,10 @@ static bool make_fleet(fleet *f, const bt_opts *o)
             fprintf(stderr, "mazerace-bot: bot %d: %s\n", i + 1, err);
             return false;
         }
+        if (c.mode == BT_WAIT && o->player.mode == BT_CREATE) {
+            bt_player_set_opponent(f->p[i], f->p[i - 1]);
+            bt_player_set_opponent(f->p[i - 1], f->p[i]);
+        }
         /* The fleet finds a player from its connection by index. */
         cl_net_set_user(bt_player_net(f->p[i]), (void *)(intptr_t)i);
         f->n++;
@@ -180,6 +184,26 @@ static void report_failure(const fleet *f, int i)
     fprintf(stderr, "mazerace-bot: %s: %s\n", bt_player_name(f->p[i]), bt_player_failed(f->p[i]));
 }
 
+/* Every player's samples of one kind in one array (the caller frees it). */
+static uint32_t *gather(const fleet *f, const uint32_t *(*get)(const bt_player *, size_t *), size_t *n)
+{
+    size_t total = 0, m;
+    for (int i = 0; i < f->n; i++) {
+        get(f->p[i], &m);
+        total += m;
+    }
+    uint32_t *all = mr_alloc(total ? total : 1, sizeof *all);
+    size_t k = 0;
+    for (int i = 0; i < f->n; i++) {
+        const uint32_t *s = get(f->p[i], &m);
+        if (m)
+            memcpy(all + k, s, m * sizeof *s);
+        k += m;
+    }
+    *n = total;
+    return all;
+}
+
 /* ---- play mode ---- */
 
 static int play(fleet *f)
@@ -203,7 +227,6 @@ static int play(fleet *f)
     }
     double wall = (double)(mr_now_us() - t0) / 1e6;
     uint64_t sent = 0, acked = 0, rejected = 0, progress = 0, resumed = 0, wins = 0, games = 0;
-    size_t ns = 0;
     for (int i = 0; i < f->n; i++) {
         const bt_counts *c = bt_player_counts(f->p[i]);
         sent += c->sent, acked += c->acked, rejected += c->rejected;
@@ -213,18 +236,9 @@ static int play(fleet *f)
         games += (uint64_t)n;
         for (int k = 0; k < n; k++)
             wins += r[k].end.winner == r[k].slot;
-        size_t m;
-        bt_player_samples(f->p[i], &m);
-        ns += m;
     }
-    uint32_t *all = mr_alloc(ns ? ns : 1, sizeof *all);
-    size_t k = 0;
-    for (int i = 0; i < f->n; i++) {
-        size_t m;
-        const uint32_t *s = bt_player_samples(f->p[i], &m);
-        memcpy(all + k, s, m * sizeof *s);
-        k += m;
-    }
+    size_t ns;
+    uint32_t *all = gather(f, bt_player_samples, &ns);
     uint32_t p50 = bt_quantile(all, ns, 0.5, 0), p99 = bt_quantile(all, ns, 0.99, 1);
     free(all);
     printf("summary: %d bots, %d done, %llu games seen (%llu won), %.1f s; moves sent %llu, acked %llu, "
@@ -327,26 +341,19 @@ static int bench(fleet *f)
     }
     failed = first_failure(f);
 
-    size_t ns = 0;
     uint64_t sent = 0, answered = 0, rejected = 0;
     for (int i = 0; i < f->n; i++) {
-        size_t m;
-        bt_player_samples(f->p[i], &m);
-        ns += m;
         const bt_counts *c = bt_player_counts(f->p[i]);
         sent += c->sent, answered += c->acked + c->rejected, rejected += c->rejected;
     }
-    uint32_t *all = mr_alloc(ns ? ns : 1, sizeof *all);
-    size_t k = 0;
-    for (int i = 0; i < f->n; i++) {
-        size_t m;
-        const uint32_t *s = bt_player_samples(f->p[i], &m);
-        memcpy(all + k, s, m * sizeof *s);
-        k += m;
-    }
     /* Samples are in microseconds already. */
+    size_t ns, ng;
+    uint32_t *all = gather(f, bt_player_samples, &ns);
     double p50 = bt_quantile(all, ns, 0.5, 0), p90 = bt_quantile(all, ns, 0.9, 1),
            p99 = bt_quantile(all, ns, 0.99, 1), mx = ns ? all[ns - 1] : 0;
+    free(all);
+    all = gather(f, bt_player_ghost_samples, &ng);
+    double g50 = bt_quantile(all, ng, 0.5, 0), g99 = bt_quantile(all, ng, 0.99, 1);
     free(all);
 
     double win = (double)(b.t_us - a.t_us) / 1e6;
@@ -364,6 +371,9 @@ static int bench(fleet *f)
     printf("  %.0f moves/s validated = %.0f msgs/s (both directions)\n", rt / win, 2 * rt / win);
     printf("  ack round trip us: p50 %.1f  p90 %.1f  p99 %.1f  max %.1f  (%zu samples)\n", p50, p90, p99, mx,
            ns);
+    printf("  ghost delay us (opponent sends a move -> its PROGRESS reaches us): p50 %.1f  p99 %.1f  (%zu "
+           "samples)\n",
+           g50, g99, ng);
     if (srv_cpu >= 0)
         printf("  server process CPU %.3f s in window (%.1f%% of a core, %.2f us/move); bots %.1f%%\n",
                srv_cpu, 100 * srv_cpu / win, rt ? srv_cpu * 1e6 / (double)rt : 0, 100 * cli_cpu / win);
@@ -374,11 +384,11 @@ static int bench(fleet *f)
         printf("  CPU steal (hypervisor) in window: %.1f%% of the machine's CPU time\n", steal);
     printf("RESULT net rate%g_k%d rt=%llu rt_per_s=%.0f msgs_per_s=%.0f p50_us=%.1f p90_us=%.1f p99_us=%.1f "
            "max_us=%.1f srv_cpu_pct=%.1f srv_us_per_echo=%.2f cli_cpu_pct=%.1f srv_drops=%ld cli_drops=%ld "
-           "sent=%llu answered=%llu rejected=%llu steal_pct=%.1f\n",
+           "sent=%llu answered=%llu rejected=%llu steal_pct=%.1f ghost_p50_us=%.1f ghost_p99_us=%.1f\n",
            rate, f->n, (unsigned long long)rt, rt / win, 2 * rt / win, p50, p90, p99, mx,
            srv_cpu >= 0 ? 100 * srv_cpu / win : -1, srv_cpu >= 0 && rt ? srv_cpu * 1e6 / (double)rt : -1,
            100 * cli_cpu / win, sdrop, cdrop, (unsigned long long)sent, (unsigned long long)answered,
-           (unsigned long long)rejected, steal);
+           (unsigned long long)rejected, steal, g50, g99);
     fflush(stdout);
     if (failed >= 0) {
         report_failure(f, failed);

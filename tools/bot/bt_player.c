@@ -13,6 +13,8 @@
  * moves, never an unbounded burst. */
 #define MAX_MOVES_PER_STEP 8
 
+#define GHOST_RING 64
+
 typedef struct sent_move {
     uint32_t seq;
     uint64_t at_us;
@@ -49,6 +51,14 @@ struct bt_player {
     bool recording;
     uint32_t *samples;
     size_t ns, scap;
+
+    /* Ghost delay: when each of the last GHOST_RING accepted moves was sent,
+     * by accepted-move count (seq holds the count here), for the opponent
+     * in this process to time its PROGRESS against. */
+    sent_move accepted[GHOST_RING];
+    const bt_player *opp;
+    uint32_t *ghost;
+    size_t ng, gcap;
 };
 
 static void failf(bt_player *p, const char *fmt, const char *what)
@@ -106,6 +116,7 @@ void bt_player_destroy(bt_player *p)
     free(p->results);
     free(p->sq);
     free(p->samples);
+    free(p->ghost);
     free(p);
 }
 
@@ -135,7 +146,19 @@ static void send_move(bt_player *p, pz_move mv)
     p->sq_len++;
 }
 
-static void answered(bt_player *p, uint32_t seq, uint64_t now_us)
+/* Appends a microsecond sample to a growing array. */
+static void add_sample(uint32_t **a, size_t *n, size_t *cap, uint64_t d)
+{
+    if (*n == *cap) {
+        *cap = *cap ? *cap * 2 : 1024;
+        *a = mr_realloc(*a, *cap, sizeof **a);
+    }
+    (*a)[(*n)++] = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
+}
+
+/* Takes seq's entry off the ring of moves sent and records its round trip;
+ * returns when it was sent, 0 if it was not found. */
+static uint64_t answered(bt_player *p, uint32_t seq, uint64_t now_us)
 {
     /* Answers come in sequence order. Older entries were lost to a drop;
      * a newer head means seq was sent by someone else on this connection
@@ -146,16 +169,21 @@ static void answered(bt_player *p, uint32_t seq, uint64_t now_us)
         p->sq_len--;
         if (s.seq != seq)
             continue;
-        if (p->recording) {
-            if (p->ns == p->scap) {
-                p->scap = p->scap ? p->scap * 2 : 1024;
-                p->samples = mr_realloc(p->samples, p->scap, sizeof *p->samples);
-            }
-            uint64_t d = now_us > s.at_us ? now_us - s.at_us : 0;
-            p->samples[p->ns++] = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
-        }
-        return;
+        if (p->recording)
+            add_sample(&p->samples, &p->ns, &p->scap, now_us > s.at_us ? now_us - s.at_us : 0);
+        return s.at_us;
     }
+    return 0;
+}
+
+/* The opponent's move number n reached us: how long since it was sent. */
+static void ghost_seen(bt_player *p, uint32_t n, uint64_t now_us)
+{
+    if (!p->recording || !p->opp || n == 0)
+        return;
+    const sent_move *s = &p->opp->accepted[n % GHOST_RING];
+    if (s->seq == n && s->at_us)
+        add_sample(&p->ghost, &p->ng, &p->gcap, now_us > s->at_us ? now_us - s->at_us : 0);
 }
 
 static pz_move inverse(pz_move mv)
@@ -325,10 +353,12 @@ static void on_event(bt_player *p, const cl_net_event *ev, uint64_t now_us)
     case CL_EV_MATCH_START:
         on_match_start(p, ev);
         break;
-    case CL_EV_ACK:
+    case CL_EV_ACK: {
         p->counts.acked++;
-        answered(p, ev->seq, now_us);
+        uint64_t at = answered(p, ev->seq, now_us);
+        p->accepted[ev->moves % GHOST_RING] = (sent_move){.seq = ev->moves, .at_us = at};
         break;
+    }
     case CL_EV_REJECT:
         p->counts.rejected++;
         p->counts.last_reject = ev->code;
@@ -337,6 +367,7 @@ static void on_event(bt_player *p, const cl_net_event *ev, uint64_t now_us)
         break;
     case CL_EV_PROGRESS:
         p->counts.progress++;
+        ghost_seen(p, ev->progress.moves, now_us);
         break;
     case CL_EV_MATCH_END:
         on_match_end(p, ev);
@@ -448,6 +479,17 @@ const uint32_t *bt_player_samples(const bt_player *p, size_t *n)
 {
     *n = p->ns;
     return p->samples;
+}
+
+void bt_player_set_opponent(bt_player *p, const bt_player *opp)
+{
+    p->opp = opp;
+}
+
+const uint32_t *bt_player_ghost_samples(const bt_player *p, size_t *n)
+{
+    *n = p->ng;
+    return p->ghost;
 }
 
 uint32_t bt_player_outstanding(const bt_player *p)

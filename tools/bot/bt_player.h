@@ -92,6 +92,12 @@ int bt_player_results(const bt_player *p, const bt_result **out);
 void bt_player_record(bt_player *p, bool on);
 /* The samples so far (not sorted); *n gets how many. */
 const uint32_t *bt_player_samples(const bt_player *p, size_t *n);
+/* Ghost delay, for benches where both players of a match are in this
+ * process: while recording, each opponent PROGRESS adds the microseconds
+ * since opp sent that move (known once opp has its ACK; otherwise no
+ * sample). */
+void bt_player_set_opponent(bt_player *p, const bt_player *opp);
+const uint32_t *bt_player_ghost_samples(const bt_player *p, size_t *n);
 /* Moves sent and not answered yet. */
 uint32_t bt_player_outstanding(const bt_player *p);
 /* When the player next has a move to make (microseconds, the clock of
