@@ -652,6 +652,7 @@ void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
         if (!in_room(sv, c))
             break;
         sv->st.moves_validated++;
+        sv_note_move(sv, c);
         match_move(room->m, c->slot, in->move.seq, in->move.move, sv->now_ms, &code);
         if (sv->cfg.log_moves)
             sv_logf(&sv->log, SV_LOG_DEBUG, "room %s slot %d move %u: %s", room->code, c->slot, in->move.seq,

@@ -38,9 +38,12 @@ typedef struct sv_client {
     uint64_t sent_step;  /* sv->st.steps + 1 of the last step that queued a packet for it, 0 = none */
     int late_head;       /* its first and last held-back packet: index + 1 in sv->late, 0 = none */
     int late_tail;
-    int late_n;           /* held-back packets */
-    uint64_t late_due_ms; /* when they go out at the latest (the first one's time + progress hold) */
-    uint64_t late_step;   /* sv->st.steps + 1 of the step that held the first one */
+    int late_n;            /* held-back packets */
+    uint64_t late_due_ms;  /* when they go out at the latest (the first one's time + progress hold) */
+    uint64_t late_step;    /* sv->st.steps + 1 of the step that held the first one */
+    uint64_t last_move_ms; /* when its last MOVE came, valid once moved */
+    uint32_t move_gap_ms;  /* time between its last two MOVEs; UINT32_MAX until it has made two */
+    bool moved;
 } sv_client;
 
 /* Held-back packets per client before they go out anyway. */
@@ -118,14 +121,17 @@ size_t sv_room_memory(const sv_t *sv);
 
 /* sv_server.c: sending and peer management. */
 void sv_send(sv_t *sv, sv_client *c, const wire_msg *m);
-/* Like sv_send, but the packet is held back (for the opponent's PROGRESS):
- * it leaves with the next packet sv_send queues for that client, or after
- * cfg.progress_hold_ms at the end of a step, whichever comes first; in the
- * step that held it, only after everything sv_send queued has been flushed
- * (the mover's ACK goes first). A client's packets still arrive in the
- * order they were queued. */
+/* Like sv_send, but the packet is held back (for the opponent's PROGRESS).
+ * For a client that is moving fast (sv_holds_for) it leaves with the next
+ * packet sv_send queues for that client, or after cfg.progress_hold_ms at
+ * the end of a step, whichever comes first; for any other, at the end of
+ * this step. Either way, in the step that held it, only after everything
+ * sv_send queued has been flushed (the mover's ACK goes first). A client's
+ * packets still arrive in the order they were queued. */
 void sv_send_late(sv_t *sv, sv_client *c, const wire_msg *m);
 void sv_send_error(sv_t *sv, sv_client *c, int type, int code, const char *text);
+/* Notes the time of a MOVE from c (for the progress hold). */
+void sv_note_move(sv_t *sv, sv_client *c);
 /* Counts a bad message (code WIRE_ERR_RATE: an over-rate one), logs it,
  * answers the first one with an ERROR and disconnects the peer at max_bad. */
 void sv_bad_message(sv_t *sv, sv_client *c, int code, const char *why);

@@ -170,6 +170,24 @@ void sv_send(sv_t *sv, sv_client *c, const wire_msg *m)
         queue_packet(sv, c, p);
 }
 
+void sv_note_move(sv_t *sv, sv_client *c)
+{
+    uint64_t gap = sv->now_ms - c->last_move_ms;
+    c->move_gap_ms = !c->moved ? UINT32_MAX : gap > UINT32_MAX ? UINT32_MAX : (uint32_t)gap;
+    c->last_move_ms = sv->now_ms;
+    c->moved = true;
+}
+
+/* Whether a PROGRESS for c should wait for c's next packet: only when c
+ * itself is moving fast enough (its last two moves at most 1.5 holds apart,
+ * the last one at most two holds ago) that its next ACK is likely to come
+ * within the hold. A player thinking between moves gets it at once. */
+static bool holds_for(const sv_t *sv, const sv_client *c)
+{
+    uint64_t h = (uint64_t)sv->cfg.progress_hold_ms;
+    return h > 0 && c->moved && c->move_gap_ms <= h * 3 / 2 && sv->now_ms - c->last_move_ms <= 2 * h;
+}
+
 void sv_send_late(sv_t *sv, sv_client *c, const wire_msg *m)
 {
     if (!can_send(c))
@@ -201,11 +219,16 @@ void sv_send_late(sv_t *sv, sv_client *c, const wire_msg *m)
     c->late_tail = e;
     if (++c->late_n > 1)
         return;
-    c->late_due_ms = sv->now_ms + (uint64_t)sv->cfg.progress_hold_ms;
+    bool hold = holds_for(sv, c);
+    c->late_due_ms = sv->now_ms + (hold ? (uint64_t)sv->cfg.progress_hold_ms : 0);
     c->late_step = sv->st.steps + 1;
     if (sv->due_n == sv->cap_due)
         pop_due(sv); /* full: the oldest hold ends early */
-    *due_at(sv, sv->due_n) =
+    /* The ring stays in due order: a hold goes to the back (every hold is
+     * as long), one due now to the front. */
+    if (!hold)
+        sv->due_head = (sv->due_head + sv->cap_due - 1) % sv->cap_due;
+    *due_at(sv, hold ? sv->due_n : 0) =
         (sv_due){.client = (int)(c - sv->clients), .id = c->id, .due_ms = c->late_due_ms};
     sv->due_n++;
 }
