@@ -42,9 +42,10 @@ typedef struct sv_config {
 
     int discovery_port; /* default SV_DEFAULT_DISCOVERY_PORT; 0 = ephemeral; -1 = off */
     int sockbuf_bytes;  /* SO_RCVBUF/SO_SNDBUF of the game socket; default 4 MiB; 0 = ENet's */
-    /* How long an opponent's PROGRESS may wait to leave in one datagram
-     * with the next packet for that player (docs/server.md); 0..1000 ms,
-     * default SV_DEFAULT_PROGRESS_HOLD_MS; 0 = at the end of the step. */
+    /* How long an opponent's PROGRESS may wait, for a player who is moving
+     * fast, to leave in one datagram with the next packet for that player
+     * (docs/server.md); 0..1000 ms, default SV_DEFAULT_PROGRESS_HOLD_MS;
+     * 0 = always at the end of the step. */
     int progress_hold_ms;
 
     /* Per-peer limits (token bucket on messages; see docs/server.md). */

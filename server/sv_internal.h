@@ -56,9 +56,10 @@ typedef struct sv_late {
     ENetPacket *p;
 } sv_late;
 
-/* When a client's held-back packets are due: a FIFO ring, in due order
- * since every hold lasts the same time. An entry is stale (skipped) once
- * its client's packets went out with another packet. */
+/* When a client's held-back packets are due: a ring in due order. Every
+ * hold lasts the same time, so a hold goes to the back; packets due at the
+ * end of this step go to the front. An entry is stale (skipped) once its
+ * client's packets went out with another packet. */
 typedef struct sv_due {
     int client;  /* index in sv->clients */
     uint32_t id; /* its id then: the slot may be reused */
@@ -122,7 +123,7 @@ size_t sv_room_memory(const sv_t *sv);
 /* sv_server.c: sending and peer management. */
 void sv_send(sv_t *sv, sv_client *c, const wire_msg *m);
 /* Like sv_send, but the packet is held back (for the opponent's PROGRESS).
- * For a client that is moving fast (sv_holds_for) it leaves with the next
+ * For a client that is moving fast (holds_for in sv_server.c) it leaves with the next
  * packet sv_send queues for that client, or after cfg.progress_hold_ms at
  * the end of a step, whichever comes first; for any other, at the end of
  * this step. Either way, in the step that held it, only after everything

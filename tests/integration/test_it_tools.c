@@ -44,10 +44,9 @@ static bool has_room(it_env *e, void *arg)
     return bt_player_room(e->p[0]) != NULL || bt_player_failed(e->p[0]);
 }
 
-/* Runs mazerace-bot with args (NULL-terminated), returns its exit code and
- * counts output lines containing each of two needles. */
-/* Runs the bot to its end, counting output lines that contain n1 and n2;
- * the last line with n1 is copied into keep (when not NULL). */
+/* Runs mazerace-bot with args (NULL-terminated) to its end, returns its
+ * exit code and counts output lines containing each of two needles; the
+ * last line with n1 is copied into keep (when not NULL). */
 static int run_bot_keep(const char *const args[], const char *n1, int *c1, const char *n2, int *c2,
                         char *keep, size_t keeplen)
 {
