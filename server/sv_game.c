@@ -480,7 +480,7 @@ static void on_create(sv_t *sv, sv_client *c, const wire_create *cr)
         }
         memcpy(sv->idbuf, cr->game_id, cr->game_id_len);
         sv->idbuf[cr->game_id_len] = '\0';
-        /* A "kind:WxH:difficulty" ID without a seed gets one from rng_init. */
+        /* A "kind:WxH:difficulty" ID without a seed gets the next draw of the server's stream. */
         m = match_create_from_id(sv->idbuf, &mc, rng_u64(&sv->rng), err, sizeof err);
     } else {
         pz_params p = cr->params;

@@ -39,7 +39,7 @@ typedef struct sv_client {
     int late_head;       /* its first and last held-back packet: index + 1 in sv->late, 0 = none */
     int late_tail;
     int late_n;            /* held-back packets */
-    uint64_t late_due_ms;  /* when they go out at the latest (the first one's time + progress hold) */
+    uint64_t late_due_ms;  /* when they go out at the latest: the first one's time, plus the hold if held */
     uint64_t late_step;    /* sv->st.steps + 1 of the step that held the first one */
     uint64_t last_move_ms; /* when its last MOVE came, valid once moved */
     uint32_t move_gap_ms;  /* time between its last two MOVEs; UINT32_MAX until it has made two */

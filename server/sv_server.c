@@ -152,7 +152,7 @@ static void flush_late(sv_t *sv)
 }
 
 /* Frees every held-back packet (the server is going away). */
-static void release_late(sv_t *sv)
+static void discard_all_late(sv_t *sv)
 {
     for (int i = 0; i < sv->nclients; i++)
         discard_late(sv, &sv->clients[i]);
@@ -771,7 +771,7 @@ void sv_destroy(sv_t *sv)
         return;
     if (sv->host) {
         sv_shutdown(sv, SV_SHUTDOWN_MS);
-        release_late(sv);
+        discard_all_late(sv);
         enet_host_destroy(sv->host);
     }
     sv_disc_close(sv->disc);

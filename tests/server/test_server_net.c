@@ -203,18 +203,18 @@ static void end_race(race *r)
     pz_kind_of(r->pz)->free_puzzle(r->pz);
 }
 
-/* The types of the ACK and PROGRESS messages c holds, oldest first (up to
- * max); other messages (room state, match start) are skipped. */
+/* The types of the ACK, PROGRESS and MATCH_END messages c holds, oldest
+ * first (up to max); other messages (room state, match start) are skipped. */
 static int race_msgs(raw_client *c, int *out, int max)
 {
     int all[64], n = raw_queued_types(c, all, 64), k = 0;
     for (int i = 0; i < n && i < 64 && k < max; i++)
-        if (all[i] == WIRE_ACK || all[i] == WIRE_PROGRESS)
+        if (all[i] == WIRE_ACK || all[i] == WIRE_PROGRESS || all[i] == WIRE_MATCH_END)
             out[k++] = all[i];
     return k;
 }
 
-/* Pumps c (and the server) until it holds n ACK/PROGRESS messages or time
+/* Pumps c (and the server) until it holds n ACK/PROGRESS/MATCH_END messages or time
  * runs out; returns how many it holds, their types in out. */
 static int wait_race_msgs(raw_client *c, int n, int *out, int max)
 {
@@ -260,16 +260,6 @@ static void test_one_step_order(void **ctx)
     assert_int_equal(m.progress.slot, 1);
     end_race(&r);
     stop(f);
-}
-
-/* Types of the ACK, PROGRESS and MATCH_END messages c holds, oldest first. */
-static int hold_msgs(raw_client *c, int *out, int max)
-{
-    int all[64], n = raw_queued_types(c, all, 64), k = 0;
-    for (int i = 0; i < n && i < 64 && k < max; i++)
-        if (all[i] == WIRE_ACK || all[i] == WIRE_PROGRESS || all[i] == WIRE_MATCH_END)
-            out[k++] = all[i];
-    return k;
 }
 
 /* Sends a move and waits for its ACK (the server's clock stands still). */
@@ -404,7 +394,7 @@ static void test_progress_hold(void **ctx)
     uint64_t end = mr_now_us() + (uint64_t)WAIT_MS * 1000u;
     while (!raw_has(r.b, WIRE_MATCH_END) && mr_now_us() < end)
         raw_pump(r.b, 5, true);
-    int n = hold_msgs(r.b, t, 64);
+    int n = race_msgs(r.b, t, 64);
     assert_int_equal(n, (int)(sa - before) + 1);
     assert_int_equal(t[n - 1], WIRE_MATCH_END); /* after every PROGRESS */
     assert_true(raw_wait(r.b, WIRE_MATCH_END, &m, 0));

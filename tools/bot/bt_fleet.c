@@ -106,7 +106,7 @@ static bool make_fleet(fleet *f, const bt_opts *o)
             fprintf(stderr, "mazerace-bot: bot %d: %s\n", i + 1, err);
             return false;
         }
-        if (c.mode == BT_WAIT && o->player.mode == BT_CREATE) {
+        if (o->player.mode == BT_CREATE && i % 2 == 1) { /* the pair is complete */
             bt_player_set_opponent(f->p[i], f->p[i - 1]);
             bt_player_set_opponent(f->p[i - 1], f->p[i]);
         }

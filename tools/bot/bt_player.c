@@ -20,6 +20,13 @@ typedef struct sent_move {
     uint64_t at_us;
 } sent_move;
 
+/* An accepted move: its number in the game (the ACK's count) and when it
+ * was sent (0 = unknown). */
+typedef struct acked_move {
+    uint32_t moves;
+    uint64_t sent_us;
+} acked_move;
+
 struct bt_player {
     cl_net_t *net;
     bt_player_cfg cfg;
@@ -53,9 +60,9 @@ struct bt_player {
     size_t ns, scap;
 
     /* Ghost delay: when each of the last GHOST_RING accepted moves was sent,
-     * by accepted-move count (seq holds the count here), for the opponent
+     * by accepted-move count, for the opponent
      * in this process to time its PROGRESS against. */
-    sent_move accepted[GHOST_RING];
+    acked_move accepted[GHOST_RING];
     const bt_player *opp;
     uint32_t *ghost;
     size_t ng, gcap;
@@ -181,9 +188,9 @@ static void ghost_seen(bt_player *p, uint32_t n, uint64_t now_us)
 {
     if (!p->recording || !p->opp || n == 0)
         return;
-    const sent_move *s = &p->opp->accepted[n % GHOST_RING];
-    if (s->seq == n && s->at_us)
-        add_sample(&p->ghost, &p->ng, &p->gcap, now_us > s->at_us ? now_us - s->at_us : 0);
+    const acked_move *a = &p->opp->accepted[n % GHOST_RING];
+    if (a->moves == n && a->sent_us)
+        add_sample(&p->ghost, &p->ng, &p->gcap, now_us > a->sent_us ? now_us - a->sent_us : 0);
 }
 
 static pz_move inverse(pz_move mv)
@@ -356,7 +363,7 @@ static void on_event(bt_player *p, const cl_net_event *ev, uint64_t now_us)
     case CL_EV_ACK: {
         p->counts.acked++;
         uint64_t at = answered(p, ev->seq, now_us);
-        p->accepted[ev->moves % GHOST_RING] = (sent_move){.seq = ev->moves, .at_us = at};
+        p->accepted[ev->moves % GHOST_RING] = (acked_move){.moves = ev->moves, .sent_us = at};
         break;
     }
     case CL_EV_REJECT:
