@@ -40,6 +40,12 @@ static const char usage[] =
     "  --burst N            messages allowed in a burst (default 200)\n"
     "  --max-bad N          bad or over-rate messages before disconnect (default 20)\n"
     "\n"
+    "Puzzle generation (on worker threads; see docs/reliability.md):\n"
+    "  --gen-rate MS        generation CPU per client, ms per second (default 250; its address: 4x)\n"
+    "  --gen-burst MS       generation CPU a client may save up, ms (default 4000; its address: 4x)\n"
+    "  --gen-queue N        generation jobs queued or running, 1..4096 (default 64)\n"
+    "  --puzzle-mem MIB     puzzle memory of all rooms, MiB (default 1024); one address may hold 1/8\n"
+    "\n"
     "Output:\n"
     "  --log-level L        off, error, warn, info or debug (default info); log goes to stderr\n"
     "  --log-moves          log every move at debug level\n"
@@ -154,10 +160,10 @@ int sv_cli_parse(sv_config *cfg, int argc, char **argv, char *err, size_t errlen
         }
 
         static const char *const with_value[] = {
-            "--bind",        "--port",      "--discovery",  "--sockbuf",      "--name",
-            "--max-clients", "--max-rooms", "--max-per-ip", "--kind",         "--size",
-            "--difficulty",  "--countdown", "--grace",      "--series",       "--rate",
-            "--burst",       "--max-bad",   "--log-level",  "--progress-hold"};
+            "--bind",          "--port",       "--discovery", "--sockbuf",   "--name",       "--max-clients",
+            "--max-rooms",     "--max-per-ip", "--kind",      "--size",      "--difficulty", "--countdown",
+            "--grace",         "--series",     "--rate",      "--burst",     "--max-bad",    "--log-level",
+            "--progress-hold", "--gen-rate",   "--gen-burst", "--gen-queue", "--puzzle-mem"};
         bool known = false;
         for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
             known = known || strcmp(flag, with_value[k]) == 0;
@@ -243,6 +249,23 @@ int sv_cli_parse(sv_config *cfg, int argc, char **argv, char *err, size_t errlen
             if (!mr_parse_long(val, 1, 1000000, &v))
                 return fail(err, errlen, "--max-bad: '%s' is not a number 1..1000000%s", val, "");
             cfg->max_bad = (int)v;
+        } else if (strcmp(flag, "--gen-rate") == 0) {
+            if (!mr_parse_long(val, 1, 1000, &v))
+                return fail(err, errlen, "--gen-rate: '%s' is not a number of ms per second 1..1000%s", val,
+                            "");
+            cfg->gen_rate_ms = (int)v;
+        } else if (strcmp(flag, "--gen-burst") == 0) {
+            if (!mr_parse_long(val, 1, 600000, &v))
+                return fail(err, errlen, "--gen-burst: '%s' is not a number of ms 1..600000%s", val, "");
+            cfg->gen_burst_ms = (int)v;
+        } else if (strcmp(flag, "--gen-queue") == 0) {
+            if (!mr_parse_long(val, 1, 4096, &v))
+                return fail(err, errlen, "--gen-queue: '%s' is not a number 1..4096%s", val, "");
+            cfg->gen_queue = (int)v;
+        } else if (strcmp(flag, "--puzzle-mem") == 0) {
+            if (!mr_parse_long(val, 1, 65536, &v))
+                return fail(err, errlen, "--puzzle-mem: '%s' is not a size in MiB 1..65536%s", val, "");
+            cfg->puzzle_mem_mb = (int)v;
         } else if (strcmp(flag, "--log-level") == 0) {
             int l = sv_log_level_by_name(val);
             if (l < 0)

@@ -23,6 +23,9 @@ typedef struct sv_room {
     int index;                             /* position in the table */
     int next_free;                         /* free list link, -1 at the end */
     bool quick;                            /* made by quick match */
+    uint32_t serial;                       /* a new value each time the slot is used */
+    uint32_t ip;                           /* address charged for its puzzle memory */
+    size_t puzzle_bytes;                   /* that charge (estimated) */
     uint64_t created_ms;
 } sv_room;
 

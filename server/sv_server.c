@@ -295,7 +295,9 @@ static void on_connect(sv_t *sv, ENetPeer *peer)
     c->id = ++sv->next_id;
     c->slot = -1;
     c->connected_ms = sv->now_ms;
+    c->ip = peer->address.host;
     sv_bucket_init(&c->bucket, sv->now_ms, sv->cfg.msg_burst);
+    sv_budget_init(&c->gen, sv->now_ms, sv->cfg.gen_burst_ms);
     char ip[INET_ADDRSTRLEN] = "?";
     struct in_addr a = {.s_addr = peer->address.host};
     inet_ntop(AF_INET, &a, ip, sizeof ip);
@@ -560,6 +562,7 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
         dispatch(sv, &ev);
         handled++;
     }
+    sv_game_poll_gen(sv);
     if (sv->disc)
         handled += sv_disc_poll(sv->disc, answer_probe, sv, 64);
     if (sv_stop_requested(sv)) {
@@ -765,6 +768,7 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
             sv_logf(&sv->log, SV_LOG_WARN, "LAN discovery off: %s (port %d)", derr, cfg->discovery_port);
     }
 
+    sv->addrs = sv_addrs_create(4 * cfg->max_clients);
     sv->nclients = (int)sv->host->peerCount;
     sv->clients = mr_alloc((size_t)sv->nclients, sizeof *sv->clients);
     sv->rooms = sv_rooms_create(cfg->max_rooms);
@@ -780,6 +784,12 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
     sv->late_free = 1;
     sv->cap_due = sv->nclients * SV_DUE_PER_CLIENT;
     sv->due = mr_alloc((size_t)sv->cap_due, sizeof *sv->due);
+    sv->gen = sv_gen_create(cfg->gen_queue);
+    if (!sv->gen) {
+        *err = "cannot start the puzzle generation threads";
+        sv_destroy(sv);
+        return NULL;
+    }
 
     char disc_text[16] = "off";
     if (sv->disc)
@@ -807,6 +817,8 @@ void sv_destroy(sv_t *sv)
         enet_host_destroy(sv->host);
     }
     sv_disc_close(sv->disc);
+    sv_gen_destroy(sv->gen);
+    sv_addrs_destroy(sv->addrs);
     sv_rooms_destroy(sv->rooms);
     free(sv->clients);
     free(sv->out);
