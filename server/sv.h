@@ -79,16 +79,18 @@ typedef struct sv_stats {
     uint64_t connects, disconnects;
     uint64_t rooms_created, matches_started, matches_finished;
     uint64_t discovery_replies;
-    uint64_t discovery_dropped; /* probes over the reply rate (50 a second) */
-    uint64_t steps;             /* sv_service calls */
-    uint64_t max_step_us;       /* the longest step's work after its wait, since the last stats print */
-    uint64_t udp_in, udp_out;   /* datagrams ENet received and sent (its own acknowledgements included) */
-    uint64_t socket_errors;     /* failed sends/receives on the game socket the server carried on after */
-    uint64_t gen_jobs;          /* puzzle generation jobs run on the workers */
-    uint64_t gen_cpu_us;        /* their CPU time */
-    uint64_t gen_refused;       /* requests refused: budget, queue full (BUSY) or memory (MEMORY) */
-    int gen_pending;            /* jobs queued or running now */
-    size_t puzzle_bytes;        /* estimated puzzle memory held by rooms and pending jobs */
+    uint64_t discovery_dropped;  /* probes over the reply rate (50 a second) */
+    uint64_t steps;              /* sv_service calls */
+    uint64_t max_step_us;        /* the longest step's work after its wait, since the last stats print */
+    uint64_t udp_in, udp_out;    /* datagrams ENet received and sent (its own acknowledgements included) */
+    uint64_t socket_errors;      /* failed sends/receives on the game socket the server carried on after */
+    uint64_t handshakes_dropped; /* CONNECTs dropped unanswered: too many half-open peers */
+    uint64_t handshakes_expired; /* half-open peers reset: no handshake acknowledgement in time */
+    uint64_t gen_jobs;           /* puzzle generation jobs run on the workers */
+    uint64_t gen_cpu_us;         /* their CPU time */
+    uint64_t gen_refused;        /* requests refused: budget, queue full (BUSY) or memory (MEMORY) */
+    int gen_pending;             /* jobs queued or running now */
+    size_t puzzle_bytes;         /* estimated puzzle memory held by rooms and pending jobs */
     int peers_now, rooms_now, matches_running;
     int sockbuf_rcv, sockbuf_snd; /* effective sizes the kernel granted (bytes) */
     size_t room_bytes;            /* server memory per room, excluding puzzle states */

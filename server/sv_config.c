@@ -27,7 +27,7 @@ void sv_config_defaults(sv_config *cfg)
     cfg->msg_rate = 100;
     cfg->msg_burst = 200;
     cfg->max_bad = 20;
-    cfg->hello_timeout_ms = 10000;
+    cfg->hello_timeout_ms = 5000;
     cfg->gen_rate_ms = 250;
     cfg->gen_burst_ms = 4000;
     cfg->gen_queue = 64;

@@ -679,7 +679,7 @@ static void seat(sv_t *sv, sv_client *c, sv_room *room)
 
 static void on_join(sv_t *sv, sv_client *c, const char *code)
 {
-    if (!not_in_room(sv, c))
+    if (!not_in_room(sv, c) || pending(sv, c))
         return;
     sv_room *room = sv_rooms_find(sv->rooms, code);
     if (!room) {
@@ -829,7 +829,7 @@ static void on_leave(sv_t *sv, sv_client *c)
 
 static void on_resume(sv_t *sv, sv_client *c, const wire_msg *in)
 {
-    if (!not_in_room(sv, c))
+    if (!not_in_room(sv, c) || pending(sv, c))
         return;
     sv_room *room = sv_rooms_find(sv->rooms, in->resume.code);
     int slot = in->resume.slot;

@@ -116,6 +116,9 @@ struct sv {
     sv_gen_job *quick_job;   /* the quick-match room being generated, or NULL */
     sv_client *quick_waiter; /* a second quick-match player waiting for it */
     size_t puzzle_bytes;     /* estimated: rooms and jobs in flight */
+    int shake_max;           /* half-open peers allowed at once (sv_shake.c) */
+    uint64_t *shake_since;   /* per peer slot: when it was first seen in ENet's handshake, 0 = not */
+    uint64_t next_shake_ms;
     sv_loglimit lim_socket;  /* log lines of socket errors */
     sv_loglimit lim_refused; /* refused JOIN / RESUME lines */
 };
@@ -136,6 +139,15 @@ void sv_game_abort_all(sv_t *sv);
  * over rooms in use) and the two players' client records with their share
  * of the hold pool (SV_CLIENT_BYTES). */
 size_t sv_room_memory(const sv_t *sv);
+
+/* sv_shake.c: the pre-handshake filter (docs/reliability.md, section 4). */
+#define SV_SHAKE_PER_ADDR 4 /* half-open peers from one address */
+#define SV_SHAKE_MIN 32     /* half-open peers in all, at least (else max_clients / 8) */
+#define SV_SHAKE_MS 2000    /* ENet handshake not finished by then: the peer is reset */
+void sv_shake_attach(sv_t *sv);
+void sv_shake_detach(sv_t *sv);
+/* Resets the peers stuck in ENet's handshake; every few hundred ms. */
+void sv_shake_expire(sv_t *sv);
 
 /* sv_server.c: sending and peer management. */
 void sv_send(sv_t *sv, sv_client *c, const wire_msg *m);

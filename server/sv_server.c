@@ -563,6 +563,7 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
         handled++;
     }
     sv_game_poll_gen(sv);
+    sv_shake_expire(sv);
     if (sv->disc)
         handled += sv_disc_poll(sv->disc, answer_probe, sv, 64);
     if (sv_stop_requested(sv)) {
@@ -784,6 +785,7 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
     sv->late_free = 1;
     sv->cap_due = sv->nclients * SV_DUE_PER_CLIENT;
     sv->due = mr_alloc((size_t)sv->cap_due, sizeof *sv->due);
+    sv_shake_attach(sv);
     sv->gen = sv_gen_create(cfg->gen_queue);
     if (!sv->gen) {
         *err = "cannot start the puzzle generation threads";
@@ -814,6 +816,7 @@ void sv_destroy(sv_t *sv)
     if (sv->host) {
         sv_shutdown(sv, SV_SHUTDOWN_MS);
         discard_all_late(sv);
+        sv_shake_detach(sv);
         enet_host_destroy(sv->host);
     }
     sv_disc_close(sv->disc);
