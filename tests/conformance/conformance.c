@@ -187,10 +187,10 @@ static bool quiet(raw_client *c)
 typedef struct actor {
     raw_client *c;
     char name[8];
-    uint64_t first_token; /* from the first MATCH_START; "token=same" */
+    match_token_t first_token; /* from the first MATCH_START; "token=same" */
     uint8_t slot;
     char code[WIRE_ROOM_CODE_LEN + 1];
-    uint64_t token;
+    match_token_t token;
     pz_move plan[4096];
     int plan_len, next;
     uint32_t seq;
@@ -229,7 +229,7 @@ static bool field(const wire_msg *m, const actor *a, const char *key, long *v)
         F("slot", m->start.slot);
         F("game_no", m->start.game_no);
         F("seeded", memchr(m->start.game_id, '#', m->start.game_id_len) != NULL);
-        F("token", m->start.token == a->first_token ? 1 : 0);
+        F("token", match_token_equal(&m->start.token, &a->first_token) ? 1 : 0);
         F("started", m->start.start_in_ms <= 0);
         break;
     case WIRE_ACK:
@@ -296,7 +296,7 @@ static bool learn(flow_ctx *f, actor *a, const wire_msg *m, char *why, size_t wl
         return true;
     a->slot = m->start.slot;
     a->token = m->start.token;
-    if (!a->first_token)
+    if (!match_token_set(&a->first_token))
         a->first_token = m->start.token;
     char id[1024];
     if (m->start.game_id_len >= sizeof id) {
@@ -668,7 +668,7 @@ static void check_requests(void)
     memset(&m, 0, sizeof m);
     m.type = WIRE_RESUME;
     strcpy(m.resume.code, "ZZZZZ");
-    m.resume.token = 1;
+    m.resume.token.b[0] = 1;
     raw_send_msg(c, &m);
     check("ROOM-3", next_error(c, WIRE_ERROR, WIRE_ERR_RESUME, NULL, 0),
           "RESUME of an unknown room gets ERROR 11");
