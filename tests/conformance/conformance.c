@@ -472,31 +472,10 @@ static void run_flow(const char *name, const char *id, char **lines, int n)
         raw_close(f.who[i].c);
 }
 
-/* The whole file, NUL-terminated, malloc'd; NULL if unreadable. */
-static char *read_file(const char *path)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return NULL;
-    size_t cap = 1 << 16, len = 0;
-    char *buf = mr_alloc(cap, 1);
-    size_t n;
-    while ((n = fread(buf + len, 1, cap - len - 1, fp)) > 0) {
-        len += n;
-        if (len + 1 == cap) {
-            cap *= 2;
-            buf = mr_realloc(buf, cap, 1);
-        }
-    }
-    fclose(fp);
-    buf[len] = '\0';
-    return buf;
-}
-
 /* Finds every flow block in the doc and replays it; returns how many. */
 static int run_flows(const char *doc_path)
 {
-    char *text = read_file(doc_path);
+    char *text = mr_read_file(doc_path, NULL);
     if (!text) {
         check("FLOW-doc", false, "cannot read %s", doc_path);
         return 0;
