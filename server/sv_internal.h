@@ -10,6 +10,7 @@
 #include "sv_disc.h"
 #include "sv_limit.h"
 #include "sv_log.h"
+#include "sv_loglimit.h"
 #include "sv_rooms.h"
 #include "wire.h"
 
@@ -81,7 +82,6 @@ struct sv {
     int active; /* welcomed clients, at most cfg.max_clients */
     sv_rooms *rooms;
     sv_room *quick; /* a quick-match room waiting for its second player */
-    rng_t rng;
     atomic_int stop, want_stats;
     bool shutting, done;
     uint64_t shutdown_deadline_ms;
@@ -103,7 +103,9 @@ struct sv {
     int late_free; /* first free entry: index + 1, 0 = none */
     sv_due *due;   /* ring of SV_DUE_PER_CLIENT per client */
     int due_head, due_n, cap_due;
-    int step_max_slot; /* highest peer slot sent to in this step, -1 = none */
+    int step_max_slot;       /* highest peer slot sent to in this step, -1 = none */
+    sv_loglimit lim_socket;  /* log lines of socket errors */
+    sv_loglimit lim_refused; /* refused JOIN / RESUME lines */
 };
 
 /* sv_game.c: protocol messages in, match events out. */
