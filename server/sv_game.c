@@ -544,8 +544,9 @@ static void seat(sv_t *sv, sv_client *c, sv_room *room)
     if (!err)
         return;
     bool full = match_present(room->m, 0) && match_present(room->m, 1);
-    sv_logf(&sv->log, SV_LOG_INFO, "client #%u: join of room %s refused: %s", c->id, room->code,
-            full ? "room is full" : err);
+    sv_logf_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO,
+                    "client #%u %s: join of room %s refused: %s", c->id, c->addr, room->code,
+                    full ? "room is full" : err);
     sv_send_error(sv, c, WIRE_ERROR, full ? WIRE_ERR_ROOM_FULL : WIRE_ERR_STATE, full ? "room is full" : err);
 }
 
@@ -557,7 +558,8 @@ static void on_join(sv_t *sv, sv_client *c, const char *code)
     if (!room) {
         char why[64];
         snprintf(why, sizeof why, "no room with code %s", code);
-        sv_logf(&sv->log, SV_LOG_INFO, "client #%u: join refused: %s", c->id, why);
+        sv_logf_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO,
+                        "client #%u %s: join refused: %s", c->id, c->addr, why);
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_NO_ROOM, why);
         return;
     }
@@ -614,7 +616,8 @@ static void on_resume(sv_t *sv, sv_client *c, const wire_msg *in)
     int slot = in->resume.slot;
     match_token_t want = room && slot < MATCH_SLOTS ? match_token(room->m, slot) : (match_token_t){{0}};
     if (!room || !match_token_set(&want) || !match_token_equal(&want, &in->resume.token)) {
-        sv_logf(&sv->log, SV_LOG_INFO, "client #%u: resume of room %s refused", c->id, in->resume.code);
+        sv_logf_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO,
+                        "client #%u %s: resume of room %s refused", c->id, c->addr, in->resume.code);
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_RESUME, room ? "bad resume token" : "no such room");
         return;
     }
