@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "sv_internal.h"
 #include "util.h"
@@ -180,12 +181,32 @@ static void log_result(sv_t *sv, sv_room *room, const match_result *r)
             r->series_len);
 }
 
+const uint32_t sv_move_hist_bounds_us[SV_MOVE_HIST_BUCKETS - 1] = {5,   10,   25,   50,   100,  250,
+                                                                   500, 1000, 2500, 5000, 10000};
+_Static_assert(SV_KINDS == PZ_KIND_COUNT, "SV_KINDS is the number of puzzle kinds");
+
+static int room_kind(const sv_room *room)
+{
+    const pz_kind *k = pz_kind_of(match_puzzle(room->m));
+    return k && k->id >= 0 && k->id < SV_KINDS ? k->id : 0;
+}
+
+static void count_move_time(sv_t *sv, uint64_t ns)
+{
+    int b = 0;
+    while (b < SV_MOVE_HIST_BUCKETS - 1 && ns > (uint64_t)sv_move_hist_bounds_us[b] * 1000u)
+        b++;
+    sv->st.move_hist[b]++;
+    sv->st.move_ns_sum += ns;
+}
+
 static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
 {
     wire_msg *m = sv->msg;
     switch (ev->type) {
     case MATCH_EV_ACK:
         sv->st.moves_accepted++;
+        sv->st.kind_accepted[room_kind(room)]++;
         /* Hot path: every field of ACK and PROGRESS is set below, so the
          * 1.6 KiB message union is not cleared first. */
         m->type = WIRE_ACK;
@@ -209,6 +230,7 @@ static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
         return;
     case MATCH_EV_REJECT:
         sv->st.moves_rejected++;
+        sv->st.kind_rejected[room_kind(room)]++;
         if (sv->cfg.log_moves)
             sv_logf(&sv->log, SV_LOG_DEBUG, "room %s slot %d move %u rejected: %s", room->code, ev->to,
                     ev->seq, ev->reason ? ev->reason : "");
@@ -313,6 +335,24 @@ void sv_game_flush_room(sv_t *sv, sv_room *room)
         }
     }
     sv_rooms_set_deadline(sv->rooms, room, match_next_deadline(room->m));
+}
+
+int sv_game_running(sv_t *sv, bool tell)
+{
+    int n = 0;
+    for (int i = 0; i < sv_rooms_capacity(sv->rooms); i++) {
+        sv_room *room = sv_rooms_at(sv->rooms, i);
+        if (!room->m || (match_phase(room->m) != MATCH_COUNTDOWN && match_phase(room->m) != MATCH_RACING))
+            continue;
+        n++;
+        for (int s = 0; tell && s < MATCH_SLOTS; s++)
+            if (room->player[s])
+                sv_send_error(sv, room->player[s], WIRE_ERROR, WIRE_ERR_DRAINING,
+                              "server is restarting: the race is cut short");
+        if (tell)
+            sv_logf(&sv->log, SV_LOG_INFO, "room %s: race cut short by the drain time-out", room->code);
+    }
+    return n;
 }
 
 void sv_game_abort_all(sv_t *sv)
@@ -644,13 +684,22 @@ void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
     sv_room *room = c->room;
     int code = 0;
     const char *err;
+    if (sv->draining &&
+        (in->type == WIRE_CREATE_ROOM || in->type == WIRE_JOIN_ROOM || in->type == WIRE_QUICK_MATCH ||
+         in->type == WIRE_READY || in->type == WIRE_REMATCH)) {
+        /* Draining: running races finish, nothing new starts. */
+        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_DRAINING, "server is restarting");
+        return;
+    }
     switch (in->type) {
     case WIRE_HELLO:
         on_hello(sv, c, in);
         break;
-    case WIRE_MOVE:
+    case WIRE_MOVE: {
         if (!in_room(sv, c))
             break;
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
         sv->st.moves_validated++;
         sv_note_move(sv, c);
         match_move(room->m, c->slot, in->move.seq, in->move.move, sv->now_ms, &code);
@@ -658,7 +707,10 @@ void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
             sv_logf(&sv->log, SV_LOG_DEBUG, "room %s slot %d move %u: %s", room->code, c->slot, in->move.seq,
                     code == MATCH_OK ? "ok" : match_reject_text(code));
         sv_game_flush_room(sv, room);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        count_move_time(sv, (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec)));
         break;
+    }
     case WIRE_CREATE_ROOM:
         on_create(sv, c, &in->create);
         break;

@@ -482,6 +482,34 @@ static void print_stat_line(sv_t *sv)
     sv->st.max_step_us = 0; /* each print covers the time since the last */
 }
 
+/* Draining: no new rooms or races (sv_game.c refuses them with
+ * DRAINING); the stop comes once no race runs, or at the deadline. */
+static void drain_step(sv_t *sv)
+{
+    if (!sv->draining) {
+        sv->draining = true;
+        sv->drain_deadline_ms = sv->now_ms + (uint64_t)sv->cfg.drain_timeout_ms;
+        sv->next_drain_check_ms = sv->now_ms;
+        sv_logf(&sv->log, SV_LOG_INFO,
+                "draining: no new rooms or races; %d races running, stopping when they end or in %d.%03d s",
+                sv_game_running(sv, false), sv->cfg.drain_timeout_ms / 1000, sv->cfg.drain_timeout_ms % 1000);
+    }
+    if (sv->now_ms >= sv->drain_deadline_ms) {
+        int n = sv_game_running(sv, true);
+        if (n > 0)
+            sv_logf(&sv->log, SV_LOG_INFO, "drain time-out: %d races cut short", n);
+        sv_request_stop(sv);
+        return;
+    }
+    if (sv->now_ms < sv->next_drain_check_ms)
+        return;
+    sv->next_drain_check_ms = sv->now_ms + 20; /* the check walks every room slot */
+    if (sv_game_running(sv, false) == 0) {
+        sv_logf(&sv->log, SV_LOG_INFO, "drained: no race running");
+        sv_request_stop(sv);
+    }
+}
+
 int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
 {
     if (sv->done)
@@ -534,6 +562,8 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
     }
     if (sv->disc)
         handled += sv_disc_poll(sv->disc, answer_probe, sv, 64);
+    if (!sv_stop_requested(sv) && (sv->draining || atomic_load(&sv->want_drain)))
+        drain_step(sv);
     if (sv_stop_requested(sv)) {
         if (!sv->done)
             shutdown_step(sv);
@@ -580,6 +610,14 @@ void sv_request_stop(sv_t *sv)
 bool sv_stop_requested(const sv_t *sv)
 {
     return atomic_load(&((sv_t *)sv)->stop) != 0;
+}
+void sv_request_drain(sv_t *sv)
+{
+    atomic_store(&sv->want_drain, 1);
+}
+bool sv_draining(const sv_t *sv)
+{
+    return sv->draining || atomic_load(&((sv_t *)sv)->want_drain) != 0;
 }
 void sv_request_stats(sv_t *sv)
 {
@@ -664,7 +702,7 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
     wire_text_clean(sv->cfg.name, sizeof sv->cfg.name, cfg->name);
     if (!wire_name_ok(sv->cfg.name, strlen(sv->cfg.name)))
         strcpy(sv->cfg.name, "mazerace");
-    sv_log_init(&sv->log, cfg->log_level, stderr);
+    sv_log_init(&sv->log, cfg->log_level, cfg->log_format, stderr);
     sv->now_ms = 0; /* the first sv_service sets the clock */
     sv_bucket_init(&sv->disc_bucket, 0, SV_DISC_RATE);
     sv->next_housekeeping_ms = 0;
@@ -786,6 +824,36 @@ void sv_destroy(sv_t *sv)
     free(sv);
     if (--enet_users == 0)
         enet_deinitialize();
+}
+
+void sv_reconfigure(sv_t *sv, const sv_config *cfg)
+{
+    sv_config *c = &sv->cfg;
+    c->progress_hold_ms = cfg->progress_hold_ms;
+    c->kind = cfg->kind;
+    c->w = cfg->w;
+    c->h = cfg->h;
+    c->diff = cfg->diff;
+    c->countdown_ms = cfg->countdown_ms;
+    c->grace_ms = cfg->grace_ms;
+    c->series = cfg->series;
+    c->msg_rate = cfg->msg_rate;
+    c->msg_burst = cfg->msg_burst;
+    c->max_bad = cfg->max_bad;
+    c->drain_timeout_ms = cfg->drain_timeout_ms;
+    c->log_moves = cfg->log_moves;
+    c->log_level = cfg->log_level;
+    sv->log.level = cfg->log_level;
+}
+
+const struct sv_log *sv_logger(const sv_t *sv)
+{
+    return &sv->log;
+}
+
+int sv_socket_fd(const sv_t *sv)
+{
+    return sv->host ? (int)sv->host->socket : -1;
 }
 
 uint16_t sv_port(const sv_t *sv)
