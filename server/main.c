@@ -129,7 +129,7 @@ static int serve(sv_t *sv, sv_config *cfg, svc_metrics *metrics, int argc, char 
         if (!told_stopping && (sv_draining(sv) || sv_stop_requested(sv))) {
             told_stopping = true;
             sd_notify(0, "STOPPING=1");
-            next_status = now; /* say "draining" at once */
+            next_status = next_publish = now; /* say "draining" at once */
         }
         if (watchdog && now >= next_wd) {
             sd_notify(0, "WATCHDOG=1");

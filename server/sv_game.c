@@ -174,7 +174,7 @@ static void log_result(sv_t *sv, sv_room *room, const match_result *r)
     char who[WIRE_NAME_MAX + 16] = "no winner";
     if (r->winner >= 0 && r->winner < MATCH_SLOTS)
         snprintf(who, sizeof who, "winner %s", match_name(room->m, r->winner));
-    sv_logf(&sv->log, SV_LOG_INFO,
+    sv_loge(&sv->log, SV_LOG_INFO, "match_finished", room->code, NULL, match_end_text(r->reason),
             "room %s game %d finished: %s (%s); times %llu/%llu ms, moves %u/%u; score %d-%d of best of %d",
             room->code, r->game_no, who, match_end_text(r->reason), (unsigned long long)r->time_ms[0],
             (unsigned long long)r->time_ms[1], r->moves[0], r->moves[1], r->score[0], r->score[1],
@@ -232,8 +232,9 @@ static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
         sv->st.moves_rejected++;
         sv->st.kind_rejected[room_kind(room)]++;
         if (sv->cfg.log_moves)
-            sv_logf(&sv->log, SV_LOG_DEBUG, "room %s slot %d move %u rejected: %s", room->code, ev->to,
-                    ev->seq, ev->reason ? ev->reason : "");
+            sv_loge(&sv->log, SV_LOG_DEBUG, "move_rejected", room->code, match_name(room->m, ev->to),
+                    ev->reason, "room %s slot %d move %u rejected: %s", room->code, ev->to, ev->seq,
+                    ev->reason ? ev->reason : "");
         memset(m, 0, sizeof *m);
         m->type = WIRE_REJECT;
         m->error.code = (uint8_t)ev->code;
@@ -255,8 +256,9 @@ static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
         sv->st.matches_started++;
         char id[128];
         match_game_id(room->m, id, sizeof id);
-        sv_logf(&sv->log, SV_LOG_INFO, "room %s game %d: countdown, %s vs %s on %s", room->code, ev->game_no,
-                match_name(room->m, 0), match_name(room->m, 1), id);
+        sv_loge(&sv->log, SV_LOG_INFO, "countdown", room->code, NULL, NULL,
+                "room %s game %d: countdown, %s vs %s on %s", room->code, ev->game_no, match_name(room->m, 0),
+                match_name(room->m, 1), id);
         for (int s = 0; s < MATCH_SLOTS; s++)
             send_match_start(sv, room, s);
         *dirty = true;
@@ -277,13 +279,14 @@ static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
         *dirty = true;
         break;
     case MATCH_EV_DISCONNECTED:
-        sv_logf(&sv->log, SV_LOG_INFO, "room %s: %s dropped, %llu ms to resume", room->code,
-                match_name(room->m, ev->slot),
+        sv_loge(&sv->log, SV_LOG_INFO, "player_dropped", room->code, match_name(room->m, ev->slot), NULL,
+                "room %s: %s dropped, %llu ms to resume", room->code, match_name(room->m, ev->slot),
                 (unsigned long long)(ev->deadline_ms > sv->now_ms ? ev->deadline_ms - sv->now_ms : 0));
         *dirty = true;
         break;
     case MATCH_EV_RESUMED:
-        sv_logf(&sv->log, SV_LOG_INFO, "room %s: %s resumed", room->code, match_name(room->m, ev->slot));
+        sv_loge(&sv->log, SV_LOG_INFO, "player_resumed", room->code, match_name(room->m, ev->slot), NULL,
+                "room %s: %s resumed", room->code, match_name(room->m, ev->slot));
         *dirty = true;
         break;
     default: /* JOINED, LEFT, READY, START */
@@ -294,7 +297,7 @@ static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
 
 static void remove_room(sv_t *sv, sv_room *room)
 {
-    sv_logf(&sv->log, SV_LOG_INFO, "room %s closed", room->code);
+    sv_loge(&sv->log, SV_LOG_INFO, "room_closed", room->code, NULL, NULL, "room %s closed", room->code);
     if (sv->quick == room)
         sv->quick = NULL;
     for (int s = 0; s < MATCH_SLOTS; s++)
@@ -350,7 +353,8 @@ int sv_game_running(sv_t *sv, bool tell)
                 sv_send_error(sv, room->player[s], WIRE_ERROR, WIRE_ERR_DRAINING,
                               "server is restarting: the race is cut short");
         if (tell)
-            sv_logf(&sv->log, SV_LOG_INFO, "room %s: race cut short by the drain time-out", room->code);
+            sv_loge(&sv->log, SV_LOG_INFO, "race_cut", room->code, NULL, "drain time-out",
+                    "room %s: race cut short by the drain time-out", room->code);
     }
     return n;
 }
@@ -437,7 +441,8 @@ static void on_hello(sv_t *sv, sv_client *c, const wire_msg *in)
     m->welcome.player_id = c->id;
     wire_text_clean(m->welcome.server_name, sizeof m->welcome.server_name, sv->cfg.name);
     sv_send(sv, c, m);
-    sv_logf(&sv->log, SV_LOG_INFO, "client #%u %s is \"%s\"", c->id, c->addr, c->name);
+    sv_loge(&sv->log, SV_LOG_INFO, "hello", NULL, c->name, NULL, "client #%u %s is \"%s\"", c->id, c->addr,
+            c->name);
 }
 
 static void match_cfg(const sv_t *sv, int series, match_config *mc)
@@ -489,9 +494,9 @@ static sv_room *open_room(sv_t *sv, sv_client *c, match *m, bool quick)
     sv->st.rooms_created++;
     char id[128];
     match_game_id(m, id, sizeof id);
-    sv_logf(&sv->log, SV_LOG_INFO, "room %s created by #%u \"%s\"%s: %s, best of %d (%d rooms)", room->code,
-            c->id, c->name, quick ? " (quick match)" : "", id, match_series_len(m),
-            sv_rooms_count(sv->rooms));
+    sv_loge(&sv->log, SV_LOG_INFO, "room_created", room->code, c->name, NULL,
+            "room %s created by #%u \"%s\"%s: %s, best of %d (%d rooms)", room->code, c->id, c->name,
+            quick ? " (quick match)" : "", id, match_series_len(m), sv_rooms_count(sv->rooms));
     sv_game_flush_room(sv, room);
     return room;
 }
@@ -538,7 +543,8 @@ static void on_create(sv_t *sv, sv_client *c, const wire_create *cr)
             snprintf(err, sizeof err, "%s", e ? e : "cannot make that puzzle");
     }
     if (!m) {
-        sv_logf(&sv->log, SV_LOG_INFO, "client #%u: room refused: %s", c->id, err);
+        sv_loge(&sv->log, SV_LOG_INFO, "room_refused", NULL, c->name, err, "client #%u: room refused: %s",
+                c->id, err);
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_BAD_PARAMS, err);
         return;
     }
@@ -554,8 +560,8 @@ static const char *try_seat(sv_t *sv, sv_client *c, sv_room *room)
     if (err || slot < 0 || slot >= MATCH_SLOTS)
         return err ? err : "cannot join now";
     attach(room, slot, c);
-    sv_logf(&sv->log, SV_LOG_INFO, "room %s: #%u \"%s\" joined as player %d", room->code, c->id, c->name,
-            slot + 1);
+    sv_loge(&sv->log, SV_LOG_INFO, "joined", room->code, c->name, NULL,
+            "room %s: #%u \"%s\" joined as player %d", room->code, c->id, c->name, slot + 1);
     sv_game_flush_room(sv, room);
     return NULL;
 }
@@ -566,8 +572,8 @@ static void seat(sv_t *sv, sv_client *c, sv_room *room)
     if (!err)
         return;
     bool full = match_present(room->m, 0) && match_present(room->m, 1);
-    sv_logf(&sv->log, SV_LOG_INFO, "client #%u: join of room %s refused: %s", c->id, room->code,
-            full ? "room is full" : err);
+    sv_loge(&sv->log, SV_LOG_INFO, "join_refused", room->code, c->name, full ? "room is full" : err,
+            "client #%u: join of room %s refused: %s", c->id, room->code, full ? "room is full" : err);
     sv_send_error(sv, c, WIRE_ERROR, full ? WIRE_ERR_ROOM_FULL : WIRE_ERR_STATE, full ? "room is full" : err);
 }
 
@@ -579,7 +585,8 @@ static void on_join(sv_t *sv, sv_client *c, const char *code)
     if (!room) {
         char why[64];
         snprintf(why, sizeof why, "no room with code %s", code);
-        sv_logf(&sv->log, SV_LOG_INFO, "client #%u: join refused: %s", c->id, why);
+        sv_loge(&sv->log, SV_LOG_INFO, "join_refused", NULL, c->name, why, "client #%u: join refused: %s",
+                c->id, why);
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_NO_ROOM, why);
         return;
     }
@@ -622,7 +629,8 @@ static void on_leave(sv_t *sv, sv_client *c)
         return;
     sv_room *room = c->room;
     int slot = c->slot;
-    sv_logf(&sv->log, SV_LOG_INFO, "room %s: #%u \"%s\" left", room->code, c->id, c->name);
+    sv_loge(&sv->log, SV_LOG_INFO, "left", room->code, c->name, NULL, "room %s: #%u \"%s\" left", room->code,
+            c->id, c->name);
     detach(c);
     match_leave(room->m, slot, sv->now_ms);
     sv_game_flush_room(sv, room);
@@ -636,7 +644,8 @@ static void on_resume(sv_t *sv, sv_client *c, const wire_msg *in)
     int slot = in->resume.slot;
     if (!room || slot >= MATCH_SLOTS || match_token(room->m, slot) == 0 ||
         match_token(room->m, slot) != in->resume.token) {
-        sv_logf(&sv->log, SV_LOG_INFO, "client #%u: resume of room %s refused", c->id, in->resume.code);
+        sv_loge(&sv->log, SV_LOG_INFO, "resume_refused", in->resume.code, c->name, NULL,
+                "client #%u: resume of room %s refused", c->id, in->resume.code);
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_RESUME, room ? "bad resume token" : "no such room");
         return;
     }
@@ -704,8 +713,8 @@ void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
         sv_note_move(sv, c);
         match_move(room->m, c->slot, in->move.seq, in->move.move, sv->now_ms, &code);
         if (sv->cfg.log_moves)
-            sv_logf(&sv->log, SV_LOG_DEBUG, "room %s slot %d move %u: %s", room->code, c->slot, in->move.seq,
-                    code == MATCH_OK ? "ok" : match_reject_text(code));
+            sv_loge(&sv->log, SV_LOG_DEBUG, "move", room->code, c->name, NULL, "room %s slot %d move %u: %s",
+                    room->code, c->slot, in->move.seq, code == MATCH_OK ? "ok" : match_reject_text(code));
         sv_game_flush_room(sv, room);
         clock_gettime(CLOCK_MONOTONIC, &t1);
         count_move_time(sv, (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec)));

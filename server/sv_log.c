@@ -53,7 +53,7 @@ static void json_field(char *buf, size_t cap, size_t *len, const char *key, cons
 {
     if (!v)
         return;
-    int n = snprintf(buf + *len, cap - *len, ",\"%s\":\"", key);
+    int n = snprintf(buf + *len, cap - *len, "%s\"%s\":\"", *len > 1 ? "," : "", key);
     if (n < 0 || (size_t)n >= cap - *len)
         return;
     *len += (size_t)n;

@@ -247,8 +247,8 @@ void sv_close_client(sv_t *sv, sv_client *c, const char *why)
 {
     if (c->state == SV_CL_CLOSING || c->state == SV_CL_FREE)
         return;
-    sv_logf(&sv->log, SV_LOG_INFO, "client #%u %s (%s): disconnecting: %s", c->id, c->addr,
-            c->name[0] ? c->name : "-", why);
+    sv_loge(&sv->log, SV_LOG_INFO, "disconnecting", NULL, c->name, why,
+            "client #%u %s (%s): disconnecting: %s", c->id, c->addr, c->name[0] ? c->name : "-", why);
     /* Leave the room now: the slot goes into its grace period like any
      * other drop, and the opponent hears of it at once. */
     sv_game_disconnected(sv, c);
@@ -266,12 +266,13 @@ void sv_bad_message(sv_t *sv, sv_client *c, int code, const char *why)
     c->bad++;
     /* Each is answered (at most max_bad answers before the kick); the first
      * is worth a warning, the rest are summed up by the kick line. */
-    sv_logf(&sv->log, c->bad == 1 ? SV_LOG_WARN : SV_LOG_DEBUG, "client #%u %s: bad message (%s), %u so far",
-            c->id, c->addr, why, c->bad);
+    sv_loge(&sv->log, c->bad == 1 ? SV_LOG_WARN : SV_LOG_DEBUG, "bad_message", NULL, c->name, why,
+            "client #%u %s: bad message (%s), %u so far", c->id, c->addr, why, c->bad);
     if (c->bad >= (uint32_t)sv->cfg.max_bad) {
         sv->st.kicked++;
         sv_send_error(sv, c, WIRE_ERROR, code, "too many bad messages: disconnecting");
-        sv_logf(&sv->log, SV_LOG_WARN, "client #%u %s: %u bad messages, kicked", c->id, c->addr, c->bad);
+        sv_loge(&sv->log, SV_LOG_WARN, "kicked", NULL, c->name, "too many bad messages",
+                "client #%u %s: %u bad messages, kicked", c->id, c->addr, c->bad);
         sv_close_client(sv, c, "too many bad messages");
     } else {
         sv_send_error(sv, c, WIRE_ERROR, code, why);
@@ -302,7 +303,8 @@ static void on_connect(sv_t *sv, ENetPeer *peer)
     peer->data = c;
     sv->st.connects++;
     sv->st.peers_now++;
-    sv_logf(&sv->log, SV_LOG_INFO, "client #%u %s connected (%d peers)", c->id, c->addr, sv->st.peers_now);
+    sv_loge(&sv->log, SV_LOG_INFO, "connected", NULL, NULL, NULL, "client #%u %s connected (%d peers)", c->id,
+            c->addr, sv->st.peers_now);
 }
 
 static void on_disconnect(sv_t *sv, ENetPeer *peer)
@@ -315,8 +317,9 @@ static void on_disconnect(sv_t *sv, ENetPeer *peer)
     sv->st.peers_now--;
     if (c->welcomed)
         sv->active--;
-    sv_logf(&sv->log, SV_LOG_INFO, "client #%u %s (%s) disconnected (%d peers)", c->id, c->addr,
-            c->name[0] ? c->name : "-", sv->st.peers_now);
+    sv_loge(&sv->log, SV_LOG_INFO, "disconnected", NULL, c->name, NULL,
+            "client #%u %s (%s) disconnected (%d peers)", c->id, c->addr, c->name[0] ? c->name : "-",
+            sv->st.peers_now);
     discard_late(sv, c);
     c->state = SV_CL_FREE;
     c->peer = NULL;
@@ -460,7 +463,8 @@ static void housekeeping(sv_t *sv)
         /* A closing peer that keeps its connection open (a flooder that
          * ignores the disconnect) is dropped without waiting any longer. */
         if (c->state == SV_CL_CLOSING && sv->now_ms - c->closing_ms > SV_CLOSING_MS) {
-            sv_logf(&sv->log, SV_LOG_INFO, "client #%u %s: did not close in time, dropped", c->id, c->addr);
+            sv_loge(&sv->log, SV_LOG_INFO, "closing_timeout", NULL, c->name, NULL,
+                    "client #%u %s: did not close in time, dropped", c->id, c->addr);
             drop_now(sv, c);
             continue;
         }
@@ -490,14 +494,15 @@ static void drain_step(sv_t *sv)
         sv->draining = true;
         sv->drain_deadline_ms = sv->now_ms + (uint64_t)sv->cfg.drain_timeout_ms;
         sv->next_drain_check_ms = sv->now_ms;
-        sv_logf(&sv->log, SV_LOG_INFO,
+        sv_loge(&sv->log, SV_LOG_INFO, "draining", NULL, NULL, NULL,
                 "draining: no new rooms or races; %d races running, stopping when they end or in %d.%03d s",
                 sv_game_running(sv, false), sv->cfg.drain_timeout_ms / 1000, sv->cfg.drain_timeout_ms % 1000);
     }
     if (sv->now_ms >= sv->drain_deadline_ms) {
         int n = sv_game_running(sv, true);
         if (n > 0)
-            sv_logf(&sv->log, SV_LOG_INFO, "drain time-out: %d races cut short", n);
+            sv_loge(&sv->log, SV_LOG_INFO, "drain_timeout", NULL, NULL, NULL,
+                    "drain time-out: %d races cut short", n);
         sv_request_stop(sv);
         return;
     }
@@ -505,7 +510,7 @@ static void drain_step(sv_t *sv)
         return;
     sv->next_drain_check_ms = sv->now_ms + 20; /* the check walks every room slot */
     if (sv_game_running(sv, false) == 0) {
-        sv_logf(&sv->log, SV_LOG_INFO, "drained: no race running");
+        sv_loge(&sv->log, SV_LOG_INFO, "drained", NULL, NULL, NULL, "drained: no race running");
         sv_request_stop(sv);
     }
 }
@@ -557,7 +562,7 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
         handled++;
     }
     if (r < 0) {
-        sv_logf(&sv->log, SV_LOG_ERROR, "enet_host_service failed");
+        sv_loge(&sv->log, SV_LOG_ERROR, "socket_error", NULL, NULL, NULL, "enet_host_service failed");
         return -1;
     }
     if (sv->disc)
@@ -635,7 +640,8 @@ static void shutdown_begin(sv_t *sv)
 {
     sv->shutting = true;
     sv->shutdown_deadline_ms = sv->now_ms + SV_SHUTDOWN_MS;
-    sv_logf(&sv->log, SV_LOG_INFO, "stopping: telling %d clients", sv->st.peers_now);
+    sv_loge(&sv->log, SV_LOG_INFO, "stopping", NULL, NULL, NULL, "stopping: telling %d clients",
+            sv->st.peers_now);
     sv_game_abort_all(sv);
     for (int i = 0; i < sv->nclients; i++) {
         sv_client *c = &sv->clients[i];
@@ -655,7 +661,7 @@ static void shutdown_finish(sv_t *sv)
         drop_now(sv, &sv->clients[i]);
     enet_host_flush(sv->host);
     sv->done = true;
-    sv_logf(&sv->log, SV_LOG_INFO, "shut down");
+    sv_loge(&sv->log, SV_LOG_INFO, "stopped", NULL, NULL, NULL, "shut down");
 }
 
 static void shutdown_step(sv_t *sv)
@@ -768,7 +774,8 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
         const char *derr = NULL;
         sv->disc = sv_disc_open(ip, cfg->discovery_port, &derr);
         if (!sv->disc)
-            sv_logf(&sv->log, SV_LOG_WARN, "LAN discovery off: %s (port %d)", derr, cfg->discovery_port);
+            sv_loge(&sv->log, SV_LOG_WARN, "discovery_off", NULL, NULL, derr,
+                    "LAN discovery off: %s (port %d)", derr, cfg->discovery_port);
     }
 
     sv->nclients = (int)sv->host->peerCount;
@@ -791,11 +798,11 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
     if (sv->disc)
         snprintf(disc_text, sizeof disc_text, "%u", (unsigned)sv_discovery_port(sv));
     if (sv->st.sockbuf_rcv >= 0 && cfg->sockbuf_bytes > 0 && sv->st.sockbuf_rcv / 2 < cfg->sockbuf_bytes)
-        sv_logf(
-            &sv->log, SV_LOG_WARN,
+        sv_loge(
+            &sv->log, SV_LOG_WARN, "sockbuf_capped", NULL, NULL, NULL,
             "socket receive buffer is %d bytes, asked for %d: raise net.core.rmem_max (see docs/server.md)",
             sv->st.sockbuf_rcv, cfg->sockbuf_bytes);
-    sv_logf(&sv->log, SV_LOG_INFO,
+    sv_loge(&sv->log, SV_LOG_INFO, "started", NULL, NULL, NULL,
             "mazerace-server %s (protocol %d) \"%s\" on %s:%u, discovery %s, max %d clients, %d rooms, "
             "socket buffers %d/%d bytes",
             MR_VERSION, WIRE_VERSION, sv->cfg.name, sv->bind_text, (unsigned)sv_port(sv), disc_text,

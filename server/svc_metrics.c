@@ -127,7 +127,8 @@ static void render(svc_metrics *m, textbuf *b)
     metric(b, "mazerace_discovery_dropped_total", "counter", "LAN discovery probes over the reply rate.",
            (double)s.discovery_dropped);
     metric(b, "mazerace_loop_steps_total", "counter", "Server loop steps.", (double)s.steps);
-    metric(b, "mazerace_cpu_seconds_total", "counter", "Process CPU time, user and system.", sv_cpu_seconds());
+    metric(b, "mazerace_cpu_seconds_total", "counter", "Process CPU time, user and system.",
+           sv_cpu_seconds());
     put(b,
         "# HELP mazerace_move_duration_seconds Time from a move's arrival in the server loop to its replies "
         "queued.\n# TYPE mazerace_move_duration_seconds histogram\n");
