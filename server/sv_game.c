@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "secrand.h"
 #include "sv_internal.h"
 #include "util.h"
 
@@ -476,7 +477,7 @@ static sv_room *open_room(sv_t *sv, sv_client *c, match *m, bool quick)
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_BAD_PARAMS, "puzzle too large to send");
         return NULL;
     }
-    sv_room *room = sv_rooms_add(sv->rooms, m, &sv->rng, sv->now_ms);
+    sv_room *room = sv_rooms_add(sv->rooms, m, sv->now_ms);
     if (!room) {
         match_destroy(m);
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_TOO_MANY_ROOMS, "the server has no free room");
@@ -525,8 +526,8 @@ static void on_create(sv_t *sv, sv_client *c, const wire_create *cr)
         }
         memcpy(sv->idbuf, cr->game_id, cr->game_id_len);
         sv->idbuf[cr->game_id_len] = '\0';
-        /* A "kind:WxH:difficulty" ID without a seed gets the next draw of the server's stream. */
-        m = match_create_from_id(sv->idbuf, &mc, rng_u64(&sv->rng), err, sizeof err);
+        /* A "kind:WxH:difficulty" ID without a seed gets a seed drawn from rng_init. */
+        m = match_create_from_id(sv->idbuf, &mc, secrand_u64(), err, sizeof err);
     } else {
         pz_params p = cr->params;
         if (p.w == 0 && p.h == 0) {
@@ -536,9 +537,9 @@ static void on_create(sv_t *sv, sv_client *c, const wire_create *cr)
                 p.h = k->default_h;
             }
         }
-        uint64_t seed = cr->has_seed ? cr->seed : rng_u64(&sv->rng);
+        uint64_t seed = cr->has_seed ? cr->seed : secrand_u64();
         const char *e = NULL;
-        m = match_create(&p, seed, &mc, rng_u64(&sv->rng), &e);
+        m = match_create(&p, seed, &mc, secrand_u64(), &e);
         if (!m)
             snprintf(err, sizeof err, "%s", e ? e : "cannot make that puzzle");
     }
@@ -613,7 +614,7 @@ static void on_quick(sv_t *sv, sv_client *c)
     match_config mc;
     match_cfg(sv, 0, &mc);
     const char *e = NULL;
-    match *m = match_create(&p, rng_u64(&sv->rng), &mc, rng_u64(&sv->rng), &e);
+    match *m = match_create(&p, secrand_u64(), &mc, secrand_u64(), &e);
     if (!m) {
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_INTERNAL, e ? e : "cannot make a puzzle");
         return;
@@ -642,8 +643,8 @@ static void on_resume(sv_t *sv, sv_client *c, const wire_msg *in)
         return;
     sv_room *room = sv_rooms_find(sv->rooms, in->resume.code);
     int slot = in->resume.slot;
-    if (!room || slot >= MATCH_SLOTS || match_token(room->m, slot) == 0 ||
-        match_token(room->m, slot) != in->resume.token) {
+    match_token_t want = room && slot < MATCH_SLOTS ? match_token(room->m, slot) : (match_token_t){{0}};
+    if (!room || !match_token_set(&want) || !match_token_equal(&want, &in->resume.token)) {
         sv_loge(&sv->log, SV_LOG_INFO, "resume_refused", in->resume.code, c->name, NULL,
                 "client #%u: resume of room %s refused", c->id, in->resume.code);
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_RESUME, room ? "bad resume token" : "no such room");
@@ -652,13 +653,18 @@ static void on_resume(sv_t *sv, sv_client *c, const wire_msg *in)
     sv_client *old = room->player[slot];
     if (old) {
         /* The same player on a new connection before the old one timed out
-         * (a restarted client, a changed address): the token proves it. */
+         * (a restarted client, a changed address): the token proves it. It
+         * is worth a warning: if the token ever leaked, this is the line
+         * that shows a seat taken over. */
+        sv_loge(&sv->log, SV_LOG_WARN, "resume_displaced", room->code, match_name(room->m, slot), NULL,
+                "room %s: player %d resumed by #%u %s, displacing live #%u %s", room->code, slot + 1, c->id,
+                c->addr, old->id, old->addr);
         detach(old);
         sv_send_error(sv, old, WIRE_ERROR, WIRE_ERR_RESUME, "resumed from another connection");
         sv_close_client(sv, old, "resumed from another connection");
         match_disconnect(room->m, slot, sv->now_ms);
     }
-    const char *err = match_resume(room->m, slot, in->resume.token, sv->now_ms);
+    const char *err = match_resume(room->m, slot, &in->resume.token, sv->now_ms);
     if (err) {
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_RESUME, err);
         sv_game_flush_room(sv, room);

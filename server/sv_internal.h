@@ -81,7 +81,6 @@ struct sv {
     int active; /* welcomed clients, at most cfg.max_clients */
     sv_rooms *rooms;
     sv_room *quick; /* a quick-match room waiting for its second player */
-    rng_t rng;
     atomic_int stop, want_stats, want_drain;
     bool shutting, done;
     bool draining;              /* refusing new rooms and races (sv_request_drain) */

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 
+#include "secrand.h"
 #include "sv_internal.h"
 #include "util.h"
 
@@ -712,13 +712,14 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
     sv->now_ms = 0; /* the first sv_service sets the clock */
     sv_bucket_init(&sv->disc_bucket, 0, SV_DISC_RATE);
     sv->next_housekeeping_ms = 0;
-    /* Room codes, seeds and tokens only need to be unpredictable to other
-     * players, not reproducible: seed from the clock and the address of
-     * this allocation. */
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    rng_seed(&sv->rng,
-             ((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec) ^ (uint64_t)(uintptr_t)sv);
+    /* Room codes, resume tokens and the seeds the server draws come from
+     * the kernel's CSPRNG (secrand), one draw each: nothing a player sees
+     * tells anything about another room. No randomness, no server. */
+    if (!secrand_ok()) {
+        *err = "the kernel gives no random bytes (getrandom failed)";
+        sv_destroy(sv);
+        return NULL;
+    }
 
     ENetAddress addr;
     memset(&addr, 0, sizeof addr);

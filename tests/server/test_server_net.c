@@ -20,6 +20,7 @@
 #include "puzzle.h"
 #include "raw_client.h"
 #include "rng.h"
+#include "token_attack.h"
 #include "sv.h"
 #include "util.h"
 #include "wire.h"
@@ -186,7 +187,8 @@ static void start_race(fixture *f, race *r, bool wait_for_start)
     assert_int_equal(r->start_a.slot, 0);
     assert_int_equal(r->start_b.slot, 1);
     assert_true(r->start_a.desc_hash == r->start_b.desc_hash);
-    assert_true(r->start_a.token != 0 && r->start_a.token != r->start_b.token);
+    assert_true(match_token_set(&r->start_a.token));
+    assert_false(match_token_equal(&r->start_a.token, &r->start_b.token));
     char err[160];
     r->pz = pz_from_id(GAME_ID, err, sizeof err);
     assert_non_null(r->pz);
@@ -806,7 +808,12 @@ static size_t random_msg(rng_t *rng, const race *r, uint8_t *buf, size_t cap)
         } else {
             memcpy(m.resume.code, code, sizeof code);
             m.resume.slot = (uint8_t)rng_below(rng, 2);
-            m.resume.token = rng_below(rng, 4) ? rng_u64(rng) : r->start_a.token ^ 1;
+            m.resume.token = r->start_a.token;
+            if (rng_below(rng, 4))
+                for (int i = 0; i < MATCH_TOKEN_BYTES; i++)
+                    m.resume.token.b[i] = (uint8_t)rng_below(rng, 256);
+            else
+                m.resume.token.b[0] ^= 1;
         }
         break;
     }
@@ -1043,6 +1050,71 @@ static void test_quick_match(void **ctx)
     stop(f);
 }
 
+/* Issue 14's seat hijack, over the network: in many rooms, the creator
+ * takes its own token, works out the match rng's seed the way tokens used
+ * to be made, and predicts the opponent's token. It must never hit; and
+ * nothing the players see repeats (tokens, server-drawn seeds, codes). On
+ * the old server (tokens from the match rng) every prediction hits. */
+static void test_tokens_unpredictable(void **ctx)
+{
+    (void)ctx;
+    enum { ROOMS = 24 };
+    sv_config cfg;
+    base_config(&cfg);
+    fixture *f = start(&cfg);
+    match_token_t tok[2 * ROOMS];
+    uint64_t seed[ROOMS];
+    char code[ROOMS][WIRE_ROOM_CODE_LEN + 1];
+    int hits = 0;
+    for (int i = 0; i < ROOMS; i++) {
+        raw_client *a = join_server(f, "mallory"), *b = join_server(f, "victim");
+        wire_msg m;
+        memset(&m, 0, sizeof m);
+        m.type = WIRE_CREATE_ROOM;
+        m.create.params = (pz_params){.kind = PZ_MAZE, .w = 5, .h = 5, .diff = PZ_EASY};
+        m.create.series_len = 1; /* no seed: the server draws one */
+        raw_send_msg(a, &m);
+        assert_true(raw_wait(a, WIRE_ROOM_STATE, &m, WAIT_MS));
+        memcpy(code[i], m.room.code, sizeof code[i]);
+        join_room(b, code[i], 1);
+        send_ready(a);
+        send_ready(b);
+        assert_true(raw_wait(a, WIRE_MATCH_START, &m, WAIT_MS));
+        tok[2 * i] = m.start.token;
+        char id[128];
+        memcpy(id, m.start.game_id, m.start.game_id_len);
+        id[m.start.game_id_len] = '\0';
+        pz_id gid;
+        char err[160];
+        assert_null(pz_id_parse(id, &gid, err, sizeof err));
+        assert_true(gid.has_seed);
+        seed[i] = gid.seed;
+        assert_true(raw_wait(b, WIRE_MATCH_START, &m, WAIT_MS));
+        tok[2 * i + 1] = m.start.token;
+        for (int be = 0; be < 2; be++) {
+            uint64_t guess = ta_predict_second(ta_token_u64(&tok[2 * i], be));
+            hits += guess == ta_token_u64(&tok[2 * i + 1], 0) || guess == ta_token_u64(&tok[2 * i + 1], 1);
+        }
+        send_simple(a, WIRE_LEAVE_ROOM); /* a forfeits */
+        assert_true(raw_wait(b, WIRE_MATCH_END, &m, WAIT_MS));
+        send_simple(b, WIRE_LEAVE_ROOM); /* the room closes */
+        raw_close(a);
+        raw_close(b);
+    }
+    assert_int_equal(hits, 0);
+    for (int i = 0; i < 2 * ROOMS; i++) {
+        assert_true(match_token_set(&tok[i]));
+        for (int j = 0; j < i; j++)
+            assert_false(match_token_equal(&tok[i], &tok[j]));
+    }
+    for (int i = 0; i < ROOMS; i++)
+        for (int j = 0; j < i; j++) {
+            assert_true(seed[i] != seed[j]);
+            assert_string_not_equal(code[i], code[j]);
+        }
+    stop(f);
+}
+
 /* A dropped player resumes with the token and carries on; one that does not
  * come back loses by forfeit when the grace period ends. */
 static void test_resume_and_forfeit(void **ctx)
@@ -1071,7 +1143,8 @@ static void test_resume_and_forfeit(void **ctx)
     m.type = WIRE_RESUME;
     strcpy(m.resume.code, r.code);
     m.resume.slot = 0;
-    m.resume.token = r.start_a.token ^ 1;
+    m.resume.token = r.start_a.token;
+    m.resume.token.b[MATCH_TOKEN_BYTES - 1] ^= 1;
     raw_send_msg(a2, &m);
     assert_true(raw_wait(a2, WIRE_ERROR, &m, WAIT_MS));
     assert_int_equal(m.error.code, WIRE_ERR_RESUME);
@@ -1327,6 +1400,7 @@ int main(void)
         cmocka_unit_test(test_max_per_ip),
         cmocka_unit_test(test_quick_match),
         cmocka_unit_test(test_resume_and_forfeit),
+        cmocka_unit_test(test_tokens_unpredictable),
         cmocka_unit_test(test_discovery),
         cmocka_unit_test(test_shutdown),
         cmocka_unit_test(test_drain),
