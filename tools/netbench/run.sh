@@ -12,7 +12,7 @@
 #   STEAL_MAX=3    repeat a repetition (enet_echo and ours alike, up to STEAL_TRIES=4 times) while
 #                  any of its runs had more CPU steal than this many per cent; the runs set aside are
 #                  listed at the end (default: keep every run)
-# Only 127.0.0.1 is used. Every program stops by itself (the server is stopped with SIGTERM).
+# Only 127.0.0.1 is used. Every program stops by itself (the server is stopped with SIGINT: at once, not the drain of SIGTERM).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD:-$root/build-netbench}
@@ -34,7 +34,7 @@ fi
 work=$(mktemp -d /tmp/netbench.XXXXXX)
 server_pid=
 cleanup() {
-  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then kill -TERM "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then kill -INT "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -89,7 +89,7 @@ run_ours() { # k window
   [ -n "$port" ] || { echo "netbench: server did not start:" >&2; cat "$log" >&2; exit 1; }
   "$bot_bin" --server "127.0.0.1:$port" --bots "$k" --bench "$d" --pace $((1000 / rate)) \
     --server-pid "$server_pid" --sockbuf 4096 --timeout $((d + 60)) | tee -a "$attempt" || echo "netbench: bot bench k=$k failed" >&2
-  kill -TERM "$server_pid"
+  kill -INT "$server_pid"
   wait "$server_pid" || echo "netbench: server exited with $?" >&2
   server_pid=
 }
