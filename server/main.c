@@ -118,9 +118,12 @@ static int serve(sv_t *sv, sv_config *cfg, svc_metrics *metrics, int argc, char 
     uint64_t now = clock_ms(), next_status = now, next_publish = now, next_wd = now;
     bool told_stopping = false;
     sv_stats st;
+    int rc = 0;
     while (!sv_done(sv)) {
-        if (sv_service(sv, clock_ms(), 10) < 0)
+        if (sv_service(sv, clock_ms(), 10) < 0) {
+            rc = 1; /* the game socket broke: exit non-zero so that systemd restarts us */
             break;
+        }
         now = clock_ms();
         if (want_reload) {
             want_reload = 0;
@@ -156,7 +159,7 @@ static int serve(sv_t *sv, sv_config *cfg, svc_metrics *metrics, int argc, char 
         sv_print_stats(sv, stdout);
         fflush(stdout);
     }
-    return 0;
+    return rc;
 }
 
 int main(int argc, char **argv)

@@ -91,6 +91,7 @@ typedef struct sv_stats {
     uint64_t steps;             /* sv_service calls */
     uint64_t max_step_us;       /* the longest step's work after its wait, since the last stats print */
     uint64_t udp_in, udp_out;   /* datagrams ENet received and sent (its own acknowledgements included) */
+    uint64_t socket_errors;     /* failed sends/receives on the game socket the server carried on after */
     int peers_now, rooms_now, matches_running;
     int sockbuf_rcv, sockbuf_snd; /* effective sizes the kernel granted (bytes) */
     size_t room_bytes;            /* server memory per room, excluding puzzle states */
@@ -116,11 +117,17 @@ void sv_destroy(sv_t *sv);
  * now_ms (monotonic milliseconds, any origin, e.g. SDL_GetTicks64: the
  * first call adopts the caller's clock; a value that goes back is taken as
  * no time passing). With a wait, the time waited is added to now_ms.
- * Returns the number of events handled, or -1 on a socket failure. */
+ * Returns the number of events handled, or -1 when the game socket itself
+ * is broken (EBADF, ENOTSOCK, EFAULT: nothing more can be served). A send
+ * that fails for one peer (a firewall's EPERM, an unreachable network, a
+ * forged port 0) is logged, counted in socket_errors, and the step goes
+ * on: one peer never stops the server. */
 int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms);
 
 /* Runs sv_service with the monotonic clock until the shutdown that
- * sv_request_stop starts has finished. Returns 0. */
+ * sv_request_stop starts has finished. Returns 0 then, or 1 after a fatal
+ * socket failure (so that mazerace-server exits non-zero and a supervisor
+ * such as systemd's Restart=on-failure starts it again). */
 int sv_run(sv_t *sv);
 
 /* Safe from a signal handler or another thread. The next sv_service calls

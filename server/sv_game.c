@@ -573,8 +573,9 @@ static void seat(sv_t *sv, sv_client *c, sv_room *room)
     if (!err)
         return;
     bool full = match_present(room->m, 0) && match_present(room->m, 1);
-    sv_loge(&sv->log, SV_LOG_INFO, "join_refused", room->code, c->name, full ? "room is full" : err,
-            "client #%u: join of room %s refused: %s", c->id, room->code, full ? "room is full" : err);
+    sv_logf_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "join_refused",
+                    "client #%u %s: join of room %s refused: %s", c->id, c->addr, room->code,
+                    full ? "room is full" : err);
     sv_send_error(sv, c, WIRE_ERROR, full ? WIRE_ERR_ROOM_FULL : WIRE_ERR_STATE, full ? "room is full" : err);
 }
 
@@ -586,8 +587,8 @@ static void on_join(sv_t *sv, sv_client *c, const char *code)
     if (!room) {
         char why[64];
         snprintf(why, sizeof why, "no room with code %s", code);
-        sv_loge(&sv->log, SV_LOG_INFO, "join_refused", NULL, c->name, why, "client #%u: join refused: %s",
-                c->id, why);
+        sv_logf_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "join_refused",
+                        "client #%u %s: join refused: %s", c->id, c->addr, why);
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_NO_ROOM, why);
         return;
     }
@@ -645,8 +646,8 @@ static void on_resume(sv_t *sv, sv_client *c, const wire_msg *in)
     int slot = in->resume.slot;
     match_token_t want = room && slot < MATCH_SLOTS ? match_token(room->m, slot) : (match_token_t){{0}};
     if (!room || !match_token_set(&want) || !match_token_equal(&want, &in->resume.token)) {
-        sv_loge(&sv->log, SV_LOG_INFO, "resume_refused", in->resume.code, c->name, NULL,
-                "client #%u: resume of room %s refused", c->id, in->resume.code);
+        sv_logf_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "resume_refused",
+                        "client #%u %s: resume of room %s refused", c->id, c->addr, in->resume.code);
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_RESUME, room ? "bad resume token" : "no such room");
         return;
     }

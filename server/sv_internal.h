@@ -10,6 +10,7 @@
 #include "sv_disc.h"
 #include "sv_limit.h"
 #include "sv_log.h"
+#include "sv_loglimit.h"
 #include "sv_rooms.h"
 #include "wire.h"
 
@@ -105,7 +106,9 @@ struct sv {
     int late_free; /* first free entry: index + 1, 0 = none */
     sv_due *due;   /* ring of SV_DUE_PER_CLIENT per client */
     int due_head, due_n, cap_due;
-    int step_max_slot; /* highest peer slot sent to in this step, -1 = none */
+    int step_max_slot;       /* highest peer slot sent to in this step, -1 = none */
+    sv_loglimit lim_socket;  /* log lines of socket errors */
+    sv_loglimit lim_refused; /* refused JOIN / RESUME lines */
 };
 
 /* sv_game.c: protocol messages in, match events out. */

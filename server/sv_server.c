@@ -1,5 +1,6 @@
 /* sv_server.c: the server's lifetime, ENet host and socket setup, the service loop and peer bookkeeping. */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -475,6 +476,31 @@ static void housekeeping(sv_t *sv)
     }
 }
 
+/* ---- socket errors ---- */
+
+/* enet_host_service returned -1: a send or a receive on the game socket
+ * failed (ENet stops its walk over the peers at the first failed send).
+ * False when the socket itself is gone (the server must stop), true when
+ * it was one peer's send (or a passing error) and the server goes on. */
+static bool socket_error(sv_t *sv, int err)
+{
+    if (err == EBADF || err == ENOTSOCK || err == EFAULT) {
+        sv_loge(&sv->log, SV_LOG_ERROR, "socket_error", NULL, NULL, strerror(err),
+                "game socket failed: %s: stopping", strerror(err));
+        return false;
+    }
+    sv->st.socket_errors++;
+    sv_logf_limited(&sv->log, &sv->lim_socket, sv->now_ms, SV_LOG_WARN, "send_failed",
+                    "send or receive failed on the game socket: %s (%llu so far); carrying on", strerror(err),
+                    (unsigned long long)sv->st.socket_errors);
+    /* The peers after the failing one in ENet's walk still have packets
+     * queued: send them now rather than a step later. The failed peer's
+     * reliable packets wait for their resend time, so this walk gets past
+     * it (and a failure here is only counted by ENet). */
+    enet_host_flush(sv->host);
+    return true;
+}
+
 /* ---- public API ---- */
 
 static void shutdown_step(sv_t *sv);
@@ -547,7 +573,9 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
      * moves on while ENet waits, so the time waited is added to now. */
     ENetEvent ev;
     uint64_t tick0 = mr_now_us() / 1000u;
+    errno = 0;
     int r = enet_host_service(sv->host, &ev, (enet_uint32)timeout_ms);
+    int service_errno = errno;
     if (timeout_ms > 0) {
         /* Whole ticks of our clock, not a rounded duration: with sv_run's
          * clock (the same one) the result is exact, so no deadline fires
@@ -556,14 +584,15 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
         sv->now_ms += tick1 - tick0;
     }
     uint64_t work0 = mr_now_us();
+    if (r < 0) {
+        if (!socket_error(sv, service_errno))
+            return -1;
+        r = enet_host_check_events(sv->host, &ev); /* what was received before the failure */
+    }
     int handled = 0;
     for (; r > 0; r = enet_host_check_events(sv->host, &ev)) {
         dispatch(sv, &ev);
         handled++;
-    }
-    if (r < 0) {
-        sv_loge(&sv->log, SV_LOG_ERROR, "socket_error", NULL, NULL, NULL, "enet_host_service failed");
-        return -1;
     }
     if (sv->disc)
         handled += sv_disc_poll(sv->disc, answer_probe, sv, 64);
@@ -598,14 +627,17 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
 
 int sv_run(sv_t *sv)
 {
+    int rc = 0;
     while (!sv_done(sv)) {
-        if (sv_service(sv, now_ms_clock(), 10) < 0)
+        if (sv_service(sv, now_ms_clock(), 10) < 0) {
+            rc = 1;
             break;
+        }
     }
     sv_shutdown(sv, SV_SHUTDOWN_MS);
     if (sv->cfg.stats)
         print_stat_line(sv);
-    return 0;
+    return rc;
 }
 
 void sv_request_stop(sv_t *sv)

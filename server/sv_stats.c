@@ -41,6 +41,7 @@ void sv_print_stats(const sv_t *sv, FILE *f)
     fprintf(f, "stats max_step_us %llu\n", (unsigned long long)s.max_step_us);
     fprintf(f, "stats udp_in %llu\n", (unsigned long long)s.udp_in);
     fprintf(f, "stats udp_out %llu\n", (unsigned long long)s.udp_out);
+    fprintf(f, "stats socket_errors %llu\n", (unsigned long long)s.socket_errors);
     fprintf(f, "stats peers_now %d\n", s.peers_now);
     fprintf(f, "stats rooms_now %d\n", s.rooms_now);
     fprintf(f, "stats matches_running %d\n", s.matches_running);

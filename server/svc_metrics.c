@@ -119,6 +119,9 @@ static void render(svc_metrics *m, textbuf *b)
            "UDP datagrams ENet received on the game port (its acknowledgements included).", (double)s.udp_in);
     metric(b, "mazerace_enet_datagrams_sent_total", "counter",
            "UDP datagrams ENet sent on the game port (its acknowledgements included).", (double)s.udp_out);
+    metric(b, "mazerace_socket_errors_total", "counter",
+           "Failed sends or receives on the game socket that the server carried on after.",
+           (double)s.socket_errors);
     metric(b, "mazerace_socket_drops_total", "counter",
            "Datagrams the kernel dropped on the game socket (receive buffer full).",
            socket_drops(m->sock_fd));

@@ -277,12 +277,49 @@ static void test_memory_per_match(void **ctx)
     sv_rooms_destroy(t);
 }
 
+static int count_lines(FILE *f, const char *needle)
+{
+    char line[600];
+    int n = 0;
+    rewind(f);
+    while (fgets(line, sizeof line, f))
+        n += strstr(line, needle) != NULL;
+    return n;
+}
+
+/* A line a client can trigger at will is written at most
+ * SV_LOGLIMIT_BURST times per window; the next window's first line says
+ * how many were left out (issue 14: 59 380 refused-join lines in 30 s). */
+static void test_log_limit(void **ctx)
+{
+    (void)ctx;
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    sv_log lg;
+    sv_log_init(&lg, SV_LOG_INFO, SV_LOGFMT_TEXT, f);
+    sv_loglimit lim = {0};
+    for (int i = 0; i < 1000; i++)
+        sv_logf_limited(&lg, &lim, 5000 + (uint64_t)i, SV_LOG_INFO, "join_refused", "join refused %d", i);
+    assert_int_equal(count_lines(f, "join refused"), SV_LOGLIMIT_BURST);
+    sv_logf_limited(&lg, &lim, 5000 + SV_LOGLIMIT_WINDOW_MS, SV_LOG_INFO, "join_refused",
+                    "join refused again");
+    assert_int_equal(count_lines(f, "and 990 similar lines left out"), 1);
+    assert_int_equal(lim.dropped_total, 990);
+    sv_logf_limited(&lg, &lim, 5001 + SV_LOGLIMIT_WINDOW_MS, SV_LOG_INFO, "join_refused",
+                    "join refused once more");
+    assert_int_equal(count_lines(f, "left out"), 1);
+    lg.level = SV_LOG_WARN; /* filtered lines cost nothing and count nothing */
+    sv_logf_limited(&lg, &lim, 5002 + SV_LOGLIMIT_WINDOW_MS, SV_LOG_INFO, "join_refused", "filtered");
+    assert_int_equal(count_lines(f, "filtered"), 0);
+    fclose(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rooms_codes),      cmocka_unit_test(test_rooms_deadlines),
         cmocka_unit_test(test_bucket),           cmocka_unit_test(test_cli),
-        cmocka_unit_test(test_memory_per_match),
+        cmocka_unit_test(test_memory_per_match), cmocka_unit_test(test_log_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
