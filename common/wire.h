@@ -82,6 +82,7 @@ enum wire_error {
     WIRE_ERR_RATE = 12,   /* too many messages */
     WIRE_ERR_INTERNAL = 13,
     WIRE_ERR_HANDSHAKE = 14, /* first message was not HELLO, or HELLO twice */
+    WIRE_ERR_DRAINING = 17,  /* server is restarting: no new rooms, quick matches or races */
 };
 
 /* CREATE_ROOM. */
