@@ -98,6 +98,8 @@ check "--config without a path" 2 "needs a value" "$SRV" --config
 check "bad --metrics" 2 "--metrics: 'nonsense'" "$SRV" --metrics nonsense
 check "bad --metrics address" 2 "--metrics" "$SRV" --metrics 1.2.3:80
 check "bad --metrics port" 2 "--metrics" "$SRV" --metrics 127.0.0.1:65536
+# A well-formed address that is not on this host: could not start (1), like the game port.
+check "metrics address not on this host" 1 "metrics" "$SRV" --bind 127.0.0.1 --port 0 --no-discovery --metrics 192.0.2.1:9100
 check "bad --log-format" 2 "--log-format" "$SRV" --log-format xml
 check "bad --drain-timeout" 2 "--drain-timeout" "$SRV" --drain-timeout 3601
 
