@@ -18,6 +18,7 @@ static const struct {
 } commands[] = {
     {"--config", "PATH", SV_CLI_RUN, "read settings from PATH (default " SV_CONFIG_DEFAULT ", if it exists)"},
     {"--no-discovery", NULL, SV_CLI_RUN, "same as --discovery off"},
+    {"--check-config", NULL, SV_CLI_CHECK, "check the config file and flags, print nothing, exit 0 (or 2)"},
     {"--print-config", NULL, SV_CLI_PRINT_CONFIG, "print the effective settings in the config file's format"},
     {"--print-config-doc", NULL, SV_CLI_PRINT_DOC, "print the settings reference (Markdown, docs/server.md)"},
     {"--print-config-template", NULL, SV_CLI_PRINT_TEMPLATE, "print the commented default config file"},
