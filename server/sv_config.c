@@ -33,6 +33,8 @@ void sv_config_defaults(sv_config *cfg)
     cfg->gen_queue = 64;
     cfg->puzzle_mem_mb = 1024;
     cfg->log_level = SV_LOG_INFO;
+    cfg->log_format = SV_LOGFMT_AUTO;
+    cfg->drain_timeout_ms = 60000;
 }
 
 const char *sv_config_check(const sv_config *cfg)
@@ -83,6 +85,12 @@ const char *sv_config_check(const sv_config *cfg)
         return "generation queue must be 1..4096 jobs";
     if (cfg->puzzle_mem_mb < 1 || cfg->puzzle_mem_mb > 65536)
         return "puzzle memory must be 1..65536 MiB";
+    if (cfg->drain_timeout_ms < 0 || cfg->drain_timeout_ms > 3600000)
+        return "drain timeout must be 0..3600 s";
+    if (cfg->log_format < SV_LOGFMT_AUTO || cfg->log_format > SV_LOGFMT_JSON)
+        return "unknown log format";
+    if (!memchr(cfg->metrics, '\0', sizeof cfg->metrics))
+        return "metrics address not terminated";
     if (cfg->log_level < SV_LOG_OFF || cfg->log_level > SV_LOG_DEBUG)
         return "unknown log level";
     pz_params p = {cfg->kind, cfg->w, cfg->h, cfg->diff};
