@@ -30,7 +30,8 @@ const char *cl_wire_error_words(int code, const char *text)
     case WIRE_ERR_BUSY:
         return "The server is busy making puzzles. Try again in a few seconds.";
     case WIRE_ERR_MEMORY: /* the server says whether it is full or the board too big for you */
-        return text && text[0] ? text : "The server has no memory left for a board that size. Try a smaller one.";
+        return text && text[0] ? text
+                               : "The server has no memory left for a board that size. Try a smaller one.";
     case WIRE_ERR_DRAINING:
         return "The server is restarting and takes no new games right now. Try again in a minute.";
     default:
