@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cl_assets.h"
 #include "cl_bench.h"
 #include "cl_draw.h"
 #include "util.h"
@@ -256,14 +257,21 @@ static bool init_video(cl_app *a, const char **err)
         return false;
     }
     SDL_SetRenderDrawBlendMode(a->ren, SDL_BLENDMODE_BLEND);
-    char reg[1100], bold[1100];
-    const char *rp = cl_text_find_font("DejaVuSans.ttf", reg, sizeof reg);
-    const char *bp = cl_text_find_font("DejaVuSans-Bold.ttf", bold, sizeof bold);
-    if (!rp) {
-        *err = "the font assets/fonts/DejaVuSans.ttf is missing";
+    /* The message outlives this call: *err points into it. */
+    static char missing[2048];
+    char reg[CL_ASSET_PATH_MAX + 64], bold[CL_ASSET_PATH_MAX + 64], unused[256];
+    cl_asset_dirs dirs;
+    char *base = SDL_GetBasePath();
+    cl_asset_dirs_default(&dirs, base);
+    SDL_free(base);
+    if (cl_asset_find(&dirs, "fonts/DejaVuSans.ttf", reg, sizeof reg, missing, sizeof missing)) {
+        *err = missing;
         return false;
     }
-    a->text = cl_text_create(a->ren, rp, bp, err);
+    const char *bp =
+        cl_asset_find(&dirs, "fonts/DejaVuSans-Bold.ttf", bold, sizeof bold, unused, sizeof unused) ? NULL
+                                                                                                    : bold;
+    a->text = cl_text_create(a->ren, reg, bp, err);
     if (!a->text)
         return false;
     update_size(a);
@@ -371,7 +379,7 @@ int cl_app_run(const cl_args *args)
     load_settings(a);
     const char *err = NULL;
     if (!init_video(a, &err)) {
-        fprintf(stderr, "mazerace: cannot open a window: %s\n", err ? err : "unknown error");
+        fprintf(stderr, "mazerace: cannot start: %s\n", err ? err : "unknown error");
         cl_text_destroy(a->text);
         if (a->ren)
             SDL_DestroyRenderer(a->ren);

@@ -35,8 +35,4 @@ int cl_text_draw(cl_text *t, int font, const char *s, int x, int y, SDL_Color c,
 /* Same, vertically centred on cy. */
 int cl_text_draw_mid(cl_text *t, int font, const char *s, int x, int cy, SDL_Color c, int align);
 
-/* First font file found: MR_ASSETS_DIR, then next to the executable, then
- * the system's DejaVu. Writes into buf; returns buf or NULL. */
-const char *cl_text_find_font(const char *file, char *buf, size_t len);
-
 #endif

@@ -38,39 +38,6 @@ struct cl_text {
     atlas a[CL_FONT_COUNT];
 };
 
-static bool file_exists(const char *p)
-{
-    SDL_RWops *f = SDL_RWFromFile(p, "rb");
-    if (!f)
-        return false;
-    SDL_RWclose(f);
-    return true;
-}
-
-const char *cl_text_find_font(const char *file, char *buf, size_t len)
-{
-#ifdef MR_ASSETS_DIR
-    snprintf(buf, len, "%s/fonts/%s", MR_ASSETS_DIR, file);
-    if (file_exists(buf))
-        return buf;
-#endif
-    char *base = SDL_GetBasePath();
-    if (base) {
-        const char *rel[] = {"assets/fonts/", "../assets/fonts/", "../../assets/fonts/",
-                             "../share/mazerace/fonts/"};
-        for (size_t i = 0; i < MR_ARRAY_LEN(rel); i++) {
-            snprintf(buf, len, "%s%s%s", base, rel[i], file);
-            if (file_exists(buf)) {
-                SDL_free(base);
-                return buf;
-            }
-        }
-        SDL_free(base);
-    }
-    snprintf(buf, len, "/usr/share/fonts/truetype/dejavu/%s", file);
-    return file_exists(buf) ? buf : NULL;
-}
-
 static void atlas_free(atlas *a)
 {
     if (a->tex)
@@ -179,7 +146,7 @@ cl_text *cl_text_create(SDL_Renderer *ren, const char *regular, const char *bold
     cl_text *t = mr_alloc(1, sizeof *t);
     t->ren = ren;
     snprintf(t->path[0], sizeof t->path[0], "%s", regular);
-    snprintf(t->path[1], sizeof t->path[1], "%s", bold && file_exists(bold) ? bold : regular);
+    snprintf(t->path[1], sizeof t->path[1], "%s", bold ? bold : regular);
     return t;
 }
 

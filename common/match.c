@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rng.h"
+#include "secrand.h"
 #include "util.h"
 #include "wire.h"
 
@@ -19,7 +20,7 @@
 struct slot {
     bool present, connected, ready, rematch, solved;
     char name[MATCH_NAME_MAX + 1];
-    uint64_t token;
+    match_token_t token;
     uint64_t grace_end;
     uint64_t solve_ms;
     uint32_t moves;
@@ -297,7 +298,7 @@ static void vacate(match *m, int slot)
     struct slot *s = &m->s[slot];
     s->present = s->connected = s->ready = s->rematch = false;
     s->name[0] = '\0';
-    s->token = 0;
+    memset(&s->token, 0, sizeof s->token);
     push(m, MATCH_EV_LEFT, MATCH_TO_BOTH, slot);
 }
 
@@ -420,6 +421,12 @@ const char *match_join(match *m, int slot, const char *name, uint64_t now_ms, in
     wire_text_clean(clean, sizeof clean, name ? name : "");
     if (!clean[0])
         return "a player name must not be empty";
+    /* Never from m->rng: its outputs (rematch seeds) are public. */
+    match_token_t token;
+    do {
+        if (!secrand_fill(token.b, sizeof token.b))
+            return "no random bytes for a resume token";
+    } while (!match_token_set(&token));
     if (m->phase == MATCH_FINISHED) {
         /* A newcomer starts a new series from the lobby. */
         m->phase = MATCH_WAITING;
@@ -431,9 +438,7 @@ const char *match_join(match *m, int slot, const char *name, uint64_t now_ms, in
     s->present = s->connected = true;
     s->ready = s->rematch = false;
     memcpy(s->name, clean, sizeof s->name);
-    s->token = rng_u64(&m->rng);
-    if (!s->token)
-        s->token = 1; /* 0 means "no token" in queries */
+    s->token = token;
     s->moves = 0;
     s->log_len = 0;
     match_event *ev = push(m, MATCH_EV_JOINED, MATCH_TO_BOTH, slot);
@@ -500,7 +505,7 @@ const char *match_disconnect(match *m, int slot, uint64_t now_ms)
     return NULL;
 }
 
-const char *match_resume(match *m, int slot, uint64_t token, uint64_t now_ms)
+const char *match_resume(match *m, int slot, const match_token_t *token, uint64_t now_ms)
 {
     if (!slot_ok(m, slot))
         return "no such player slot";
@@ -508,7 +513,7 @@ const char *match_resume(match *m, int slot, uint64_t token, uint64_t now_ms)
     struct slot *s = &m->s[slot];
     if (!s->present || s->connected)
         return "nothing to resume in that slot (grace period over?)";
-    if (token != s->token)
+    if (!token || !match_token_equal(token, &s->token))
         return "wrong resume token";
     s->connected = true;
     push(m, MATCH_EV_RESUMED, MATCH_TO_BOTH, slot);
@@ -718,9 +723,26 @@ const char *match_name(const match *m, int slot)
 {
     return slot_ok(m, slot) ? m->s[slot].name : "";
 }
-uint64_t match_token(const match *m, int slot)
+match_token_t match_token(const match *m, int slot)
 {
-    return slot_ok(m, slot) ? m->s[slot].token : 0;
+    match_token_t none = {{0}};
+    return slot_ok(m, slot) ? m->s[slot].token : none;
+}
+
+bool match_token_set(const match_token_t *t)
+{
+    uint8_t any = 0;
+    for (int i = 0; i < MATCH_TOKEN_BYTES; i++)
+        any |= t->b[i];
+    return any != 0;
+}
+
+bool match_token_equal(const match_token_t *a, const match_token_t *b)
+{
+    uint8_t diff = 0;
+    for (int i = 0; i < MATCH_TOKEN_BYTES; i++)
+        diff |= (uint8_t)(a->b[i] ^ b->b[i]);
+    return diff == 0;
 }
 uint32_t match_moves(const match *m, int slot)
 {

@@ -30,6 +30,19 @@ typedef struct match match;
 #define MATCH_TO_BOTH (-2)  /* event.to: both players */
 #define MATCH_NONE (-1)     /* no slot (e.g. no winner) */
 
+/* A resume token: 128 bits from the kernel's CSPRNG (secrand), so that
+ * neither the opponent nor anyone watching other rooms can compute it. All
+ * zero means "no token". */
+#define MATCH_TOKEN_BYTES 16
+typedef struct match_token_t {
+    uint8_t b[MATCH_TOKEN_BYTES];
+} match_token_t;
+
+/* Whether t is a token (not all zero). */
+bool match_token_set(const match_token_t *t);
+/* Whether a and b are the same token, in time independent of where they differ. */
+bool match_token_equal(const match_token_t *a, const match_token_t *b);
+
 enum match_phase {
     MATCH_WAITING,   /* players join and get ready */
     MATCH_COUNTDOWN, /* both were ready; the race starts at start_ms */
@@ -120,8 +133,9 @@ void match_config_default(match_config *c);
 const char *match_config_check(const match_config *c);
 
 /* ---- lifetime ----
- * rng_init seeds the match's own rng (resume tokens, rematch seeds): the
- * host draws it from its own rng_t, never rand(). cfg may be NULL for the
+ * rng_init seeds the match's own rng (rematch seeds, a seedless game ID's
+ * seed): a server draws it from secrand, a local game may use its own
+ * rng_t. Resume tokens never come from it: each is drawn from secrand. cfg may be NULL for the
  * defaults. The match owns its puzzle and states; match_destroy frees
  * everything (accepts NULL). */
 
@@ -162,7 +176,7 @@ const char *match_ready(match *m, int slot, bool ready, uint64_t now_ms);
 const char *match_disconnect(match *m, int slot, uint64_t now_ms);
 /* Back within the grace period with the slot's token: carries on with the
  * same state and moves. A wrong token or an expired grace is refused. */
-const char *match_resume(match *m, int slot, uint64_t token, uint64_t now_ms);
+const char *match_resume(match *m, int slot, const match_token_t *token, uint64_t now_ms);
 /* Asks for a rematch once finished. When both present players ask, a new
  * puzzle (same params, new seed from the match's rng) is made and the
  * countdown starts. After a finished series, the rematch begins a new one. */
@@ -203,8 +217,8 @@ bool match_present(const match *m, int slot);   /* joined (even if dropped) */
 bool match_connected(const match *m, int slot); /* present and not in grace */
 bool match_is_ready(const match *m, int slot);
 bool match_wants_rematch(const match *m, int slot);
-const char *match_name(const match *m, int slot); /* "" for a bad or empty slot */
-uint64_t match_token(const match *m, int slot);   /* 0 for a bad or empty slot */
+const char *match_name(const match *m, int slot);    /* "" for a bad or empty slot */
+match_token_t match_token(const match *m, int slot); /* all zero for a bad or empty slot */
 uint32_t match_moves(const match *m, int slot);
 /* Copies the first max accepted moves of slot, in order, into out (so a
  * resuming client can rebuild its state) and returns how many the log holds

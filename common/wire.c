@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "match.h"
+#include "secrand.h"
 
 /* ---- writer: asserts, because a bad write is our bug ----
  * With p == NULL it only counts, which is how wire_size works. */
@@ -131,6 +132,15 @@ static bool get_u64(reader *r, uint64_t *v)
     if (!(get_u32(r, &hi) && get_u32(r, &lo)))
         return false;
     *v = (uint64_t)hi << 32 | lo;
+    return true;
+}
+
+static bool get_token(reader *r, match_token_t *t)
+{
+    if (r->len - r->pos < MATCH_TOKEN_BYTES)
+        return false;
+    memcpy(t->b, r->p + r->pos, MATCH_TOKEN_BYTES);
+    r->pos += MATCH_TOKEN_BYTES;
     return true;
 }
 
@@ -296,7 +306,7 @@ static void write_body(writer *w, const wire_msg *m)
         put_code(w, m->resume.code);
         assert(m->resume.slot < 2);
         put_u8(w, m->resume.slot);
-        put_u64(w, m->resume.token);
+        put_bytes(w, m->resume.token.b, MATCH_TOKEN_BYTES);
         break;
     case WIRE_MOVE:
         put_u32(w, m->move.seq);
@@ -337,7 +347,7 @@ static void write_body(writer *w, const wire_msg *m)
         assert(s->slot < 2 && s->series_len >= 1 && s->series_len <= WIRE_MAX_SERIES);
         put_u8(w, s->slot);
         put_u16(w, s->game_no);
-        put_u64(w, s->token);
+        put_bytes(w, s->token.b, MATCH_TOKEN_BYTES);
         put_u32(w, (uint32_t)s->start_in_ms);
         put_u64(w, s->desc_hash);
         put_u8(w, s->series_len);
@@ -497,7 +507,7 @@ static bool read_body(reader *r, wire_msg *m)
     case WIRE_READY:
         return get_bool(r, &m->ready.ready);
     case WIRE_RESUME:
-        return get_code(r, m->resume.code) && get_slot(r, &m->resume.slot) && get_u64(r, &m->resume.token);
+        return get_code(r, m->resume.code) && get_slot(r, &m->resume.slot) && get_token(r, &m->resume.token);
     case WIRE_MOVE:
         return get_u32(r, &m->move.seq) && get_move(r, &m->move.move);
     case WIRE_ACK:
@@ -511,7 +521,7 @@ static bool read_body(reader *r, wire_msg *m)
     }
     case WIRE_MATCH_START: {
         wire_match_start *s = &m->start;
-        return get_slot(r, &s->slot) && get_u16(r, &s->game_no) && get_u64(r, &s->token) &&
+        return get_slot(r, &s->slot) && get_u16(r, &s->game_no) && get_token(r, &s->token) &&
                get_i32(r, &s->start_in_ms) && get_u64(r, &s->desc_hash) && get_series(r, &s->series_len) &&
                get_u8(r, &s->score[0]) && get_u8(r, &s->score[1]) &&
                get_game_id(r, &s->game_id, &s->game_id_len);
@@ -765,6 +775,15 @@ void wire_room_code_make(rng_t *r, char out[WIRE_ROOM_CODE_LEN + 1])
     uint32_t n = (uint32_t)strlen(a);
     for (int i = 0; i < WIRE_ROOM_CODE_LEN; i++)
         out[i] = a[rng_below(r, n)];
+    out[WIRE_ROOM_CODE_LEN] = '\0';
+}
+
+void wire_room_code_secure(char out[WIRE_ROOM_CODE_LEN + 1])
+{
+    const char *a = WIRE_ROOM_ALPHABET;
+    uint32_t n = (uint32_t)strlen(a);
+    for (int i = 0; i < WIRE_ROOM_CODE_LEN; i++)
+        out[i] = a[secrand_below(n)];
     out[WIRE_ROOM_CODE_LEN] = '\0';
 }
 

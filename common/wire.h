@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "match.h"
 #include "puzzle.h"
 #include "rng.h"
 
@@ -21,7 +22,7 @@
 #define WIRE_MAGIC 0x4D5A5243u       /* "MZRC": HELLO */
 #define WIRE_PROBE_MAGIC 0x4D5A5250u /* "MZRP": discovery probe */
 #define WIRE_REPLY_MAGIC 0x4D5A5241u /* "MZRA": discovery reply */
-#define WIRE_VERSION 1
+#define WIRE_VERSION 2
 #define WIRE_DEFAULT_PORT 27910
 #define WIRE_DISCOVERY_PORT 27911
 #define WIRE_CHANNELS 1
@@ -80,6 +81,7 @@ enum wire_error {
     WIRE_ERR_RATE = 12,   /* too many messages */
     WIRE_ERR_INTERNAL = 13,
     WIRE_ERR_HANDSHAKE = 14, /* first message was not HELLO, or HELLO twice */
+    WIRE_ERR_DRAINING = 17,  /* server is restarting: no new rooms, quick matches or races */
 };
 
 /* CREATE_ROOM. */
@@ -116,7 +118,7 @@ typedef struct wire_room_state {
 typedef struct wire_match_start {
     uint8_t slot;        /* the receiver's slot */
     uint16_t game_no;    /* 1 for the first game of the series */
-    uint64_t token;      /* the receiver's resume token */
+    match_token_t token; /* the receiver's resume token (16 bytes) */
     int32_t start_in_ms; /* ms from sending to the race start; < 0: running for that long */
     uint64_t desc_hash;
     uint8_t series_len;
@@ -174,7 +176,7 @@ typedef struct wire_msg {
         struct {
             char code[WIRE_ROOM_CODE_LEN + 1];
             uint8_t slot;
-            uint64_t token;
+            match_token_t token;
         } resume;
         struct {
             uint32_t seq;
@@ -247,6 +249,8 @@ bool wire_text_ok(const char *s, size_t len);
 void wire_text_clean(char *dst, size_t dstlen, const char *src);
 /* A fresh room code (WIRE_ROOM_CODE_LEN letters of WIRE_ROOM_ALPHABET). */
 void wire_room_code_make(rng_t *r, char out[WIRE_ROOM_CODE_LEN + 1]);
+/* The same from secrand: what a server hands out (unguessable). */
+void wire_room_code_secure(char out[WIRE_ROOM_CODE_LEN + 1]);
 /* Normalises what a player typed (case, spaces, dashes) into out; false if
  * it is not a room code. */
 bool wire_room_code_parse(const char *text, char out[WIRE_ROOM_CODE_LEN + 1]);

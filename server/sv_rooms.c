@@ -6,8 +6,9 @@
 
 #include "util.h"
 
-/* Codes are random (not sequential) so that a player cannot guess the next
- * room; the open-addressing table keeps join-by-code O(1). Each table slot
+/* Codes are random (not sequential) and drawn from the kernel's CSPRNG, so
+ * that a player can neither guess the next room nor work one out from the
+ * codes and seeds it has seen; the open-addressing table keeps join-by-code O(1). Each table slot
  * holds a room index + 1 (0 = empty); removal uses backward-shift deletion so
  * that no tombstones accumulate in a long-running server. */
 struct sv_rooms {
@@ -113,7 +114,7 @@ static void code_erase(sv_rooms *t, sv_room *room)
     t->codes[i] = 0;
 }
 
-sv_room *sv_rooms_add(sv_rooms *t, match *m, rng_t *r, uint64_t now_ms)
+sv_room *sv_rooms_add(sv_rooms *t, match *m, uint64_t now_ms)
 {
     if (t->free_head < 0)
         return NULL;
@@ -123,7 +124,7 @@ sv_room *sv_rooms_add(sv_rooms *t, match *m, rng_t *r, uint64_t now_ms)
     char code[WIRE_ROOM_CODE_LEN + 1];
     int tries = 0;
     do {
-        wire_room_code_make(r, code);
+        wire_room_code_secure(code);
     } while (sv_rooms_find(t, code) && ++tries < 64);
     if (tries >= 64)
         return NULL;

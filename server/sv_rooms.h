@@ -33,9 +33,9 @@ typedef struct sv_rooms sv_rooms;
 sv_rooms *sv_rooms_create(int max_rooms);
 void sv_rooms_destroy(sv_rooms *t); /* accepts NULL */
 
-/* A free room with a fresh unused code drawn from r, holding m (taken over;
- * destroyed with the room). NULL when every room is in use. */
-sv_room *sv_rooms_add(sv_rooms *t, match *m, rng_t *r, uint64_t now_ms);
+/* A free room with a fresh unused code drawn from secrand, holding m (taken
+ * over; destroyed with the room). NULL when every room is in use. */
+sv_room *sv_rooms_add(sv_rooms *t, match *m, uint64_t now_ms);
 /* Destroys the match and frees the room (and its code). */
 void sv_rooms_remove(sv_rooms *t, sv_room *room);
 /* The room with this exact code (upper case, as wire_room_code_ok), or NULL:

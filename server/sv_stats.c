@@ -4,7 +4,7 @@
 
 #include "sv_internal.h"
 
-static double cpu_seconds(void)
+double sv_cpu_seconds(void)
 {
     struct rusage ru;
     if (getrusage(RUSAGE_SELF, &ru) != 0)
@@ -17,7 +17,7 @@ void sv_print_stats(const sv_t *sv, FILE *f)
 {
     sv_stats s;
     sv_get_stats(sv, &s);
-    double cpu = cpu_seconds();
+    double cpu = sv_cpu_seconds();
     /* One "stats key value" per line so that scripts can grep a key; the
      * last line repeats the headline figures in the RESULT shape of
      * ../shared/baselines. */
@@ -41,6 +41,7 @@ void sv_print_stats(const sv_t *sv, FILE *f)
     fprintf(f, "stats max_step_us %llu\n", (unsigned long long)s.max_step_us);
     fprintf(f, "stats udp_in %llu\n", (unsigned long long)s.udp_in);
     fprintf(f, "stats udp_out %llu\n", (unsigned long long)s.udp_out);
+    fprintf(f, "stats socket_errors %llu\n", (unsigned long long)s.socket_errors);
     fprintf(f, "stats peers_now %d\n", s.peers_now);
     fprintf(f, "stats rooms_now %d\n", s.rooms_now);
     fprintf(f, "stats matches_running %d\n", s.matches_running);

@@ -12,6 +12,7 @@
 #include "match.h"
 #include "maze.h"
 #include "rng.h"
+#include "token_attack.h"
 #include "util.h"
 
 /* ---- "walk": a 1-D puzzle, walk right from cell 0 to cell w-1 ----
@@ -305,17 +306,19 @@ static void test_bad_calls_change_nothing(void **ctx)
     assert_non_null(match_join(m, 1, "again", 0, &slot));
     drain(m, evs, 8);
     int bad[] = {-1, 2, 1000, -1000};
+    match_token_t one = {{1}};
     for (size_t i = 0; i < MR_ARRAY_LEN(bad); i++) {
         int code = -1;
         assert_non_null(match_ready(m, bad[i], true, 0));
         assert_non_null(match_leave(m, bad[i], 0));
         assert_non_null(match_disconnect(m, bad[i], 0));
-        assert_non_null(match_resume(m, bad[i], 1, 0));
+        assert_non_null(match_resume(m, bad[i], &one, 0));
         assert_non_null(match_rematch(m, bad[i], 0));
         assert_non_null(match_move(m, bad[i], 0, RIGHT, 0, &code));
         assert_int_equal(code, MATCH_REJ_NO_PLAYER);
         assert_null(match_state(m, bad[i]));
-        assert_int_equal(match_token(m, bad[i]), 0);
+        match_token_t t = match_token(m, bad[i]);
+        assert_false(match_token_set(&t));
     }
     /* Empty slot 0. */
     assert_non_null(match_ready(m, 0, true, 0));
@@ -380,9 +383,9 @@ static void test_disconnect_resume(void **ctx)
     match_event evs[16];
     play_moves(m, 0, 2, 4500);
     drain(m, evs, 16);
-    uint64_t tok = match_token(m, 0);
-    assert_true(tok != 0);
-    assert_true(tok != match_token(m, 1));
+    match_token_t tok = match_token(m, 0), other = match_token(m, 1);
+    assert_true(match_token_set(&tok));
+    assert_false(match_token_equal(&tok, &other));
     assert_null(match_disconnect(m, 0, 5000));
     assert_non_null(match_disconnect(m, 0, 5001));
     assert_true(match_present(m, 0));
@@ -396,9 +399,12 @@ static void test_disconnect_resume(void **ctx)
     int code;
     assert_non_null(match_move(m, 0, 9, RIGHT, 6000, &code));
     assert_int_equal(code, MATCH_REJ_DISCONNECTED);
-    assert_non_null(match_resume(m, 0, tok + 1, 20000));
-    assert_non_null(match_resume(m, 1, match_token(m, 1), 20000)); /* not disconnected */
-    assert_null(match_resume(m, 0, tok, 34999));
+    match_token_t wrong = tok;
+    wrong.b[MATCH_TOKEN_BYTES - 1] ^= 1;
+    assert_non_null(match_resume(m, 0, &wrong, 20000));
+    assert_non_null(match_resume(m, 0, NULL, 20000));
+    assert_non_null(match_resume(m, 1, &other, 20000)); /* not disconnected */
+    assert_null(match_resume(m, 0, &tok, 34999));
     assert_true(match_connected(m, 0));
     assert_int_equal(match_moves(m, 0), 2);
     pz_move log[4];
@@ -421,7 +427,7 @@ static void test_grace_expires_forfeit(void **ctx)
     match *m = racing_match(3);
     match_event evs[16];
     assert_null(match_disconnect(m, 1, 5000));
-    uint64_t tok = match_token(m, 1);
+    match_token_t tok = match_token(m, 1);
     drain(m, evs, 16);
     match_update(m, 34999);
     assert_int_equal(match_phase(m), MATCH_RACING);
@@ -439,7 +445,7 @@ static void test_grace_expires_forfeit(void **ctx)
     assert_non_null(l);
     assert_int_equal(l->slot, 1);
     assert_false(match_present(m, 1));
-    assert_non_null(match_resume(m, 1, tok, 36001));
+    assert_non_null(match_resume(m, 1, &tok, 36001));
     assert_int_equal(match_next_deadline(m), UINT64_MAX);
     assert_non_null(match_rematch(m, 0, 36002)); /* nobody to play */
     match_destroy(m);
@@ -468,7 +474,8 @@ static void test_both_drop(void **ctx)
     assert_int_equal(match_last_result(m)->winner, 1);
     assert_int_equal(match_last_result(m)->reason, MATCH_END_FORFEIT);
     assert_true(match_present(m, 1));
-    assert_null(match_resume(m, 1, match_token(m, 1), 35500));
+    match_token_t t1 = match_token(m, 1);
+    assert_null(match_resume(m, 1, &t1, 35500));
     match_destroy(m);
 }
 
@@ -569,7 +576,8 @@ static void test_disconnect_after_finish(void **ctx)
     assert_false(match_wants_rematch(m, 0));
     assert_null(match_rematch(m, 1, 5300)); /* waits for the dropped player */
     assert_int_equal(match_phase(m), MATCH_FINISHED);
-    assert_null(match_resume(m, 0, match_token(m, 0), 6000));
+    match_token_t t0 = match_token(m, 0);
+    assert_null(match_resume(m, 0, &t0, 6000));
     assert_null(match_rematch(m, 0, 6100));
     assert_int_equal(match_phase(m), MATCH_COUNTDOWN);
     /* Dropped after a finish and never back: the slot empties. */
@@ -583,15 +591,41 @@ static void test_disconnect_after_finish(void **ctx)
     match_destroy(m);
 }
 
-/* Same rng seed, same tokens and rematch seeds: the host controls all randomness. */
-static void test_deterministic(void **ctx)
+/* Tokens are secrets (issue 14): the same rng_init gives other tokens every
+ * time, and the old attack (one's own token -> the match rng's seed -> the
+ * opponent's token) predicts nothing. With the old code (tokens from the
+ * match rng) both asserts fail. */
+static void test_tokens_not_derivable(void **ctx)
 {
     (void)ctx;
-    match *a = racing_match(1), *b = racing_match(1);
-    assert_int_equal(match_token(a, 0), match_token(b, 0));
-    assert_int_equal(match_token(a, 1), match_token(b, 1));
-    match_destroy(a);
-    match_destroy(b);
+    for (int i = 0; i < 200; i++) {
+        match *a = racing_match(1), *b = racing_match(1);
+        match_token_t a0 = match_token(a, 0), a1 = match_token(a, 1), b0 = match_token(b, 0);
+        assert_false(match_token_equal(&a0, &b0));
+        assert_false(match_token_equal(&a0, &a1));
+        for (int be = 0; be < 2; be++) {
+            uint64_t predicted = ta_predict_second(ta_token_u64(&a0, be));
+            assert_true(predicted != ta_token_u64(&a1, 0) && predicted != ta_token_u64(&a1, 1));
+        }
+        match_destroy(a);
+        match_destroy(b);
+    }
+}
+
+/* The attack itself works on tokens made the old way, so the test above
+ * would catch a return to them. */
+static void test_token_attack_on_old_tokens(void **ctx)
+{
+    (void)ctx;
+    rng_t r;
+    rng_seed(&r, 99);
+    for (int i = 0; i < 100; i++) {
+        uint64_t init = rng_u64(&r);
+        rng_t old;
+        rng_seed(&old, init);
+        uint64_t t0 = rng_u64(&old), t1 = rng_u64(&old);
+        assert_int_equal(ta_predict_second(t0), t1);
+    }
 }
 
 static void test_memory_budget(void **ctx)
@@ -655,7 +689,9 @@ static void test_random_calls_keep_invariants(void **ctx)
     for (int i = 0; i < 30000; i++) {
         now += rng_below(&r, 120);
         int slot = (int)rng_below(&r, 4) - 1; /* -1..2 */
-        uint64_t tok = rng_below(&r, 4) ? match_token(m, slot) : rng_u64(&r);
+        match_token_t tok = match_token(m, slot);
+        if (rng_below(&r, 4) == 0)
+            tok.b[rng_below(&r, MATCH_TOKEN_BYTES)] ^= (uint8_t)(1 + rng_below(&r, 255));
         pz_move mv = {(uint8_t)rng_below(&r, 4), (uint8_t)rng_below(&r, 5), 0, 0};
         if (rng_below(&r, 3))
             mv = RIGHT;
@@ -674,7 +710,7 @@ static void test_random_calls_keep_invariants(void **ctx)
             match_disconnect(m, slot, now);
             break;
         case 4:
-            match_resume(m, slot, tok, now);
+            match_resume(m, slot, &tok, now);
             break;
         case 5:
             match_rematch(m, slot, now);
@@ -902,7 +938,8 @@ int main(void)
         cmocka_unit_test(test_leave_forfeits_and_abort),
         cmocka_unit_test(test_rematch_and_series),
         cmocka_unit_test(test_disconnect_after_finish),
-        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_tokens_not_derivable),
+        cmocka_unit_test(test_token_attack_on_old_tokens),
         cmocka_unit_test(test_memory_budget),
         cmocka_unit_test(test_move_limit),
         cmocka_unit_test(test_move_log_round_trip),

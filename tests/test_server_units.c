@@ -36,18 +36,16 @@ static void test_rooms_codes(void **ctx)
     (void)ctx;
     enum { N = 64 };
     sv_rooms *t = sv_rooms_create(N);
-    rng_t r;
-    rng_seed(&r, 7);
     sv_room *rooms[N];
     for (int i = 0; i < N; i++) {
-        rooms[i] = sv_rooms_add(t, small_match(), &r, 0);
+        rooms[i] = sv_rooms_add(t, small_match(), 0);
         assert_non_null(rooms[i]);
         assert_true(wire_room_code_ok(rooms[i]->code));
         for (int j = 0; j < i; j++)
             assert_string_not_equal(rooms[i]->code, rooms[j]->code);
     }
     assert_int_equal(sv_rooms_count(t), N);
-    assert_null(sv_rooms_add(t, NULL, &r, 0)); /* full */
+    assert_null(sv_rooms_add(t, NULL, 0)); /* full */
     for (int i = 0; i < N; i += 2) {
         char code[WIRE_ROOM_CODE_LEN + 1];
         memcpy(code, rooms[i]->code, sizeof code);
@@ -62,7 +60,7 @@ static void test_rooms_codes(void **ctx)
     assert_null(sv_rooms_find(t, "AAAAAA"));
     /* Free slots are reused. */
     for (int i = 0; i < N / 2; i++)
-        assert_non_null(sv_rooms_add(t, small_match(), &r, 0));
+        assert_non_null(sv_rooms_add(t, small_match(), 0));
     assert_int_equal(sv_rooms_count(t), N);
     sv_rooms_destroy(t);
 }
@@ -77,7 +75,7 @@ static void test_rooms_deadlines(void **ctx)
     rng_seed(&r, 9);
     sv_room *rooms[N];
     for (int i = 0; i < N; i++) {
-        rooms[i] = sv_rooms_add(t, small_match(), &r, 0);
+        rooms[i] = sv_rooms_add(t, small_match(), 0);
         sv_rooms_set_deadline(t, rooms[i], 1000 + (uint64_t)rng_below(&r, 5000));
     }
     /* Move some, clear some. */
@@ -250,13 +248,11 @@ static void test_memory_per_match(void **ctx)
 {
     (void)ctx;
     sv_rooms *t = sv_rooms_create(1024);
-    rng_t r;
-    rng_seed(&r, 3);
     char err[160];
     match *m = match_create_from_id("maze#5", NULL, 1, err, sizeof err);
     if (!m)
         m = small_match();
-    sv_room *room = sv_rooms_add(t, m, &r, 0);
+    sv_room *room = sv_rooms_add(t, m, 0);
     assert_non_null(room);
     assert_null(match_join(m, -1, "a", 0, NULL));
     assert_null(match_join(m, -1, "b", 0, NULL));
@@ -281,12 +277,49 @@ static void test_memory_per_match(void **ctx)
     sv_rooms_destroy(t);
 }
 
+static int count_lines(FILE *f, const char *needle)
+{
+    char line[600];
+    int n = 0;
+    rewind(f);
+    while (fgets(line, sizeof line, f))
+        n += strstr(line, needle) != NULL;
+    return n;
+}
+
+/* A line a client can trigger at will is written at most
+ * SV_LOGLIMIT_BURST times per window; the next window's first line says
+ * how many were left out (issue 14: 59 380 refused-join lines in 30 s). */
+static void test_log_limit(void **ctx)
+{
+    (void)ctx;
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    sv_log lg;
+    sv_log_init(&lg, SV_LOG_INFO, SV_LOGFMT_TEXT, f);
+    sv_loglimit lim = {0};
+    for (int i = 0; i < 1000; i++)
+        sv_logf_limited(&lg, &lim, 5000 + (uint64_t)i, SV_LOG_INFO, "join_refused", "join refused %d", i);
+    assert_int_equal(count_lines(f, "join refused"), SV_LOGLIMIT_BURST);
+    sv_logf_limited(&lg, &lim, 5000 + SV_LOGLIMIT_WINDOW_MS, SV_LOG_INFO, "join_refused",
+                    "join refused again");
+    assert_int_equal(count_lines(f, "and 990 similar lines left out"), 1);
+    assert_int_equal(lim.dropped_total, 990);
+    sv_logf_limited(&lg, &lim, 5001 + SV_LOGLIMIT_WINDOW_MS, SV_LOG_INFO, "join_refused",
+                    "join refused once more");
+    assert_int_equal(count_lines(f, "left out"), 1);
+    lg.level = SV_LOG_WARN; /* filtered lines cost nothing and count nothing */
+    sv_logf_limited(&lg, &lim, 5002 + SV_LOGLIMIT_WINDOW_MS, SV_LOG_INFO, "join_refused", "filtered");
+    assert_int_equal(count_lines(f, "filtered"), 0);
+    fclose(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rooms_codes),      cmocka_unit_test(test_rooms_deadlines),
         cmocka_unit_test(test_bucket),           cmocka_unit_test(test_cli),
-        cmocka_unit_test(test_memory_per_match),
+        cmocka_unit_test(test_memory_per_match), cmocka_unit_test(test_log_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -65,7 +65,8 @@ static void sample(int type, wire_msg *m)
     case WIRE_RESUME:
         strcpy(m->resume.code, "ZZ999");
         m->resume.slot = 1;
-        m->resume.token = 0xFEDCBA9876543210ull;
+        for (int i = 0; i < MATCH_TOKEN_BYTES; i++)
+            m->resume.token.b[i] = (uint8_t)(0xF0 - i);
         break;
     case WIRE_MOVE:
         m->move.seq = 77;
@@ -90,7 +91,8 @@ static void sample(int type, wire_msg *m)
     case WIRE_MATCH_START:
         m->start.slot = 1;
         m->start.game_no = 300;
-        m->start.token = 0x1122334455667788ull;
+        for (int i = 0; i < MATCH_TOKEN_BYTES; i++)
+            m->start.token.b[i] = (uint8_t)(0x11 * (i + 1));
         m->start.start_in_ms = -1234;
         m->start.desc_hash = 0x8877665544332211ull;
         m->start.series_len = 7;
@@ -194,7 +196,7 @@ static void test_fields_land_in_place(void **ctx)
     n = encode(&m, buf, sizeof buf);
     assert_true(wire_read(buf, n, &r));
     assert_int_equal(r.start.start_in_ms, -1234);
-    assert_int_equal(r.start.token, 0x1122334455667788ull);
+    assert_memory_equal(r.start.token.b, m.start.token.b, MATCH_TOKEN_BYTES);
     assert_int_equal(r.start.game_id_len, strlen(long_id));
     assert_memory_equal(r.start.game_id, long_id, strlen(long_id));
 
@@ -334,7 +336,7 @@ static void test_bad_fields_fail(void **ctx)
     expect_bad(WIRE_MATCH_END, 1, 2);      /* winner */
     expect_bad(WIRE_MATCH_END, 2, 4);      /* reason */
     expect_bad(WIRE_MATCH_START, 1, 2);    /* slot */
-    expect_bad(WIRE_MATCH_START, 32, ' '); /* space in the game ID */
+    expect_bad(WIRE_MATCH_START, 40, ' '); /* space in the game ID */
     expect_bad(WIRE_REFUSED, 1, 0);        /* code 0 */
     expect_bad(WIRE_MOVE_LOG, 8, 2);       /* last */
 

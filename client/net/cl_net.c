@@ -200,7 +200,7 @@ void cl_net_on_disconnect(cl_net_t *n, uint64_t now_ms)
     }
     /* Worth resuming: a countdown or race, or a finished game whose seat
      * the server keeps for the grace period (rematch, series). */
-    bool seat = n->in_room && n->token && (n->live || n->room.phase != MATCH_WAITING);
+    bool seat = n->in_room && match_token_set(&n->token) && (n->live || n->room.phase != MATCH_WAITING);
     if (seat && n->resume_window_ms > 0) {
         n->phase = CL_NET_RESUMING;
         n->resume_deadline = now_ms + n->resume_window_ms;
@@ -284,7 +284,7 @@ const pz_state *cl_net_opponent_state(const cl_net_t *n)
 {
     return n->opp;
 }
-uint64_t cl_net_token(const cl_net_t *n)
+match_token_t cl_net_token(const cl_net_t *n)
 {
     return n->token;
 }

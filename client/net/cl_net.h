@@ -190,8 +190,8 @@ const pz_state *cl_net_opponent_state(const cl_net_t *n);
 /* Moves sent and not yet answered, oldest first: copies up to max of them
  * to out and returns how many there are in all. */
 int cl_net_pending(const cl_net_t *n, pz_move *out, int max);
-/* Own resume token for this match (0 before MATCH_START). */
-uint64_t cl_net_token(const cl_net_t *n);
+/* Own resume token for this match (all zero before MATCH_START). */
+match_token_t cl_net_token(const cl_net_t *n);
 
 /* ---- LAN discovery: plain UDP probes to the servers' discovery port ---- */
 

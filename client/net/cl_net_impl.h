@@ -47,7 +47,7 @@ struct cl_net {
     uint64_t desc_hash;
     pz_state *own, *opp;
     uint32_t own_applied, opp_applied; /* moves applied to own / opp */
-    uint64_t token;
+    match_token_t token;
     bool live;     /* a countdown or race is on: a drop is worth resuming */
     int game_no;   /* of the last MATCH_START */
     bool end_seen; /* MATCH_END of game_no was reported */

@@ -374,6 +374,7 @@ static void test_server_errors_in_plain_words(void **ctx)
     assert_non_null(strstr(cl_wire_error_words(WIRE_ERR_ROOM_FULL, ""), "room is full"));
     assert_non_null(strstr(cl_wire_error_words(WIRE_ERR_NO_ROOM, ""), "Unknown room code"));
     assert_non_null(strstr(cl_wire_error_words(WIRE_ERR_FULL, ""), "server is full"));
+    assert_non_null(strstr(cl_wire_error_words(WIRE_ERR_DRAINING, "x"), "The server is restarting"));
     assert_non_null(
         strstr(cl_wire_error_words(WIRE_ERR_RESUME, "no such room"), "Could not get back into the game"));
     assert_string_equal(cl_wire_error_words(WIRE_ERR_BAD_PARAMS, "board too large for this kind"),

@@ -144,7 +144,8 @@ static void test_lobby_race_result(void **ctx)
         assert_true(pump(&sv, n, s, i, CL_EV_MATCH_START, 1, 10000));
     assert_string_equal(cl_net_game_id(n[0]), cl_net_game_id(n[1]));
     assert_string_equal(cl_net_game_id(n[0]), "maze:9x7:easy#42");
-    assert_int_not_equal(cl_net_token(n[0]), 0);
+    match_token_t tok = cl_net_token(n[0]);
+    assert_true(match_token_set(&tok));
     const pz_puzzle *pz = cl_net_puzzle(n[0]);
     const pz_kind *k = pz_kind_of(pz);
     pz_move sol[256];
@@ -242,7 +243,7 @@ static void test_lobby_race_result(void **ctx)
 
     cl_net_destroy(n[0]);
     cl_net_destroy(n[1]);
-    it_proc_signal(&sv, SIGTERM);
+    it_proc_signal(&sv, SIGINT);
     int code_sv = -1;
     assert_true(it_proc_wait(&sv, 5000, &code_sv, "server"));
     assert_int_equal(code_sv, 0);
@@ -305,7 +306,7 @@ static void test_hostile_server_input(void **ctx)
     memset(&m, 0, sizeof m);
     m.type = WIRE_MATCH_START;
     m.start.slot = 1;
-    m.start.token = 77;
+    m.start.token.b[0] = 77;
     m.start.series_len = 1;
     m.start.game_id = "sum:zzz";
     m.start.game_id_len = 7;

@@ -33,6 +33,12 @@ static uint64_t now_ms(void)
     return mr_now_us() / 1000u;
 }
 
+uint16_t raw_local_port(const raw_client *c)
+{
+    ENetAddress a;
+    return enet_socket_get_address(c->host->socket, &a) == 0 ? a.port : 0;
+}
+
 static void handle(raw_client *c, ENetEvent *ev)
 {
     switch (ev->type) {

@@ -20,6 +20,8 @@ typedef struct raw_client raw_client;
 raw_client *raw_connect(uint16_t port, raw_pump_fn pump, void *ctx, int timeout_ms);
 /* Disconnects (politely, bounded) and frees. Accepts NULL. */
 void raw_close(raw_client *c);
+/* The client's own UDP port (host byte order). */
+uint16_t raw_local_port(const raw_client *c);
 
 /* Sends len raw bytes as one reliable packet on the wire channel. */
 void raw_send(raw_client *c, const void *data, size_t len);

@@ -20,138 +20,11 @@
 #include "puzzle.h"
 #include "raw_client.h"
 #include "rng.h"
+#include "token_attack.h"
 #include "sv.h"
+#include "sv_fixture.h"
 #include "util.h"
 #include "wire.h"
-
-#define WAIT_MS 3000
-#define GAME_ID "pipes:6x4:hard#4242"
-
-/* The server is driven like the SDL client drives it: with its own clock,
- * which starts at 0 (SDL ticks), not the monotonic clock's origin. */
-typedef struct fixture {
-    sv_t *sv;
-    uint64_t base_us;
-    bool frozen; /* the server's clock stands at frozen_ms (the test moves it) */
-    uint64_t frozen_ms;
-} fixture;
-
-static uint64_t fixture_now(const fixture *f)
-{
-    return f->frozen ? f->frozen_ms : (mr_now_us() - f->base_us) / 1000u;
-}
-
-static void pump_server(void *ctx)
-{
-    fixture *f = ctx;
-    sv_service(f->sv, fixture_now(f), 0);
-}
-
-static void base_config(sv_config *cfg)
-{
-    sv_config_defaults(cfg);
-    strcpy(cfg->bind_addr, "127.0.0.1");
-    cfg->port = 0;
-    cfg->discovery_port = 0;
-    cfg->countdown_ms = 50;
-    cfg->log_level = getenv("MR_TEST_SERVER_LOG") ? SV_LOG_DEBUG : SV_LOG_OFF;
-}
-
-static fixture *start(const sv_config *cfg)
-{
-    fixture *f = mr_alloc(1, sizeof *f);
-    f->base_us = mr_now_us();
-    const char *err = NULL;
-    f->sv = sv_create(cfg, &err);
-    if (!f->sv)
-        fail_msg("sv_create: %s", err);
-    return f;
-}
-
-static void stop(fixture *f)
-{
-    sv_destroy(f->sv);
-    free(f);
-}
-
-/* Services the server (through client c) until pred holds for its
- * statistics, at most WAIT_MS; returns the last statistics. */
-static sv_stats wait_stats(fixture *f, raw_client *c, bool (*pred)(const sv_stats *))
-{
-    sv_stats st;
-    uint64_t end = mr_now_us() + WAIT_MS * 1000u;
-    for (;;) {
-        sv_get_stats(f->sv, &st);
-        if (pred(&st) || mr_now_us() >= end)
-            return st;
-        raw_pump(c, 2, false);
-    }
-}
-
-static raw_client *join_server(fixture *f, const char *name)
-{
-    raw_client *c = raw_connect(sv_port(f->sv), pump_server, f, WAIT_MS);
-    assert_non_null(c);
-    assert_true(raw_hello(c, name, WAIT_MS));
-    return c;
-}
-
-static void send_simple(raw_client *c, int type)
-{
-    wire_msg m;
-    memset(&m, 0, sizeof m);
-    m.type = (uint8_t)type;
-    raw_send_msg(c, &m);
-}
-
-static void send_ready(raw_client *c)
-{
-    wire_msg m;
-    memset(&m, 0, sizeof m);
-    m.type = WIRE_READY;
-    m.ready.ready = true;
-    raw_send_msg(c, &m);
-}
-
-static void send_move(raw_client *c, uint32_t seq, pz_move mv)
-{
-    wire_msg m;
-    memset(&m, 0, sizeof m);
-    m.type = WIRE_MOVE;
-    m.move.seq = seq;
-    m.move.move = mv;
-    raw_send_msg(c, &m);
-}
-
-/* Creates a room on GAME_ID; returns its code in code. */
-static void create_room(raw_client *c, char code[WIRE_ROOM_CODE_LEN + 1])
-{
-    wire_msg m;
-    memset(&m, 0, sizeof m);
-    m.type = WIRE_CREATE_ROOM;
-    m.create.by_id = true;
-    m.create.game_id = GAME_ID;
-    m.create.game_id_len = (uint16_t)strlen(GAME_ID);
-    m.create.series_len = 1;
-    raw_send_msg(c, &m);
-    wire_msg st;
-    assert_true(raw_wait(c, WIRE_ROOM_STATE, &st, WAIT_MS));
-    assert_int_equal(st.room.your_slot, 0);
-    memcpy(code, st.room.code, WIRE_ROOM_CODE_LEN + 1);
-}
-
-static void join_room(raw_client *c, const char *code, int want_slot)
-{
-    wire_msg m;
-    memset(&m, 0, sizeof m);
-    m.type = WIRE_JOIN_ROOM;
-    memcpy(m.join.code, code, WIRE_ROOM_CODE_LEN + 1);
-    raw_send_msg(c, &m);
-    wire_msg st;
-    assert_true(raw_wait(c, WIRE_ROOM_STATE, &st, WAIT_MS));
-    assert_int_equal(st.room.your_slot, want_slot);
-    assert_string_equal(st.room.code, code);
-}
 
 typedef struct race {
     raw_client *a, *b;
@@ -186,7 +59,8 @@ static void start_race(fixture *f, race *r, bool wait_for_start)
     assert_int_equal(r->start_a.slot, 0);
     assert_int_equal(r->start_b.slot, 1);
     assert_true(r->start_a.desc_hash == r->start_b.desc_hash);
-    assert_true(r->start_a.token != 0 && r->start_a.token != r->start_b.token);
+    assert_true(match_token_set(&r->start_a.token));
+    assert_false(match_token_equal(&r->start_a.token, &r->start_b.token));
     char err[160];
     r->pz = pz_from_id(GAME_ID, err, sizeof err);
     assert_non_null(r->pz);
@@ -806,7 +680,12 @@ static size_t random_msg(rng_t *rng, const race *r, uint8_t *buf, size_t cap)
         } else {
             memcpy(m.resume.code, code, sizeof code);
             m.resume.slot = (uint8_t)rng_below(rng, 2);
-            m.resume.token = rng_below(rng, 4) ? rng_u64(rng) : r->start_a.token ^ 1;
+            m.resume.token = r->start_a.token;
+            if (rng_below(rng, 4))
+                for (int i = 0; i < MATCH_TOKEN_BYTES; i++)
+                    m.resume.token.b[i] = (uint8_t)rng_below(rng, 256);
+            else
+                m.resume.token.b[0] ^= 1;
         }
         break;
     }
@@ -1043,6 +922,71 @@ static void test_quick_match(void **ctx)
     stop(f);
 }
 
+/* Issue 14's seat hijack, over the network: in many rooms, the creator
+ * takes its own token, works out the match rng's seed the way tokens used
+ * to be made, and predicts the opponent's token. It must never hit; and
+ * nothing the players see repeats (tokens, server-drawn seeds, codes). On
+ * the old server (tokens from the match rng) every prediction hits. */
+static void test_tokens_unpredictable(void **ctx)
+{
+    (void)ctx;
+    enum { ROOMS = 24 };
+    sv_config cfg;
+    base_config(&cfg);
+    fixture *f = start(&cfg);
+    match_token_t tok[2 * ROOMS];
+    uint64_t seed[ROOMS];
+    char code[ROOMS][WIRE_ROOM_CODE_LEN + 1];
+    int hits = 0;
+    for (int i = 0; i < ROOMS; i++) {
+        raw_client *a = join_server(f, "mallory"), *b = join_server(f, "victim");
+        wire_msg m;
+        memset(&m, 0, sizeof m);
+        m.type = WIRE_CREATE_ROOM;
+        m.create.params = (pz_params){.kind = PZ_MAZE, .w = 5, .h = 5, .diff = PZ_EASY};
+        m.create.series_len = 1; /* no seed: the server draws one */
+        raw_send_msg(a, &m);
+        assert_true(raw_wait(a, WIRE_ROOM_STATE, &m, WAIT_MS));
+        memcpy(code[i], m.room.code, sizeof code[i]);
+        join_room(b, code[i], 1);
+        send_ready(a);
+        send_ready(b);
+        assert_true(raw_wait(a, WIRE_MATCH_START, &m, WAIT_MS));
+        tok[2 * i] = m.start.token;
+        char id[128];
+        memcpy(id, m.start.game_id, m.start.game_id_len);
+        id[m.start.game_id_len] = '\0';
+        pz_id gid;
+        char err[160];
+        assert_null(pz_id_parse(id, &gid, err, sizeof err));
+        assert_true(gid.has_seed);
+        seed[i] = gid.seed;
+        assert_true(raw_wait(b, WIRE_MATCH_START, &m, WAIT_MS));
+        tok[2 * i + 1] = m.start.token;
+        for (int be = 0; be < 2; be++) {
+            uint64_t guess = ta_predict_second(ta_token_u64(&tok[2 * i], be));
+            hits += guess == ta_token_u64(&tok[2 * i + 1], 0) || guess == ta_token_u64(&tok[2 * i + 1], 1);
+        }
+        send_simple(a, WIRE_LEAVE_ROOM); /* a forfeits */
+        assert_true(raw_wait(b, WIRE_MATCH_END, &m, WAIT_MS));
+        send_simple(b, WIRE_LEAVE_ROOM); /* the room closes */
+        raw_close(a);
+        raw_close(b);
+    }
+    assert_int_equal(hits, 0);
+    for (int i = 0; i < 2 * ROOMS; i++) {
+        assert_true(match_token_set(&tok[i]));
+        for (int j = 0; j < i; j++)
+            assert_false(match_token_equal(&tok[i], &tok[j]));
+    }
+    for (int i = 0; i < ROOMS; i++)
+        for (int j = 0; j < i; j++) {
+            assert_true(seed[i] != seed[j]);
+            assert_string_not_equal(code[i], code[j]);
+        }
+    stop(f);
+}
+
 /* A dropped player resumes with the token and carries on; one that does not
  * come back loses by forfeit when the grace period ends. */
 static void test_resume_and_forfeit(void **ctx)
@@ -1071,7 +1015,8 @@ static void test_resume_and_forfeit(void **ctx)
     m.type = WIRE_RESUME;
     strcpy(m.resume.code, r.code);
     m.resume.slot = 0;
-    m.resume.token = r.start_a.token ^ 1;
+    m.resume.token = r.start_a.token;
+    m.resume.token.b[MATCH_TOKEN_BYTES - 1] ^= 1;
     raw_send_msg(a2, &m);
     assert_true(raw_wait(a2, WIRE_ERROR, &m, WAIT_MS));
     assert_int_equal(m.error.code, WIRE_ERR_RESUME);
@@ -1214,17 +1159,124 @@ static void test_shutdown(void **ctx)
     stop(f);
 }
 
+/* Drain (SIGTERM in mazerace-server): the race already running goes on to
+ * its rightful winner while new rooms, quick matches and joins are refused
+ * with DRAINING; once no race runs the server stops by itself. */
+static void test_drain(void **ctx)
+{
+    (void)ctx;
+    sv_config cfg;
+    base_config(&cfg);
+    fixture *f = start(&cfg);
+    race r;
+    start_race(f, &r, true);
+    raw_client *late = join_server(f, "late");
+    char code[WIRE_ROOM_CODE_LEN + 1];
+    create_room(late, code); /* a room made before the drain, still waiting for a player */
+    raw_client *c = join_server(f, "carol");
+    sv_request_drain(f->sv);
+    assert_true(sv_draining(f->sv));
+    wire_msg m;
+    /* bob moves first, alice solves: alice must win although the server is draining. */
+    send_move(r.b, 1, r.plan[0]);
+    assert_true(raw_wait(r.b, WIRE_ACK, &m, WAIT_MS));
+    send_simple(c, WIRE_QUICK_MATCH);
+    assert_true(raw_wait(c, WIRE_ERROR, &m, WAIT_MS));
+    assert_int_equal(m.error.code, WIRE_ERR_DRAINING);
+    memset(&m, 0, sizeof m);
+    m.type = WIRE_CREATE_ROOM;
+    m.create.by_id = true;
+    m.create.game_id = GAME_ID;
+    m.create.game_id_len = (uint16_t)strlen(GAME_ID);
+    m.create.series_len = 1;
+    raw_send_msg(c, &m);
+    assert_true(raw_wait(c, WIRE_ERROR, &m, WAIT_MS));
+    assert_int_equal(m.error.code, WIRE_ERR_DRAINING);
+    memset(&m, 0, sizeof m);
+    m.type = WIRE_JOIN_ROOM;
+    memcpy(m.join.code, code, WIRE_ROOM_CODE_LEN + 1);
+    raw_send_msg(c, &m);
+    assert_true(raw_wait(c, WIRE_ERROR, &m, WAIT_MS));
+    assert_int_equal(m.error.code, WIRE_ERR_DRAINING);
+    assert_false(sv_stop_requested(f->sv));
+    for (int i = 0; i < r.plan_len; i++) {
+        send_move(r.a, (uint32_t)i + 1, r.plan[i]);
+        assert_true(raw_wait(r.a, WIRE_ACK, &m, WAIT_MS));
+    }
+    assert_true(raw_wait(r.a, WIRE_MATCH_END, &m, WAIT_MS));
+    assert_int_equal(m.end.winner, 0);
+    assert_int_equal(m.end.reason, MATCH_END_SOLVED);
+    assert_true(raw_wait(r.b, WIRE_MATCH_END, &m, WAIT_MS));
+    assert_int_equal(m.end.winner, 0);
+    /* Nothing left running: everyone is told and the server is done. */
+    assert_true(raw_wait(r.a, WIRE_SHUTDOWN, &m, WAIT_MS));
+    assert_true(raw_wait(late, WIRE_SHUTDOWN, &m, WAIT_MS));
+    for (int i = 0; i < 300 && !sv_done(f->sv); i++)
+        sv_service(f->sv, fixture_now(f), 5);
+    assert_true(sv_done(f->sv));
+    sv_stats st;
+    sv_get_stats(f->sv, &st);
+    assert_int_equal(st.matches_started, 1);
+    assert_int_equal(st.matches_finished, 1);
+    assert_int_equal(st.rooms_created, 2);
+    raw_close(c);
+    raw_close(late);
+    end_race(&r);
+    stop(f);
+}
+
+/* At the drain deadline the players still racing are told (DRAINING), then
+ * the match is aborted and the server stops. */
+static void test_drain_deadline(void **ctx)
+{
+    (void)ctx;
+    sv_config cfg;
+    base_config(&cfg);
+    cfg.drain_timeout_ms = 300;
+    fixture *f = start(&cfg);
+    race r;
+    start_race(f, &r, true);
+    uint64_t t0 = mr_now_us();
+    sv_request_drain(f->sv);
+    wire_msg m;
+    assert_true(raw_wait(r.a, WIRE_ERROR, &m, WAIT_MS));
+    assert_int_equal(m.error.code, WIRE_ERR_DRAINING);
+    uint64_t waited_ms = (mr_now_us() - t0) / 1000u;
+    assert_true(waited_ms >= 290); /* not before the deadline */
+    assert_true(raw_wait(r.a, WIRE_MATCH_END, &m, WAIT_MS));
+    assert_int_equal(m.end.reason, MATCH_END_ABORTED);
+    assert_true(raw_wait(r.b, WIRE_ERROR, &m, WAIT_MS));
+    assert_int_equal(m.error.code, WIRE_ERR_DRAINING);
+    assert_true(raw_wait(r.b, WIRE_SHUTDOWN, &m, WAIT_MS));
+    for (int i = 0; i < 300 && !sv_done(f->sv); i++)
+        sv_service(f->sv, fixture_now(f), 5);
+    assert_true(sv_done(f->sv));
+    end_race(&r);
+    stop(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_full_match),       cmocka_unit_test(test_many_rooms),
-        cmocka_unit_test(test_one_step_order),   cmocka_unit_test(test_progress_hold),
-        cmocka_unit_test(test_moves_refused),    cmocka_unit_test(test_bad_packets),
-        cmocka_unit_test(test_flood_kicked),     cmocka_unit_test(test_kicked_silent_peer_dropped),
-        cmocka_unit_test(test_random_packets),   cmocka_unit_test(test_room_errors),
-        cmocka_unit_test(test_handshake_limits), cmocka_unit_test(test_max_per_ip),
-        cmocka_unit_test(test_quick_match),      cmocka_unit_test(test_resume_and_forfeit),
-        cmocka_unit_test(test_discovery),        cmocka_unit_test(test_shutdown),
+        cmocka_unit_test(test_full_match),
+        cmocka_unit_test(test_many_rooms),
+        cmocka_unit_test(test_one_step_order),
+        cmocka_unit_test(test_progress_hold),
+        cmocka_unit_test(test_moves_refused),
+        cmocka_unit_test(test_bad_packets),
+        cmocka_unit_test(test_flood_kicked),
+        cmocka_unit_test(test_kicked_silent_peer_dropped),
+        cmocka_unit_test(test_random_packets),
+        cmocka_unit_test(test_room_errors),
+        cmocka_unit_test(test_handshake_limits),
+        cmocka_unit_test(test_max_per_ip),
+        cmocka_unit_test(test_quick_match),
+        cmocka_unit_test(test_resume_and_forfeit),
+        cmocka_unit_test(test_tokens_unpredictable),
+        cmocka_unit_test(test_discovery),
+        cmocka_unit_test(test_shutdown),
+        cmocka_unit_test(test_drain),
+        cmocka_unit_test(test_drain_deadline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,48 @@
+# cmake/install.cmake: `cmake --install` layout (GNUInstallDirs): programs, man pages,
+# desktop entry, icons, AppStream metainfo, the server's systemd unit and default config.
+# The game's own rule (binary and fonts) is in client/CMakeLists.txt.
+foreach(prog mazerace-server mazerace-gen mazerace-bot)
+  if(TARGET ${prog})
+    install(TARGETS ${prog} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  endif()
+endforeach()
+
+# Man pages: all four in section 6 (games), as the unit's Documentation= line says.
+add_subdirectory(${PROJECT_SOURCE_DIR}/man ${PROJECT_BINARY_DIR}/man)
+
+# Desktop integration, only with the game.
+if(TARGET mazerace)
+  set(MR_DESKTOP ${PROJECT_SOURCE_DIR}/desktop)
+  install(FILES ${MR_DESKTOP}/io.github.mazerace.mazerace.desktop
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
+  install(FILES ${MR_DESKTOP}/io.github.mazerace.mazerace.metainfo.xml
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
+  install(FILES ${MR_DESKTOP}/icons/mazerace.svg
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps)
+  foreach(size 32 48 64 128 256)
+    install(FILES ${MR_DESKTOP}/icons/mazerace-${size}.png
+            DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/${size}x${size}/apps RENAME mazerace.png)
+  endforeach()
+endif()
+
+# The server as a service (files written by the service work: packaging/).
+# /usr installs put the unit where systemd looks (systemd.pc), others under the prefix.
+if(CMAKE_INSTALL_PREFIX STREQUAL "/usr")
+  pkg_get_variable(MR_SYSTEMD_DEFAULT systemd systemdsystemunitdir)
+endif()
+if(NOT MR_SYSTEMD_DEFAULT)
+  set(MR_SYSTEMD_DEFAULT ${CMAKE_INSTALL_PREFIX}/lib/systemd/system)
+endif()
+set(MR_SYSTEMD_UNITDIR ${MR_SYSTEMD_DEFAULT} CACHE PATH "Where the server's systemd unit is installed")
+if(TARGET mazerace-server)
+  if(EXISTS ${PROJECT_SOURCE_DIR}/packaging/mazerace-server.service)
+    install(FILES ${PROJECT_SOURCE_DIR}/packaging/mazerace-server.service DESTINATION ${MR_SYSTEMD_UNITDIR})
+  endif()
+  if(EXISTS ${PROJECT_SOURCE_DIR}/packaging/server.conf)
+    install(FILES ${PROJECT_SOURCE_DIR}/packaging/server.conf DESTINATION ${CMAKE_INSTALL_FULL_SYSCONFDIR}/mazerace)
+  endif()
+endif()
+
+if(MR_TESTS)
+  add_test(NAME install_desktop_files COMMAND sh ${PROJECT_SOURCE_DIR}/tests/install/desktop_files.sh ${PROJECT_SOURCE_DIR})
+endif()
