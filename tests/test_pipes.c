@@ -719,7 +719,8 @@ static void test_text_form(void **ctx)
     expect_text_error("S--JE\n.LJF.\n", 1, 1);   /* no chain */
     expect_text_error("S-|-E\n.L F.\n", 2, 3);   /* space */
     /* too wide */
-    char wide[64];
+    char wide[2 * (40 + 4) + 8]; /* two rows of max_w + 3 characters */
+    assert_true(K.max_w <= 40);
     int n = 0;
     wide[n++] = 'S';
     for (int i = 0; i < K.max_w + 1; i++)
