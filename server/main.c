@@ -182,6 +182,8 @@ int main(int argc, char **argv)
         printf("# effective settings (config file: %s)\n", path[0] ? path : "none");
         sv_opts_print_config(&cfg, stdout);
         return 0;
+    case SV_CLI_CHECK:
+        return 0;
     case SV_CLI_PRINT_DOC:
         sv_opts_print_doc(stdout);
         return 0;

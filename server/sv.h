@@ -189,6 +189,7 @@ enum sv_cli_result {
     SV_CLI_PRINT_CONFIG,   /* --print-config */
     SV_CLI_PRINT_DOC,      /* --print-config-doc */
     SV_CLI_PRINT_TEMPLATE, /* --print-config-template */
+    SV_CLI_CHECK,          /* --check-config */
 };
 /* Parses the flags in argv[1..] on top of cfg (which holds defaults or a
  * file's settings), then checks the whole. On SV_CLI_ERROR writes a

@@ -18,6 +18,7 @@ static const struct {
 } commands[] = {
     {"--config", "PATH", SV_CLI_RUN, "read settings from PATH (default " SV_CONFIG_DEFAULT ", if it exists)"},
     {"--no-discovery", NULL, SV_CLI_RUN, "same as --discovery off"},
+    {"--check-config", NULL, SV_CLI_CHECK, "check the config file and flags, print nothing, exit 0 (or 2)"},
     {"--print-config", NULL, SV_CLI_PRINT_CONFIG, "print the effective settings in the config file's format"},
     {"--print-config-doc", NULL, SV_CLI_PRINT_DOC, "print the settings reference (Markdown, docs/server.md)"},
     {"--print-config-template", NULL, SV_CLI_PRINT_TEMPLATE, "print the commented default config file"},
@@ -25,15 +26,44 @@ static const struct {
     {"--version", NULL, SV_CLI_VERSION, "version and protocol version"},
 };
 
+/* "  FLAG ARG   text", the text wrapped at 79 columns under its column. */
+static void usage_item(FILE *f, const char *flag, const char *text)
+{
+    enum { COL = 26, WIDTH = 79 };
+    fprintf(f, "  %-*s", COL - 3, flag);
+    if (strlen(flag) > COL - 4) /* at least two blanks before the text */
+        fprintf(f, "\n%*s", COL - 1, "");
+    fputc(' ', f);
+    int col = COL;
+    const char *p = text;
+    while (*p) {
+        const char *sp = strchr(p, ' ');
+        int len = sp ? (int)(sp - p) : (int)strlen(p);
+        if (col > COL && col + 1 + len > WIDTH) {
+            fprintf(f, "\n%*s", COL, "");
+            col = COL;
+        } else if (col > COL) {
+            fputc(' ', f);
+            col++;
+        }
+        fprintf(f, "%.*s", len, p);
+        col += len;
+        p += len;
+        while (*p == ' ')
+            p++;
+    }
+    fputc('\n', f);
+}
+
 void sv_cli_print_usage(FILE *f)
 {
     sv_config d;
     sv_config_defaults(&d);
     fprintf(f, "usage: mazerace-server [options]\n"
                "Authoritative mazerace game server: hosts many two-player rooms at once.\n"
-               "Every option is also a key of the config file (--max-clients N is max_clients = N);\n"
-               "options override the file.\n");
-    char flag[64], v[128];
+               "Every option is also a key of the config file (--max-clients N is\n"
+               "max_clients = N); options override the file.\n");
+    char flag[64], v[128], text[512];
     for (int s = 0; s < SV_SEC_COUNT; s++) {
         fprintf(f, "\n%s:\n", sv_opt_section_names[s]);
         for (size_t i = 0; i < sv_opts_count; i++) {
@@ -46,19 +76,20 @@ void sv_cli_print_usage(FILE *f)
                 snprintf(flag + n, sizeof flag - n, " %s", o->arg);
             }
             sv_opt_get(o, &d, v, sizeof v);
-            fprintf(f, "  %-22s %s (default %s)\n", flag, o->help, o->type == SV_OPT_BOOL ? "off" : v);
+            snprintf(text, sizeof text, "%s (default %s)", o->help, o->type == SV_OPT_BOOL ? "off" : v);
+            usage_item(f, flag, text);
         }
     }
     fprintf(f, "\nCommands:\n");
     for (size_t i = 0; i < MR_ARRAY_LEN(commands); i++) {
         snprintf(flag, sizeof flag, "%s%s%s", commands[i].flag, commands[i].arg ? " " : "",
                  commands[i].arg ? commands[i].arg : "");
-        fprintf(f, "  %-22s %s\n", flag, commands[i].help);
+        usage_item(f, flag, commands[i].help);
     }
-    fprintf(f, "\nPrints \"listening on ADDR:PORT\" on stdout once ready. SIGTERM drains (no new rooms,\n"
-               "running races finish, up to drain_timeout), a second SIGTERM or SIGINT stops at once;\n"
-               "SIGHUP reloads the config file. Exit status 2: bad command line or config file;\n"
-               "1: could not start (e.g. port in use).\n");
+    fprintf(f, "\nPrints \"listening on ADDR:PORT\" on stdout once ready. SIGTERM drains (no new\n"
+               "rooms, running races finish, up to drain_timeout); a second SIGTERM or SIGINT\n"
+               "stops at once; SIGHUP reloads the config file. Exit status 2: bad command\n"
+               "line or config file; 1: could not start (e.g. port in use).\n");
 }
 
 static int fail(char *err, size_t errlen, const char *fmt, const char *a, const char *b, const char *c)

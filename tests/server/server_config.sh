@@ -48,7 +48,7 @@ n_tmpl=$(grep -c '^[a-z_]* = ' "$tmp/uncommented.conf")
 [ "$n_keys" = "$n_tmpl" ] && ok "template has all $n_keys keys" || bad "template has $n_tmpl keys of $n_keys"
 # Every flag in --help (but the commands) is a key.
 for flag in $("$SRV" --help | grep -oE '^  --[a-z-]+' | sed 's/^  --//'); do
-  case $flag in config | no-discovery | print-config | print-config-doc | print-config-template | help | version) continue ;; esac
+  case $flag in config | check-config | no-discovery | print-config | print-config-doc | print-config-template | help | version) continue ;; esac
   grep -q "^${flag//-/_} = " "$tmp/defaults" || bad "flag --$flag has no config key"
 done
 ok "every flag has a key"
@@ -92,12 +92,17 @@ printf 'kind = pipes\nsize = 1000x1000\n' >"$tmp/cross.conf"
 check "size the kind refuses" 2 "cross.conf: " "$SRV" --config "$tmp/cross.conf"
 printf 'metrics = 300.1.2.3:80\n' >"$tmp/metrics.conf"
 check "bad metrics in the file" 2 "metrics.conf:1: key 'metrics'" "$SRV" --config "$tmp/metrics.conf"
+check "--check-config on a bad file" 2 "value.conf:3: key 'max_clients'" "$SRV" --config "$tmp/value.conf" --check-config
+check "--check-config on a good file" 0 "" "$SRV" --config "$tmp/a.conf" --check-config
+[ ! -s "$tmp/out" ] && ok "--check-config prints nothing" || bad "--check-config printed something"
 check "missing --config file" 2 "nothing.conf: cannot read" "$SRV" --config "$tmp/nothing.conf"
 check "--config a directory" 2 "cannot read" "$SRV" --config "$tmp"
 check "--config without a path" 2 "needs a value" "$SRV" --config
 check "bad --metrics" 2 "--metrics: 'nonsense'" "$SRV" --metrics nonsense
 check "bad --metrics address" 2 "--metrics" "$SRV" --metrics 1.2.3:80
 check "bad --metrics port" 2 "--metrics" "$SRV" --metrics 127.0.0.1:65536
+# A well-formed address that is not on this host: could not start (1), like the game port.
+check "metrics address not on this host" 1 "metrics" "$SRV" --bind 127.0.0.1 --port 0 --no-discovery --metrics 192.0.2.1:9100
 check "bad --log-format" 2 "--log-format" "$SRV" --log-format xml
 check "bad --drain-timeout" 2 "--drain-timeout" "$SRV" --drain-timeout 3601
 

@@ -10,7 +10,7 @@ fails=0
 ok() { echo "ok: $1"; }
 bad() { echo "FAIL: $1"; fails=$((fails + 1)); }
 for key in Type=notify NotifyAccess=main WatchdogSec= DynamicUser=yes StateDirectory=mazerace \
-  "ExecReload=/bin/kill -HUP \$MAINPID" "ExecStart=/usr/bin/mazerace-server --config /etc/mazerace/server.conf"; do
+  "ExecReload=/bin/kill -HUP \$MAINPID" "--check-config" "ExecStart=/usr/bin/mazerace-server --config /etc/mazerace/server.conf"; do
   grep -qF -- "$key" "$UNIT" && ok "unit has $key" || bad "unit lacks $key"
 done
 # TimeoutStopSec covers the default drain (plus the 1 s shutdown).
@@ -28,7 +28,7 @@ fi
 tmp=$(mktemp -d /tmp/server_unit.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 # verify needs ExecStart's binary to exist: the built one stands in for /usr/bin's.
-sed "s|/usr/bin/mazerace-server|$SRV|" "$UNIT" >"$tmp/mazerace-server.service"
+sed "s|/usr/bin/mazerace-server|$SRV|g" "$UNIT" >"$tmp/mazerace-server.service"
 if systemd-analyze verify --man=no "$tmp/mazerace-server.service" >"$tmp/verify" 2>&1; then
   ok "systemd-analyze verify"
 else
