@@ -246,9 +246,14 @@ static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
     default:
         break;
     }
-    /* Everything below changes what ROOM_STATE shows: send the pending one
-     * first so that messages arrive in the order things happened. */
-    if (*dirty) {
+    /* Everything below changes what ROOM_STATE shows. Before a message of
+     * its own (MATCH_START, MATCH_END, REMATCH_OFFER) the pending
+     * ROOM_STATE goes out first, so that messages arrive in the order
+     * things happened; events with no message of their own only mark it
+     * pending, so one ROOM_STATE covers them all (docs/protocol.md). */
+    bool own_message = ev->type == MATCH_EV_COUNTDOWN || ev->type == MATCH_EV_FINISHED ||
+                       ev->type == MATCH_EV_REMATCH_REQUEST;
+    if (*dirty && own_message) {
         send_room_state_all(sv, room);
         *dirty = false;
     }
@@ -260,9 +265,11 @@ static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
         sv_loge(&sv->log, SV_LOG_INFO, "countdown", room->code, NULL, NULL,
                 "room %s game %d: countdown, %s vs %s on %s", room->code, ev->game_no, match_name(room->m, 0),
                 match_name(room->m, 1), id);
+        /* The ROOM_STATE of the countdown (phase 1, ready bits cleared)
+         * went out just above; MATCH_START changes nothing in it, so no
+         * second one follows (docs/protocol.md, "Message order"). */
         for (int s = 0; s < MATCH_SLOTS; s++)
             send_match_start(sv, room, s);
-        *dirty = true;
         break;
     }
     case MATCH_EV_FINISHED:
@@ -421,9 +428,10 @@ static void on_hello(sv_t *sv, sv_client *c, const wire_msg *in)
         refuse(sv, c, WIRE_ERR_VERSION, why);
         return;
     }
-    size_t n = strlen(in->hello.name);
-    if (!wire_name_ok(in->hello.name, n)) {
-        refuse(sv, c, WIRE_ERR_BAD_NAME, "bad player name");
+    size_t n = in->hello.name_len;
+    const char *bad = wire_name_problem(in->hello.name, n);
+    if (bad) {
+        refuse(sv, c, WIRE_ERR_BAD_NAME, bad);
         return;
     }
     /* The ENet host has a few spare peer slots so that a client over the
@@ -506,6 +514,20 @@ static void on_create(sv_t *sv, sv_client *c, const wire_create *cr)
 {
     if (!not_in_room(sv, c))
         return;
+    /* Precedence (docs/protocol.md): state, settings, capacity, then what
+     * only making the puzzle can tell. */
+    const char *bad = wire_create_problem(cr);
+    char err[200] = "";
+    if (!bad && cr->by_id) {
+        memcpy(sv->idbuf, cr->game_id, cr->game_id_len);
+        sv->idbuf[cr->game_id_len] = '\0';
+        pz_id id;
+        bad = pz_id_parse(sv->idbuf, &id, err, sizeof err) ? err : NULL;
+    }
+    if (bad) {
+        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_BAD_PARAMS, bad);
+        return;
+    }
     if (sv_rooms_count(sv->rooms) >= sv_rooms_capacity(sv->rooms)) {
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_TOO_MANY_ROOMS, "the server has no free room");
         return;
@@ -518,15 +540,10 @@ static void on_create(sv_t *sv, sv_client *c, const wire_create *cr)
         return;
     }
     match *m = NULL;
-    char err[200] = "";
     if (cr->by_id) {
-        if (!cr->game_id || cr->game_id_len == 0 || memchr(cr->game_id, '\0', cr->game_id_len)) {
-            sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_BAD_PARAMS, "bad game ID");
-            return;
-        }
-        memcpy(sv->idbuf, cr->game_id, cr->game_id_len);
-        sv->idbuf[cr->game_id_len] = '\0';
-        /* A "kind:WxH:difficulty" ID without a seed gets a seed drawn from rng_init. */
+        /* sv->idbuf holds the game ID checked above (gameid bytes are
+         * printable ASCII, so it has no NUL inside).
+         * A "kind:WxH:difficulty" ID without a seed gets a seed drawn from rng_init. */
         m = match_create_from_id(sv->idbuf, &mc, secrand_u64(), err, sizeof err);
     } else {
         pz_params p = cr->params;

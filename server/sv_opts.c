@@ -33,7 +33,8 @@ static const char *set_name(sv_config *cfg, const char *v)
 {
     size_t len = strlen(v);
     if (len == 0 || len > SV_NAME_MAX || !wire_name_ok(v, len))
-        return "is not a name of 1..24 bytes of UTF-8 without control characters";
+        return "is not a valid name: 1..24 bytes of UTF-8, no control, invisible or text-direction "
+               "characters, not blank";
     memcpy(cfg->name, v, len + 1);
     return NULL;
 }
@@ -203,8 +204,8 @@ const sv_opt sv_opts[] = {
     {"sockbuf", "KIB", SV_OPT_INT, F(sockbuf_bytes), 0, 262144, 1024, SV_SEC_NETWORK, false,
      "SO_RCVBUF and SO_SNDBUF of the game socket in KiB; 0 = ENet's 256 KiB", NULL, NULL},
     {"name", "NAME", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_NETWORK, false,
-     "server name in discovery replies and WELCOME: 1..24 bytes of UTF-8, no control characters", set_name,
-     get_name},
+     "server name in discovery replies and WELCOME: the protocol's name rule (docs/protocol.md, Names)",
+     set_name, get_name},
     {"max_clients", "N", SV_OPT_INT, F(max_clients), 1, SV_MAX_CLIENTS, 1, SV_SEC_NETWORK, false,
      "connected players, 1..4000", NULL, NULL},
     {"max_rooms", "N", SV_OPT_INT, F(max_rooms), 1, SV_MAX_ROOMS, 1, SV_SEC_NETWORK, false,
