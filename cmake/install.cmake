@@ -46,3 +46,7 @@ endif()
 if(MR_TESTS)
   add_test(NAME install_desktop_files COMMAND sh ${PROJECT_SOURCE_DIR}/tests/install/desktop_files.sh ${PROJECT_SOURCE_DIR})
 endif()
+if(MR_TESTS AND TARGET mazerace-server)
+  add_test(NAME install_dockerfile COMMAND bash ${PROJECT_SOURCE_DIR}/tests/install/dockerfile_test.sh
+           ${PROJECT_SOURCE_DIR} $<TARGET_FILE:mazerace-server>)
+endif()
