@@ -21,7 +21,7 @@ FROM debian:12-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends libenet7 libmicrohttpd12 libsystemd0 \
  && rm -rf /var/lib/apt/lists/* \
- && useradd --system --uid 27910 --user-group --home-dir /var/lib/mazerace --create-home \
+ && useradd --system --user-group --home-dir /var/lib/mazerace --create-home \
         --shell /usr/sbin/nologin mazerace
 COPY --from=build /out/usr/bin/mazerace-server /out/usr/bin/mazerace-bot /out/usr/bin/mazerace-gen /usr/bin/
 COPY --from=build /out/etc/mazerace/server.conf /etc/mazerace/server.conf

@@ -15,6 +15,13 @@ runtime=$(awk '/^FROM /{buf=""} {buf = buf $0 "\n"} END {printf "%s", buf}' "$df
 grep -q '^FROM debian:12-slim' <<<"$runtime" || fail "the runtime stage is not debian:12-slim"
 listed=$(grep -o 'apt-get install [^&]*' <<<"$runtime" | tr ' ' '\n' | grep -v -e '^-' -e '^apt-get$' -e '^install$' -e '^$' | sort -u)
 
+# The image is for the server with metrics and /healthz (the service work).
+help=$("$server" --help)
+if ! grep -q -- '--metrics' <<<"$help"; then
+    echo "dockerfile_test: SKIPPED: this server has no --metrics (no /healthz for the HEALTHCHECK) yet"
+    exit 77
+fi
+
 # Packages that hold the libraries the server links directly (its NEEDED entries,
 # resolved by ldd); their own dependencies come with them through apt.
 needed=""
@@ -34,7 +41,6 @@ if [ "$needed" != "$listed" ]; then
 fi
 
 # Ports: the server's defaults and the metrics port CMD passes.
-help=$("$server" --help)
 game=$(grep -o -- '--port N .*default [0-9]*' <<<"$help" | grep -o '[0-9]*$')
 disc=$(grep -o -- '--discovery N .*default [0-9]*' <<<"$help" | grep -o '[0-9]*$')
 metrics=$(grep '^CMD' <<<"$runtime" | grep -o '0\.0\.0\.0:[0-9]*' | cut -d: -f2)
