@@ -1,5 +1,6 @@
 # Dockerfile: the mazerace dedicated server as a container image (docs/packaging.md).
-# Build:  docker build -t mazerace-server .        (or: podman build -t mazerace-server .)
+# Build:  docker build -t mazerace-server .   (podman: podman build --format docker -t mazerace-server .,
+#         or podman drops the HEALTHCHECK)
 # Run:    docker run -d --name mazerace -p 27910:27910/udp -p 27911:27911/udp mazerace-server
 
 # Build stage: the server, bot and puzzle tool only (no SDL, no tests).
