@@ -298,11 +298,11 @@ static void load_settings(cl_app *a)
     if (why)
         snprintf(a->msg, sizeof a->msg, "%s", why);
     if (a->args.name) {
-        if (cl_name_ok(a->args.name))
+        const char *bad = cl_name_problem(a->args.name);
+        if (!bad)
             snprintf(a->settings.name, sizeof a->settings.name, "%s", a->args.name);
         else
-            snprintf(a->msg, sizeof a->msg, "--name must be 1-23 printable characters; kept %s",
-                     a->settings.name);
+            snprintf(a->msg, sizeof a->msg, "--name: %s; kept %s", bad, a->settings.name);
     }
 }
 

@@ -27,6 +27,8 @@ const char *cl_wire_error_words(int code, const char *text)
         return "The server has no room for another game right now.";
     case WIRE_ERR_RESUME:
         return "Could not get back into the game: its grace period is over, or it has closed.";
+    case WIRE_ERR_DRAINING:
+        return "The server is restarting and takes no new games right now. Try again in a minute.";
     default:
         return text && text[0] ? text : "The server reported an error.";
     }

@@ -8,9 +8,10 @@
 #include <stddef.h>
 
 #include "cl_input.h"
+#include "wire.h"
 
 typedef struct cl_settings {
-    char name[24];
+    char name[WIRE_NAME_MAX + 1];
     char last_server[128]; /* "host:port" or "" */
     int win_w, win_h;      /* window size in screen coordinates */
     bool fullscreen;
@@ -31,7 +32,8 @@ char *cl_settings_format(const cl_settings *s);
 const char *cl_settings_load(cl_settings *s, const char *path, char *msg, size_t msglen);
 /* Writes atomically (temp file + rename). NULL or a static message. */
 const char *cl_settings_save(const cl_settings *s, const char *path);
-/* A name is 1-23 printable ASCII characters; returns false otherwise. */
-bool cl_name_ok(const char *name);
+/* NULL if name is a valid player name, else why not: the protocol's rule
+ * (wire_name_problem, docs/protocol.md "Names"), checked before sending. */
+const char *cl_name_problem(const char *name);
 
 #endif

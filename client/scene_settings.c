@@ -29,7 +29,7 @@ static void enter(cl_app *a)
     cl_form_clear(&a->form);
     cl_item *it = cl_form_add(&a->form, CL_ITEM_TEXT, T_NAME, "Your name");
     snprintf(it->value, sizeof it->value, "%s", a->settings.name);
-    it->maxlen = 23;
+    it->maxlen = WIRE_NAME_MAX;
     it = cl_form_add(&a->form, CL_ITEM_CHOICE, T_WHO, "Keys for");
     cl_item_choice(it, "Player 1 (and solo)");
     cl_item_choice(it, "Player 2 (hotseat)");
@@ -43,10 +43,11 @@ static void enter(cl_app *a)
 static void leave(cl_app *a)
 {
     cl_item *name = cl_form_find(&a->form, T_NAME);
-    if (cl_name_ok(name->value))
-        snprintf(a->settings.name, sizeof a->settings.name, "%.23s", name->value);
+    const char *bad = cl_name_problem(name->value);
+    if (!bad)
+        snprintf(a->settings.name, sizeof a->settings.name, "%.24s", name->value);
     else
-        cl_app_say(a, true, "A name is 1 to 23 plain characters; kept %s", a->settings.name);
+        cl_app_say(a, true, "Name not changed: %s; kept %s", bad, a->settings.name);
     cl_app_save_settings(a);
     cl_app_set_scene(a, CL_SCENE_MENU);
 }

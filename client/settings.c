@@ -18,15 +18,9 @@ void cl_settings_default(cl_settings *s)
     cl_bindings_default(&s->keys);
 }
 
-bool cl_name_ok(const char *name)
+const char *cl_name_problem(const char *name)
 {
-    size_t n = strlen(name);
-    if (n == 0 || n >= sizeof(((cl_settings *)0)->name))
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if (name[i] < 32 || name[i] > 126)
-            return false;
-    return true;
+    return wire_name_problem(name, name ? strlen(name) : 0);
 }
 
 static char *trim(char *s)
@@ -53,8 +47,9 @@ static bool parse_int(const char *v, int lo, int hi, int *out)
 static const char *apply(cl_settings *s, const char *key, const char *val)
 {
     if (strcmp(key, "name") == 0) {
-        if (!cl_name_ok(val))
-            return "name must be 1-23 printable characters";
+        const char *bad = cl_name_problem(val);
+        if (bad)
+            return bad;
         snprintf(s->name, sizeof s->name, "%s", val);
         return NULL;
     }

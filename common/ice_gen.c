@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ice.h"
 #include "ice_impl.h"
 #include "rng.h"
 #include "util.h"
@@ -193,6 +194,17 @@ static int scan_start(const pz_puzzle *pz, gen_ws *ws, int sx, int lo, int hi, c
     return chosen;
 }
 
+/* Different sizes and bands get unrelated streams from the same seed.
+ * The key is bytes in a fixed order, so every platform hashes the same. */
+uint64_t ice_stream_seed(const pz_params *p, uint64_t seed)
+{
+    int fields[4] = {p->kind, p->w, p->h, p->diff};
+    unsigned char key[16];
+    for (int i = 0; i < 16; i++)
+        key[i] = (unsigned char)((uint32_t)fields[i / 4] >> (8 * (i % 4)));
+    return seed ^ mr_hash64(key, sizeof key);
+}
+
 pz_puzzle *ice_generate(const pz_params *p, uint64_t seed, const char **err)
 {
     /* Checked here too: this library links without the registry. */
@@ -230,14 +242,8 @@ pz_puzzle *ice_generate(const pz_params *p, uint64_t seed, const char **err)
     ws.order = ws.exit_moves + w;
     ws.perm = ws.order + w;
 
-    /* Different sizes and bands get unrelated streams from the same seed.
-     * The key is bytes in a fixed order, so every platform hashes the same. */
-    int fields[4] = {p->kind, w, h, p->diff};
-    unsigned char key[16];
-    for (int i = 0; i < 16; i++)
-        key[i] = (unsigned char)((uint32_t)fields[i / 4] >> (8 * (i % 4)));
     rng_t r;
-    rng_seed(&r, seed ^ mr_hash64(key, sizeof key));
+    rng_seed(&r, ice_stream_seed(p, seed));
     bool done = false;
     int n = w - 2;
     long budget = ICE_WORK_BUDGET + ICE_WORK_PER_CELL * (long)w * h;

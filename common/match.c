@@ -254,6 +254,11 @@ match *match_create_from_id(const char *game_id, const match_config *cfg, uint64
     pz_puzzle *pz = pz_from_id(game_id, err, errlen);
     if (!pz)
         return NULL;
+    /* A description names a board, not a difficulty: the room shows the
+     * board's measured band, and rematches generate at it
+     * (docs/protocol.md, CREATE_ROOM). */
+    if (id.desc)
+        pz_set_difficulty(pz, pz_grade_band(pz));
     return create_on(pz_kind_of(pz), pz, id.desc == NULL, id.seed, cfg, rng_init);
 }
 

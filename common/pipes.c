@@ -724,7 +724,7 @@ static bool draw(rng_t *r, pz_puzzle *pz, int pull, uint8_t *seen, int16_t *path
     return true;
 }
 
-static uint64_t mix_seed(const pz_params *p, uint64_t seed)
+uint64_t pipes_stream_seed(const pz_params *p, uint64_t seed)
 {
     unsigned char b[12];
     int v[3] = {p->w, p->h, p->diff};
@@ -781,7 +781,7 @@ static pz_puzzle *generate(const pz_params *p, uint64_t seed, const char **err)
     }
     static const int pulls[PZ_DIFF_COUNT] = {90, 60, 25};
     rng_t r;
-    rng_seed(&r, mix_seed(p, seed));
+    rng_seed(&r, pipes_stream_seed(p, seed));
     pz_puzzle *pz = puzzle_alloc(p);
     uint8_t *seen = mr_alloc((size_t)pz->n, 1);
     int16_t *path = mr_alloc((size_t)pz->n, sizeof *path);

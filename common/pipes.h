@@ -17,6 +17,8 @@ int pipes_tile(const pz_puzzle *pz, const pz_state *st, int x, int y);
 int pipes_turns(const pz_state *st, int x, int y);
 /* Start cap on the left of row start_row (column 0); End cap on the right of
  * row end_row (column w-1). */
+/* The seed of the generator's stream for a seeded ID (docs/generation.md). */
+uint64_t pipes_stream_seed(const pz_params *p, uint64_t seed);
 int pipes_start_row(const pz_puzzle *pz);
 int pipes_end_row(const pz_puzzle *pz);
 /* True if tile (x, y) is joined to the Start cap through matching

@@ -53,6 +53,23 @@ const pz_params *pz_params_of(const pz_puzzle *pz)
     return (const pz_params *)(const void *)pz;
 }
 
+void pz_set_difficulty(pz_puzzle *pz, int diff)
+{
+    if (pz && diff >= 0 && diff < PZ_DIFF_COUNT)
+        ((pz_params *)(void *)pz)->diff = diff;
+}
+
+int pz_grade_band(const pz_puzzle *pz)
+{
+    const pz_kind *k = pz_kind_of(pz);
+    if (!k || !k->grade)
+        return PZ_EASY;
+    pz_grade g;
+    memset(&g, 0, sizeof g);
+    k->grade(pz, &g);
+    return g.band >= 0 && g.band < PZ_DIFF_COUNT ? g.band : PZ_EASY;
+}
+
 const pz_kind *pz_kind_of(const pz_puzzle *pz)
 {
     return pz_kind_by_id(pz_params_of(pz)->kind);

@@ -146,6 +146,12 @@ int pz_difficulty_by_name(const char *name);      /* -1 if unknown */
 const char *pz_dir_letters(void);                 /* "UDLR", indexed by pz_dir */
 
 const pz_params *pz_params_of(const pz_puzzle *pz);
+/* Records diff (enum pz_difficulty) as the puzzle's difficulty: a puzzle made
+ * from a description is labelled with its measured band (pz_grade_band). */
+void pz_set_difficulty(pz_puzzle *pz, int diff);
+/* The band of the puzzle's measured grade; a board in no band (e.g. an ice
+ * board solved in one slide) counts as easy. */
+int pz_grade_band(const pz_puzzle *pz);
 const pz_kind *pz_kind_of(const pz_puzzle *pz);
 /* Upper bound on any solution length: 3 * cells + 1. */
 int pz_max_solution(const pz_puzzle *pz);

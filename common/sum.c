@@ -138,7 +138,7 @@ static void grade(const pz_puzzle *pz, pz_grade *out)
 
 /* ---- generation ---- */
 
-static uint64_t seed_mix(const pz_params *p, uint64_t seed)
+uint64_t sum_stream_seed(const pz_params *p, uint64_t seed)
 {
     unsigned char b[20];
     uint32_t f[3] = {(uint32_t)p->w, (uint32_t)p->h, (uint32_t)p->diff};
@@ -206,7 +206,7 @@ static pz_puzzle *generate(const pz_params *p, uint64_t seed, const char **err)
         return NULL;
     }
     rng_t r;
-    rng_seed(&r, seed_mix(p, seed));
+    rng_seed(&r, sum_stream_seed(p, seed));
     pz_puzzle *pz = mr_alloc(1, sizeof *pz);
     pz->params = *p;
     sum_board_init(&pz->b, p->w, p->h);

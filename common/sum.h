@@ -16,6 +16,9 @@ void sum_path_cell(const pz_state *st, int i, int *x, int *y);
 int sum_running(const pz_state *st); /* sum of the values on the path */
 
 /* Most cells on a sum board (the measured limit, docs/kinds/sum.md). */
+/* The seed of the generator's stream for a seeded ID (docs/generation.md). */
+uint64_t sum_stream_seed(const pz_params *p, uint64_t seed);
+
 #define SUM_MAX_CELLS 25
 #define SUM_MAX_CELLS_TEXT "25"
 

@@ -91,3 +91,25 @@ bool mr_parse_u64(const char *s, uint64_t *out)
     *out = v;
     return true;
 }
+
+char *mr_read_file(const char *path, size_t *lenp)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, len = 0, n;
+    char *text = mr_alloc(cap, 1);
+    while ((n = fread(text + len, 1, cap - len - 1, f)) > 0)
+        if ((len += n) + 1 == cap)
+            text = mr_realloc(text, cap *= 2, 1);
+    bool ok = !ferror(f);
+    fclose(f);
+    if (!ok) {
+        free(text);
+        return NULL;
+    }
+    text[len] = '\0';
+    if (lenp)
+        *lenp = len;
+    return text;
+}

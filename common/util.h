@@ -30,6 +30,11 @@ char *mr_strdup(const char *s);
 bool mr_parse_long(const char *s, long lo, long hi, long *out);
 bool mr_parse_u64(const char *s, uint64_t *out);
 
+/* The whole file at path, NUL-terminated (its length in *len if len is
+ * not NULL); malloc'd, the caller frees. NULL if it cannot be read. For
+ * tools and tests. */
+char *mr_read_file(const char *path, size_t *len);
+
 /* 64-bit FNV-1a of n bytes: used for description hashes. */
 uint64_t mr_hash64(const void *data, size_t n);
 

@@ -247,9 +247,15 @@ static void write_body(writer *w, const wire_msg *m)
     case WIRE_HELLO:
         put_u32(w, m->hello.magic);
         put_u16(w, m->hello.version);
-        /* Another version's HELLO (tests, a future client) may have no name. */
-        assert(m->hello.version != WIRE_VERSION || wire_name_ok(m->hello.name, strlen(m->hello.name)));
-        put_str8(w, m->hello.name, WIRE_NAME_MAX);
+        /* Any bytes: the server judges the name (REFUSED BAD_NAME with the
+         * reason), so tests may send bad ones. Clients check with
+         * wire_name_problem first. */
+        {
+            size_t n = strlen(m->hello.name);
+            assert(n <= WIRE_HELLO_NAME_RAW);
+            put_u8(w, (unsigned)n);
+            put_bytes(w, m->hello.name, n);
+        }
         break;
     case WIRE_WELCOME:
         put_u32(w, m->welcome.player_id);
@@ -271,18 +277,19 @@ static void write_body(writer *w, const wire_msg *m)
         put_str8(w, m->error.text, WIRE_TEXT_MAX);
         break;
     case WIRE_CREATE_ROOM: {
+        /* Only the layout is asserted: the values (series, kind, size,
+         * difficulty, seed) are the server's to judge (wire_create_problem,
+         * BAD_PARAMS), so a test can send bad ones and whatever decodes
+         * writes back. */
         const wire_create *c = &m->create;
-        assert(c->series_len >= 1 && c->series_len <= WIRE_MAX_SERIES);
         put_u8(w, c->by_id ? 1 : 0);
         put_u8(w, c->series_len);
         if (c->by_id) {
             put_game_id(w, c->game_id, c->game_id_len);
         } else {
-            assert(c->params.kind >= 0 && c->params.kind < PZ_KIND_COUNT);
-            assert(c->params.diff >= 0 && c->params.diff < PZ_DIFF_COUNT);
-            assert(c->params.w >= 0 && c->params.h >= 0 && (c->params.w == 0) == (c->params.h == 0));
-            assert(c->params.w <= 0xFFFF && c->params.h <= 0xFFFF);
-            assert(c->has_seed || c->seed == 0);
+            assert(c->params.kind >= 0 && c->params.kind <= 0xFF && c->params.diff >= 0 &&
+                   c->params.diff <= 0xFF);
+            assert(c->params.w >= 0 && c->params.h >= 0 && c->params.w <= 0xFFFF && c->params.h <= 0xFFFF);
             put_u8(w, (unsigned)c->params.kind);
             put_u16(w, (unsigned)c->params.w);
             put_u16(w, (unsigned)c->params.h);
@@ -422,24 +429,45 @@ size_t wire_write(const wire_msg *m, uint8_t *buf, size_t cap)
     return w.len;
 }
 
+/* Only the layout is checked here; the values of the settings (series,
+ * kind, size, difficulty, seed) are judged by wire_create_problem, so that
+ * the server answers BAD_PARAMS with a reason rather than BAD_MESSAGE. */
 static bool read_create(reader *r, wire_create *c)
 {
     uint8_t mode, kind, diff;
     uint16_t w, h;
-    if (!(get_below(r, &mode, 2) && get_series(r, &c->series_len)))
+    if (!(get_below(r, &mode, 2) && get_u8(r, &c->series_len)))
         return false;
     c->by_id = mode == 1;
     if (c->by_id)
         return get_game_id(r, &c->game_id, &c->game_id_len);
-    /* 0x0 asks for the kind's default size; one zero alone is bad. */
-    if (!(get_below(r, &kind, PZ_KIND_COUNT) && get_u16(r, &w) && get_u16(r, &h) && (w == 0) == (h == 0) &&
-          get_below(r, &diff, PZ_DIFF_COUNT) && get_bool(r, &c->has_seed) && get_u64(r, &c->seed)))
+    if (!(get_u8(r, &kind) && get_u16(r, &w) && get_u16(r, &h) && get_u8(r, &diff) &&
+          get_bool(r, &c->has_seed) && get_u64(r, &c->seed)))
         return false;
     c->params.kind = kind;
     c->params.w = w;
     c->params.h = h;
     c->params.diff = diff;
-    return c->has_seed || c->seed == 0;
+    return true;
+}
+
+const char *wire_create_problem(const wire_create *c)
+{
+    if (c->series_len < 1 || c->series_len > WIRE_MAX_SERIES)
+        return "series must be best of 1 to 99";
+    if (c->by_id)
+        return NULL; /* the game ID is parsed by its own rules */
+    if (c->params.kind < 0 || c->params.kind >= PZ_KIND_COUNT)
+        return "unknown puzzle kind (0 sum, 1 maze, 2 ice, 3 pipes)";
+    if ((c->params.w == 0) != (c->params.h == 0))
+        return "size: width and height must both be 0 (the default size) or both at least 1";
+    if (c->params.diff < 0 || c->params.diff >= PZ_DIFF_COUNT)
+        return "unknown difficulty (0 easy, 1 medium, 2 hard)";
+    if (!c->has_seed && c->seed != 0)
+        return "seed must be 0 when has_seed is 0";
+    if (c->params.w == 0)
+        return NULL; /* the kind's default size */
+    return pz_validate_params(&c->params);
 }
 
 static bool read_params(reader *r, pz_params *p)
@@ -481,10 +509,22 @@ static bool read_body(reader *r, wire_msg *m)
              * another version's HELLO is not ours to judge, and the server
              * answers with a readable REFUSED. */
             m->hello.name[0] = '\0';
+            m->hello.name_len = 0;
             r->pos = r->len;
             return true;
         }
-        return get_str8(r, m->hello.name, 1, WIRE_NAME_MAX);
+        /* The name is raw bytes here, judged by wire_name_problem, so that
+         * a bad name gets BAD_NAME with a reason rather than BAD_MESSAGE. */
+        {
+            uint8_t n;
+            if (!get_u8(r, &n) || r->len - r->pos < n)
+                return false;
+            memcpy(m->hello.name, r->p + r->pos, n);
+            m->hello.name[n] = '\0';
+            m->hello.name_len = n;
+            r->pos += n;
+            return true;
+        }
     case WIRE_WELCOME:
         return get_u32(r, &m->welcome.player_id) && get_str8(r, m->welcome.server_name, 1, WIRE_NAME_MAX);
     case WIRE_REFUSED:
@@ -729,9 +769,60 @@ bool wire_text_ok(const char *s, size_t len)
     return true;
 }
 
+/* Characters a name may not contain anywhere: they are invisible, change
+ * the direction of the text around them, or are not characters at all
+ * (format characters, fillers, noncharacters; docs/protocol.md, names). */
+static bool is_invisible(uint32_t cp)
+{
+    static const uint32_t ranges[][2] = {
+        {0x00AD, 0x00AD},   {0x034F, 0x034F},   {0x0600, 0x0605},   {0x061C, 0x061C},   {0x06DD, 0x06DD},
+        {0x070F, 0x070F},   {0x08E2, 0x08E2},   {0x115F, 0x1160},   {0x17B4, 0x17B5},   {0x180B, 0x180F},
+        {0x200B, 0x200F},   {0x2028, 0x202E},   {0x2060, 0x206F},   {0x3164, 0x3164},   {0xFDD0, 0xFDEF},
+        {0xFEFF, 0xFEFF},   {0xFFA0, 0xFFA0},   {0xFFF0, 0xFFFC},   {0x110BD, 0x110BD}, {0x110CD, 0x110CD},
+        {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A}, {0xE0000, 0xE007F},
+    };
+    if ((cp & 0xFFFEu) == 0xFFFEu) /* U+xFFFE, U+xFFFF: noncharacters */
+        return true;
+    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
+        if (cp >= ranges[i][0] && cp <= ranges[i][1])
+            return true;
+    return false;
+}
+
+/* Spaces and the marks that only modify the character before them: a name
+ * made of these alone shows nothing. */
+static bool is_blank(uint32_t cp)
+{
+    return cp == 0x20 || cp == 0xA0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200A) || cp == 0x202F ||
+           cp == 0x205F || cp == 0x3000 || (cp >= 0xFE00 && cp <= 0xFE0F) || (cp >= 0xE0100 && cp <= 0xE01EF);
+}
+
+const char *wire_name_problem(const char *s, size_t len)
+{
+    if (len == 0 || !s)
+        return "a name cannot be empty";
+    if (len > WIRE_NAME_MAX)
+        return "a name is at most 24 bytes long (UTF-8)";
+    const uint8_t *p = (const uint8_t *)s;
+    bool visible = false;
+    for (size_t i = 0; i < len;) {
+        uint32_t cp;
+        size_t n = utf8_char(p + i, len - i, &cp);
+        if (n == 0)
+            return "a name must be valid UTF-8";
+        if (is_control(cp))
+            return "a name cannot contain control characters (tab, newline, DEL...)";
+        if (is_invisible(cp))
+            return "a name cannot contain invisible or text-direction characters";
+        visible = visible || !is_blank(cp);
+        i += n;
+    }
+    return visible ? NULL : "a name needs at least one visible character";
+}
+
 bool wire_name_ok(const char *s, size_t len)
 {
-    return len >= 1 && len <= WIRE_NAME_MAX && wire_text_ok(s, len);
+    return wire_name_problem(s, len) == NULL;
 }
 
 void wire_text_clean(char *dst, size_t dstlen, const char *src)

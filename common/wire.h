@@ -28,9 +28,10 @@
 #define WIRE_CHANNELS 1
 #define WIRE_CHANNEL 0
 
-#define WIRE_NAME_MAX 24       /* player and server names, bytes */
-#define WIRE_TEXT_MAX 200      /* reasons and error texts, bytes */
-#define WIRE_GAME_ID_MAX 65535 /* game ID string in CREATE_ROOM / MATCH_START */
+#define WIRE_NAME_MAX 24        /* player and server names, bytes */
+#define WIRE_TEXT_MAX 200       /* reasons and error texts, bytes */
+#define WIRE_HELLO_NAME_RAW 255 /* a HELLO name as decoded, before the name rules */
+#define WIRE_GAME_ID_MAX 65535  /* game ID string in CREATE_ROOM / MATCH_START */
 #define WIRE_ROOM_CODE_LEN 5
 #define WIRE_ROOM_ALPHABET "ABCDEFGHJKMNPQRSTUVWXYZ23456789" /* no I L O 0 1 */
 #define WIRE_MOVE_LOG_MAX 256                                /* moves per MOVE_LOG message */
@@ -81,6 +82,7 @@ enum wire_error {
     WIRE_ERR_RATE = 12,   /* too many messages */
     WIRE_ERR_INTERNAL = 13,
     WIRE_ERR_HANDSHAKE = 14, /* first message was not HELLO, or HELLO twice */
+    WIRE_ERR_DRAINING = 17,  /* server is restarting: no new rooms, quick matches or races */
 };
 
 /* CREATE_ROOM. */
@@ -154,7 +156,11 @@ typedef struct wire_msg {
         struct {
             uint32_t magic; /* WIRE_MAGIC */
             uint16_t version;
-            char name[WIRE_NAME_MAX + 1]; /* "" when version != WIRE_VERSION */
+            /* Raw bytes as received (any of 0..255 bytes, NUL-terminated
+             * here), "" when version != WIRE_VERSION; the server checks
+             * them with wire_name_problem. Writes send strlen(name) bytes. */
+            char name[WIRE_HELLO_NAME_RAW + 1];
+            uint8_t name_len;
         } hello;
         struct {
             uint32_t player_id;
@@ -203,6 +209,12 @@ typedef struct wire_msg {
     };
 } wire_msg;
 
+/* NULL if a decoded CREATE_ROOM's settings are acceptable (series 1..99,
+ * kind, WxH both 0 or within the kind's limits, difficulty, seed 0 unless
+ * has_seed), else a static reason for ERROR BAD_PARAMS. A game ID (by_id)
+ * is judged later by pz_id_parse. */
+const char *wire_create_problem(const wire_create *c);
+
 /* Bytes wire_write will produce for m. */
 size_t wire_size(const wire_msg *m);
 /* Encodes m into buf (cap bytes, cap >= wire_size(m)); returns the length.
@@ -239,8 +251,15 @@ size_t wire_write_probe_reply(const wire_probe_reply *r, uint8_t *buf, size_t ca
 bool wire_read_probe_reply(const uint8_t *buf, size_t len, wire_probe_reply *r);
 
 /* ---- helpers ---- */
-/* A name: 1..WIRE_NAME_MAX bytes of valid UTF-8 with no control characters
- * (C0, DEL, C1). Text: the same rules, 0..WIRE_TEXT_MAX bytes. */
+/* A player or server name (docs/protocol.md, "Names"): 1..WIRE_NAME_MAX
+ * bytes of valid UTF-8, no control characters (C0, DEL, C1), no invisible
+ * or text-direction characters (zero-width space, bidi overrides and
+ * isolates, BOM, fillers, noncharacters), and at least one character that
+ * is not a space. wire_name_problem returns NULL for a good name, else a
+ * static reason to show the player (the server sends it with REFUSED
+ * BAD_NAME). Clients, the bot and the server all use it.
+ * Text: valid UTF-8 with no control characters, 0..WIRE_TEXT_MAX bytes. */
+const char *wire_name_problem(const char *s, size_t len);
 bool wire_name_ok(const char *s, size_t len);
 bool wire_text_ok(const char *s, size_t len);
 /* Copies src into dst (dstlen bytes) as valid text: control characters

@@ -1,19 +1,35 @@
-/* main.c: mazerace-server, the dedicated server: command line, signals, and the service loop. */
+/* main.c: mazerace-server, the dedicated server: settings, signals (drain, reload), systemd notification,
+ * metrics, and the service loop. */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <systemd/sd-daemon.h>
+#include <time.h>
 
 #include "sv.h"
+#include "sv_log.h"
+#include "sv_opts.h"
+#include "svc_metrics.h"
 #include "util.h"
 #include "wire.h"
 
-static sv_t *running;
+#define STATUS_EVERY_MS 2000 /* systemd STATUS= line */
+#define PUBLISH_EVERY_MS 100 /* metrics snapshot */
 
-static void on_stop(int sig)
+static sv_t *running;
+static volatile sig_atomic_t term_seen, want_reload;
+
+/* SIGTERM drains; a second SIGTERM, or SIGINT at any time, stops at once. */
+static void on_term(int sig)
 {
-    (void)sig;
-    if (running)
+    if (!running)
+        return;
+    if (sig == SIGTERM && !term_seen) {
+        term_seen = 1;
+        sv_request_drain(running);
+    } else {
         sv_request_stop(running);
+    }
 }
 
 static void on_stats(int sig)
@@ -21,6 +37,12 @@ static void on_stats(int sig)
     (void)sig;
     if (running)
         sv_request_stats(running);
+}
+
+static void on_hup(int sig)
+{
+    (void)sig;
+    want_reload = 1;
 }
 
 static void install(int sig, void (*fn)(int))
@@ -32,12 +54,121 @@ static void install(int sig, void (*fn)(int))
     sigaction(sig, &sa, NULL);
 }
 
+static uint64_t clock_ms(void)
+{
+    return mr_now_us() / 1000u;
+}
+
+/* SIGHUP: the file and the same flags again; what may change on a running
+ * server changes, the rest is reported as needing a restart. */
+static void reload(sv_t *sv, sv_config *cur, int argc, char **argv)
+{
+    const sv_log *lg = sv_logger(sv);
+    sd_notify(0, "RELOADING=1\nSTATUS=reloading the config file");
+    sv_config fresh;
+    sv_config_defaults(&fresh);
+    char err[512], path[256];
+    if (sv_cli_load(&fresh, argc, argv, path, sizeof path, err, sizeof err) != SV_CLI_RUN) {
+        sv_loge(lg, SV_LOG_WARN, "reload_failed", NULL, NULL, err, "reload refused, settings unchanged: %s",
+                err);
+        sd_notify(0, "READY=1");
+        return;
+    }
+    int changed = 0;
+    char a[128], b[128];
+    for (size_t i = 0; i < sv_opts_count; i++) {
+        const sv_opt *o = &sv_opts[i];
+        if (sv_opt_equal(o, cur, &fresh))
+            continue;
+        sv_opt_get(o, cur, a, sizeof a);
+        sv_opt_get(o, &fresh, b, sizeof b);
+        if (o->reload) {
+            sv_loge(lg, SV_LOG_INFO, "reload_changed", NULL, NULL, o->key, "reload: %s = %s (was %s)", o->key,
+                    b, a);
+            changed++;
+        } else {
+            sv_loge(lg, SV_LOG_WARN, "reload_needs_restart", NULL, NULL, o->key,
+                    "reload: %s = %s needs a restart (still %s)", o->key, b, a);
+        }
+    }
+    sv_reconfigure(sv, &fresh);
+    for (size_t i = 0; i < sv_opts_count; i++) {
+        const sv_opt *o = &sv_opts[i];
+        if (o->reload) {
+            sv_opt_get(o, &fresh, b, sizeof b);
+            sv_opt_set(o, cur, b, a, sizeof a);
+        }
+    }
+    sv_loge(lg, SV_LOG_INFO, "reloaded", NULL, NULL, NULL, "reloaded %s: %d settings changed",
+            path[0] ? path : "(no config file)", changed);
+    sd_notify(0, "READY=1");
+}
+
+static void notify_status(sv_t *sv, const sv_stats *st)
+{
+    sd_notifyf(0, "STATUS=%d players, %d rooms, %d races running%s", st->peers_now, st->rooms_now,
+               st->matches_running, sv_draining(sv) ? "; draining" : "");
+}
+
+static int serve(sv_t *sv, sv_config *cfg, svc_metrics *metrics, int argc, char **argv)
+{
+    uint64_t wd_usec = 0;
+    bool watchdog = sd_watchdog_enabled(0, &wd_usec) > 0 && wd_usec > 0;
+    uint64_t wd_every = watchdog ? wd_usec / 2000u : 0;
+    uint64_t now = clock_ms(), next_status = now, next_publish = now, next_wd = now;
+    bool told_stopping = false;
+    sv_stats st;
+    int rc = 0;
+    while (!sv_done(sv)) {
+        if (sv_service(sv, clock_ms(), 10) < 0) {
+            rc = 1; /* the game socket broke: exit non-zero so that systemd restarts us */
+            break;
+        }
+        now = clock_ms();
+        if (want_reload) {
+            want_reload = 0;
+            reload(sv, cfg, argc, argv);
+        }
+        if (!told_stopping && (sv_draining(sv) || sv_stop_requested(sv))) {
+            told_stopping = true;
+            sd_notify(0, "STOPPING=1");
+            next_status = next_publish = now; /* say "draining" at once */
+        }
+        if (watchdog && now >= next_wd) {
+            sd_notify(0, "WATCHDOG=1");
+            next_wd = now + (wd_every ? wd_every : 1);
+        }
+        bool status = now >= next_status, publish = metrics && now >= next_publish;
+        if (status || publish)
+            sv_get_stats(sv, &st);
+        if (status) {
+            notify_status(sv, &st);
+            next_status = now + STATUS_EVERY_MS;
+        }
+        if (publish) {
+            svc_metrics_publish(metrics, &st, sv_draining(sv));
+            next_publish = now + PUBLISH_EVERY_MS;
+        }
+    }
+    sv_shutdown(sv, 1000);
+    if (metrics) {
+        sv_get_stats(sv, &st);
+        svc_metrics_publish(metrics, &st, true);
+    }
+    if (cfg->stats) {
+        sv_print_stats(sv, stdout);
+        fflush(stdout);
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     sv_config cfg;
     sv_config_defaults(&cfg);
-    char err[256];
-    switch (sv_cli_parse(&cfg, argc, argv, err, sizeof err)) {
+    char err[512], path[256] = "";
+    int action = sv_cli_load(&cfg, argc, argv, path, sizeof path, err, sizeof err);
+    switch (action) {
     case SV_CLI_HELP:
         sv_cli_print_usage(stdout);
         return 0;
@@ -47,6 +178,18 @@ int main(int argc, char **argv)
     case SV_CLI_ERROR:
         fprintf(stderr, "mazerace-server: %s\n", err);
         return 2;
+    case SV_CLI_PRINT_CONFIG:
+        printf("# effective settings (config file: %s)\n", path[0] ? path : "none");
+        sv_opts_print_config(&cfg, stdout);
+        return 0;
+    case SV_CLI_CHECK:
+        return 0;
+    case SV_CLI_PRINT_DOC:
+        sv_opts_print_doc(stdout);
+        return 0;
+    case SV_CLI_PRINT_TEMPLATE:
+        sv_opts_print_template(stdout);
+        return 0;
     default:
         break;
     }
@@ -56,18 +199,42 @@ int main(int argc, char **argv)
         fprintf(stderr, "mazerace-server: %s\n", why ? why : "cannot start");
         return 1;
     }
+    const sv_log *lg = sv_logger(sv);
+    sv_loge(lg, SV_LOG_INFO, "config", NULL, NULL, NULL, "settings: %s%s",
+            path[0] ? "config file " : "no config file (" SV_CONFIG_DEFAULT " absent), defaults",
+            path[0] ? path : "");
+    svc_metrics *metrics = NULL;
+    if (cfg.metrics[0]) {
+        metrics = svc_metrics_start(cfg.metrics, sv_socket_fd(sv), &why);
+        if (!metrics) {
+            fprintf(stderr, "mazerace-server: --metrics %s: %s\n", cfg.metrics, why);
+            sv_destroy(sv);
+            return 1;
+        }
+    }
     running = sv;
-    install(SIGINT, on_stop);
-    install(SIGTERM, on_stop);
+    install(SIGINT, on_term);
+    install(SIGTERM, on_term);
     install(SIGUSR1, on_stats);
+    install(SIGHUP, on_hup);
     signal(SIGPIPE, SIG_IGN);
     /* Parseable by tests and scripts (the port matters with --port 0). */
     printf("listening on %s:%u\n", sv_bind_text(sv), (unsigned)sv_port(sv));
     if (sv_discovery_port(sv))
         printf("discovery on %s:%u\n", sv_bind_text(sv), (unsigned)sv_discovery_port(sv));
+    if (metrics) {
+        char ip[16];
+        int port;
+        sv_opt_parse_hostport(cfg.metrics, ip, &port);
+        printf("metrics on http://%s:%u/metrics\n", ip, svc_metrics_port(metrics));
+    }
     fflush(stdout);
-    int rc = sv_run(sv);
+    /* The game socket is bound and the metrics served: systemd may start
+     * whatever is ordered after us. */
+    sd_notify(0, "READY=1\nSTATUS=0 players, 0 rooms, 0 races running");
+    int rc = serve(sv, &cfg, metrics, argc, argv);
     running = NULL;
+    svc_metrics_stop(metrics);
     sv_destroy(sv);
     return rc;
 }

@@ -17,6 +17,8 @@
  * which a signal handler or another thread may call. */
 
 enum sv_log_level { SV_LOG_OFF, SV_LOG_ERROR, SV_LOG_WARN, SV_LOG_INFO, SV_LOG_DEBUG };
+/* auto: journal when started by systemd (JOURNAL_STREAM or INVOCATION_ID set), else text. */
+enum sv_log_format { SV_LOGFMT_AUTO, SV_LOGFMT_TEXT, SV_LOGFMT_JOURNAL, SV_LOGFMT_JSON };
 
 #define SV_NAME_MAX WIRE_NAME_MAX /* server name bytes, as in the discovery reply */
 #define SV_MAX_CLIENTS 4000       /* ENet allows 4095 peers per host */
@@ -54,15 +56,31 @@ typedef struct sv_config {
     int max_bad;          /* malformed/oversized/unknown/over-rate messages before disconnect; default 20 */
     int hello_timeout_ms; /* a connection must send HELLO within this; default 10000 */
 
+    /* Draining (sv_request_drain): how long running races may go on before
+     * the stop; 0..3600000, default 60000; 0 = stop at once. */
+    int drain_timeout_ms;
+    char metrics[64]; /* "ADDR:PORT" of the Prometheus endpoint (mazerace-server); "" = off */
+
     int log_level;  /* enum sv_log_level; default SV_LOG_INFO */
+    int log_format; /* enum sv_log_format; default SV_LOGFMT_AUTO */
     bool log_moves; /* per-move lines at debug level; default false */
     bool stats;     /* print a statistics block at exit (sv_run / mazerace-server) */
 } sv_config;
+
+#define SV_KINDS 4              /* PZ_KIND_COUNT, for the per-kind counters */
+#define SV_MOVE_HIST_BUCKETS 12 /* the last one is +Inf */
+/* Upper bounds of the move handling time histogram, in microseconds. */
+extern const uint32_t sv_move_hist_bounds_us[SV_MOVE_HIST_BUCKETS - 1];
 
 typedef struct sv_stats {
     uint64_t packets_in, bytes_in, packets_out;
     uint64_t moves_validated; /* moves handed to the match engine */
     uint64_t moves_accepted, moves_rejected;
+    uint64_t kind_accepted[SV_KINDS], kind_rejected[SV_KINDS]; /* the same per puzzle kind (pz_kind_id) */
+    /* Time from a MOVE's arrival in the server loop to its replies queued:
+     * moves per bucket (not cumulative) and the sum in nanoseconds. */
+    uint64_t move_hist[SV_MOVE_HIST_BUCKETS];
+    uint64_t move_ns_sum;
     uint64_t bad_msgs;     /* malformed, oversized, unknown, not a client message, before HELLO */
     uint64_t rate_limited; /* messages dropped by the token bucket */
     uint64_t kicked;       /* peers disconnected for misbehaving */
@@ -119,6 +137,13 @@ int sv_run(sv_t *sv);
  * then, and then sv_destroy. */
 void sv_request_stop(sv_t *sv);
 bool sv_stop_requested(const sv_t *sv);
+/* Safe from a signal handler or another thread. The next sv_service calls
+ * drain: CREATE_ROOM, JOIN_ROOM, QUICK_MATCH, READY and REMATCH get ERROR
+ * DRAINING, running races go on; the stop (as sv_request_stop) follows once
+ * no race is running, or after cfg.drain_timeout_ms, when the players still
+ * racing get ERROR DRAINING first. */
+void sv_request_drain(sv_t *sv);
+bool sv_draining(const sv_t *sv);
 bool sv_done(const sv_t *sv);
 /* Safe from a signal handler: the next sv_service prints the statistics
  * block on stdout (mazerace-server does this on SIGUSR1). */
@@ -134,16 +159,49 @@ uint16_t sv_port(const sv_t *sv);
 const char *sv_bind_text(const sv_t *sv);
 uint16_t sv_discovery_port(const sv_t *sv);
 
+/* Applies the settings a running server can take (SIGHUP): log level and
+ * moves, progress hold, room defaults, countdown, grace, rate, burst,
+ * max_bad, drain timeout; new rooms get the new room settings. The rest of
+ * cfg is ignored. Not thread-safe: call between sv_service steps. */
+void sv_reconfigure(sv_t *sv, const sv_config *cfg);
+/* The server's log (sv_log.h), for an embedder's own lines in the same format. */
+struct sv_log;
+const struct sv_log *sv_logger(const sv_t *sv);
+/* The game socket, for reading its kernel counters (SO_MEMINFO drops). */
+int sv_socket_fd(const sv_t *sv);
+
 void sv_get_stats(const sv_t *sv, sv_stats *out);
 /* Writes the statistics block (one "key value" per line, prefixed "stats ")
  * plus the process CPU time, for tools and benches. */
 void sv_print_stats(const sv_t *sv, FILE *f);
+/* Process CPU time (user + system) in seconds. */
+double sv_cpu_seconds(void);
 
-/* ---- command line (mazerace-server), in sv_cli.c ---- */
-enum sv_cli_result { SV_CLI_RUN, SV_CLI_HELP, SV_CLI_VERSION, SV_CLI_ERROR };
-/* Parses argv[1..] on top of cfg (which holds defaults). On SV_CLI_ERROR
- * writes a one-line message to err. */
+/* ---- command line and config file (mazerace-server), in sv_cli.c ---- */
+#ifndef SV_CONFIG_DEFAULT
+#define SV_CONFIG_DEFAULT "/etc/mazerace/server.conf"
+#endif
+enum sv_cli_result {
+    SV_CLI_RUN,
+    SV_CLI_HELP,
+    SV_CLI_VERSION,
+    SV_CLI_ERROR,
+    SV_CLI_PRINT_CONFIG,   /* --print-config */
+    SV_CLI_PRINT_DOC,      /* --print-config-doc */
+    SV_CLI_PRINT_TEMPLATE, /* --print-config-template */
+    SV_CLI_CHECK,          /* --check-config */
+};
+/* Parses the flags in argv[1..] on top of cfg (which holds defaults or a
+ * file's settings), then checks the whole. On SV_CLI_ERROR writes a
+ * one-line message to err. --config is accepted and skipped. */
 int sv_cli_parse(sv_config *cfg, int argc, char **argv, char *err, size_t errlen);
+/* Reads a "key = value" config file onto cfg: 1 read, 0 absent (only when
+ * !must_exist), -1 error with "path:line: ..." in err. */
+int sv_config_read_file(sv_config *cfg, const char *path, bool must_exist, char *err, size_t errlen);
+/* The whole start-up reading: the file named by --config (which must
+ * exist), else SV_CONFIG_DEFAULT if it exists, then the flags over it.
+ * path gets the file read ("" if none). Returns like sv_cli_parse. */
+int sv_cli_load(sv_config *cfg, int argc, char **argv, char *path, size_t pathlen, char *err, size_t errlen);
 /* Writes the --help text. */
 void sv_cli_print_usage(FILE *f);
 

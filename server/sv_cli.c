@@ -1,260 +1,263 @@
-/* sv_cli.c: mazerace-server's command line, parsed onto an sv_config. */
+/* sv_cli.c: mazerace-server's command line and config file, both read through the settings table (sv_opts.c).
+ */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
-#include "puzzle.h"
 #include "sv.h"
-#include "sv_log.h"
-#include "wire.h"
+#include "sv_opts.h"
+#include "util.h"
 
-static const char usage[] =
-    "usage: mazerace-server [options]\n"
-    "Authoritative mazerace game server: hosts many two-player rooms at once.\n"
-    "\n"
-    "Network:\n"
-    "  --bind ADDR          address to listen on (default 0.0.0.0, all interfaces)\n"
-    "  --port N             game port, UDP (default %d; 0 = any free port)\n"
-    "  --discovery N        LAN discovery port, UDP (default %d; 0 = any)\n"
-    "  --no-discovery       do not answer LAN discovery probes\n"
-    "  --sockbuf KIB        game socket SO_RCVBUF/SO_SNDBUF in KiB (default 4096; 0 = ENet's 256)\n"
-    "  --name NAME          server name shown to LAN clients (default mazerace)\n"
-    "  --max-clients N      connected players, 1..4000 (default 1024)\n"
-    "  --max-rooms N        concurrent rooms, 1..65536 (default 1024)\n"
-    "  --max-per-ip N       connections from one address (default 0: no limit; LAN parties share one)\n"
-    "  --progress-hold MS   for a player moving fast, let the opponent's progress wait up to MS ms to\n"
-    "                       share a datagram with their next packet (default %d; 0 = send it at once)\n"
-    "\n"
-    "Rooms (kind, size, difficulty and series: what quick match plays):\n"
-    "  --kind KIND          sum, maze, ice or pipes (default maze)\n"
-    "  --size WxH           columns x rows (default: the kind's default size)\n"
-    "  --difficulty D       easy, medium or hard (default medium)\n"
-    "  --countdown SEC      countdown before the race (default 3)\n"
-    "  --grace SEC          time a dropped player has to resume (default 30)\n"
-    "  --series N           best of N games, 1..99 (default 1)\n"
-    "\n"
-    "Limits per connected peer:\n"
-    "  --rate N             sustained messages per second (default 100)\n"
-    "  --burst N            messages allowed in a burst (default 200)\n"
-    "  --max-bad N          bad or over-rate messages before disconnect (default 20)\n"
-    "\n"
-    "Output:\n"
-    "  --log-level L        off, error, warn, info or debug (default info); log goes to stderr\n"
-    "  --log-moves          log every move at debug level\n"
-    "  --stats              print statistics (moves validated, CPU time) on stdout at exit\n"
-    "  --help               this text\n"
-    "  --version            version and protocol version\n"
-    "\n"
-    "Prints \"listening on ADDR:PORT\" on stdout once ready. SIGINT or SIGTERM tells every\n"
-    "client the server is shutting down and exits 0. Exit status 2: bad command line;\n"
-    "1: could not start (e.g. port in use).\n";
+/* Flags that are not settings: they pick the file or what to print. */
+static const struct {
+    const char *flag, *arg;
+    int result; /* enum sv_cli_result; SV_CLI_RUN for --config and --no-discovery */
+    const char *help;
+} commands[] = {
+    {"--config", "PATH", SV_CLI_RUN, "read settings from PATH (default " SV_CONFIG_DEFAULT ", if it exists)"},
+    {"--no-discovery", NULL, SV_CLI_RUN, "same as --discovery off"},
+    {"--check-config", NULL, SV_CLI_CHECK, "check the config file and flags, print nothing, exit 0 (or 2)"},
+    {"--print-config", NULL, SV_CLI_PRINT_CONFIG, "print the effective settings in the config file's format"},
+    {"--print-config-doc", NULL, SV_CLI_PRINT_DOC, "print the settings reference (Markdown, docs/server.md)"},
+    {"--print-config-template", NULL, SV_CLI_PRINT_TEMPLATE, "print the commented default config file"},
+    {"--help", NULL, SV_CLI_HELP, "this text"},
+    {"--version", NULL, SV_CLI_VERSION, "version and protocol version"},
+};
+
+/* "  FLAG ARG   text", the text wrapped at 79 columns under its column. */
+static void usage_item(FILE *f, const char *flag, const char *text)
+{
+    enum { COL = 26, WIDTH = 79 };
+    fprintf(f, "  %-*s", COL - 3, flag);
+    if (strlen(flag) > COL - 4) /* at least two blanks before the text */
+        fprintf(f, "\n%*s", COL - 1, "");
+    fputc(' ', f);
+    int col = COL;
+    const char *p = text;
+    while (*p) {
+        const char *sp = strchr(p, ' ');
+        int len = sp ? (int)(sp - p) : (int)strlen(p);
+        if (col > COL && col + 1 + len > WIDTH) {
+            fprintf(f, "\n%*s", COL, "");
+            col = COL;
+        } else if (col > COL) {
+            fputc(' ', f);
+            col++;
+        }
+        fprintf(f, "%.*s", len, p);
+        col += len;
+        p += len;
+        while (*p == ' ')
+            p++;
+    }
+    fputc('\n', f);
+}
 
 void sv_cli_print_usage(FILE *f)
 {
-    fprintf(f, usage, SV_DEFAULT_PORT, SV_DEFAULT_DISCOVERY_PORT, SV_DEFAULT_PROGRESS_HOLD_MS);
+    sv_config d;
+    sv_config_defaults(&d);
+    fprintf(f, "usage: mazerace-server [options]\n"
+               "Authoritative mazerace game server: hosts many two-player rooms at once.\n"
+               "Every option is also a key of the config file (--max-clients N is\n"
+               "max_clients = N); options override the file.\n");
+    char flag[64], v[128], text[512];
+    for (int s = 0; s < SV_SEC_COUNT; s++) {
+        fprintf(f, "\n%s:\n", sv_opt_section_names[s]);
+        for (size_t i = 0; i < sv_opts_count; i++) {
+            const sv_opt *o = &sv_opts[i];
+            if (o->section != s)
+                continue;
+            sv_opt_flag(o, flag, sizeof flag);
+            if (o->arg) {
+                size_t n = strlen(flag);
+                snprintf(flag + n, sizeof flag - n, " %s", o->arg);
+            }
+            sv_opt_get(o, &d, v, sizeof v);
+            snprintf(text, sizeof text, "%s (default %s)", o->help, o->type == SV_OPT_BOOL ? "off" : v);
+            usage_item(f, flag, text);
+        }
+    }
+    fprintf(f, "\nCommands:\n");
+    for (size_t i = 0; i < MR_ARRAY_LEN(commands); i++) {
+        snprintf(flag, sizeof flag, "%s%s%s", commands[i].flag, commands[i].arg ? " " : "",
+                 commands[i].arg ? commands[i].arg : "");
+        usage_item(f, flag, commands[i].help);
+    }
+    fprintf(f, "\nPrints \"listening on ADDR:PORT\" on stdout once ready. SIGTERM drains (no new\n"
+               "rooms, running races finish, up to drain_timeout); a second SIGTERM or SIGINT\n"
+               "stops at once; SIGHUP reloads the config file. Exit status 2: bad command\n"
+               "line or config file; 1: could not start (e.g. port in use).\n");
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, const char *a, const char *b)
+static int fail(char *err, size_t errlen, const char *fmt, const char *a, const char *b, const char *c)
 {
     if (err && errlen)
-        snprintf(err, errlen, fmt, a, b);
+        snprintf(err, errlen, fmt, a, b, c);
     return SV_CLI_ERROR;
-}
-
-/* Seconds with up to 3 decimals ("3", "0.5", "2.25") to milliseconds. */
-static bool parse_seconds(const char *s, long max_s, int *out_ms)
-{
-    if (!s || !*s)
-        return false;
-    long whole = 0, frac = 0;
-    int digits = 0, fdigits = 0;
-    const char *p = s;
-    for (; *p >= '0' && *p <= '9'; p++, digits++) {
-        whole = whole * 10 + (*p - '0');
-        if (whole > max_s)
-            return false;
-    }
-    if (*p == '.') {
-        for (p++; *p >= '0' && *p <= '9'; p++, fdigits++) {
-            if (fdigits >= 3)
-                return false;
-            frac = frac * 10 + (*p - '0');
-        }
-        if (fdigits == 0)
-            return false;
-    }
-    if (*p || digits == 0)
-        return false;
-    for (int i = fdigits; i < 3; i++)
-        frac *= 10;
-    long ms = whole * 1000 + frac;
-    if (ms > max_s * 1000)
-        return false;
-    *out_ms = (int)ms;
-    return true;
-}
-
-static bool parse_size(const char *s, int *w, int *h)
-{
-    char buf[32];
-    size_t n = strlen(s);
-    if (n == 0 || n >= sizeof buf)
-        return false;
-    memcpy(buf, s, n + 1);
-    char *x = strchr(buf, 'x');
-    if (!x)
-        return false;
-    *x = '\0';
-    long lw, lh;
-    if (!mr_parse_long(buf, 1, 100000, &lw) || !mr_parse_long(x + 1, 1, 100000, &lh))
-        return false;
-    *w = (int)lw;
-    *h = (int)lh;
-    return true;
 }
 
 int sv_cli_parse(sv_config *cfg, int argc, char **argv, char *err, size_t errlen)
 {
+    int result = SV_CLI_RUN;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (strncmp(arg, "--", 2) != 0)
-            return fail(err, errlen, "unexpected argument '%s'%s (see --help)", arg, "");
+            return fail(err, errlen, "unexpected argument '%s'%s%s (see --help)", arg, "", "");
         /* "--flag=value" and "--flag value" are both accepted. */
-        char flag[32];
+        char flag[40];
         const char *val = NULL;
         const char *eq = strchr(arg, '=');
         size_t flen = eq ? (size_t)(eq - arg) : strlen(arg);
         if (flen >= sizeof flag)
-            return fail(err, errlen, "unknown option '%s'%s (see --help)", arg, "");
+            return fail(err, errlen, "unknown option '%s'%s%s (see --help)", arg, "", "");
         memcpy(flag, arg, flen);
         flag[flen] = '\0';
         if (eq)
             val = eq + 1;
 
-        /* Options without a value. */
-        int noval = -1;
-        if (strcmp(flag, "--help") == 0)
-            noval = SV_CLI_HELP;
-        else if (strcmp(flag, "--version") == 0)
-            noval = SV_CLI_VERSION;
-        else if (strcmp(flag, "--no-discovery") == 0)
-            cfg->discovery_port = -1, noval = SV_CLI_RUN;
-        else if (strcmp(flag, "--stats") == 0)
-            cfg->stats = true, noval = SV_CLI_RUN;
-        else if (strcmp(flag, "--log-moves") == 0)
-            cfg->log_moves = true, noval = SV_CLI_RUN;
-        if (noval >= 0) {
-            if (val)
-                return fail(err, errlen, "option %s takes no value%s", flag, "");
-            if (noval != SV_CLI_RUN)
-                return noval;
-            continue;
+        const sv_opt *o = sv_opt_by_flag(flag);
+        bool needs_value = o ? o->type != SV_OPT_BOOL : false;
+        int cmd = -1;
+        if (!o) {
+            for (size_t k = 0; k < MR_ARRAY_LEN(commands); k++)
+                if (strcmp(flag, commands[k].flag) == 0)
+                    cmd = (int)k;
+            if (cmd < 0)
+                return fail(err, errlen, "unknown option '%s'%s%s (see --help)", flag, "", "");
+            needs_value = commands[cmd].arg != NULL;
         }
-
-        static const char *const with_value[] = {
-            "--bind",        "--port",      "--discovery",  "--sockbuf",      "--name",
-            "--max-clients", "--max-rooms", "--max-per-ip", "--kind",         "--size",
-            "--difficulty",  "--countdown", "--grace",      "--series",       "--rate",
-            "--burst",       "--max-bad",   "--log-level",  "--progress-hold"};
-        bool known = false;
-        for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
-            known = known || strcmp(flag, with_value[k]) == 0;
-        if (!known)
-            return fail(err, errlen, "unknown option '%s'%s (see --help)", flag, "");
-        if (!val) {
+        if (!needs_value && val)
+            return fail(err, errlen, "option %s takes no value%s%s", flag, "", "");
+        if (needs_value && !val) {
             if (i + 1 >= argc)
-                return fail(err, errlen, "option %s needs a value%s (see --help)", flag, "");
+                return fail(err, errlen, "option %s needs a value%s%s (see --help)", flag, "", "");
             val = argv[++i];
         }
-        long v;
-        if (strcmp(flag, "--bind") == 0) {
-            if (!*val || strlen(val) >= sizeof cfg->bind_addr)
-                return fail(err, errlen, "--bind: bad address '%s'%s", val, "");
-            strcpy(cfg->bind_addr, val);
-        } else if (strcmp(flag, "--port") == 0) {
-            if (!mr_parse_long(val, 0, 65535, &v))
-                return fail(err, errlen, "--port: '%s' is not a port number 0..65535%s", val, "");
-            cfg->port = (int)v;
-        } else if (strcmp(flag, "--discovery") == 0) {
-            if (!mr_parse_long(val, 0, 65535, &v))
-                return fail(err, errlen, "--discovery: '%s' is not a port number 0..65535%s", val, "");
-            cfg->discovery_port = (int)v;
-        } else if (strcmp(flag, "--sockbuf") == 0) {
-            if (!mr_parse_long(val, 0, 262144, &v))
-                return fail(err, errlen, "--sockbuf: '%s' is not a size in KiB, 0..262144%s", val, "");
-            cfg->sockbuf_bytes = (int)v * 1024;
-        } else if (strcmp(flag, "--progress-hold") == 0) {
-            if (!mr_parse_long(val, 0, 1000, &v))
-                return fail(err, errlen, "--progress-hold: '%s' is not a number of milliseconds 0..1000%s",
-                            val, "");
-            cfg->progress_hold_ms = (int)v;
-        } else if (strcmp(flag, "--name") == 0) {
-            size_t n = strlen(val);
-            if (n == 0 || n > SV_NAME_MAX || !wire_name_ok(val, n))
-                return fail(err, errlen,
-                            "--name: must be 1..24 bytes of UTF-8 without control characters%s%s", "", "");
-            memcpy(cfg->name, val, n + 1);
-        } else if (strcmp(flag, "--max-clients") == 0) {
-            if (!mr_parse_long(val, 1, SV_MAX_CLIENTS, &v))
-                return fail(err, errlen, "--max-clients: '%s' is not a number 1..4000%s", val, "");
-            cfg->max_clients = (int)v;
-        } else if (strcmp(flag, "--max-rooms") == 0) {
-            if (!mr_parse_long(val, 1, SV_MAX_ROOMS, &v))
-                return fail(err, errlen, "--max-rooms: '%s' is not a number 1..65536%s", val, "");
-            cfg->max_rooms = (int)v;
-        } else if (strcmp(flag, "--max-per-ip") == 0) {
-            if (!mr_parse_long(val, 0, SV_MAX_CLIENTS, &v))
-                return fail(err, errlen, "--max-per-ip: '%s' is not a number 0..4000%s", val, "");
-            cfg->max_per_ip = (int)v;
-        } else if (strcmp(flag, "--kind") == 0) {
-            const pz_kind *k = pz_kind_by_name(val);
-            if (!k)
-                return fail(err, errlen, "--kind: unknown kind '%s'%s (sum, maze, ice, pipes)", val, "");
-            cfg->kind = k->id;
-        } else if (strcmp(flag, "--size") == 0) {
-            if (!parse_size(val, &cfg->w, &cfg->h))
-                return fail(err, errlen, "--size: '%s' is not WxH (columns x rows, e.g. 25x20)%s", val, "");
-        } else if (strcmp(flag, "--difficulty") == 0) {
-            int d = pz_difficulty_by_name(val);
-            if (d < 0)
-                return fail(err, errlen, "--difficulty: '%s' is not easy, medium or hard%s", val, "");
-            cfg->diff = d;
-        } else if (strcmp(flag, "--countdown") == 0) {
-            if (!parse_seconds(val, 60, &cfg->countdown_ms))
-                return fail(err, errlen, "--countdown: '%s' is not a number of seconds 0..60%s", val, "");
-        } else if (strcmp(flag, "--grace") == 0) {
-            if (!parse_seconds(val, 3600, &cfg->grace_ms))
-                return fail(err, errlen, "--grace: '%s' is not a number of seconds 0..3600%s", val, "");
-        } else if (strcmp(flag, "--series") == 0) {
-            if (!mr_parse_long(val, 1, 99, &v))
-                return fail(err, errlen, "--series: '%s' is not a number 1..99%s", val, "");
-            cfg->series = (int)v;
-        } else if (strcmp(flag, "--rate") == 0) {
-            if (!mr_parse_long(val, 1, 100000, &v))
-                return fail(err, errlen, "--rate: '%s' is not a number 1..100000%s", val, "");
-            cfg->msg_rate = (int)v;
-        } else if (strcmp(flag, "--burst") == 0) {
-            if (!mr_parse_long(val, 1, 100000, &v))
-                return fail(err, errlen, "--burst: '%s' is not a number 1..100000%s", val, "");
-            cfg->msg_burst = (int)v;
-        } else if (strcmp(flag, "--max-bad") == 0) {
-            if (!mr_parse_long(val, 1, 1000000, &v))
-                return fail(err, errlen, "--max-bad: '%s' is not a number 1..1000000%s", val, "");
-            cfg->max_bad = (int)v;
-        } else if (strcmp(flag, "--log-level") == 0) {
-            int l = sv_log_level_by_name(val);
-            if (l < 0)
-                return fail(err, errlen, "--log-level: '%s' is not off, error, warn, info or debug%s", val,
-                            "");
-            cfg->log_level = l;
-        } else {
-            return fail(err, errlen, "unknown option '%s'%s (see --help)", flag, "");
+        if (cmd >= 0) {
+            if (strcmp(flag, "--no-discovery") == 0)
+                cfg->discovery_port = -1;
+            else if (commands[cmd].result == SV_CLI_HELP || commands[cmd].result == SV_CLI_VERSION)
+                return commands[cmd].result;
+            else if (commands[cmd].result != SV_CLI_RUN)
+                result = commands[cmd].result;
+            continue; /* --config: read by sv_cli_load */
         }
+        char buf[96];
+        const char *why = sv_opt_set(o, cfg, needs_value ? val : "yes", buf, sizeof buf);
+        if (why)
+            return fail(err, errlen, "%s: '%s' %s", flag, val, why);
     }
     const char *why = sv_config_check(cfg);
     if (why)
-        return fail(err, errlen, "%s%s", why, "");
-    return SV_CLI_RUN;
+        return fail(err, errlen, "%s%s%s", why, "", "");
+    return result;
+}
+
+/* Removes blanks at both ends, in place. */
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
+        s[--n] = '\0';
+    return s;
+}
+
+int sv_config_read_file(sv_config *cfg, const char *path, bool must_exist, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        if (errno == ENOENT && !must_exist)
+            return 0;
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        return -1;
+    }
+    int seen[64] = {0}; /* line of each key, to refuse a key set twice */
+    char line[1024];
+    int lineno = 0, rc = 1;
+    while (rc > 0 && fgets(line, sizeof line, f)) {
+        lineno++;
+        size_t n = strlen(line);
+        if (n == sizeof line - 1 && line[n - 1] != '\n') {
+            snprintf(err, errlen, "%s:%d: line longer than %zu bytes", path, lineno, sizeof line - 2);
+            rc = -1;
+            break;
+        }
+        char *s = trim(line);
+        if (!*s || *s == '#' || *s == ';')
+            continue;
+        char *eq = strchr(s, '=');
+        if (!eq) {
+            snprintf(err, errlen, "%s:%d: expected \"key = value\", got '%.60s'", path, lineno, s);
+            rc = -1;
+            break;
+        }
+        *eq = '\0';
+        char *key = trim(s), *val = trim(eq + 1);
+        size_t vn = strlen(val);
+        if (vn >= 2 && val[0] == '"' && val[vn - 1] == '"') {
+            val[vn - 1] = '\0';
+            val++;
+        }
+        const sv_opt *o = sv_opt_by_key(key);
+        if (!o) {
+            snprintf(err, errlen, "%s:%d: unknown key '%.60s' (see mazerace-server --print-config)", path,
+                     lineno, key);
+            rc = -1;
+            break;
+        }
+        size_t idx = (size_t)(o - sv_opts);
+        if (idx < MR_ARRAY_LEN(seen) && seen[idx]) {
+            snprintf(err, errlen, "%s:%d: key '%s' is already set on line %d", path, lineno, key, seen[idx]);
+            rc = -1;
+            break;
+        }
+        if (idx < MR_ARRAY_LEN(seen))
+            seen[idx] = lineno;
+        char buf[96];
+        const char *why = sv_opt_set(o, cfg, val, buf, sizeof buf);
+        if (why) {
+            snprintf(err, errlen, "%s:%d: key '%s': '%.60s' %s", path, lineno, key, val, why);
+            rc = -1;
+        }
+    }
+    if (rc > 0 && ferror(f)) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        rc = -1;
+    }
+    fclose(f);
+    if (rc > 0) {
+        const char *why = sv_config_check(cfg);
+        if (why) {
+            snprintf(err, errlen, "%s: %s", path, why);
+            rc = -1;
+        }
+    }
+    return rc;
+}
+
+int sv_cli_load(sv_config *cfg, int argc, char **argv, char *path, size_t pathlen, char *err, size_t errlen)
+{
+    /* The file first (flags override it): find --config without acting on
+     * anything else yet. */
+    const char *explicit = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "--version") == 0)
+            return sv_cli_parse(cfg, argc, argv, err, errlen);
+        if (strcmp(argv[i], "--config") == 0 && i + 1 < argc)
+            explicit = argv[++i];
+        else if (strncmp(argv[i], "--config=", 9) == 0)
+            explicit = argv[i] + 9;
+    }
+    const char *file = explicit ? explicit : SV_CONFIG_DEFAULT;
+    int r = sv_config_read_file(cfg, file, explicit != NULL, err, errlen);
+    if (r < 0)
+        return SV_CLI_ERROR;
+    if (path && pathlen)
+        snprintf(path, pathlen, "%s", r > 0 ? file : "");
+    return sv_cli_parse(cfg, argc, argv, err, errlen);
 }

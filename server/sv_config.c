@@ -29,6 +29,8 @@ void sv_config_defaults(sv_config *cfg)
     cfg->max_bad = 20;
     cfg->hello_timeout_ms = 10000;
     cfg->log_level = SV_LOG_INFO;
+    cfg->log_format = SV_LOGFMT_AUTO;
+    cfg->drain_timeout_ms = 60000;
 }
 
 const char *sv_config_check(const sv_config *cfg)
@@ -71,6 +73,12 @@ const char *sv_config_check(const sv_config *cfg)
         return "max bad messages must be 1..1000000";
     if (cfg->hello_timeout_ms < 10 || cfg->hello_timeout_ms > 600000)
         return "HELLO time-out must be 10 ms..600 s";
+    if (cfg->drain_timeout_ms < 0 || cfg->drain_timeout_ms > 3600000)
+        return "drain timeout must be 0..3600 s";
+    if (cfg->log_format < SV_LOGFMT_AUTO || cfg->log_format > SV_LOGFMT_JSON)
+        return "unknown log format";
+    if (!memchr(cfg->metrics, '\0', sizeof cfg->metrics))
+        return "metrics address not terminated";
     if (cfg->log_level < SV_LOG_OFF || cfg->log_level > SV_LOG_DEBUG)
         return "unknown log level";
     pz_params p = {cfg->kind, cfg->w, cfg->h, cfg->diff};

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "secrand.h"
 #include "sv_internal.h"
@@ -174,11 +175,30 @@ static void log_result(sv_t *sv, sv_room *room, const match_result *r)
     char who[WIRE_NAME_MAX + 16] = "no winner";
     if (r->winner >= 0 && r->winner < MATCH_SLOTS)
         snprintf(who, sizeof who, "winner %s", match_name(room->m, r->winner));
-    sv_logf(&sv->log, SV_LOG_INFO,
+    sv_loge(&sv->log, SV_LOG_INFO, "match_finished", room->code, NULL, match_end_text(r->reason),
             "room %s game %d finished: %s (%s); times %llu/%llu ms, moves %u/%u; score %d-%d of best of %d",
             room->code, r->game_no, who, match_end_text(r->reason), (unsigned long long)r->time_ms[0],
             (unsigned long long)r->time_ms[1], r->moves[0], r->moves[1], r->score[0], r->score[1],
             r->series_len);
+}
+
+const uint32_t sv_move_hist_bounds_us[SV_MOVE_HIST_BUCKETS - 1] = {5,   10,   25,   50,   100,  250,
+                                                                   500, 1000, 2500, 5000, 10000};
+_Static_assert(SV_KINDS == PZ_KIND_COUNT, "SV_KINDS is the number of puzzle kinds");
+
+static int room_kind(const sv_room *room)
+{
+    const pz_kind *k = pz_kind_of(match_puzzle(room->m));
+    return k && k->id >= 0 && k->id < SV_KINDS ? k->id : 0;
+}
+
+static void count_move_time(sv_t *sv, uint64_t ns)
+{
+    int b = 0;
+    while (b < SV_MOVE_HIST_BUCKETS - 1 && ns > (uint64_t)sv_move_hist_bounds_us[b] * 1000u)
+        b++;
+    sv->st.move_hist[b]++;
+    sv->st.move_ns_sum += ns;
 }
 
 static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
@@ -187,6 +207,7 @@ static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
     switch (ev->type) {
     case MATCH_EV_ACK:
         sv->st.moves_accepted++;
+        sv->st.kind_accepted[room_kind(room)]++;
         /* Hot path: every field of ACK and PROGRESS is set below, so the
          * 1.6 KiB message union is not cleared first. */
         m->type = WIRE_ACK;
@@ -210,9 +231,11 @@ static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
         return;
     case MATCH_EV_REJECT:
         sv->st.moves_rejected++;
+        sv->st.kind_rejected[room_kind(room)]++;
         if (sv->cfg.log_moves)
-            sv_logf(&sv->log, SV_LOG_DEBUG, "room %s slot %d move %u rejected: %s", room->code, ev->to,
-                    ev->seq, ev->reason ? ev->reason : "");
+            sv_loge(&sv->log, SV_LOG_DEBUG, "move_rejected", room->code, match_name(room->m, ev->to),
+                    ev->reason, "room %s slot %d move %u rejected: %s", room->code, ev->to, ev->seq,
+                    ev->reason ? ev->reason : "");
         memset(m, 0, sizeof *m);
         m->type = WIRE_REJECT;
         m->error.code = (uint8_t)ev->code;
@@ -223,9 +246,14 @@ static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
     default:
         break;
     }
-    /* Everything below changes what ROOM_STATE shows: send the pending one
-     * first so that messages arrive in the order things happened. */
-    if (*dirty) {
+    /* Everything below changes what ROOM_STATE shows. Before a message of
+     * its own (MATCH_START, MATCH_END, REMATCH_OFFER) the pending
+     * ROOM_STATE goes out first, so that messages arrive in the order
+     * things happened; events with no message of their own only mark it
+     * pending, so one ROOM_STATE covers them all (docs/protocol.md). */
+    bool own_message = ev->type == MATCH_EV_COUNTDOWN || ev->type == MATCH_EV_FINISHED ||
+                       ev->type == MATCH_EV_REMATCH_REQUEST;
+    if (*dirty && own_message) {
         send_room_state_all(sv, room);
         *dirty = false;
     }
@@ -234,11 +262,14 @@ static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
         sv->st.matches_started++;
         char id[128];
         match_game_id(room->m, id, sizeof id);
-        sv_logf(&sv->log, SV_LOG_INFO, "room %s game %d: countdown, %s vs %s on %s", room->code, ev->game_no,
-                match_name(room->m, 0), match_name(room->m, 1), id);
+        sv_loge(&sv->log, SV_LOG_INFO, "countdown", room->code, NULL, NULL,
+                "room %s game %d: countdown, %s vs %s on %s", room->code, ev->game_no, match_name(room->m, 0),
+                match_name(room->m, 1), id);
+        /* The ROOM_STATE of the countdown (phase 1, ready bits cleared)
+         * went out just above; MATCH_START changes nothing in it, so no
+         * second one follows (docs/protocol.md, "Message order"). */
         for (int s = 0; s < MATCH_SLOTS; s++)
             send_match_start(sv, room, s);
-        *dirty = true;
         break;
     }
     case MATCH_EV_FINISHED:
@@ -256,13 +287,14 @@ static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
         *dirty = true;
         break;
     case MATCH_EV_DISCONNECTED:
-        sv_logf(&sv->log, SV_LOG_INFO, "room %s: %s dropped, %llu ms to resume", room->code,
-                match_name(room->m, ev->slot),
+        sv_loge(&sv->log, SV_LOG_INFO, "player_dropped", room->code, match_name(room->m, ev->slot), NULL,
+                "room %s: %s dropped, %llu ms to resume", room->code, match_name(room->m, ev->slot),
                 (unsigned long long)(ev->deadline_ms > sv->now_ms ? ev->deadline_ms - sv->now_ms : 0));
         *dirty = true;
         break;
     case MATCH_EV_RESUMED:
-        sv_logf(&sv->log, SV_LOG_INFO, "room %s: %s resumed", room->code, match_name(room->m, ev->slot));
+        sv_loge(&sv->log, SV_LOG_INFO, "player_resumed", room->code, match_name(room->m, ev->slot), NULL,
+                "room %s: %s resumed", room->code, match_name(room->m, ev->slot));
         *dirty = true;
         break;
     default: /* JOINED, LEFT, READY, START */
@@ -273,7 +305,7 @@ static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
 
 static void remove_room(sv_t *sv, sv_room *room)
 {
-    sv_logf(&sv->log, SV_LOG_INFO, "room %s closed", room->code);
+    sv_loge(&sv->log, SV_LOG_INFO, "room_closed", room->code, NULL, NULL, "room %s closed", room->code);
     if (sv->quick == room)
         sv->quick = NULL;
     for (int s = 0; s < MATCH_SLOTS; s++)
@@ -314,6 +346,25 @@ void sv_game_flush_room(sv_t *sv, sv_room *room)
         }
     }
     sv_rooms_set_deadline(sv->rooms, room, match_next_deadline(room->m));
+}
+
+int sv_game_running(sv_t *sv, bool tell)
+{
+    int n = 0;
+    for (int i = 0; i < sv_rooms_capacity(sv->rooms); i++) {
+        sv_room *room = sv_rooms_at(sv->rooms, i);
+        if (!room->m || (match_phase(room->m) != MATCH_COUNTDOWN && match_phase(room->m) != MATCH_RACING))
+            continue;
+        n++;
+        for (int s = 0; tell && s < MATCH_SLOTS; s++)
+            if (room->player[s])
+                sv_send_error(sv, room->player[s], WIRE_ERROR, WIRE_ERR_DRAINING,
+                              "server is restarting: the race is cut short");
+        if (tell)
+            sv_loge(&sv->log, SV_LOG_INFO, "race_cut", room->code, NULL, "drain time-out",
+                    "room %s: race cut short by the drain time-out", room->code);
+    }
+    return n;
 }
 
 void sv_game_abort_all(sv_t *sv)
@@ -377,9 +428,10 @@ static void on_hello(sv_t *sv, sv_client *c, const wire_msg *in)
         refuse(sv, c, WIRE_ERR_VERSION, why);
         return;
     }
-    size_t n = strlen(in->hello.name);
-    if (!wire_name_ok(in->hello.name, n)) {
-        refuse(sv, c, WIRE_ERR_BAD_NAME, "bad player name");
+    size_t n = in->hello.name_len;
+    const char *bad = wire_name_problem(in->hello.name, n);
+    if (bad) {
+        refuse(sv, c, WIRE_ERR_BAD_NAME, bad);
         return;
     }
     /* The ENet host has a few spare peer slots so that a client over the
@@ -398,7 +450,8 @@ static void on_hello(sv_t *sv, sv_client *c, const wire_msg *in)
     m->welcome.player_id = c->id;
     wire_text_clean(m->welcome.server_name, sizeof m->welcome.server_name, sv->cfg.name);
     sv_send(sv, c, m);
-    sv_logf(&sv->log, SV_LOG_INFO, "client #%u %s is \"%s\"", c->id, c->addr, c->name);
+    sv_loge(&sv->log, SV_LOG_INFO, "hello", NULL, c->name, NULL, "client #%u %s is \"%s\"", c->id, c->addr,
+            c->name);
 }
 
 static void match_cfg(const sv_t *sv, int series, match_config *mc)
@@ -450,9 +503,9 @@ static sv_room *open_room(sv_t *sv, sv_client *c, match *m, bool quick)
     sv->st.rooms_created++;
     char id[128];
     match_game_id(m, id, sizeof id);
-    sv_logf(&sv->log, SV_LOG_INFO, "room %s created by #%u \"%s\"%s: %s, best of %d (%d rooms)", room->code,
-            c->id, c->name, quick ? " (quick match)" : "", id, match_series_len(m),
-            sv_rooms_count(sv->rooms));
+    sv_loge(&sv->log, SV_LOG_INFO, "room_created", room->code, c->name, NULL,
+            "room %s created by #%u \"%s\"%s: %s, best of %d (%d rooms)", room->code, c->id, c->name,
+            quick ? " (quick match)" : "", id, match_series_len(m), sv_rooms_count(sv->rooms));
     sv_game_flush_room(sv, room);
     return room;
 }
@@ -461,6 +514,20 @@ static void on_create(sv_t *sv, sv_client *c, const wire_create *cr)
 {
     if (!not_in_room(sv, c))
         return;
+    /* Precedence (docs/protocol.md): state, settings, capacity, then what
+     * only making the puzzle can tell. */
+    const char *bad = wire_create_problem(cr);
+    char err[200] = "";
+    if (!bad && cr->by_id) {
+        memcpy(sv->idbuf, cr->game_id, cr->game_id_len);
+        sv->idbuf[cr->game_id_len] = '\0';
+        pz_id id;
+        bad = pz_id_parse(sv->idbuf, &id, err, sizeof err) ? err : NULL;
+    }
+    if (bad) {
+        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_BAD_PARAMS, bad);
+        return;
+    }
     if (sv_rooms_count(sv->rooms) >= sv_rooms_capacity(sv->rooms)) {
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_TOO_MANY_ROOMS, "the server has no free room");
         return;
@@ -473,15 +540,10 @@ static void on_create(sv_t *sv, sv_client *c, const wire_create *cr)
         return;
     }
     match *m = NULL;
-    char err[200] = "";
     if (cr->by_id) {
-        if (!cr->game_id || cr->game_id_len == 0 || memchr(cr->game_id, '\0', cr->game_id_len)) {
-            sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_BAD_PARAMS, "bad game ID");
-            return;
-        }
-        memcpy(sv->idbuf, cr->game_id, cr->game_id_len);
-        sv->idbuf[cr->game_id_len] = '\0';
-        /* A "kind:WxH:difficulty" ID without a seed gets a seed drawn from rng_init. */
+        /* sv->idbuf holds the game ID checked above (gameid bytes are
+         * printable ASCII, so it has no NUL inside).
+         * A "kind:WxH:difficulty" ID without a seed gets a seed drawn from rng_init. */
         m = match_create_from_id(sv->idbuf, &mc, secrand_u64(), err, sizeof err);
     } else {
         pz_params p = cr->params;
@@ -499,7 +561,8 @@ static void on_create(sv_t *sv, sv_client *c, const wire_create *cr)
             snprintf(err, sizeof err, "%s", e ? e : "cannot make that puzzle");
     }
     if (!m) {
-        sv_logf(&sv->log, SV_LOG_INFO, "client #%u: room refused: %s", c->id, err);
+        sv_loge(&sv->log, SV_LOG_INFO, "room_refused", NULL, c->name, err, "client #%u: room refused: %s",
+                c->id, err);
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_BAD_PARAMS, err);
         return;
     }
@@ -515,8 +578,8 @@ static const char *try_seat(sv_t *sv, sv_client *c, sv_room *room)
     if (err || slot < 0 || slot >= MATCH_SLOTS)
         return err ? err : "cannot join now";
     attach(room, slot, c);
-    sv_logf(&sv->log, SV_LOG_INFO, "room %s: #%u \"%s\" joined as player %d", room->code, c->id, c->name,
-            slot + 1);
+    sv_loge(&sv->log, SV_LOG_INFO, "joined", room->code, c->name, NULL,
+            "room %s: #%u \"%s\" joined as player %d", room->code, c->id, c->name, slot + 1);
     sv_game_flush_room(sv, room);
     return NULL;
 }
@@ -527,7 +590,7 @@ static void seat(sv_t *sv, sv_client *c, sv_room *room)
     if (!err)
         return;
     bool full = match_present(room->m, 0) && match_present(room->m, 1);
-    sv_logf_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO,
+    sv_logf_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "join_refused",
                     "client #%u %s: join of room %s refused: %s", c->id, c->addr, room->code,
                     full ? "room is full" : err);
     sv_send_error(sv, c, WIRE_ERROR, full ? WIRE_ERR_ROOM_FULL : WIRE_ERR_STATE, full ? "room is full" : err);
@@ -541,7 +604,7 @@ static void on_join(sv_t *sv, sv_client *c, const char *code)
     if (!room) {
         char why[64];
         snprintf(why, sizeof why, "no room with code %s", code);
-        sv_logf_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO,
+        sv_logf_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "join_refused",
                         "client #%u %s: join refused: %s", c->id, c->addr, why);
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_NO_ROOM, why);
         return;
@@ -585,7 +648,8 @@ static void on_leave(sv_t *sv, sv_client *c)
         return;
     sv_room *room = c->room;
     int slot = c->slot;
-    sv_logf(&sv->log, SV_LOG_INFO, "room %s: #%u \"%s\" left", room->code, c->id, c->name);
+    sv_loge(&sv->log, SV_LOG_INFO, "left", room->code, c->name, NULL, "room %s: #%u \"%s\" left", room->code,
+            c->id, c->name);
     detach(c);
     match_leave(room->m, slot, sv->now_ms);
     sv_game_flush_room(sv, room);
@@ -599,7 +663,7 @@ static void on_resume(sv_t *sv, sv_client *c, const wire_msg *in)
     int slot = in->resume.slot;
     match_token_t want = room && slot < MATCH_SLOTS ? match_token(room->m, slot) : (match_token_t){{0}};
     if (!room || !match_token_set(&want) || !match_token_equal(&want, &in->resume.token)) {
-        sv_logf_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO,
+        sv_logf_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "resume_refused",
                         "client #%u %s: resume of room %s refused", c->id, c->addr, in->resume.code);
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_RESUME, room ? "bad resume token" : "no such room");
         return;
@@ -610,8 +674,9 @@ static void on_resume(sv_t *sv, sv_client *c, const wire_msg *in)
          * (a restarted client, a changed address): the token proves it. It
          * is worth a warning: if the token ever leaked, this is the line
          * that shows a seat taken over. */
-        sv_logf(&sv->log, SV_LOG_WARN, "room %s: player %d resumed by #%u %s, displacing live #%u %s",
-                room->code, slot + 1, c->id, c->addr, old->id, old->addr);
+        sv_loge(&sv->log, SV_LOG_WARN, "resume_displaced", room->code, match_name(room->m, slot), NULL,
+                "room %s: player %d resumed by #%u %s, displacing live #%u %s", room->code, slot + 1, c->id,
+                c->addr, old->id, old->addr);
         detach(old);
         sv_send_error(sv, old, WIRE_ERROR, WIRE_ERR_RESUME, "resumed from another connection");
         sv_close_client(sv, old, "resumed from another connection");
@@ -652,21 +717,33 @@ void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
     sv_room *room = c->room;
     int code = 0;
     const char *err;
+    if (sv->draining &&
+        (in->type == WIRE_CREATE_ROOM || in->type == WIRE_JOIN_ROOM || in->type == WIRE_QUICK_MATCH ||
+         in->type == WIRE_READY || in->type == WIRE_REMATCH)) {
+        /* Draining: running races finish, nothing new starts. */
+        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_DRAINING, "server is restarting");
+        return;
+    }
     switch (in->type) {
     case WIRE_HELLO:
         on_hello(sv, c, in);
         break;
-    case WIRE_MOVE:
+    case WIRE_MOVE: {
         if (!in_room(sv, c))
             break;
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
         sv->st.moves_validated++;
         sv_note_move(sv, c);
         match_move(room->m, c->slot, in->move.seq, in->move.move, sv->now_ms, &code);
         if (sv->cfg.log_moves)
-            sv_logf(&sv->log, SV_LOG_DEBUG, "room %s slot %d move %u: %s", room->code, c->slot, in->move.seq,
-                    code == MATCH_OK ? "ok" : match_reject_text(code));
+            sv_loge(&sv->log, SV_LOG_DEBUG, "move", room->code, c->name, NULL, "room %s slot %d move %u: %s",
+                    room->code, c->slot, in->move.seq, code == MATCH_OK ? "ok" : match_reject_text(code));
         sv_game_flush_room(sv, room);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        count_move_time(sv, (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec)));
         break;
+    }
     case WIRE_CREATE_ROOM:
         on_create(sv, c, &in->create);
         break;

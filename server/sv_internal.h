@@ -82,8 +82,11 @@ struct sv {
     int active; /* welcomed clients, at most cfg.max_clients */
     sv_rooms *rooms;
     sv_room *quick; /* a quick-match room waiting for its second player */
-    atomic_int stop, want_stats;
+    atomic_int stop, want_stats, want_drain;
     bool shutting, done;
+    bool draining;              /* refusing new rooms and races (sv_request_drain) */
+    uint64_t drain_deadline_ms; /* when the races still running are cut */
+    uint64_t next_drain_check_ms;
     uint64_t shutdown_deadline_ms;
     uint64_t now_ms;  /* the embedder's clock, as of the current step */
     bool clock_known; /* set by the first sv_service */
@@ -114,6 +117,9 @@ void sv_game_disconnected(sv_t *sv, sv_client *c);
 /* Drains the room's match events into messages, refreshes its timer and
  * frees the room when nobody is left in it. */
 void sv_game_flush_room(sv_t *sv, sv_room *room);
+/* Matches in countdown or racing; with tell, their players get ERROR
+ * DRAINING (the drain deadline cuts their race). */
+int sv_game_running(sv_t *sv, bool tell);
 /* Ends every match (aborted) and tells its players. */
 void sv_game_abort_all(sv_t *sv);
 /* Server bytes per running match beyond the puzzle and its two states:

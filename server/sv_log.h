@@ -1,4 +1,5 @@
-/* sv_log.h: the server's one-line-per-event log (level, UTC timestamp, message). */
+/* sv_log.h: the server's one-line-per-event log: text (UTC timestamp, level), journal (<N> prefix) or JSON.
+ */
 #ifndef MR_SV_LOG_H
 #define MR_SV_LOG_H
 
@@ -9,16 +10,25 @@
  * single fprintf and flushed, so lines from an embedding process do not
  * interleave mid-line. */
 typedef struct sv_log {
-    int level; /* enum sv_log_level: lines above it are dropped */
+    int level;  /* enum sv_log_level: lines above it are dropped */
+    int format; /* enum sv_log_format, never SV_LOGFMT_AUTO once initialised */
     FILE *out;
 } sv_log;
 
-void sv_log_init(sv_log *lg, int level, FILE *out);
+/* format SV_LOGFMT_AUTO picks journal when JOURNAL_STREAM or INVOCATION_ID
+ * is set (started by systemd), else text. */
+void sv_log_init(sv_log *lg, int level, int format, FILE *out);
 const char *sv_log_level_name(int level);
 int sv_log_level_by_name(const char *name); /* -1 if unknown */
 
 /* printf-style; cheap when the level is filtered out (one compare). */
 void sv_logf(const sv_log *lg, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The same with the stable keys of the JSON format: event (a fixed
+ * snake_case name, e.g. "room_created"), and room code, player name and
+ * reason where they apply (NULL: left out). Text formats print only the
+ * message. */
+void sv_loge(const sv_log *lg, int level, const char *event, const char *room, const char *player,
+             const char *reason, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 
 #define SV_LOG_ON(lg, lvl) ((lg)->level >= (lvl))
 

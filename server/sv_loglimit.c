@@ -6,7 +6,8 @@
 
 #include "sv.h"
 
-void sv_logf_limited(const sv_log *lg, sv_loglimit *lim, uint64_t now_ms, int level, const char *fmt, ...)
+void sv_logf_limited(const sv_log *lg, sv_loglimit *lim, uint64_t now_ms, int level, const char *event,
+                     const char *fmt, ...)
 {
     if (!lg || level > lg->level || level <= SV_LOG_OFF)
         return;
@@ -26,8 +27,8 @@ void sv_logf_limited(const sv_log *lg, sv_loglimit *lim, uint64_t now_ms, int le
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     if (lim->dropped)
-        sv_logf(lg, level, "%s (and %u similar lines left out)", msg, lim->dropped);
+        sv_loge(lg, level, event, NULL, NULL, NULL, "%s (and %u similar lines left out)", msg, lim->dropped);
     else
-        sv_logf(lg, level, "%s", msg);
+        sv_loge(lg, level, event, NULL, NULL, NULL, "%s", msg);
     lim->dropped = 0;
 }

@@ -21,8 +21,8 @@ typedef struct sv_loglimit {
     uint64_t dropped_total;
 } sv_loglimit;
 
-/* sv_logf through the limiter at the server's time now_ms. */
-void sv_logf_limited(const sv_log *lg, sv_loglimit *lim, uint64_t now_ms, int level, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
+/* sv_loge (event: the JSON event name) through the limiter at the server's time now_ms. */
+void sv_logf_limited(const sv_log *lg, sv_loglimit *lim, uint64_t now_ms, int level, const char *event,
+                     const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
 #endif

@@ -248,8 +248,8 @@ void sv_close_client(sv_t *sv, sv_client *c, const char *why)
 {
     if (c->state == SV_CL_CLOSING || c->state == SV_CL_FREE)
         return;
-    sv_logf(&sv->log, SV_LOG_INFO, "client #%u %s (%s): disconnecting: %s", c->id, c->addr,
-            c->name[0] ? c->name : "-", why);
+    sv_loge(&sv->log, SV_LOG_INFO, "disconnecting", NULL, c->name, why,
+            "client #%u %s (%s): disconnecting: %s", c->id, c->addr, c->name[0] ? c->name : "-", why);
     /* Leave the room now: the slot goes into its grace period like any
      * other drop, and the opponent hears of it at once. */
     sv_game_disconnected(sv, c);
@@ -267,12 +267,13 @@ void sv_bad_message(sv_t *sv, sv_client *c, int code, const char *why)
     c->bad++;
     /* Each is answered (at most max_bad answers before the kick); the first
      * is worth a warning, the rest are summed up by the kick line. */
-    sv_logf(&sv->log, c->bad == 1 ? SV_LOG_WARN : SV_LOG_DEBUG, "client #%u %s: bad message (%s), %u so far",
-            c->id, c->addr, why, c->bad);
+    sv_loge(&sv->log, c->bad == 1 ? SV_LOG_WARN : SV_LOG_DEBUG, "bad_message", NULL, c->name, why,
+            "client #%u %s: bad message (%s), %u so far", c->id, c->addr, why, c->bad);
     if (c->bad >= (uint32_t)sv->cfg.max_bad) {
         sv->st.kicked++;
         sv_send_error(sv, c, WIRE_ERROR, code, "too many bad messages: disconnecting");
-        sv_logf(&sv->log, SV_LOG_WARN, "client #%u %s: %u bad messages, kicked", c->id, c->addr, c->bad);
+        sv_loge(&sv->log, SV_LOG_WARN, "kicked", NULL, c->name, "too many bad messages",
+                "client #%u %s: %u bad messages, kicked", c->id, c->addr, c->bad);
         sv_close_client(sv, c, "too many bad messages");
     } else {
         sv_send_error(sv, c, WIRE_ERROR, code, why);
@@ -303,7 +304,8 @@ static void on_connect(sv_t *sv, ENetPeer *peer)
     peer->data = c;
     sv->st.connects++;
     sv->st.peers_now++;
-    sv_logf(&sv->log, SV_LOG_INFO, "client #%u %s connected (%d peers)", c->id, c->addr, sv->st.peers_now);
+    sv_loge(&sv->log, SV_LOG_INFO, "connected", NULL, NULL, NULL, "client #%u %s connected (%d peers)", c->id,
+            c->addr, sv->st.peers_now);
 }
 
 static void on_disconnect(sv_t *sv, ENetPeer *peer)
@@ -316,8 +318,9 @@ static void on_disconnect(sv_t *sv, ENetPeer *peer)
     sv->st.peers_now--;
     if (c->welcomed)
         sv->active--;
-    sv_logf(&sv->log, SV_LOG_INFO, "client #%u %s (%s) disconnected (%d peers)", c->id, c->addr,
-            c->name[0] ? c->name : "-", sv->st.peers_now);
+    sv_loge(&sv->log, SV_LOG_INFO, "disconnected", NULL, c->name, NULL,
+            "client #%u %s (%s) disconnected (%d peers)", c->id, c->addr, c->name[0] ? c->name : "-",
+            sv->st.peers_now);
     discard_late(sv, c);
     c->state = SV_CL_FREE;
     c->peer = NULL;
@@ -461,7 +464,8 @@ static void housekeeping(sv_t *sv)
         /* A closing peer that keeps its connection open (a flooder that
          * ignores the disconnect) is dropped without waiting any longer. */
         if (c->state == SV_CL_CLOSING && sv->now_ms - c->closing_ms > SV_CLOSING_MS) {
-            sv_logf(&sv->log, SV_LOG_INFO, "client #%u %s: did not close in time, dropped", c->id, c->addr);
+            sv_loge(&sv->log, SV_LOG_INFO, "closing_timeout", NULL, c->name, NULL,
+                    "client #%u %s: did not close in time, dropped", c->id, c->addr);
             drop_now(sv, c);
             continue;
         }
@@ -481,11 +485,12 @@ static void housekeeping(sv_t *sv)
 static bool socket_error(sv_t *sv, int err)
 {
     if (err == EBADF || err == ENOTSOCK || err == EFAULT) {
-        sv_logf(&sv->log, SV_LOG_ERROR, "game socket failed: %s: stopping", strerror(err));
+        sv_loge(&sv->log, SV_LOG_ERROR, "socket_error", NULL, NULL, strerror(err),
+                "game socket failed: %s: stopping", strerror(err));
         return false;
     }
     sv->st.socket_errors++;
-    sv_logf_limited(&sv->log, &sv->lim_socket, sv->now_ms, SV_LOG_WARN,
+    sv_logf_limited(&sv->log, &sv->lim_socket, sv->now_ms, SV_LOG_WARN, "send_failed",
                     "send or receive failed on the game socket: %s (%llu so far); carrying on", strerror(err),
                     (unsigned long long)sv->st.socket_errors);
     /* The peers after the failing one in ENet's walk still have packets
@@ -505,6 +510,35 @@ static void print_stat_line(sv_t *sv)
     sv_print_stats(sv, stdout);
     fflush(stdout);
     sv->st.max_step_us = 0; /* each print covers the time since the last */
+}
+
+/* Draining: no new rooms or races (sv_game.c refuses them with
+ * DRAINING); the stop comes once no race runs, or at the deadline. */
+static void drain_step(sv_t *sv)
+{
+    if (!sv->draining) {
+        sv->draining = true;
+        sv->drain_deadline_ms = sv->now_ms + (uint64_t)sv->cfg.drain_timeout_ms;
+        sv->next_drain_check_ms = sv->now_ms;
+        sv_loge(&sv->log, SV_LOG_INFO, "draining", NULL, NULL, NULL,
+                "draining: no new rooms or races; %d races running, stopping when they end or in %d.%03d s",
+                sv_game_running(sv, false), sv->cfg.drain_timeout_ms / 1000, sv->cfg.drain_timeout_ms % 1000);
+    }
+    if (sv->now_ms >= sv->drain_deadline_ms) {
+        int n = sv_game_running(sv, true);
+        if (n > 0)
+            sv_loge(&sv->log, SV_LOG_INFO, "drain_timeout", NULL, NULL, NULL,
+                    "drain time-out: %d races cut short", n);
+        sv_request_stop(sv);
+        return;
+    }
+    if (sv->now_ms < sv->next_drain_check_ms)
+        return;
+    sv->next_drain_check_ms = sv->now_ms + 20; /* the check walks every room slot */
+    if (sv_game_running(sv, false) == 0) {
+        sv_loge(&sv->log, SV_LOG_INFO, "drained", NULL, NULL, NULL, "drained: no race running");
+        sv_request_stop(sv);
+    }
 }
 
 int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
@@ -562,6 +596,8 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
     }
     if (sv->disc)
         handled += sv_disc_poll(sv->disc, answer_probe, sv, 64);
+    if (!sv_stop_requested(sv) && (sv->draining || atomic_load(&sv->want_drain)))
+        drain_step(sv);
     if (sv_stop_requested(sv)) {
         if (!sv->done)
             shutdown_step(sv);
@@ -612,6 +648,14 @@ bool sv_stop_requested(const sv_t *sv)
 {
     return atomic_load(&((sv_t *)sv)->stop) != 0;
 }
+void sv_request_drain(sv_t *sv)
+{
+    atomic_store(&sv->want_drain, 1);
+}
+bool sv_draining(const sv_t *sv)
+{
+    return sv->draining || atomic_load(&((sv_t *)sv)->want_drain) != 0;
+}
 void sv_request_stats(sv_t *sv)
 {
     atomic_store(&sv->want_stats, 1);
@@ -628,7 +672,8 @@ static void shutdown_begin(sv_t *sv)
 {
     sv->shutting = true;
     sv->shutdown_deadline_ms = sv->now_ms + SV_SHUTDOWN_MS;
-    sv_logf(&sv->log, SV_LOG_INFO, "stopping: telling %d clients", sv->st.peers_now);
+    sv_loge(&sv->log, SV_LOG_INFO, "stopping", NULL, NULL, NULL, "stopping: telling %d clients",
+            sv->st.peers_now);
     sv_game_abort_all(sv);
     for (int i = 0; i < sv->nclients; i++) {
         sv_client *c = &sv->clients[i];
@@ -648,7 +693,7 @@ static void shutdown_finish(sv_t *sv)
         drop_now(sv, &sv->clients[i]);
     enet_host_flush(sv->host);
     sv->done = true;
-    sv_logf(&sv->log, SV_LOG_INFO, "shut down");
+    sv_loge(&sv->log, SV_LOG_INFO, "stopped", NULL, NULL, NULL, "shut down");
 }
 
 static void shutdown_step(sv_t *sv)
@@ -695,7 +740,7 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
     wire_text_clean(sv->cfg.name, sizeof sv->cfg.name, cfg->name);
     if (!wire_name_ok(sv->cfg.name, strlen(sv->cfg.name)))
         strcpy(sv->cfg.name, "mazerace");
-    sv_log_init(&sv->log, cfg->log_level, stderr);
+    sv_log_init(&sv->log, cfg->log_level, cfg->log_format, stderr);
     sv->now_ms = 0; /* the first sv_service sets the clock */
     sv_bucket_init(&sv->disc_bucket, 0, SV_DISC_RATE);
     sv->next_housekeeping_ms = 0;
@@ -762,7 +807,8 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
         const char *derr = NULL;
         sv->disc = sv_disc_open(ip, cfg->discovery_port, &derr);
         if (!sv->disc)
-            sv_logf(&sv->log, SV_LOG_WARN, "LAN discovery off: %s (port %d)", derr, cfg->discovery_port);
+            sv_loge(&sv->log, SV_LOG_WARN, "discovery_off", NULL, NULL, derr,
+                    "LAN discovery off: %s (port %d)", derr, cfg->discovery_port);
     }
 
     sv->nclients = (int)sv->host->peerCount;
@@ -785,11 +831,11 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
     if (sv->disc)
         snprintf(disc_text, sizeof disc_text, "%u", (unsigned)sv_discovery_port(sv));
     if (sv->st.sockbuf_rcv >= 0 && cfg->sockbuf_bytes > 0 && sv->st.sockbuf_rcv / 2 < cfg->sockbuf_bytes)
-        sv_logf(
-            &sv->log, SV_LOG_WARN,
+        sv_loge(
+            &sv->log, SV_LOG_WARN, "sockbuf_capped", NULL, NULL, NULL,
             "socket receive buffer is %d bytes, asked for %d: raise net.core.rmem_max (see docs/server.md)",
             sv->st.sockbuf_rcv, cfg->sockbuf_bytes);
-    sv_logf(&sv->log, SV_LOG_INFO,
+    sv_loge(&sv->log, SV_LOG_INFO, "started", NULL, NULL, NULL,
             "mazerace-server %s (protocol %d) \"%s\" on %s:%u, discovery %s, max %d clients, %d rooms, "
             "socket buffers %d/%d bytes",
             MR_VERSION, WIRE_VERSION, sv->cfg.name, sv->bind_text, (unsigned)sv_port(sv), disc_text,
@@ -818,6 +864,36 @@ void sv_destroy(sv_t *sv)
     free(sv);
     if (--enet_users == 0)
         enet_deinitialize();
+}
+
+void sv_reconfigure(sv_t *sv, const sv_config *cfg)
+{
+    sv_config *c = &sv->cfg;
+    c->progress_hold_ms = cfg->progress_hold_ms;
+    c->kind = cfg->kind;
+    c->w = cfg->w;
+    c->h = cfg->h;
+    c->diff = cfg->diff;
+    c->countdown_ms = cfg->countdown_ms;
+    c->grace_ms = cfg->grace_ms;
+    c->series = cfg->series;
+    c->msg_rate = cfg->msg_rate;
+    c->msg_burst = cfg->msg_burst;
+    c->max_bad = cfg->max_bad;
+    c->drain_timeout_ms = cfg->drain_timeout_ms;
+    c->log_moves = cfg->log_moves;
+    c->log_level = cfg->log_level;
+    sv->log.level = cfg->log_level;
+}
+
+const struct sv_log *sv_logger(const sv_t *sv)
+{
+    return &sv->log;
+}
+
+int sv_socket_fd(const sv_t *sv)
+{
+    return sv->host ? (int)sv->host->socket : -1;
 }
 
 uint16_t sv_port(const sv_t *sv)

@@ -4,7 +4,7 @@
 
 #include "sv_internal.h"
 
-static double cpu_seconds(void)
+double sv_cpu_seconds(void)
 {
     struct rusage ru;
     if (getrusage(RUSAGE_SELF, &ru) != 0)
@@ -17,7 +17,7 @@ void sv_print_stats(const sv_t *sv, FILE *f)
 {
     sv_stats s;
     sv_get_stats(sv, &s);
-    double cpu = cpu_seconds();
+    double cpu = sv_cpu_seconds();
     /* One "stats key value" per line so that scripts can grep a key; the
      * last line repeats the headline figures in the RESULT shape of
      * ../shared/baselines. */

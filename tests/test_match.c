@@ -809,6 +809,8 @@ static void test_game_id_rebuilds_same_puzzle(void **ctx)
         assert_non_null(md);
         assert_false(match_seeded(md, NULL));
         assert_int_equal(match_desc_hash(md), match_desc_hash(m));
+        /* Its difficulty is the measured band: the generated one's. */
+        assert_int_equal(pz_params_of(match_puzzle(md))->diff, pz_params_of(match_puzzle(m))->diff);
         int n = match_game_id(md, NULL, 0);
         assert_int_equal(n, (int)strlen(did));
         char *back = mr_alloc((size_t)n + 1, 1);
@@ -820,6 +822,40 @@ static void test_game_id_rebuilds_same_puzzle(void **ctx)
         match_destroy(md);
         match_destroy(m);
     }
+}
+
+/* Issue 12 point 5: a room made from a description has the board's
+ * measured band (a board in no band is easy), and its rematches generate
+ * seeded puzzles at that difficulty. */
+static void test_description_difficulty(void **ctx)
+{
+    (void)ctx;
+    char err[160], id[128];
+    match_config cfg;
+    match_config_default(&cfg);
+    cfg.countdown_ms = 0;
+    match *m = match_create_from_id("ice:6x6:1.1.AAA", &cfg, 3, err, sizeof err); /* one slide up */
+    assert_non_null(m);
+    assert_int_equal(pz_params_of(match_puzzle(m))->diff, PZ_EASY);
+    int s0, s1;
+    assert_null(match_join(m, -1, "a", 0, &s0));
+    assert_null(match_join(m, -1, "b", 0, &s1));
+    assert_null(match_ready(m, s0, true, 0));
+    assert_null(match_ready(m, s1, true, 0));
+    int code = -1;
+    match_move(m, s0, 1, (pz_move){PZ_MOVE_STEP, PZ_UP, 0, 0}, 1, &code);
+    assert_int_equal(code, MATCH_OK);
+    assert_int_equal(match_phase(m), MATCH_FINISHED);
+    match_token_t token = match_token(m, s0);
+    assert_null(match_rematch(m, s0, 2));
+    assert_null(match_rematch(m, s1, 2));
+    assert_true(match_seeded(m, NULL));
+    match_game_id(m, id, sizeof id);
+    assert_non_null(strstr(id, "ice:6x6:easy#"));
+    /* The resume token stays with the seat across the rematch. */
+    match_token_t now = match_token(m, s0);
+    assert_true(match_token_equal(&now, &token));
+    match_destroy(m);
 }
 
 /* "kind:WxH:difficulty" with no seed: the match draws one from rng_init, so
@@ -928,6 +964,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_full_race),
+        cmocka_unit_test(test_description_difficulty),
         cmocka_unit_test(test_first_solve_wins_by_server_clock),
         cmocka_unit_test(test_bad_calls_change_nothing),
         cmocka_unit_test(test_ready_toggle_and_lobby_leave),

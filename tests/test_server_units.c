@@ -296,18 +296,20 @@ static void test_log_limit(void **ctx)
     FILE *f = tmpfile();
     assert_non_null(f);
     sv_log lg;
-    sv_log_init(&lg, SV_LOG_INFO, f);
+    sv_log_init(&lg, SV_LOG_INFO, SV_LOGFMT_TEXT, f);
     sv_loglimit lim = {0};
     for (int i = 0; i < 1000; i++)
-        sv_logf_limited(&lg, &lim, 5000 + (uint64_t)i, SV_LOG_INFO, "join refused %d", i);
+        sv_logf_limited(&lg, &lim, 5000 + (uint64_t)i, SV_LOG_INFO, "join_refused", "join refused %d", i);
     assert_int_equal(count_lines(f, "join refused"), SV_LOGLIMIT_BURST);
-    sv_logf_limited(&lg, &lim, 5000 + SV_LOGLIMIT_WINDOW_MS, SV_LOG_INFO, "join refused again");
+    sv_logf_limited(&lg, &lim, 5000 + SV_LOGLIMIT_WINDOW_MS, SV_LOG_INFO, "join_refused",
+                    "join refused again");
     assert_int_equal(count_lines(f, "and 990 similar lines left out"), 1);
     assert_int_equal(lim.dropped_total, 990);
-    sv_logf_limited(&lg, &lim, 5001 + SV_LOGLIMIT_WINDOW_MS, SV_LOG_INFO, "join refused once more");
+    sv_logf_limited(&lg, &lim, 5001 + SV_LOGLIMIT_WINDOW_MS, SV_LOG_INFO, "join_refused",
+                    "join refused once more");
     assert_int_equal(count_lines(f, "left out"), 1);
     lg.level = SV_LOG_WARN; /* filtered lines cost nothing and count nothing */
-    sv_logf_limited(&lg, &lim, 5002 + SV_LOGLIMIT_WINDOW_MS, SV_LOG_INFO, "filtered");
+    sv_logf_limited(&lg, &lim, 5002 + SV_LOGLIMIT_WINDOW_MS, SV_LOG_INFO, "join_refused", "filtered");
     assert_int_equal(count_lines(f, "filtered"), 0);
     fclose(f);
 }

@@ -310,24 +310,16 @@ static void test_bad_fields_fail(void **ctx)
     }
     assert_false(wire_read(NULL, 0, &r));
     expect_bad(WIRE_HELLO, 1, 'X');     /* magic */
-    expect_bad(WIRE_HELLO, 7, 0);       /* empty name */
-    expect_bad(WIRE_HELLO, 7, 25);      /* name too long (and short) */
-    expect_bad(WIRE_HELLO, 8, 0x07);    /* control character */
-    expect_bad(WIRE_HELLO, 10, 0xFF);   /* broken UTF-8 */
+    expect_bad(WIRE_HELLO, 7, 25);      /* name length beyond the message */
     expect_bad(WIRE_READY, 1, 2);       /* bool */
     expect_bad(WIRE_JOIN_ROOM, 1, 'O'); /* not in the room alphabet */
     expect_bad(WIRE_JOIN_ROOM, 3, 'a'); /* lower case */
     expect_bad(WIRE_RESUME, 6, 2);      /* slot */
     expect_bad(WIRE_MOVE, 5, 0);        /* move type */
     expect_bad(WIRE_MOVE, 5, PZ_MOVE_TYPE_MAX + 1);
-    expect_bad(WIRE_MOVE, 6, 4);          /* dir */
-    expect_bad(WIRE_CREATE_ROOM, 1, 2);   /* mode */
-    expect_bad(WIRE_CREATE_ROOM, 2, 0);   /* series 0 */
-    expect_bad(WIRE_CREATE_ROOM, 2, 100); /* series 100 */
-    expect_bad(WIRE_CREATE_ROOM, 3, PZ_KIND_COUNT);
-    expect_bad(WIRE_CREATE_ROOM, 8, PZ_DIFF_COUNT);
-    expect_bad(WIRE_CREATE_ROOM, 5, 0); /* w 0 (low byte; w = 25) with h 20 */
-    expect_bad(WIRE_CREATE_ROOM, 9, 2); /* has_seed */
+    expect_bad(WIRE_MOVE, 6, 4);        /* dir */
+    expect_bad(WIRE_CREATE_ROOM, 1, 2); /* mode */
+    expect_bad(WIRE_CREATE_ROOM, 9, 2); /* has_seed is a bool */
     expect_bad(WIRE_REJECT, 5, 0);      /* MATCH_OK is not a rejection */
     expect_bad(WIRE_REJECT, 5, MATCH_REJ_COUNT);
     expect_bad(WIRE_ROOM_STATE, 6, 2);     /* your_slot */
@@ -340,7 +332,8 @@ static void test_bad_fields_fail(void **ctx)
     expect_bad(WIRE_REFUSED, 1, 0);        /* code 0 */
     expect_bad(WIRE_MOVE_LOG, 8, 2);       /* last */
 
-    /* CREATE_ROOM without a seed must carry zero in the seed field. */
+    /* Issue 12 point 6: out-of-range settings decode (the layout is fine)
+     * and wire_create_problem gives the BAD_PARAMS reason. */
     wire_msg m;
     uint8_t buf[64];
     sample(WIRE_CREATE_ROOM, &m);
@@ -348,8 +341,26 @@ static void test_bad_fields_fail(void **ctx)
     m.create.seed = 0;
     size_t n = encode(&m, buf, sizeof buf);
     assert_true(wire_read(buf, n, &r));
-    buf[n - 1] = 1;
-    assert_false(wire_read(buf, n, &r));
+    assert_null(wire_create_problem(&r.create));
+    static const struct {
+        int off, val;
+        const char *word;
+    } bad_settings[] = {
+        {2, 0, "series"}, {2, 100, "series"}, {3, PZ_KIND_COUNT, "kind"},
+        {3, 255, "kind"}, {5, 0, "size"},     {8, PZ_DIFF_COUNT, "difficulty"},
+        {17, 1, "seed"}, /* has_seed 0, seed 1 */
+    };
+    for (size_t i = 0; i < sizeof bad_settings / sizeof bad_settings[0]; i++) {
+        uint8_t b2[64];
+        memcpy(b2, buf, n);
+        if (bad_settings[i].off == 5)
+            b2[4] = 0; /* w = 0 with h = 20 */
+        b2[bad_settings[i].off] = (uint8_t)bad_settings[i].val;
+        assert_true(wire_read(b2, n, &r));
+        const char *why = wire_create_problem(&r.create);
+        assert_non_null(why);
+        assert_non_null(strstr(why, bad_settings[i].word));
+    }
     /* 0x0 is "default size". */
     sample(WIRE_CREATE_ROOM, &m);
     m.create.params.w = m.create.params.h = 0;
@@ -424,6 +435,92 @@ static void test_discovery(void **ctx)
     assert_int_equal(rr.version, WIRE_VERSION + 1);
     assert_int_equal(rr.game_port, WIRE_DEFAULT_PORT);
     assert_string_equal(rr.name, "");
+}
+
+/* Issue 12 point 3: the name rule, with its reason per case. */
+static void test_name_rule(void **ctx)
+{
+    (void)ctx;
+    static const struct {
+        const char *name;
+        size_t len;
+        const char *reason; /* a word of the reason, or NULL: accepted */
+    } cases[] = {
+        {"Bob", 3, NULL},
+        {"Zo\xc3\xab", 4, NULL},                       /* e-diaeresis */
+        {"a b", 3, NULL},                              /* inner space */
+        {"\xe2\x9d\xa4\xef\xb8\x8f", 6, NULL},         /* heart + VS16 */
+        {"123456789012345678901234", 24, NULL},        /* 24 bytes */
+        {"", 0, "empty"},                              /* empty */
+        {"1234567890123456789012345", 25, "24 bytes"}, /* too long */
+        {"a\tb", 3, "control"},                        /* tab */
+        {"a\x7f", 2, "control"},                       /* DEL */
+        {"a\xc2\x85", 3, "control"},                   /* U+0085 NEL (C1) */
+        {"a\0b", 3, "control"},                        /* NUL */
+        {"\xc0\xaf", 2, "UTF-8"},                      /* overlong '/' */
+        {"\xed\xa0\x80", 3, "UTF-8"},                  /* surrogate */
+        {"\xe2\x82", 2, "UTF-8"},                      /* cut short */
+        {"\xf4\x90\x80\x80", 4, "UTF-8"},              /* above U+10FFFF */
+        {"\xff", 1, "UTF-8"},                          /* not UTF-8 */
+        {" ", 1, "visible"},                           /* a lone space */
+        {"   ", 3, "visible"},                         /* spaces */
+        {"\xe3\x80\x80", 3, "visible"},                /* ideographic space */
+        {"\xe2\x80\x8b", 3, "invisible"},              /* U+200B zero-width space */
+        {"a\xe2\x80\xae"
+         "b",
+         5, "invisible"}, /* U+202E right-to-left override */
+        {"a\xe2\x81\xa6"
+         "b",
+         5, "invisible"}, /* U+2066 left-to-right isolate */
+        {"a\xe2\x81\xa9"
+         "b",
+         5, "invisible"}, /* U+2069 pop directional isolate */
+        {"\xef\xbb\xbf"
+         "a",
+         4, "invisible"},                     /* BOM */
+        {"\xe3\x85\xa4", 3, "invisible"},     /* Hangul filler */
+        {"a\xef\xbf\xbf", 4, "invisible"},    /* noncharacter U+FFFF */
+        {"\xf3\xa0\x80\x81", 4, "invisible"}, /* tag U+E0001 */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *why = wire_name_problem(cases[i].name, cases[i].len);
+        if (!cases[i].reason) {
+            assert_null(why);
+            assert_true(wire_name_ok(cases[i].name, cases[i].len));
+        } else {
+            assert_non_null(why);
+            assert_non_null(strstr(why, cases[i].reason));
+            assert_false(wire_name_ok(cases[i].name, cases[i].len));
+        }
+    }
+    /* HELLO carries any name bytes so that the server can say why: a bad
+     * name decodes, with its raw length. */
+    uint8_t buf[64] = {WIRE_HELLO, 0x4D, 0x5A, 0x52, 0x43, 0, WIRE_VERSION, 3, 'a', '\t', 'b'};
+    wire_msg m;
+    assert_true(wire_read(buf, 11, &m));
+    assert_int_equal(m.hello.name_len, 3);
+    assert_memory_equal(m.hello.name, "a\tb", 3);
+    assert_false(wire_read(buf, 10, &m)); /* name cut short: malformed */
+}
+
+/* Issue 12 point 2: move types 1..4 (RESTART is 4) are valid, 0 and 5+
+ * make the message malformed; dir 0..3. */
+static void test_move_types(void **ctx)
+{
+    (void)ctx;
+    uint8_t buf[11] = {WIRE_MOVE, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0};
+    wire_msg m;
+    for (int type = 0; type < 256; type++) {
+        buf[5] = (uint8_t)type;
+        bool ok = wire_read(buf, sizeof buf, &m);
+        assert_int_equal(ok, type >= 1 && type <= 4);
+        if (ok)
+            assert_int_equal(m.move.move.type, type);
+    }
+    assert_int_equal(PZ_MOVE_RESTART, 4);
+    buf[5] = PZ_MOVE_RESTART;
+    buf[6] = 4; /* dir out of range */
+    assert_false(wire_read(buf, sizeof buf, &m));
 }
 
 static void test_text_and_codes(void **ctx)
@@ -511,6 +608,8 @@ int main(void)
         cmocka_unit_test(test_hello_other_version),
         cmocka_unit_test(test_discovery),
         cmocka_unit_test(test_text_and_codes),
+        cmocka_unit_test(test_name_rule),
+        cmocka_unit_test(test_move_types),
         cmocka_unit_test(test_random_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,8 +16,9 @@
 
 static cl_net_t *create_in(cl_hub_t *h, const char *name, const char **err)
 {
-    if (!name || !wire_name_ok(name, strlen(name))) {
-        *err = "a player name is 1 to 24 bytes of text with no control characters";
+    const char *bad = wire_name_problem(name, name ? strlen(name) : 0);
+    if (bad) {
+        *err = bad;
         return NULL;
     }
     cl_net_t *n = mr_alloc(1, sizeof *n);

@@ -233,7 +233,7 @@ void clt_stop(pid_t pid)
 {
     if (pid <= 0)
         return;
-    kill(pid, SIGTERM);
+    kill(pid, SIGINT);
     for (int i = 0; i < 300; i++) {
         if (waitpid(pid, NULL, WNOHANG) == pid)
             return;

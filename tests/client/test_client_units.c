@@ -65,7 +65,7 @@ static void test_settings_bad_lines_fall_back(void **ctx)
         noise[i] = (char)(i * 7919u >> 3);
     cl_settings_default(&s);
     cl_settings_parse(&s, noise, sizeof noise, msg, sizeof msg);
-    assert_true(cl_name_ok(s.name));
+    assert_null(cl_name_problem(s.name));
     assert_null(cl_bindings_check(&s.keys));
 }
 
@@ -374,6 +374,7 @@ static void test_server_errors_in_plain_words(void **ctx)
     assert_non_null(strstr(cl_wire_error_words(WIRE_ERR_ROOM_FULL, ""), "room is full"));
     assert_non_null(strstr(cl_wire_error_words(WIRE_ERR_NO_ROOM, ""), "Unknown room code"));
     assert_non_null(strstr(cl_wire_error_words(WIRE_ERR_FULL, ""), "server is full"));
+    assert_non_null(strstr(cl_wire_error_words(WIRE_ERR_DRAINING, "x"), "The server is restarting"));
     assert_non_null(
         strstr(cl_wire_error_words(WIRE_ERR_RESUME, "no such room"), "Could not get back into the game"));
     assert_string_equal(cl_wire_error_words(WIRE_ERR_BAD_PARAMS, "board too large for this kind"),

@@ -71,7 +71,7 @@ void it_env_stop(it_env *e)
     cl_hub_destroy(e->hub);
     e->hub = NULL;
     if (e->server.pid > 0 && !e->server.reaped) {
-        it_proc_signal(&e->server, SIGTERM);
+        it_proc_signal(&e->server, SIGINT);
         int code;
         if (!it_proc_wait(&e->server, 5000, &code, "server"))
             fprintf(stderr, "server did not stop within 5 s\n");

@@ -243,7 +243,7 @@ static void test_lobby_race_result(void **ctx)
 
     cl_net_destroy(n[0]);
     cl_net_destroy(n[1]);
-    it_proc_signal(&sv, SIGTERM);
+    it_proc_signal(&sv, SIGINT);
     int code_sv = -1;
     assert_true(it_proc_wait(&sv, 5000, &code_sv, "server"));
     assert_int_equal(code_sv, 0);

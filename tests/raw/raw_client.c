@@ -197,6 +197,16 @@ bool raw_wait(raw_client *c, int type, wire_msg *out, int timeout_ms)
     return true;
 }
 
+bool raw_next(raw_client *c, wire_msg *out, int timeout_ms)
+{
+    uint64_t end = now_ms() + (uint64_t)timeout_ms;
+    while (c->qlen == 0 && now_ms() < end)
+        raw_pump(c, 5, true);
+    if (c->qlen == 0 || c->q[0].len == 0)
+        return false;
+    return raw_wait(c, c->q[0].data[0], out, 0);
+}
+
 int raw_queued_types(const raw_client *c, int *types, int max)
 {
     for (int i = 0; i < c->qlen && i < max; i++)

@@ -36,6 +36,9 @@ void raw_pump(raw_client *c, int timeout_ms, bool stop_on_msg);
  * in order, for later waits): true and *out filled. Strings and game IDs in
  * *out point into storage that lives until the next call on c. */
 bool raw_wait(raw_client *c, int type, wire_msg *out, int timeout_ms);
+/* Waits for the next message, whatever its type: true and *out filled
+ * (false on time-out or if it does not decode). */
+bool raw_next(raw_client *c, wire_msg *out, int timeout_ms);
 /* True if a message of this type is already queued (does not consume it). */
 bool raw_has(raw_client *c, int type);
 /* Copies the types of the queued messages, oldest first, into types (at

@@ -1159,6 +1159,102 @@ static void test_shutdown(void **ctx)
     stop(f);
 }
 
+/* Drain (SIGTERM in mazerace-server): the race already running goes on to
+ * its rightful winner while new rooms, quick matches and joins are refused
+ * with DRAINING; once no race runs the server stops by itself. */
+static void test_drain(void **ctx)
+{
+    (void)ctx;
+    sv_config cfg;
+    base_config(&cfg);
+    fixture *f = start(&cfg);
+    race r;
+    start_race(f, &r, true);
+    raw_client *late = join_server(f, "late");
+    char code[WIRE_ROOM_CODE_LEN + 1];
+    create_room(late, code); /* a room made before the drain, still waiting for a player */
+    raw_client *c = join_server(f, "carol");
+    sv_request_drain(f->sv);
+    assert_true(sv_draining(f->sv));
+    wire_msg m;
+    /* bob moves first, alice solves: alice must win although the server is draining. */
+    send_move(r.b, 1, r.plan[0]);
+    assert_true(raw_wait(r.b, WIRE_ACK, &m, WAIT_MS));
+    send_simple(c, WIRE_QUICK_MATCH);
+    assert_true(raw_wait(c, WIRE_ERROR, &m, WAIT_MS));
+    assert_int_equal(m.error.code, WIRE_ERR_DRAINING);
+    memset(&m, 0, sizeof m);
+    m.type = WIRE_CREATE_ROOM;
+    m.create.by_id = true;
+    m.create.game_id = GAME_ID;
+    m.create.game_id_len = (uint16_t)strlen(GAME_ID);
+    m.create.series_len = 1;
+    raw_send_msg(c, &m);
+    assert_true(raw_wait(c, WIRE_ERROR, &m, WAIT_MS));
+    assert_int_equal(m.error.code, WIRE_ERR_DRAINING);
+    memset(&m, 0, sizeof m);
+    m.type = WIRE_JOIN_ROOM;
+    memcpy(m.join.code, code, WIRE_ROOM_CODE_LEN + 1);
+    raw_send_msg(c, &m);
+    assert_true(raw_wait(c, WIRE_ERROR, &m, WAIT_MS));
+    assert_int_equal(m.error.code, WIRE_ERR_DRAINING);
+    assert_false(sv_stop_requested(f->sv));
+    for (int i = 0; i < r.plan_len; i++) {
+        send_move(r.a, (uint32_t)i + 1, r.plan[i]);
+        assert_true(raw_wait(r.a, WIRE_ACK, &m, WAIT_MS));
+    }
+    assert_true(raw_wait(r.a, WIRE_MATCH_END, &m, WAIT_MS));
+    assert_int_equal(m.end.winner, 0);
+    assert_int_equal(m.end.reason, MATCH_END_SOLVED);
+    assert_true(raw_wait(r.b, WIRE_MATCH_END, &m, WAIT_MS));
+    assert_int_equal(m.end.winner, 0);
+    /* Nothing left running: everyone is told and the server is done. */
+    assert_true(raw_wait(r.a, WIRE_SHUTDOWN, &m, WAIT_MS));
+    assert_true(raw_wait(late, WIRE_SHUTDOWN, &m, WAIT_MS));
+    for (int i = 0; i < 300 && !sv_done(f->sv); i++)
+        sv_service(f->sv, fixture_now(f), 5);
+    assert_true(sv_done(f->sv));
+    sv_stats st;
+    sv_get_stats(f->sv, &st);
+    assert_int_equal(st.matches_started, 1);
+    assert_int_equal(st.matches_finished, 1);
+    assert_int_equal(st.rooms_created, 2);
+    raw_close(c);
+    raw_close(late);
+    end_race(&r);
+    stop(f);
+}
+
+/* At the drain deadline the players still racing are told (DRAINING), then
+ * the match is aborted and the server stops. */
+static void test_drain_deadline(void **ctx)
+{
+    (void)ctx;
+    sv_config cfg;
+    base_config(&cfg);
+    cfg.drain_timeout_ms = 300;
+    fixture *f = start(&cfg);
+    race r;
+    start_race(f, &r, true);
+    uint64_t t0 = mr_now_us();
+    sv_request_drain(f->sv);
+    wire_msg m;
+    assert_true(raw_wait(r.a, WIRE_ERROR, &m, WAIT_MS));
+    assert_int_equal(m.error.code, WIRE_ERR_DRAINING);
+    uint64_t waited_ms = (mr_now_us() - t0) / 1000u;
+    assert_true(waited_ms >= 290); /* not before the deadline */
+    assert_true(raw_wait(r.a, WIRE_MATCH_END, &m, WAIT_MS));
+    assert_int_equal(m.end.reason, MATCH_END_ABORTED);
+    assert_true(raw_wait(r.b, WIRE_ERROR, &m, WAIT_MS));
+    assert_int_equal(m.error.code, WIRE_ERR_DRAINING);
+    assert_true(raw_wait(r.b, WIRE_SHUTDOWN, &m, WAIT_MS));
+    for (int i = 0; i < 300 && !sv_done(f->sv); i++)
+        sv_service(f->sv, fixture_now(f), 5);
+    assert_true(sv_done(f->sv));
+    end_race(&r);
+    stop(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1179,6 +1275,8 @@ int main(void)
         cmocka_unit_test(test_tokens_unpredictable),
         cmocka_unit_test(test_discovery),
         cmocka_unit_test(test_shutdown),
+        cmocka_unit_test(test_drain),
+        cmocka_unit_test(test_drain_deadline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

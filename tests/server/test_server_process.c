@@ -17,11 +17,14 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "raw_client.h"
 #include "util.h"
+#include "match.h"
 #include "wire.h"
 
 #define WAIT_MS 3000
@@ -37,6 +40,10 @@ typedef struct proc {
 /* The child of the running test, killed by the teardown if a failed
  * assertion left it running. */
 static pid_t live_pid;
+/* "NAME=value" strings the next spawn puts in the child's environment. */
+static const char *const *spawn_env;
+/* Where the child's stderr goes when not NULL (else /dev/null). */
+static const char *spawn_stderr;
 
 static int teardown(void **ctx)
 {
@@ -63,9 +70,21 @@ static void spawn(proc *p, const char *const *args)
          * goes with it. */
         prctl(PR_SET_PDEATHSIG, SIGTERM);
         dup2(fds[1], 1);
-        if (!getenv("MR_TEST_SERVER_LOG")) {
+        if (spawn_stderr) {
+            int fd = open(spawn_stderr, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+            dup2(fd, 2);
+        } else if (!getenv("MR_TEST_SERVER_LOG")) {
             int nul = open("/dev/null", O_WRONLY);
             dup2(nul, 2);
+        }
+        for (int e = 0; spawn_env && spawn_env[e]; e++) {
+            char kv[256];
+            snprintf(kv, sizeof kv, "%s", spawn_env[e]);
+            char *eq = strchr(kv, '=');
+            if (eq) {
+                *eq = '\0';
+                setenv(kv, eq + 1, 1);
+            }
         }
         close(fds[0]);
         char *argv[32];
@@ -289,6 +308,203 @@ static void test_discovery(void **ctx)
     assert_int_equal(reap(&p, WAIT_MS, NULL), 0);
 }
 
+/* A NOTIFY_SOCKET of the test's own (sd_notify's protocol: one datagram per
+ * message on a unix socket). Returns the socket; the path is in path. */
+static int notify_socket(char *path, size_t len)
+{
+    int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    assert_true(fd >= 0);
+    struct sockaddr_un a = {.sun_family = AF_UNIX};
+    snprintf(path, len, "/tmp/mr-notify-%d", (int)getpid());
+    unlink(path);
+    snprintf(a.sun_path, sizeof a.sun_path, "%s", path);
+    assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
+    return fd;
+}
+
+/* Reads notifications until one contains needle (copied to out); false on
+ * timeout. */
+static bool notified(int fd, const char *needle, char *out, size_t len, int timeout_ms)
+{
+    uint64_t end = mr_now_us() / 1000u + (uint64_t)timeout_ms;
+    for (;;) {
+        uint64_t now = mr_now_us() / 1000u;
+        struct pollfd pf = {.fd = fd, .events = POLLIN};
+        if (now >= end || poll(&pf, 1, (int)(end - now)) <= 0)
+            return false;
+        char buf[512];
+        ssize_t n = recv(fd, buf, sizeof buf - 1, 0);
+        if (n <= 0)
+            continue;
+        buf[n] = '\0';
+        if (strstr(buf, needle)) {
+            snprintf(out, len, "%s", buf);
+            return true;
+        }
+    }
+}
+
+/* systemd's Type=notify: READY=1 once the port is bound (the listening line
+ * comes first), STATUS= with players and rooms, WATCHDOG=1 while running
+ * (WatchdogSec), STOPPING=1 on SIGTERM. A second SIGTERM during the drain
+ * stops at once. */
+static void test_sd_notify(void **ctx)
+{
+    (void)ctx;
+    char path[108], env[160], msg[512];
+    int fd = notify_socket(path, sizeof path);
+    snprintf(env, sizeof env, "NOTIFY_SOCKET=%s", path);
+    const char *envs[] = {env, "WATCHDOG_USEC=300000", NULL};
+    spawn_env = envs;
+    proc p;
+    const char *args[] = {"--bind", "127.0.0.1", "--port", "0", "--no-discovery", "--countdown", "0", NULL};
+    spawn(&p, args);
+    spawn_env = NULL;
+    const char *l = read_line(&p, "listening on 127.0.0.1:", WAIT_MS);
+    assert_non_null(l);
+    uint16_t port = (uint16_t)atoi(l);
+    assert_true(notified(fd, "READY=1", msg, sizeof msg, WAIT_MS));
+    assert_true(notified(fd, "WATCHDOG=1", msg, sizeof msg, WAIT_MS));
+    /* Two players racing: the status line says so (it is sent every 2 s). */
+    raw_client *a = raw_connect(port, NULL, NULL, WAIT_MS), *b = raw_connect(port, NULL, NULL, WAIT_MS);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_true(raw_hello(a, "a", WAIT_MS));
+    assert_true(raw_hello(b, "b", WAIT_MS));
+    wire_msg m;
+    memset(&m, 0, sizeof m);
+    m.type = WIRE_QUICK_MATCH;
+    raw_send_msg(a, &m);
+    assert_true(raw_wait(a, WIRE_ROOM_STATE, &m, WAIT_MS));
+    memset(&m, 0, sizeof m);
+    m.type = WIRE_QUICK_MATCH;
+    raw_send_msg(b, &m);
+    assert_true(raw_wait(b, WIRE_ROOM_STATE, &m, WAIT_MS));
+    for (raw_client *c = a; c; c = c == a ? b : NULL) {
+        memset(&m, 0, sizeof m);
+        m.type = WIRE_READY;
+        m.ready.ready = true;
+        raw_send_msg(c, &m);
+    }
+    assert_true(raw_wait(a, WIRE_MATCH_START, &m, WAIT_MS));
+    assert_true(notified(fd, "STATUS=2 players, 1 rooms, 1 races running", msg, sizeof msg, 5000));
+    /* SIGTERM: draining (the race goes on), then a second one stops at once. */
+    kill(p.pid, SIGTERM);
+    assert_true(notified(fd, "STOPPING=1", msg, sizeof msg, WAIT_MS));
+    assert_true(notified(fd, "draining", msg, sizeof msg, WAIT_MS));
+    assert_false(raw_has(a, WIRE_SHUTDOWN));
+    kill(p.pid, SIGTERM);
+    assert_true(raw_wait(a, WIRE_MATCH_END, &m, WAIT_MS));
+    assert_int_equal(m.end.reason, MATCH_END_ABORTED);
+    assert_true(raw_wait(b, WIRE_SHUTDOWN, &m, WAIT_MS));
+    assert_int_equal(reap(&p, WAIT_MS, NULL), 0);
+    raw_close(a);
+    raw_close(b);
+    close(fd);
+    unlink(path);
+}
+
+static bool file_has(const char *path, const char *needle, int timeout_ms)
+{
+    uint64_t end = mr_now_us() / 1000u + (uint64_t)timeout_ms;
+    do {
+        FILE *f = fopen(path, "r");
+        if (f) {
+            char line[1024];
+            bool found = false;
+            while (!found && fgets(line, sizeof line, f))
+                found = strstr(line, needle) != NULL;
+            fclose(f);
+            if (found)
+                return true;
+        }
+        struct timespec ts = {0, 20000000L};
+        nanosleep(&ts, NULL);
+    } while (mr_now_us() / 1000u < end);
+    return false;
+}
+
+/* SIGHUP rereads the config file: reloadable keys change and are logged,
+ * the others are logged as needing a restart; a broken file changes
+ * nothing. Logs as JSON here (one object per line, stable keys). */
+static void test_sighup_reload(void **ctx)
+{
+    (void)ctx;
+    char conf[64], log[64];
+    snprintf(conf, sizeof conf, "/tmp/mr-hup-%d.conf", (int)getpid());
+    snprintf(log, sizeof log, "/tmp/mr-hup-%d.log", (int)getpid());
+    FILE *f = fopen(conf, "w");
+    assert_non_null(f);
+    fprintf(f, "bind = 127.0.0.1\nport = 0\ndiscovery = off\nrate = 100\nkind = maze\nmax_clients = 10\n");
+    fclose(f);
+    spawn_stderr = log;
+    proc p;
+    const char *args[] = {"--config", conf, "--log-format", "json", NULL};
+    spawn(&p, args);
+    spawn_stderr = NULL;
+    assert_non_null(read_line(&p, "listening on 127.0.0.1:", WAIT_MS));
+    assert_true(file_has(log, "{\"time\":\"", WAIT_MS));
+    assert_true(file_has(log, "\"event\":\"config\"", WAIT_MS));
+    f = fopen(conf, "w");
+    assert_non_null(f);
+    fprintf(f, "bind = 127.0.0.1\nport = 0\ndiscovery = off\nrate = 50\nkind = ice\nmax_clients = 20\n");
+    fclose(f);
+    kill(p.pid, SIGHUP);
+    assert_true(file_has(log, "reload: rate = 50 (was 100)", WAIT_MS));
+    assert_true(file_has(log, "reload: kind = ice (was maze)", WAIT_MS));
+    assert_true(file_has(log, "reload: max_clients = 20 needs a restart (still 10)", WAIT_MS));
+    assert_true(file_has(log, "\"event\":\"reloaded\"", WAIT_MS));
+    f = fopen(conf, "w");
+    assert_non_null(f);
+    fprintf(f, "bind = 127.0.0.1\nport = 0\nrate = lots\n");
+    fclose(f);
+    kill(p.pid, SIGHUP);
+    assert_true(file_has(log, "\"event\":\"reload_failed\"", WAIT_MS));
+    assert_true(file_has(log, ":3: key 'rate'", WAIT_MS));
+    kill(p.pid, SIGTERM);
+    assert_int_equal(reap(&p, WAIT_MS, NULL), 0);
+    /* Every line is one JSON object with the stable keys. */
+    f = fopen(log, "r");
+    assert_non_null(f);
+    char line[1024];
+    int n = 0;
+    while (fgets(line, sizeof line, f)) {
+        assert_true(line[0] == '{');
+        assert_non_null(strstr(line, "}\n"));
+        assert_non_null(strstr(line, "\"level\":\""));
+        assert_non_null(strstr(line, "\"event\":\""));
+        assert_non_null(strstr(line, "\"msg\":\""));
+        n++;
+    }
+    fclose(f);
+    assert_true(n >= 6);
+    unlink(conf);
+    unlink(log);
+}
+
+/* Under systemd (JOURNAL_STREAM set) the log has <N> priorities and no
+ * timestamps of its own. */
+static void test_journal_log(void **ctx)
+{
+    (void)ctx;
+    char log[64];
+    snprintf(log, sizeof log, "/tmp/mr-journal-%d.log", (int)getpid());
+    const char *envs[] = {"JOURNAL_STREAM=8:12345", NULL};
+    spawn_env = envs;
+    spawn_stderr = log;
+    proc p;
+    const char *args[] = {"--bind", "127.0.0.1", "--port", "0", "--no-discovery", NULL};
+    spawn(&p, args);
+    spawn_env = NULL;
+    spawn_stderr = NULL;
+    assert_non_null(read_line(&p, "listening on 127.0.0.1:", WAIT_MS));
+    assert_true(file_has(log, "<6>mazerace-server ", WAIT_MS));
+    kill(p.pid, SIGTERM);
+    assert_int_equal(reap(&p, WAIT_MS, NULL), 0);
+    assert_false(file_has(log, "Z info", 0));
+    unlink(log);
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
@@ -298,6 +514,9 @@ int main(void)
         cmocka_unit_test_teardown(test_sigterm, teardown),
         cmocka_unit_test_teardown(test_sigint_stats, teardown),
         cmocka_unit_test_teardown(test_discovery, teardown),
+        cmocka_unit_test_teardown(test_sd_notify, teardown),
+        cmocka_unit_test_teardown(test_sighup_reload, teardown),
+        cmocka_unit_test_teardown(test_journal_log, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

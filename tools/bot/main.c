@@ -173,8 +173,9 @@ int main(int argc, char **argv)
                 return bad("--bots: '%s' is not a number 1..4000", v);
             o.bots = (int)n;
         } else if (strcmp(a, "--name") == 0) {
-            if (!wire_name_ok(v, strlen(v)))
-                return bad("--name: '%s' must be 1..24 bytes of text without control characters", v);
+            const char *why = wire_name_problem(v, strlen(v));
+            if (why)
+                return bad("--name: %s", why);
             o.player.name = v;
         } else if (strcmp(a, "--bot-seed") == 0) {
             if (!mr_parse_u64(v, &o.player.bot_seed))

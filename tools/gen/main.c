@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "genvec.h"
 #include "puzzle.h"
 #include "util.h"
 
@@ -16,6 +17,7 @@ static const char usage_text[] =
     "usage: mazerace-gen [options] [GAME-ID]\n"
     "       mazerace-gen solve KIND [FILE|-]\n"
     "       mazerace-gen bench [--quick] [--count N] [--kind KIND]\n"
+    "       mazerace-gen vectors [FILE]\n"
     "\n"
     "Prints puzzles: a header (game ID, measured difficulty, a shortest\n"
     "solution and its length) and the puzzle's text form.\n"
@@ -37,6 +39,8 @@ static const char usage_text[] =
     "                       number of moves and a solution\n"
     "bench                  microseconds per puzzle (median, p99) for every kind x\n"
     "                       size x difficulty, with RESULT lines\n"
+    "vectors [FILE]         the generator test vectors of docs/generation.md as a\n"
+    "                       ```vectors block; with FILE, replaces that block in FILE\n"
     "\n"
     "Moves are written U D L R (sum, maze, ice), X for an ice restart, and\n"
     "x,y+ / x,y- for a clockwise / counter-clockwise turn of the pipe at column x,\n"
@@ -256,8 +260,82 @@ static int cmd_bench(int argc, char **argv)
     return 0;
 }
 
+/* The ```vectors block (fences included), malloc'd; NULL after a message
+ * if a vector cannot be made. */
+static char *vectors_block(void)
+{
+    size_t cap = 1 << 16, len = 0;
+    char *out = mr_alloc(cap, 1);
+    len += (size_t)snprintf(out, cap, "```vectors\n");
+    static const uint64_t rng_seeds[] = {0, 1, 12345, 18446744073709551615ull};
+    for (size_t i = 0; i < MR_ARRAY_LEN(rng_seeds); i++) {
+        char line[512];
+        genvec_rng_line(rng_seeds[i], line, sizeof line);
+        len += (size_t)snprintf(out + len, cap - len, "%s\n", line);
+    }
+    for (int i = 0; genvec_ids[i]; i++) {
+        char err[200];
+        char *line = genvec_puzzle_line(genvec_ids[i], err, sizeof err);
+        if (!line) {
+            fprintf(stderr, "mazerace-gen: vectors: %s: %s\n", genvec_ids[i], err);
+            free(out);
+            return NULL;
+        }
+        if (len + strlen(line) + 8 >= cap) {
+            cap *= 2;
+            out = mr_realloc(out, cap, 1);
+        }
+        len += (size_t)snprintf(out + len, cap - len, "%s\n", line);
+        free(line);
+    }
+    snprintf(out + len, cap - len, "```\n");
+    return out;
+}
+
+/* vectors [FILE]: prints the block, or replaces the one in FILE. */
+static int cmd_vectors(int argc, char **argv)
+{
+    if (argc > 2)
+        return usage_error("vectors: at most one FILE%s", "");
+    char *block = vectors_block();
+    if (!block)
+        return EXIT_GEN_FAILED;
+    if (argc < 2) {
+        fputs(block, stdout);
+        free(block);
+        return 0;
+    }
+    char *text = mr_read_file(argv[1], NULL);
+    if (!text) {
+        free(block);
+        fprintf(stderr, "mazerace-gen: vectors: cannot read %s\n", argv[1]);
+        return EXIT_USAGE;
+    }
+    FILE *f;
+    char *a = strstr(text, "```vectors\n");
+    char *b = a ? strstr(a + 11, "```\n") : NULL;
+    int rc = 0;
+    if (!b) {
+        fprintf(stderr, "mazerace-gen: vectors: %s has no ```vectors block\n", argv[1]);
+        rc = EXIT_USAGE;
+    } else if (!(f = fopen(argv[1], "wb"))) {
+        fprintf(stderr, "mazerace-gen: vectors: cannot write %s\n", argv[1]);
+        rc = EXIT_USAGE;
+    } else {
+        fwrite(text, 1, (size_t)(a - text), f);
+        fputs(block, f);
+        fputs(b + 4, f);
+        rc = fclose(f) == 0 ? 0 : EXIT_USAGE;
+    }
+    free(text);
+    free(block);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 2 && strcmp(argv[1], "vectors") == 0)
+        return cmd_vectors(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "solve") == 0)
         return cmd_solve(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "bench") == 0)

@@ -9,10 +9,11 @@
 #   BUILD=dir  build directory (default build-netbench; configured RelWithDebInfo, -O2 like the baselines)
 #   BASELINES=dir  the baselines' sources (default ../shared/baselines next to the repo, or /work/shared/baselines)
 #   SERVER_ARGS="--progress-hold 0"  extra mazerace-server flags
+#   SCRAPE=1   serve metrics (--metrics 127.0.0.1:0) and scrape /metrics once a second during our runs
 #   STEAL_MAX=3    repeat a repetition (enet_echo and ours alike, up to STEAL_TRIES=4 times) while
 #                  any of its runs had more CPU steal than this many per cent; the runs set aside are
 #                  listed at the end (default: keep every run)
-# Only 127.0.0.1 is used. Every program stops by itself (the server is stopped with SIGTERM).
+# Only 127.0.0.1 is used. Every program stops by itself (the server is stopped with SIGINT: at once, not the drain of SIGTERM).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD:-$root/build-netbench}
@@ -34,7 +35,7 @@ fi
 work=$(mktemp -d /tmp/netbench.XXXXXX)
 server_pid=
 cleanup() {
-  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then kill -TERM "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then kill -INT "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -78,7 +79,7 @@ run_ours() { # k window
   local cap=$((k + 8)) rooms=$((k / 2 + 8))
   # Same socket buffers and peer capacity as enet_echo -b 4096 -k K (+8 slots).
   "$srv_bin" --bind 127.0.0.1 --port 0 --no-discovery --countdown 1 --max-clients "$cap" \
-    --max-rooms "$rooms" --sockbuf 4096 --log-level warn ${SERVER_ARGS:-} >"$log" 2>&1 &
+    --max-rooms "$rooms" --sockbuf 4096 --log-level warn ${SCRAPE:+--metrics 127.0.0.1:0} ${SERVER_ARGS:-} >"$log" 2>&1 &
   server_pid=$!
   for _ in $(seq 1 100); do
     port=$(sed -n 's/^listening on [0-9.]*:\([0-9]*\)$/\1/p' "$log")
@@ -87,11 +88,29 @@ run_ours() { # k window
     sleep 0.1
   done
   [ -n "$port" ] || { echo "netbench: server did not start:" >&2; cat "$log" >&2; exit 1; }
+  local scraper=
+  if [ -n "${SCRAPE:-}" ]; then
+    local mport
+    mport=$(sed -n 's|^metrics on http://127.0.0.1:\([0-9]*\)/metrics$|\1|p' "$log")
+    [ -n "$mport" ] || { echo "netbench: no metrics port:" >&2; cat "$log" >&2; exit 1; }
+    # A Prometheus-like scraper: one GET /metrics a second (bash's /dev/tcp, no curl needed).
+    (while kill -0 "$server_pid" 2>/dev/null; do
+      { exec 3<>"/dev/tcp/127.0.0.1/$mport" && printf 'GET /metrics HTTP/1.0\r\n\r\n' >&3 && cat <&3 >/dev/null; exec 3>&-; } 2>/dev/null
+      echo scrape >>"$work/scrapes-$k"
+      sleep 1
+    done) &
+    scraper=$!
+  fi
   "$bot_bin" --server "127.0.0.1:$port" --bots "$k" --bench "$d" --pace $((1000 / rate)) \
     --server-pid "$server_pid" --sockbuf 4096 --timeout $((d + 60)) | tee -a "$attempt" || echo "netbench: bot bench k=$k failed" >&2
-  kill -TERM "$server_pid"
+  kill -INT "$server_pid"
   wait "$server_pid" || echo "netbench: server exited with $?" >&2
   server_pid=
+  if [ -n "$scraper" ]; then
+    wait "$scraper" 2>/dev/null || true
+    echo "  metrics scrapes during the run: $(wc -l <"$work/scrapes-$k")"
+    rm -f "$work/scrapes-$k"
+  fi
 }
 
 for k in $loads; do

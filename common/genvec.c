@@ -1,0 +1,137 @@
+/* genvec.c: the generator test vectors of docs/generation.md (printed by mazerace-gen vectors, checked by
+ * test_genvec). */
+#include "genvec.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ice.h"
+#include "pipes.h"
+#include "rng.h"
+#include "sum.h"
+#include "util.h"
+
+/* Four kinds x three difficulties x three seeds at each kind's default
+ * size, plus a few other sizes. */
+const char *const genvec_ids[] = {
+    "sum:5x4:easy#1",
+    "sum:5x4:easy#2",
+    "sum:5x4:easy#3",
+    "sum:5x4:medium#1",
+    "sum:5x4:medium#2",
+    "sum:5x4:medium#3",
+    "sum:5x4:hard#1",
+    "sum:5x4:hard#2",
+    "sum:5x4:hard#3",
+    "sum:5x5:hard#42",
+    "maze:21x15:easy#1",
+    "maze:21x15:easy#2",
+    "maze:21x15:easy#3",
+    "maze:21x15:medium#1",
+    "maze:21x15:medium#2",
+    "maze:21x15:medium#3",
+    "maze:21x15:hard#1",
+    "maze:21x15:hard#2",
+    "maze:21x15:hard#3",
+    "maze:5x5:easy#7",
+    "maze:100x80:hard#9",
+    "ice:25x20:easy#1",
+    "ice:25x20:easy#2",
+    "ice:25x20:easy#3",
+    "ice:25x20:medium#1",
+    "ice:25x20:medium#2",
+    "ice:25x20:medium#3",
+    "ice:25x20:hard#1",
+    "ice:25x20:hard#2",
+    "ice:25x20:hard#3",
+    "ice:8x8:hard#5",
+    "pipes:6x4:easy#1",
+    "pipes:6x4:easy#2",
+    "pipes:6x4:easy#3",
+    "pipes:6x4:medium#1",
+    "pipes:6x4:medium#2",
+    "pipes:6x4:medium#3",
+    "pipes:6x4:hard#1",
+    "pipes:6x4:hard#2",
+    "pipes:6x4:hard#3",
+    "pipes:10x8:hard#18446744073709551615",
+    NULL,
+};
+
+uint64_t pz_stream_seed(const pz_params *p, uint64_t seed)
+{
+    switch (p->kind) {
+    case PZ_SUM:
+        return sum_stream_seed(p, seed);
+    case PZ_ICE:
+        return ice_stream_seed(p, seed);
+    case PZ_PIPES:
+        return pipes_stream_seed(p, seed);
+    default:
+        return seed; /* maze: the seed itself */
+    }
+}
+
+int genvec_rng_line(uint64_t seed, char *out, size_t len)
+{
+    rng_t r;
+    char buf[512];
+    int k = snprintf(buf, sizeof buf, "rng seed=%" PRIu64 " u64=", seed);
+    rng_seed(&r, seed);
+    for (int i = 0; i < 4; i++)
+        k += snprintf(buf + k, sizeof buf - (size_t)k, "%s%016" PRIx64, i ? "," : "", rng_u64(&r));
+    rng_seed(&r, seed);
+    k += snprintf(buf + k, sizeof buf - (size_t)k, " u32=");
+    for (int i = 0; i < 2; i++)
+        k += snprintf(buf + k, sizeof buf - (size_t)k, "%s%08" PRIx32, i ? "," : "", rng_u32(&r));
+    rng_seed(&r, seed);
+    k += snprintf(buf + k, sizeof buf - (size_t)k, " below6=");
+    for (int i = 0; i < 8; i++)
+        k += snprintf(buf + k, sizeof buf - (size_t)k, "%s%u", i ? "," : "", (unsigned)rng_below(&r, 6));
+    rng_seed(&r, seed);
+    k += snprintf(buf + k, sizeof buf - (size_t)k, " range-9..9=");
+    for (int i = 0; i < 8; i++)
+        k += snprintf(buf + k, sizeof buf - (size_t)k, "%s%d", i ? "," : "", rng_range(&r, -9, 9));
+    rng_seed(&r, seed);
+    int a[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    rng_shuffle_int(&r, a, 8);
+    k += snprintf(buf + k, sizeof buf - (size_t)k, " shuffle8=");
+    for (int i = 0; i < 8; i++)
+        k += snprintf(buf + k, sizeof buf - (size_t)k, "%s%d", i ? "," : "", a[i]);
+    return snprintf(out, len, "%s", buf);
+}
+
+char *genvec_puzzle_line(const char *seeded_id, char *err, size_t errlen)
+{
+    pz_id id;
+    if (pz_id_parse(seeded_id, &id, err, errlen))
+        return NULL;
+    if (!id.has_seed || id.desc) {
+        snprintf(err, errlen, "a vector needs a seeded game ID");
+        return NULL;
+    }
+    pz_puzzle *pz = pz_from_id(seeded_id, err, errlen);
+    if (!pz)
+        return NULL;
+    char *desc = pz_kind_of(pz)->encode_desc(pz);
+    size_t dlen = strlen(desc);
+    uint64_t stream = pz_stream_seed(&id.params, id.seed);
+    rng_t r;
+    rng_seed(&r, stream);
+    uint64_t o[3];
+    for (int i = 0; i < 3; i++)
+        o[i] = rng_u64(&r);
+    size_t cap = strlen(seeded_id) + 200 + GENVEC_DESC_SHOWN;
+    char *line = mr_alloc(cap, 1);
+    int k = snprintf(line, cap,
+                     "%s stream=%016" PRIx64 " first=%016" PRIx64 ",%016" PRIx64 ",%016" PRIx64
+                     " len=%zu fnv=%016" PRIx64,
+                     seeded_id, stream, o[0], o[1], o[2], dlen, mr_hash64(desc, dlen));
+    if (dlen <= GENVEC_DESC_SHOWN)
+        snprintf(line + k, cap - (size_t)k, " desc=%s", desc);
+    free(desc);
+    pz_kind_of(pz)->free_puzzle(pz);
+    return line;
+}

@@ -1,0 +1,440 @@
+/* sv_opts.c: the table of server settings (key, flag, type, range, help) and its readers and writers. */
+#include "sv_opts.h"
+
+#include <arpa/inet.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "puzzle.h"
+#include "sv_log.h"
+#include "util.h"
+#include "wire.h"
+
+#define F(field) offsetof(sv_config, field)
+
+const char *const sv_opt_section_names[SV_SEC_COUNT] = {
+    "Network", "Rooms (kind, size, difficulty and series: what quick match plays)",
+    "Limits per connected player", "Service", "Output"};
+
+static const char *set_bind(sv_config *cfg, const char *v)
+{
+    if (!*v || strlen(v) >= sizeof cfg->bind_addr)
+        return "is not an address (IPv4 or host name, at most 63 bytes)";
+    strcpy(cfg->bind_addr, v);
+    return NULL;
+}
+static void get_bind(const sv_config *cfg, char *b, size_t n)
+{
+    snprintf(b, n, "%s", cfg->bind_addr);
+}
+
+static const char *set_name(sv_config *cfg, const char *v)
+{
+    size_t len = strlen(v);
+    if (len == 0 || len > SV_NAME_MAX || !wire_name_ok(v, len))
+        return "is not a valid name: 1..24 bytes of UTF-8, no control, invisible or text-direction "
+               "characters, not blank";
+    memcpy(cfg->name, v, len + 1);
+    return NULL;
+}
+static void get_name(const sv_config *cfg, char *b, size_t n)
+{
+    snprintf(b, n, "%s", cfg->name);
+}
+
+static const char *set_discovery(sv_config *cfg, const char *v)
+{
+    long p;
+    if (strcmp(v, "off") == 0)
+        cfg->discovery_port = -1;
+    else if (mr_parse_long(v, 0, 65535, &p))
+        cfg->discovery_port = (int)p;
+    else
+        return "is not a port number 0..65535 or off";
+    return NULL;
+}
+static void get_discovery(const sv_config *cfg, char *b, size_t n)
+{
+    if (cfg->discovery_port < 0)
+        snprintf(b, n, "off");
+    else
+        snprintf(b, n, "%d", cfg->discovery_port);
+}
+
+static const char *set_kind(sv_config *cfg, const char *v)
+{
+    const pz_kind *k = pz_kind_by_name(v);
+    if (!k)
+        return "is not a kind: sum, maze, ice or pipes";
+    cfg->kind = k->id;
+    return NULL;
+}
+static void get_kind(const sv_config *cfg, char *b, size_t n)
+{
+    const pz_kind *k = pz_kind_by_id(cfg->kind);
+    snprintf(b, n, "%s", k ? k->name : "?");
+}
+
+static const char *set_size(sv_config *cfg, const char *v)
+{
+    if (strcmp(v, "default") == 0) {
+        cfg->w = cfg->h = 0;
+        return NULL;
+    }
+    const char *bad = "is not WxH (columns x rows, e.g. 25x20) or default";
+    char buf[32];
+    size_t len = strlen(v);
+    if (len == 0 || len >= sizeof buf)
+        return bad;
+    memcpy(buf, v, len + 1);
+    char *x = strchr(buf, 'x');
+    if (!x)
+        return bad;
+    *x = '\0';
+    long w, h;
+    if (!mr_parse_long(buf, 1, 100000, &w) || !mr_parse_long(x + 1, 1, 100000, &h))
+        return bad;
+    cfg->w = (int)w;
+    cfg->h = (int)h;
+    return NULL;
+}
+static void get_size(const sv_config *cfg, char *b, size_t n)
+{
+    if (cfg->w == 0 && cfg->h == 0)
+        snprintf(b, n, "default");
+    else
+        snprintf(b, n, "%dx%d", cfg->w, cfg->h);
+}
+
+static const char *set_difficulty(sv_config *cfg, const char *v)
+{
+    int d = pz_difficulty_by_name(v);
+    if (d < 0)
+        return "is not easy, medium or hard";
+    cfg->diff = d;
+    return NULL;
+}
+static void get_difficulty(const sv_config *cfg, char *b, size_t n)
+{
+    static const char *const names[] = {"easy", "medium", "hard"};
+    snprintf(b, n, "%s", cfg->diff >= 0 && cfg->diff < 3 ? names[cfg->diff] : "?");
+}
+
+static const char *set_log_level(sv_config *cfg, const char *v)
+{
+    int l = sv_log_level_by_name(v);
+    if (l < 0)
+        return "is not off, error, warn, info or debug";
+    cfg->log_level = l;
+    return NULL;
+}
+static void get_log_level(const sv_config *cfg, char *b, size_t n)
+{
+    snprintf(b, n, "%s", sv_log_level_name(cfg->log_level));
+}
+
+static const char *const log_formats[] = {"auto", "text", "journal", "json"};
+static const char *set_log_format(sv_config *cfg, const char *v)
+{
+    for (int i = 0; i < (int)MR_ARRAY_LEN(log_formats); i++)
+        if (strcmp(v, log_formats[i]) == 0) {
+            cfg->log_format = i;
+            return NULL;
+        }
+    return "is not auto, text, journal or json";
+}
+static void get_log_format(const sv_config *cfg, char *b, size_t n)
+{
+    int f = cfg->log_format;
+    snprintf(b, n, "%s", f >= 0 && f < (int)MR_ARRAY_LEN(log_formats) ? log_formats[f] : "?");
+}
+
+const char *sv_opt_parse_hostport(const char *v, char ip[16], int *port)
+{
+    const char *bad = "is not PORT, :PORT or IPV4:PORT (port 0..65535), or off";
+    const char *colon = strrchr(v, ':');
+    const char *ps = colon ? colon + 1 : v;
+    size_t alen = colon ? (size_t)(colon - v) : 0;
+    long p;
+    if (!mr_parse_long(ps, 0, 65535, &p) || alen >= 16)
+        return bad;
+    if (alen == 0) {
+        strcpy(ip, "127.0.0.1");
+    } else {
+        memcpy(ip, v, alen);
+        ip[alen] = '\0';
+        struct in_addr a;
+        if (inet_pton(AF_INET, ip, &a) != 1)
+            return bad;
+    }
+    *port = (int)p;
+    return NULL;
+}
+
+static const char *set_metrics(sv_config *cfg, const char *v)
+{
+    if (strcmp(v, "off") == 0 || !*v) {
+        cfg->metrics[0] = '\0';
+        return NULL;
+    }
+    char ip[16];
+    int port;
+    const char *why = sv_opt_parse_hostport(v, ip, &port);
+    if (why)
+        return why;
+    snprintf(cfg->metrics, sizeof cfg->metrics, "%s:%d", ip, port);
+    return NULL;
+}
+static void get_metrics(const sv_config *cfg, char *b, size_t n)
+{
+    snprintf(b, n, "%s", cfg->metrics[0] ? cfg->metrics : "off");
+}
+
+/* The order here is the order of --help, --print-config and the docs. */
+const sv_opt sv_opts[] = {
+    {"bind", "ADDR", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_NETWORK, false,
+     "IPv4 address or host name to listen on; 0.0.0.0 = every interface (discovery binds it too)", set_bind,
+     get_bind},
+    {"port", "N", SV_OPT_INT, F(port), 0, 65535, 1, SV_SEC_NETWORK, false,
+     "game port, UDP (ENet); 0 = any free port (printed in the listening line)", NULL, NULL},
+    {"discovery", "N", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_NETWORK, false,
+     "LAN discovery port, UDP; 0 = any free port; off = do not answer probes (flag: --no-discovery)",
+     set_discovery, get_discovery},
+    {"sockbuf", "KIB", SV_OPT_INT, F(sockbuf_bytes), 0, 262144, 1024, SV_SEC_NETWORK, false,
+     "SO_RCVBUF and SO_SNDBUF of the game socket in KiB; 0 = ENet's 256 KiB", NULL, NULL},
+    {"name", "NAME", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_NETWORK, false,
+     "server name in discovery replies and WELCOME: the protocol's name rule (docs/protocol.md, Names)",
+     set_name, get_name},
+    {"max_clients", "N", SV_OPT_INT, F(max_clients), 1, SV_MAX_CLIENTS, 1, SV_SEC_NETWORK, false,
+     "connected players, 1..4000", NULL, NULL},
+    {"max_rooms", "N", SV_OPT_INT, F(max_rooms), 1, SV_MAX_ROOMS, 1, SV_SEC_NETWORK, false,
+     "rooms open at once, 1..65536", NULL, NULL},
+    {"max_per_ip", "N", SV_OPT_INT, F(max_per_ip), 0, SV_MAX_CLIENTS, 1, SV_SEC_NETWORK, false,
+     "connections from one IPv4 address; 0 = no limit (players behind one NAT share an address)", NULL, NULL},
+    {"progress_hold", "MS", SV_OPT_INT, F(progress_hold_ms), 0, 1000, 1, SV_SEC_NETWORK, true,
+     "how long the opponent's PROGRESS may wait for a fast player's next packet, 0..1000 ms; 0 = at once",
+     NULL, NULL},
+    {"kind", "KIND", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_ROOMS, true, "room default: sum, maze, ice or pipes",
+     set_kind, get_kind},
+    {"size", "WxH", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_ROOMS, true,
+     "room default: columns x rows within the kind's limits; default = the kind's default size", set_size,
+     get_size},
+    {"difficulty", "D", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_ROOMS, true, "room default: easy, medium or hard",
+     set_difficulty, get_difficulty},
+    {"countdown", "SEC", SV_OPT_SECONDS, F(countdown_ms), 0, 60, 1, SV_SEC_ROOMS, true,
+     "countdown before each race, 0..60 s (up to 3 decimals)", NULL, NULL},
+    {"grace", "SEC", SV_OPT_SECONDS, F(grace_ms), 0, 3600, 1, SV_SEC_ROOMS, true,
+     "how long a dropped player keeps the seat, 0..3600 s", NULL, NULL},
+    {"series", "N", SV_OPT_INT, F(series), 1, 99, 1, SV_SEC_ROOMS, true,
+     "room default: best of N games, 1..99", NULL, NULL},
+    {"rate", "N", SV_OPT_INT, F(msg_rate), 1, 100000, 1, SV_SEC_LIMITS, true,
+     "messages per second a player may send, sustained, 1..100000", NULL, NULL},
+    {"burst", "N", SV_OPT_INT, F(msg_burst), 1, 100000, 1, SV_SEC_LIMITS, true,
+     "messages a player may send in one burst, 1..100000", NULL, NULL},
+    {"max_bad", "N", SV_OPT_INT, F(max_bad), 1, 1000000, 1, SV_SEC_LIMITS, true,
+     "bad or over-rate messages before the player is disconnected, 1..1000000", NULL, NULL},
+    {"drain_timeout", "SEC", SV_OPT_SECONDS, F(drain_timeout_ms), 0, 3600, 1, SV_SEC_SERVICE, true,
+     "on SIGTERM, how long running races may finish before the stop, 0..3600 s; 0 = stop at once", NULL,
+     NULL},
+    {"metrics", "ADDR:PORT", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_SERVICE, false,
+     "serve Prometheus metrics at http://ADDR:PORT/metrics (and /healthz); PORT alone = 127.0.0.1:PORT; off",
+     set_metrics, get_metrics},
+    {"log_level", "L", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_OUTPUT, true, "off, error, warn, info or debug",
+     set_log_level, get_log_level},
+    {"log_format", "F", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_OUTPUT, false,
+     "auto (journal under systemd, else text), text, journal (<N> prefixes, no time) or json", set_log_format,
+     get_log_format},
+    {"log_moves", NULL, SV_OPT_BOOL, F(log_moves), 0, 1, 1, SV_SEC_OUTPUT, true,
+     "one log line per move, at debug level (yes/no)", NULL, NULL},
+    {"stats", NULL, SV_OPT_BOOL, F(stats), 0, 1, 1, SV_SEC_OUTPUT, false,
+     "print the statistics block on stdout at exit (yes/no)", NULL, NULL},
+};
+const size_t sv_opts_count = MR_ARRAY_LEN(sv_opts);
+
+const sv_opt *sv_opt_by_key(const char *key)
+{
+    for (size_t i = 0; i < sv_opts_count; i++)
+        if (strcmp(sv_opts[i].key, key) == 0)
+            return &sv_opts[i];
+    return NULL;
+}
+
+void sv_opt_flag(const sv_opt *o, char *buf, size_t n)
+{
+    snprintf(buf, n, "--%s", o->key);
+    for (char *p = buf; *p; p++)
+        if (*p == '_')
+            *p = '-';
+}
+
+const sv_opt *sv_opt_by_flag(const char *flag)
+{
+    char buf[40];
+    for (size_t i = 0; i < sv_opts_count; i++) {
+        sv_opt_flag(&sv_opts[i], buf, sizeof buf);
+        if (strcmp(buf, flag) == 0)
+            return &sv_opts[i];
+    }
+    return NULL;
+}
+
+/* Seconds with up to 3 decimals ("3", "0.5", "2.25") to milliseconds. */
+static bool parse_seconds(const char *s, long max_s, int *out_ms)
+{
+    long whole = 0, frac = 0;
+    int digits = 0, fdigits = 0;
+    const char *p = s;
+    for (; *p >= '0' && *p <= '9'; p++, digits++) {
+        whole = whole * 10 + (*p - '0');
+        if (whole > max_s)
+            return false;
+    }
+    if (*p == '.') {
+        for (p++; *p >= '0' && *p <= '9'; p++, fdigits++) {
+            if (fdigits >= 3)
+                return false;
+            frac = frac * 10 + (*p - '0');
+        }
+        if (fdigits == 0)
+            return false;
+    }
+    if (*p || digits == 0)
+        return false;
+    for (int i = fdigits; i < 3; i++)
+        frac *= 10;
+    long ms = whole * 1000 + frac;
+    if (ms > max_s * 1000)
+        return false;
+    *out_ms = (int)ms;
+    return true;
+}
+
+const char *sv_opt_set(const sv_opt *o, sv_config *cfg, const char *val, char *buf, size_t n)
+{
+    char *base = (char *)cfg;
+    long v;
+    switch (o->type) {
+    case SV_OPT_INT:
+        if (!mr_parse_long(val, o->lo, o->hi, &v)) {
+            snprintf(buf, n, "is not a whole number %ld..%ld", o->lo, o->hi);
+            return buf;
+        }
+        *(int *)(base + o->off) = (int)(v * o->scale);
+        return NULL;
+    case SV_OPT_SECONDS:
+        if (!parse_seconds(val, o->hi, (int *)(base + o->off))) {
+            snprintf(buf, n, "is not a number of seconds 0..%ld (up to 3 decimals)", o->hi);
+            return buf;
+        }
+        return NULL;
+    case SV_OPT_BOOL:
+        if (strcmp(val, "yes") == 0 || strcmp(val, "true") == 0 || strcmp(val, "on") == 0 ||
+            strcmp(val, "1") == 0)
+            *(bool *)(base + o->off) = true;
+        else if (strcmp(val, "no") == 0 || strcmp(val, "false") == 0 || strcmp(val, "off") == 0 ||
+                 strcmp(val, "0") == 0)
+            *(bool *)(base + o->off) = false;
+        else
+            return "is not yes or no";
+        return NULL;
+    default:
+        return o->set(cfg, val);
+    }
+}
+
+void sv_opt_get(const sv_opt *o, const sv_config *cfg, char *buf, size_t n)
+{
+    const char *base = (const char *)cfg;
+    switch (o->type) {
+    case SV_OPT_INT:
+        snprintf(buf, n, "%d", *(const int *)(base + o->off) / (int)o->scale);
+        break;
+    case SV_OPT_SECONDS: {
+        int ms = *(const int *)(base + o->off);
+        if (ms % 1000 == 0)
+            snprintf(buf, n, "%d", ms / 1000);
+        else
+            snprintf(buf, n, "%d.%03d", ms / 1000, ms % 1000);
+        /* "0.500" -> "0.5" */
+        size_t len = strlen(buf);
+        if (strchr(buf, '.'))
+            while (len > 0 && buf[len - 1] == '0')
+                buf[--len] = '\0';
+        break;
+    }
+    case SV_OPT_BOOL:
+        snprintf(buf, n, "%s", *(const bool *)(base + o->off) ? "yes" : "no");
+        break;
+    default:
+        o->get(cfg, buf, n);
+    }
+}
+
+bool sv_opt_equal(const sv_opt *o, const sv_config *a, const sv_config *b)
+{
+    char x[128], y[128];
+    sv_opt_get(o, a, x, sizeof x);
+    sv_opt_get(o, b, y, sizeof y);
+    return strcmp(x, y) == 0;
+}
+
+/* Values with surrounding blanks, or empty, are quoted so they read back. */
+static void put_value(FILE *f, const char *v)
+{
+    size_t n = strlen(v);
+    bool quote = n == 0 || v[0] == ' ' || v[0] == '\t' || v[0] == '"' || v[n - 1] == ' ' || v[n - 1] == '\t';
+    fprintf(f, quote ? "\"%s\"\n" : "%s\n", v);
+}
+
+void sv_opts_print_config(const sv_config *cfg, FILE *f)
+{
+    char v[128];
+    for (size_t i = 0; i < sv_opts_count; i++) {
+        sv_opt_get(&sv_opts[i], cfg, v, sizeof v);
+        fprintf(f, "%s = ", sv_opts[i].key);
+        put_value(f, v);
+    }
+}
+
+void sv_opts_print_doc(FILE *f)
+{
+    sv_config d;
+    sv_config_defaults(&d);
+    char v[128], flag[40];
+    fprintf(f, "| key | flag | default | SIGHUP | meaning |\n|---|---|---|---|---|\n");
+    for (size_t i = 0; i < sv_opts_count; i++) {
+        const sv_opt *o = &sv_opts[i];
+        sv_opt_get(o, &d, v, sizeof v);
+        sv_opt_flag(o, flag, sizeof flag);
+        fprintf(f, "| `%s` | `%s%s%s` | `%s` | %s | ", o->key, flag, o->arg ? " " : "", o->arg ? o->arg : "",
+                v, o->reload ? "reloads" : "restart");
+        for (const char *p = o->help; *p; p++) /* Markdown: no HTML tags, no cell breaks */
+            fputs(*p == '<' ? "&lt;" : *p == '>' ? "&gt;" : *p == '|' ? "\\|" : (char[2]){*p, 0}, f);
+        fputs(" |\n", f);
+    }
+}
+
+void sv_opts_print_template(FILE *f)
+{
+    sv_config d;
+    sv_config_defaults(&d);
+    char v[128];
+    fprintf(f,
+            "# /etc/mazerace/server.conf: mazerace-server settings (docs/server.md, man mazerace-server).\n"
+            "# One \"key = value\" a line; lines starting with # are comments. Every key is\n"
+            "# shown below, commented out, with its default. Command-line flags override\n"
+            "# this file. After an edit: systemctl reload mazerace-server (keys marked\n"
+            "# [reload]) or systemctl restart mazerace-server (the others).\n");
+    for (int s = 0; s < SV_SEC_COUNT; s++) {
+        fprintf(f, "\n## %s\n", sv_opt_section_names[s]);
+        for (size_t i = 0; i < sv_opts_count; i++) {
+            const sv_opt *o = &sv_opts[i];
+            if (o->section != s)
+                continue;
+            sv_opt_get(o, &d, v, sizeof v);
+            fprintf(f, "\n# %s%s\n#%s = ", o->help, o->reload ? " [reload]" : "", o->key);
+            put_value(f, v);
+        }
+    }
+}

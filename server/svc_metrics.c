@@ -1,0 +1,253 @@
+/* svc_metrics.c: Prometheus text exposition of the server's counters at /metrics, and /healthz, over
+ * libmicrohttpd on its own thread. */
+#include "svc_metrics.h"
+
+#include <arpa/inet.h>
+#include <linux/sock_diag.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "puzzle.h"
+#include "sv_opts.h"
+#include "util.h"
+
+#ifndef SO_MEMINFO
+#define SO_MEMINFO 55
+#endif
+
+struct svc_metrics {
+    struct MHD_Daemon *d;
+    int sock_fd;
+    unsigned port;
+    pthread_mutex_t lock; /* guards snap and draining: held for a copy only */
+    sv_stats snap;
+    bool draining;
+};
+
+/* A growing text buffer for one scrape (on the HTTP thread). */
+typedef struct textbuf {
+    char *p;
+    size_t len, cap;
+} textbuf;
+
+static void put(textbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(textbuf *b, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
+        va_end(ap);
+        if (n < 0)
+            return;
+        if ((size_t)n < b->cap - b->len) {
+            b->len += (size_t)n;
+            return;
+        }
+        b->cap = b->cap * 2 + (size_t)n;
+        b->p = mr_realloc(b->p, b->cap, 1);
+    }
+}
+
+static void metric(textbuf *b, const char *name, const char *type, const char *help, double v)
+{
+    put(b, "# HELP %s %s\n# TYPE %s %s\n%s %.17g\n", name, help, name, type, name, v);
+}
+
+/* Datagrams the kernel dropped on the game socket (receive buffer full). */
+static double socket_drops(int fd)
+{
+    uint32_t mem[SK_MEMINFO_VARS];
+    socklen_t len = sizeof mem;
+    if (fd < 0 || getsockopt(fd, SOL_SOCKET, SO_MEMINFO, mem, &len) != 0 || len <= SK_MEMINFO_DROPS * 4)
+        return 0;
+    return mem[SK_MEMINFO_DROPS];
+}
+
+static void render(svc_metrics *m, textbuf *b)
+{
+    sv_stats s;
+    bool draining;
+    pthread_mutex_lock(&m->lock);
+    s = m->snap;
+    draining = m->draining;
+    pthread_mutex_unlock(&m->lock);
+
+    put(b,
+        "# HELP mazerace_build_info Version and protocol version of this server.\n"
+        "# TYPE mazerace_build_info gauge\nmazerace_build_info{version=\"%s\",protocol=\"%d\"} 1\n",
+        MR_VERSION, WIRE_VERSION);
+    metric(b, "mazerace_players", "gauge", "Connected players (ENet peers).", s.peers_now);
+    metric(b, "mazerace_rooms", "gauge", "Open rooms.", s.rooms_now);
+    metric(b, "mazerace_matches_running", "gauge", "Matches in countdown or racing.", s.matches_running);
+    metric(b, "mazerace_draining", "gauge", "1 while draining after SIGTERM (no new rooms or races).",
+           draining);
+    metric(b, "mazerace_connects_total", "counter", "Connections accepted.", (double)s.connects);
+    metric(b, "mazerace_disconnects_total", "counter", "Connections ended.", (double)s.disconnects);
+    metric(b, "mazerace_rooms_created_total", "counter", "Rooms created.", (double)s.rooms_created);
+    metric(b, "mazerace_matches_started_total", "counter", "Games started (countdown begun).",
+           (double)s.matches_started);
+    metric(b, "mazerace_matches_finished_total", "counter", "Games ended (solved, forfeit or aborted).",
+           (double)s.matches_finished);
+    metric(b, "mazerace_moves_validated_total", "counter", "Moves handed to the match engine.",
+           (double)s.moves_validated);
+    put(b, "# HELP mazerace_moves_total Moves checked by the match engine, by puzzle kind and result.\n"
+           "# TYPE mazerace_moves_total counter\n");
+    for (int k = 0; k < SV_KINDS; k++) {
+        const pz_kind *pk = pz_kind_by_id(k);
+        const char *name = pk ? pk->name : "?";
+        put(b, "mazerace_moves_total{kind=\"%s\",result=\"accepted\"} %llu\n", name,
+            (unsigned long long)s.kind_accepted[k]);
+        put(b, "mazerace_moves_total{kind=\"%s\",result=\"rejected\"} %llu\n", name,
+            (unsigned long long)s.kind_rejected[k]);
+    }
+    metric(b, "mazerace_bad_messages_total", "counter",
+           "Malformed, oversized, unknown or out-of-order messages (over-rate ones included).",
+           (double)s.bad_msgs);
+    metric(b, "mazerace_rate_limited_total", "counter", "Messages dropped by the per-player rate limit.",
+           (double)s.rate_limited);
+    metric(b, "mazerace_kicks_total", "counter", "Players disconnected for misbehaving.", (double)s.kicked);
+    metric(b, "mazerace_messages_received_total", "counter", "Game messages received.", (double)s.packets_in);
+    metric(b, "mazerace_messages_sent_total", "counter", "Game messages sent.", (double)s.packets_out);
+    metric(b, "mazerace_enet_datagrams_received_total", "counter",
+           "UDP datagrams ENet received on the game port (its acknowledgements included).", (double)s.udp_in);
+    metric(b, "mazerace_enet_datagrams_sent_total", "counter",
+           "UDP datagrams ENet sent on the game port (its acknowledgements included).", (double)s.udp_out);
+    metric(b, "mazerace_socket_errors_total", "counter",
+           "Failed sends or receives on the game socket that the server carried on after.",
+           (double)s.socket_errors);
+    metric(b, "mazerace_socket_drops_total", "counter",
+           "Datagrams the kernel dropped on the game socket (receive buffer full).",
+           socket_drops(m->sock_fd));
+    metric(b, "mazerace_discovery_replies_total", "counter", "LAN discovery probes answered.",
+           (double)s.discovery_replies);
+    metric(b, "mazerace_discovery_dropped_total", "counter", "LAN discovery probes over the reply rate.",
+           (double)s.discovery_dropped);
+    metric(b, "mazerace_loop_steps_total", "counter", "Server loop steps.", (double)s.steps);
+    metric(b, "mazerace_cpu_seconds_total", "counter", "Process CPU time, user and system.",
+           sv_cpu_seconds());
+    put(b,
+        "# HELP mazerace_move_duration_seconds Time from a move's arrival in the server loop to its replies "
+        "queued.\n# TYPE mazerace_move_duration_seconds histogram\n");
+    uint64_t cum = 0;
+    for (int i = 0; i < SV_MOVE_HIST_BUCKETS; i++) {
+        cum += s.move_hist[i];
+        if (i < SV_MOVE_HIST_BUCKETS - 1)
+            put(b, "mazerace_move_duration_seconds_bucket{le=\"%g\"} %llu\n",
+                sv_move_hist_bounds_us[i] * 1e-6, (unsigned long long)cum);
+        else
+            put(b, "mazerace_move_duration_seconds_bucket{le=\"+Inf\"} %llu\n", (unsigned long long)cum);
+    }
+    put(b, "mazerace_move_duration_seconds_sum %.9f\nmazerace_move_duration_seconds_count %llu\n",
+        (double)s.move_ns_sum * 1e-9, (unsigned long long)cum);
+}
+
+static enum MHD_Result reply(struct MHD_Connection *conn, unsigned status, const char *type, char *body,
+                             size_t len)
+{
+    struct MHD_Response *r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+    if (!r) {
+        free(body);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, "Content-Type", type);
+    MHD_add_response_header(r, "Cache-Control", "no-store");
+    enum MHD_Result ret = MHD_queue_response(conn, status, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
+                                  const char *version, const char *upload, size_t *upload_size, void **req)
+{
+    (void)version;
+    (void)upload;
+    (void)req;
+    svc_metrics *m = cls;
+    if (*upload_size != 0) {
+        *upload_size = 0; /* a body is ignored; the answer is the 405 below */
+        return MHD_YES;
+    }
+    textbuf b = {mr_alloc(4096, 1), 0, 4096};
+    if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
+        put(&b, "only GET\n");
+        return reply(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", b.p, b.len);
+    }
+    if (strcmp(url, "/metrics") == 0) {
+        render(m, &b);
+        return reply(conn, MHD_HTTP_OK, "text/plain; version=0.0.4; charset=utf-8", b.p, b.len);
+    }
+    if (strcmp(url, "/healthz") == 0) {
+        pthread_mutex_lock(&m->lock);
+        bool draining = m->draining;
+        pthread_mutex_unlock(&m->lock);
+        put(&b, draining ? "draining\n" : "ok\n");
+        return reply(conn, draining ? MHD_HTTP_SERVICE_UNAVAILABLE : MHD_HTTP_OK, "text/plain", b.p, b.len);
+    }
+    put(&b, "not found: try /metrics or /healthz\n");
+    return reply(conn, MHD_HTTP_NOT_FOUND, "text/plain", b.p, b.len);
+}
+
+svc_metrics *svc_metrics_start(const char *addr, int sock_fd, const char **err)
+{
+    char ip[16];
+    int port;
+    if (sv_opt_parse_hostport(addr, ip, &port)) {
+        *err = "bad metrics address";
+        return NULL;
+    }
+    struct sockaddr_in sin;
+    memset(&sin, 0, sizeof sin);
+    sin.sin_family = AF_INET;
+    sin.sin_port = htons((uint16_t)port);
+    inet_pton(AF_INET, ip, &sin.sin_addr);
+    svc_metrics *m = mr_alloc(1, sizeof *m);
+    m->sock_fd = sock_fd;
+    pthread_mutex_init(&m->lock, NULL);
+    /* One polling thread with non-blocking sockets: a client that never
+     * reads, or sends garbage, holds one of 32 connections until the 10 s
+     * time-out and never the game loop, which only takes the lock to copy
+     * its counters. */
+    m->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO, (uint16_t)port, NULL, NULL,
+                            on_request, m, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sin,
+                            MHD_OPTION_CONNECTION_LIMIT, (unsigned)32, MHD_OPTION_CONNECTION_TIMEOUT,
+                            (unsigned)10, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)8,
+                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768, MHD_OPTION_END);
+    if (!m->d) {
+        pthread_mutex_destroy(&m->lock);
+        free(m);
+        *err = "cannot serve metrics there (address in use or not on this host)";
+        return NULL;
+    }
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(m->d, MHD_DAEMON_INFO_BIND_PORT);
+    m->port = info ? info->port : (unsigned)port;
+    return m;
+}
+
+unsigned svc_metrics_port(const svc_metrics *m)
+{
+    return m->port;
+}
+
+void svc_metrics_publish(svc_metrics *m, const sv_stats *st, bool draining)
+{
+    pthread_mutex_lock(&m->lock);
+    m->snap = *st;
+    m->draining = draining;
+    pthread_mutex_unlock(&m->lock);
+}
+
+void svc_metrics_stop(svc_metrics *m)
+{
+    if (!m)
+        return;
+    MHD_stop_daemon(m->d);
+    pthread_mutex_destroy(&m->lock);
+    free(m);
+}
