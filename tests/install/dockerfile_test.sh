@@ -40,9 +40,10 @@ if [ "$needed" != "$listed" ]; then
     fail "runtime packages differ: ldd of the server needs [$(echo $needed)], the Dockerfile installs [$(echo $listed)]"
 fi
 
-# Ports: the server's defaults and the metrics port CMD passes.
-game=$(grep -o -- '--port N .*default [0-9]*' <<<"$help" | grep -o '[0-9]*$')
-disc=$(grep -o -- '--discovery N .*default [0-9]*' <<<"$help" | grep -o '[0-9]*$')
+# Ports: the server's defaults (--print-config with an empty file) and the metrics port CMD passes.
+defaults=$("$server" --print-config --config /dev/null)
+game=$(awk '$1 == "port" && $2 == "=" {print $3}' <<<"$defaults")
+disc=$(awk '$1 == "discovery" && $2 == "=" {print $3}' <<<"$defaults")
 metrics=$(grep '^CMD' <<<"$runtime" | grep -o '0\.0\.0\.0:[0-9]*' | cut -d: -f2)
 [ -n "$game" ] && [ -n "$disc" ] && [ -n "$metrics" ] || fail "cannot read the default ports ($game, $disc, $metrics)"
 expose=$(grep '^EXPOSE' <<<"$runtime" | cut -d' ' -f2- | tr ' ' '\n' | sort | tr '\n' ' ')
