@@ -109,15 +109,19 @@ for f in /usr/games/mazerace /usr/bin/mazerace-server /usr/bin/mazerace-bot /usr
     /usr/share/applications/io.github.mazerace.mazerace.desktop; do
     [ -e "$f" ] || fail "$f is not installed"
 done
-/usr/bin/mazerace-server --version | grep -q '^mazerace-server ' || fail "mazerace-server --version"
-echo "   $(/usr/bin/mazerace-server --version | head -1)"
+version=$(/usr/bin/mazerace-server --version)
+grep -q '^mazerace-server ' <<<"$version" || fail "mazerace-server --version printed: $version"
+echo "   $version"
 /usr/bin/mazerace-gen 'maze:9x9:easy#1' --no-text >/dev/null || fail "installed mazerace-gen"
 
 # 5. One bot match against the installed server on 127.0.0.1 (ephemeral ports),
 #    scraping its metrics during the match when the server has them.
 say "bot match against the installed server"
 metrics_flag=()
-if /usr/bin/mazerace-server --help | grep -q -- '--metrics'; then
+# (The help text is read whole first: grep -q closing a pipe early would make
+# pipefail call a present flag absent.)
+server_help=$(/usr/bin/mazerace-server --help)
+if grep -q -- '--metrics' <<<"$server_help"; then
     metrics_flag=(--metrics 127.0.0.1:0)
 fi
 /usr/bin/mazerace-server --bind 127.0.0.1 --port 0 --no-discovery "${metrics_flag[@]}" \
