@@ -197,6 +197,8 @@ bool maze_steer(uint8_t *c, int w, int h, long dead, long *wasted, int want, uin
                 continue;
             long root = cur + off[d];
             bool t = tried(w, x, y, d, rt[i].next);
+            if (t == up && !t)
+                continue; /* going down: an untried branch is neither moved nor marked */
             long size = t ? mark_subtree(c, off, root, stack, true) : maze_subtree(c, off, root, stack);
             if (t != up)
                 br[nb++] = (branch){root, size};
