@@ -127,4 +127,6 @@ static bool pointer(const pz_puzzle *pz, const pz_state *st, int cx, int cy, int
     return true;
 }
 
-const cl_kind_render cl_render_pipes = {28, draw, pointer};
+/* Cells shrink to 14 px before the camera scrolls: a 40x40 board (the
+ * largest) then fits a 1280x720 window whole, so both caps stay in view. */
+const cl_kind_render cl_render_pipes = {14, draw, pointer};

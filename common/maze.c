@@ -1,5 +1,6 @@
 /* maze.c: the maze puzzle kind (perfect maze by randomized traversal); rules in docs/kinds/maze.md. */
 #include "maze.h"
+#include "maze_impl.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,26 +9,13 @@
 #include "rng.h"
 #include "util.h"
 
-/* One byte per cell, in the finished maze:
- *   bits 0-3  open passages, bit (1 << dir) for enum pz_dir;
- *   bits 4-5  the direction towards the parent in the tree rooted at the
- *             start (meaningless on the start cell itself);
- *   bit 6     the cell is on the route from start to exit;
- *   bit 7     scratch (visited), zero in a finished maze.
- * The parent and route bits make solve() walk only the cells of its answer,
- * with no allocation, from any position. */
-#define OPEN_MASK 0x0Fu
-#define PARENT_SHIFT 4
-#define ROUTE_BIT 0x40u
-#define SEEN_BIT 0x80u
-
-/* The generator keeps drawing mazes until the measured band matches. Each
- * band has probability >= 0.11 per draw at every allowed size (measured,
+/* The generator keeps drawing mazes, each steered towards the band
+ * (maze_steer.c), until the measured band matches; steering nearly always
+ * succeeds on the first draw above about 10x10, and each band has
+ * probability >= 0.11 per unsteered draw at every allowed size (measured,
  * docs/kinds/maze.md), so 128 draws all miss with probability below 1e-6:
  * such an ID gets a clear error, the same on every machine. */
 #define MAX_DRAWS 128
-#define EASY_BELOW 240 /* permille of dead-end cells walked into */
-#define MEDIUM_BELOW 480
 #define MAX_ASPECT 4 /* longer side at most 4 x the shorter */
 
 #define MIN_SIDE 3
@@ -50,19 +38,6 @@ struct pz_state {
 };
 
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-static inline int parent_of(uint8_t c)
-{
-    return (c >> PARENT_SHIFT) & 3;
-}
-
-static void offsets(int w, long off[PZ_DIR_COUNT])
-{
-    off[PZ_UP] = -(long)w;
-    off[PZ_DOWN] = w;
-    off[PZ_LEFT] = -1;
-    off[PZ_RIGHT] = 1;
-}
 
 /* ---- generation: randomized traversal ---- */
 
@@ -135,7 +110,7 @@ static void carve(uint8_t *c, uint8_t *g, int w, int h, rng_t *r, frontier *f)
         if (g[nb])
             continue;
         unsigned back = edge & 3;
-        g[nb] = (uint8_t)((1u << back) | (back << PARENT_SHIFT));
+        g[nb] = (uint8_t)((1u << back) | (back << MAZE_PARENT_SHIFT));
         g[nb + off[back]] |= (uint8_t)(1u << (back ^ 1));
         /* Branch-free push: every edge is written and kept only if its
          * far cell is new; the count is summed in a tree so the next pop
@@ -171,129 +146,88 @@ static long link_tree(uint8_t *c, int w, int h, int *loop_dir)
 {
     size_t n = (size_t)w * (size_t)h;
     long off[PZ_DIR_COUNT];
-    offsets(w, off);
+    maze_offsets(w, off);
     long start = (long)(h - 1) * w;
     long cur = start;
     size_t seen = 1;
     int k = 0;
-    c[cur] = (uint8_t)((c[cur] & OPEN_MASK) | SEEN_BIT);
+    c[cur] = (uint8_t)((c[cur] & MAZE_OPEN_MASK) | MAZE_SEEN_BIT);
     for (;;) {
         uint8_t cc = c[cur];
-        unsigned par_bit = cur == start ? 0u : 1u << parent_of(cc);
-        int d = next_dir[cc & OPEN_MASK & ~par_bit][k];
+        unsigned par_bit = cur == start ? 0u : 1u << maze_parent_of(cc);
+        int d = next_dir[cc & MAZE_OPEN_MASK & ~par_bit][k];
         if (d < PZ_DIR_COUNT) {
             long nb = cur + off[d];
-            if (c[nb] & SEEN_BIT) {
+            if (c[nb] & MAZE_SEEN_BIT) {
                 *loop_dir = d;
                 for (size_t i = 0; i < n; i++)
-                    c[i] &= (uint8_t)~SEEN_BIT;
+                    c[i] &= (uint8_t)~MAZE_SEEN_BIT;
                 return cur;
             }
-            c[nb] = (uint8_t)((c[nb] & OPEN_MASK) | SEEN_BIT | ((d ^ 1) << PARENT_SHIFT));
+            c[nb] = (uint8_t)((c[nb] & MAZE_OPEN_MASK) | MAZE_SEEN_BIT | ((d ^ 1) << MAZE_PARENT_SHIFT));
             seen++;
             cur = nb;
             k = 0;
         } else {
             if (cur == start)
                 break;
-            int up = parent_of(cc);
+            int up = maze_parent_of(cc);
             cur += off[up];
             k = (up ^ 1) + 1;
         }
     }
     long bad = -1;
     for (size_t i = 0; i < n; i++) {
-        if (!(c[i] & SEEN_BIT) && bad < 0)
+        if (!(c[i] & MAZE_SEEN_BIT) && bad < 0)
             bad = (long)i;
-        c[i] &= (uint8_t)~SEEN_BIT;
+        c[i] &= (uint8_t)~MAZE_SEEN_BIT;
     }
     *loop_dir = -1;
     return seen == n ? -1 : bad;
 }
 
-/* Cells in the subtree entered from its root child ch (parent already set),
- * by a depth-first walk on an explicit stack (capacity cells + 4: each cell
- * is pushed once, and a push writes up to 3 slots past the top). Branch-free
- * pushes: which passages a cell has is random, so tests would mispredict. */
-static long subtree_size(const uint8_t *c, const long off[PZ_DIR_COUNT], long ch, uint32_t *stack)
-{
-    long count = 0;
-    size_t sp = 0;
-    stack[sp++] = (uint32_t)ch;
-    while (sp) {
-        long cur = stack[--sp];
-        uint8_t cc = c[cur];
-        unsigned kids = cc & OPEN_MASK & ~(1u << parent_of(cc));
-        count++;
-        for (int d = 0; d < PZ_DIR_COUNT; d++) {
-            stack[sp] = (uint32_t)(cur + off[d]); /* a closed side writes a value never read */
-            sp += (kids >> d) & 1u;
-        }
-    }
-    return count;
-}
-
-/* The order in which a player heading for the exit tries passages at (x, y):
- * first along the axis with more distance left to the exit (ties: right),
- * then the other way forward, then back along the nearer axis, then back
- * along the farther one. */
-static void heading_order(int w, int x, int y, int ord[PZ_DIR_COUNT])
-{
-    int dx = w - 1 - x, dy = y;
-    int f1 = dx >= dy ? PZ_RIGHT : PZ_UP;
-    int f2 = dx >= dy ? PZ_UP : PZ_RIGHT;
-    ord[0] = f1;
-    ord[1] = f2;
-    ord[2] = pz_dir_opposite(f2);
-    ord[3] = pz_dir_opposite(f1);
-}
-
 /* Marks the route (ancestors of the exit), then measures the dead ends a
  * player walks into who, at every junction on the route, tries passages in
  * heading_order and explores each wrong branch to its end. */
-static void measure(pz_puzzle *pz)
+static void measure(pz_puzzle *pz, uint32_t *stack)
 {
     int w = pz->params.w, h = pz->params.h;
     uint8_t *c = pz->cells;
-    uint32_t *stack = mr_alloc((size_t)w * (size_t)h + 4, sizeof *stack);
     long off[PZ_DIR_COUNT];
-    offsets(w, off);
+    maze_offsets(w, off);
     long start = (long)(h - 1) * w, exit = w - 1;
     int len = 0;
     for (long cur = exit;; len++) {
-        c[cur] |= ROUTE_BIT;
+        c[cur] |= MAZE_ROUTE_BIT;
         if (cur == start)
             break;
-        cur += off[parent_of(c[cur])];
+        cur += off[maze_parent_of(c[cur])];
     }
     pz->route_len = len;
     pz->dead = (long)w * h - (len + 1);
     long wasted = 0;
     int x = 0, y = h - 1;
     for (long cur = start; cur != exit;) {
-        int par = cur == start ? -1 : parent_of(c[cur]);
+        int par = cur == start ? -1 : maze_parent_of(c[cur]);
         int ord[PZ_DIR_COUNT];
-        heading_order(w, x, y, ord);
+        maze_heading_order(w, x, y, ord);
         for (int i = 0; i < PZ_DIR_COUNT; i++) {
             int d = ord[i];
             if (!(c[cur] & (1u << d)) || d == par)
                 continue;
             long nb = cur + off[d];
-            if (c[nb] & ROUTE_BIT) {
+            if (c[nb] & MAZE_ROUTE_BIT) {
                 cur = nb;
                 x += pz_dir_dx(d);
                 y += pz_dir_dy(d);
                 break;
             }
-            wasted += subtree_size(c, off, nb, stack);
+            wasted += maze_subtree(c, off, nb, stack);
         }
     }
-    free(stack);
     pz->wasted = wasted;
 }
 
-/* Band of a measure: the share of dead-end cells walked into, in permille,
- * against thresholds (docs/kinds/maze.md). */
 static long permille(const pz_puzzle *pz)
 {
     return pz->dead > 0 ? pz->wasted * 1000 / pz->dead : 0;
@@ -301,12 +235,7 @@ static long permille(const pz_puzzle *pz)
 
 static int band_of(const pz_puzzle *pz)
 {
-    long m = permille(pz);
-    if (m < EASY_BELOW)
-        return PZ_EASY;
-    if (m < MEDIUM_BELOW)
-        return PZ_MEDIUM;
-    return PZ_HARD;
+    return maze_band(pz->wasted, pz->dead);
 }
 
 /* ---- params, creation ---- */
@@ -359,14 +288,17 @@ static pz_puzzle *draw(const pz_params *p, uint64_t seed, int want, const char *
     rng_seed(&r, seed);
     frontier f = {.e = mr_alloc(3 * (size_t)p->w * (size_t)p->h + 8, sizeof *f.e)};
     uint8_t *g = mr_alloc(((size_t)p->w + 2) * ((size_t)p->h + 2), 1);
+    uint32_t *stack = mr_alloc((size_t)p->w * (size_t)p->h + 4, sizeof *stack);
     bool found = false;
     for (int i = 0; i < MAX_DRAWS && !found; i++) {
         carve(pz->cells, g, p->w, p->h, &r, &f);
-        measure(pz);
-        found = want < 0 || band_of(pz) == want;
+        measure(pz, stack);
+        found = want < 0 || maze_steer(pz->cells, p->w, p->h, pz->dead, &pz->wasted, want, stack);
     }
     free(f.e);
     free(g);
+    free(stack);
+
     if (!found) {
         free_puzzle(pz);
         if (err)
@@ -398,7 +330,9 @@ static const char *finish(pz_puzzle *pz, long *bad, int *bad_dir)
     if (*bad >= 0)
         return *bad_dir >= 0 ? "passages make a loop: a perfect maze has exactly one route between cells"
                              : "some cells cannot be reached from the start";
-    measure(pz);
+    uint32_t *stack = mr_alloc((size_t)w * (size_t)h + 4, sizeof *stack);
+    measure(pz, stack);
+    free(stack);
     return NULL;
 }
 
@@ -705,12 +639,12 @@ static int solve(const pz_puzzle *pz, const pz_state *st, pz_move *out, int max)
 {
     int w = pz->params.w, h = pz->params.h;
     long off[PZ_DIR_COUNT];
-    offsets(w, off);
+    maze_offsets(w, off);
     long start = (long)(h - 1) * w, exit = w - 1;
     long cur = st ? (long)st->y * w + st->x : start;
     int n = 0;
-    while (!(pz->cells[cur] & ROUTE_BIT)) {
-        int d = parent_of(pz->cells[cur]);
+    while (!(pz->cells[cur] & MAZE_ROUTE_BIT)) {
+        int d = maze_parent_of(pz->cells[cur]);
         if (n < max && out)
             out[n] = (pz_move){.type = PZ_MOVE_STEP, .dir = (uint8_t)d};
         n++;
@@ -718,9 +652,10 @@ static int solve(const pz_puzzle *pz, const pz_state *st, pz_move *out, int max)
     }
     while (cur != exit) {
         uint8_t cc = pz->cells[cur];
-        int par = cur == start ? -1 : parent_of(cc);
+        int par = cur == start ? -1 : maze_parent_of(cc);
         int d = 0;
-        while (d < PZ_DIR_COUNT && (!(cc & (1u << d)) || d == par || !(pz->cells[cur + off[d]] & ROUTE_BIT)))
+        while (d < PZ_DIR_COUNT &&
+               (!(cc & (1u << d)) || d == par || !(pz->cells[cur + off[d]] & MAZE_ROUTE_BIT)))
             d++;
         if (d == PZ_DIR_COUNT)
             return -1; /* unreachable: finish() proved the route */

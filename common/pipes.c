@@ -19,8 +19,8 @@ enum { SIDE_N, SIDE_E, SIDE_S, SIDE_W };
 /* Hard limits of this kind (docs/kinds/pipes.md explains each figure). */
 #define PIPES_MIN_W 2
 #define PIPES_MIN_H 2
-#define PIPES_MAX_W 22
-#define PIPES_MAX_H 22
+#define PIPES_MAX_W 40
+#define PIPES_MAX_H 40
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
@@ -130,11 +130,17 @@ static int cur_mask(const pz_puzzle *pz, const pz_state *st, int i)
 /* ---- params ---- */
 
 /* The band of a par on a board of width w: thresholds are fractions of the
- * width because the cheapest crossing grows with it (see the docs). */
+ * width because the cheapest crossing grows with it (see the docs). Above 22
+ * columns (the limit until protocol 2) the hard threshold grows by one per
+ * column: on wide boards so many decoy chains cross that par stays near the
+ * width (about 40 at 40x40) and 3W/2 is out of reach. */
 static void band_limits(int w, int *easy_max, int *medium_max)
 {
-    *easy_max = (w + 1) / 2;       /* 6 wide: 1..3 */
-    *medium_max = (3 * w + 1) / 2; /* 6 wide: 4..9; hard 10 and more */
+    *easy_max = (w + 1) / 2; /* 6 wide: 1..3 */
+    if (w <= 22)
+        *medium_max = (3 * w + 1) / 2; /* 6 wide: 4..9; hard 10 and more */
+    else
+        *medium_max = w + 11; /* continues 22 wide (33); 40 wide: 21..51, hard 52 and more */
 }
 
 static int band_of(int w, int par)

@@ -18,25 +18,6 @@ void rng_seed(rng_t *r, uint64_t seed)
         r->s[i] = splitmix64(&x);
 }
 
-static uint64_t rotl(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
-}
-
-uint64_t rng_u64(rng_t *r)
-{
-    uint64_t *s = r->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-
 uint32_t rng_u32(rng_t *r)
 {
     return (uint32_t)(rng_u64(r) >> 32);

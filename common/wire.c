@@ -319,6 +319,21 @@ static void write_body(writer *w, const wire_msg *m)
         put_u32(w, m->move.seq);
         put_move(w, m->move.move);
         break;
+    case WIRE_DESC_REQUEST:
+        put_u32(w, m->desc_req.offset);
+        break;
+    case WIRE_DESC_CHUNK:
+        assert(m->desc.count <= WIRE_DESC_CHUNK_MAX && (m->desc.count == 0 || m->desc.bytes));
+        assert((uint64_t)m->desc.offset + m->desc.count <= m->desc.total);
+        put_u16(w, m->desc.game_no);
+        put_u64(w, m->desc.desc_hash);
+        put_u32(w, m->desc.total);
+        put_u32(w, m->desc.offset);
+        put_u16(w, m->desc.count);
+        for (unsigned i = 0; i < m->desc.count; i++)
+            assert(game_id_char_ok((uint8_t)m->desc.bytes[i]));
+        put_bytes(w, m->desc.bytes, m->desc.count);
+        break;
     case WIRE_ACK:
         put_u32(w, m->ack.seq);
         put_u32(w, m->ack.moves);
@@ -550,6 +565,21 @@ static bool read_body(reader *r, wire_msg *m)
         return get_code(r, m->resume.code) && get_slot(r, &m->resume.slot) && get_token(r, &m->resume.token);
     case WIRE_MOVE:
         return get_u32(r, &m->move.seq) && get_move(r, &m->move.move);
+    case WIRE_DESC_REQUEST:
+        return get_u32(r, &m->desc_req.offset);
+    case WIRE_DESC_CHUNK: {
+        if (!(get_u16(r, &m->desc.game_no) && get_u64(r, &m->desc.desc_hash) && get_u32(r, &m->desc.total) &&
+              get_u32(r, &m->desc.offset) && get_u16(r, &m->desc.count) &&
+              m->desc.count <= WIRE_DESC_CHUNK_MAX &&
+              (uint64_t)m->desc.offset + m->desc.count <= m->desc.total && r->len - r->pos >= m->desc.count))
+            return false;
+        for (size_t i = 0; i < m->desc.count; i++)
+            if (!game_id_char_ok(r->p[r->pos + i]))
+                return false;
+        m->desc.bytes = (const char *)r->p + r->pos;
+        r->pos += m->desc.count;
+        return true;
+    }
     case WIRE_ACK:
         return get_u32(r, &m->ack.seq) && get_u32(r, &m->ack.moves) && get_bool(r, &m->ack.solved);
     case WIRE_ROOM_STATE: {
@@ -650,6 +680,10 @@ const char *wire_type_name(int type)
         return "SHUTDOWN";
     case WIRE_ERROR:
         return "ERROR";
+    case WIRE_DESC_REQUEST:
+        return "DESC_REQUEST";
+    case WIRE_DESC_CHUNK:
+        return "DESC_CHUNK";
     default:
         return "?";
     }

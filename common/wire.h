@@ -36,6 +36,7 @@
 #define WIRE_ROOM_ALPHABET "ABCDEFGHJKMNPQRSTUVWXYZ23456789" /* no I L O 0 1 */
 #define WIRE_MOVE_LOG_MAX 256                                /* moves per MOVE_LOG message */
 #define WIRE_MAX_SERIES 99
+#define WIRE_DESC_CHUNK_MAX 60000 /* description bytes per DESC_CHUNK */
 /* No message is longer than this (MATCH_START with the longest game ID). */
 #define WIRE_MSG_MAX (WIRE_GAME_ID_MAX + 64)
 #define WIRE_SLOT_NONE 0xFF
@@ -51,6 +52,7 @@ enum wire_type {
     WIRE_REMATCH = 15,
     WIRE_RESUME = 16,
     WIRE_MOVE = 17,
+    WIRE_DESC_REQUEST = 18, /* a chunk of the current puzzle's description game ID */
     /* server -> client */
     WIRE_WELCOME = 2,
     WIRE_REFUSED = 3,
@@ -64,6 +66,7 @@ enum wire_type {
     WIRE_MOVE_LOG = 37,
     WIRE_SHUTDOWN = 38,
     WIRE_ERROR = 39,
+    WIRE_DESC_CHUNK = 40,
 };
 
 /* Codes in REFUSED and ERROR. */
@@ -152,6 +155,17 @@ typedef struct wire_match_end {
     bool series_over;
 } wire_match_end;
 
+/* DESC_CHUNK: bytes [offset, offset + count) of the description game ID
+ * "kind:WxH:desc" of the puzzle whose hash is desc_hash (total bytes in
+ * all). */
+typedef struct wire_desc_chunk {
+    uint16_t game_no;
+    uint64_t desc_hash;
+    uint32_t total, offset;
+    uint16_t count;    /* 0..WIRE_DESC_CHUNK_MAX */
+    const char *bytes; /* not NUL-terminated; points into the buffer */
+} wire_desc_chunk;
+
 typedef struct wire_msg {
     uint8_t type; /* enum wire_type */
     union {
@@ -201,6 +215,10 @@ typedef struct wire_msg {
         struct {
             uint8_t slot; /* who asked */
         } rematch_offer;
+        struct {
+            uint32_t offset; /* first byte wanted */
+        } desc_req;
+        wire_desc_chunk desc;
         struct {
             uint8_t slot;   /* whose moves */
             uint32_t first; /* index of moves[0] in the slot's move log */

@@ -928,6 +928,42 @@ static void on_resume(sv_t *sv, sv_client *c, const wire_msg *in)
     }
 }
 
+/* DESC_REQUEST: one chunk of the current puzzle's description game ID, for
+ * a client that cannot generate it. The ID is made once per puzzle and
+ * kept with the room; every request is one message under the rate limit. */
+static void on_desc(sv_t *sv, sv_client *c, uint32_t offset)
+{
+    if (!in_room(sv, c))
+        return;
+    sv_room *room = c->room;
+    if (match_phase(room->m) == MATCH_WAITING) {
+        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_STATE, "no game has started in this room yet");
+        return;
+    }
+    uint64_t hash = match_desc_hash(room->m);
+    if (!room->desc || room->desc_for != hash) {
+        free(room->desc);
+        room->desc = pz_id_format_desc(match_puzzle(room->m));
+        room->desc_len = strlen(room->desc);
+        room->desc_for = hash;
+    }
+    if (offset > room->desc_len) {
+        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_BAD_PARAMS, "offset beyond the end of the description");
+        return;
+    }
+    size_t n = room->desc_len - offset;
+    wire_msg *m = sv->msg;
+    memset(m, 0, sizeof *m);
+    m->type = WIRE_DESC_CHUNK;
+    m->desc.game_no = (uint16_t)match_game_no(room->m);
+    m->desc.desc_hash = hash;
+    m->desc.total = (uint32_t)room->desc_len;
+    m->desc.offset = offset;
+    m->desc.count = (uint16_t)(n > WIRE_DESC_CHUNK_MAX ? WIRE_DESC_CHUNK_MAX : n);
+    m->desc.bytes = room->desc + offset;
+    sv_send(sv, c, m);
+}
+
 void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
 {
     wire_msg *in = sv->in;
@@ -1002,6 +1038,9 @@ void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
         break;
     case WIRE_RESUME:
         on_resume(sv, c, in);
+        break;
+    case WIRE_DESC_REQUEST:
+        on_desc(sv, c, in->desc_req.offset);
         break;
     default:
         sv_bad_message(sv, c, WIRE_ERR_BAD_MESSAGE, "not a client-to-server message");

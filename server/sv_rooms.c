@@ -64,8 +64,10 @@ void sv_rooms_destroy(sv_rooms *t)
 {
     if (!t)
         return;
-    for (int i = 0; i < t->cap; i++)
+    for (int i = 0; i < t->cap; i++) {
         match_destroy(t->rooms[i].m);
+        free(t->rooms[i].desc);
+    }
     free(t->rooms);
     free(t->codes);
     free(t->heap);
@@ -233,6 +235,9 @@ void sv_rooms_remove(sv_rooms *t, sv_room *room)
     code_erase(t, room);
     match_destroy(room->m);
     room->m = NULL;
+    free(room->desc);
+    room->desc = NULL;
+    room->desc_len = 0;
     room->deadline = UINT64_MAX;
     room->player[0] = room->player[1] = NULL;
     room->code[0] = '\0';

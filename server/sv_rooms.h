@@ -26,6 +26,9 @@ typedef struct sv_room {
     uint32_t serial;                       /* a new value each time the slot is used */
     uint32_t ip;                           /* address charged for its puzzle memory */
     size_t puzzle_bytes;                   /* that charge (estimated) */
+    char *desc;                            /* DESC_REQUEST cache: the description game ID of the puzzle */
+    size_t desc_len;                       /* whose hash is desc_for (malloc'd; freed with the room) */
+    uint64_t desc_for;
     uint64_t created_ms;
 } sv_room;
 

@@ -126,6 +126,10 @@ static void check_properties(const pz_puzzle *pz, int diff)
     pz_params p = *params_of(pz);
     pz_puzzle *back = K->decode_desc(&p, desc, &err);
     assert_non_null(back);
+    pz_grade gb; /* measured from scratch: checks the generator's (steered) measure */
+    K->grade(back, &gb);
+    assert_int_equal(gb.measure, g.measure);
+    assert_int_equal(gb.band, g.band);
     char *desc2 = K->encode_desc(back);
     assert_string_equal(desc, desc2);
     free(desc2);
@@ -159,22 +163,27 @@ static void check_properties(const pz_puzzle *pz, int diff)
     free(desc);
 }
 
+/* The properties of one seed, that the same seed gives the same maze, and
+ * every 50th a spanning tree through maze_open alone. */
+static void check_seed(int w, int h, int diff, uint64_t seed)
+{
+    pz_puzzle *pz = gen(w, h, diff, seed);
+    check_properties(pz, diff);
+    if (seed % 50 == 1)
+        check_spanning_tree(pz);
+    pz_puzzle *again = gen(w, h, diff, seed);
+    char *a = K->encode_desc(pz), *b = K->encode_desc(again);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    K->free_puzzle(again);
+    K->free_puzzle(pz);
+}
+
 static void props_for(int diff)
 {
-    int w = K->default_w, h = K->default_h;
-    for (uint64_t seed = 1; seed <= 1000; seed++) {
-        pz_puzzle *pz = gen(w, h, diff, seed);
-        check_properties(pz, diff);
-        if (seed % 50 == 1)
-            check_spanning_tree(pz);
-        pz_puzzle *again = gen(w, h, diff, seed);
-        char *a = K->encode_desc(pz), *b = K->encode_desc(again);
-        assert_string_equal(a, b);
-        free(a);
-        free(b);
-        K->free_puzzle(again);
-        K->free_puzzle(pz);
-    }
+    for (uint64_t seed = 1; seed <= 1000; seed++)
+        check_seed(K->default_w, K->default_h, diff, seed);
 }
 
 static void test_props_easy(void **ctx)
@@ -188,6 +197,26 @@ static void test_props_medium(void **ctx)
 static void test_props_hard(void **ctx)
 {
     (void)ctx, props_for(PZ_HARD);
+}
+
+/* Every band at large sizes, where the generator steers (moves dead-end
+ * branches) rather than redraws: 1000 seeds per band at 100x100 and 6 per
+ * band at the maximum 1000x1000 (about 0.1 s each with the checks), fewer
+ * under the sanitizers (MR_SANITIZE: 200 and 2) to keep CI in budget. */
+static void test_props_large(void **ctx)
+{
+    (void)ctx;
+#ifdef MR_SANITIZE
+    const int n100 = 200, n1000 = 2;
+#else
+    const int n100 = 1000, n1000 = 6;
+#endif
+    for (int d = 0; d < PZ_DIFF_COUNT; d++) {
+        for (int s = 1; s <= n100; s++)
+            check_seed(100, 100, d, (uint64_t)s);
+        for (int s = 1; s <= n1000; s++)
+            check_seed(1000, 1000, d, (uint64_t)s * 50 + 1); /* seed % 50 == 1: the spanning-tree check too */
+    }
 }
 
 /* The limits of the allowed sizes, including the largest board. */
@@ -782,17 +811,12 @@ static void test_catalogue(void **ctx)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_props_easy),
-        cmocka_unit_test(test_props_medium),
-        cmocka_unit_test(test_props_hard),
-        cmocka_unit_test(test_sizes),
-        cmocka_unit_test(test_solve_from_anywhere),
-        cmocka_unit_test(test_illegal_moves),
-        cmocka_unit_test(test_bad_params),
-        cmocka_unit_test(test_bad_descriptions),
-        cmocka_unit_test(test_bad_text),
-        cmocka_unit_test(test_fuzz_inputs),
-        cmocka_unit_test(test_catalogue),
+        cmocka_unit_test(test_props_easy),       cmocka_unit_test(test_props_medium),
+        cmocka_unit_test(test_props_hard),       cmocka_unit_test(test_sizes),
+        cmocka_unit_test(test_props_large),      cmocka_unit_test(test_solve_from_anywhere),
+        cmocka_unit_test(test_illegal_moves),    cmocka_unit_test(test_bad_params),
+        cmocka_unit_test(test_bad_descriptions), cmocka_unit_test(test_bad_text),
+        cmocka_unit_test(test_fuzz_inputs),      cmocka_unit_test(test_catalogue),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

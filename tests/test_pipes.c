@@ -121,24 +121,38 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void properties(int diff)
+/* Seeds per band at the maximum 40x40 (about 1-10 ms each with the checks):
+ * 1000, or 150 under the sanitizers (MR_SANITIZE) to keep CI in budget. */
+#ifdef MR_SANITIZE
+#define MAX_SIZE_SEEDS 150
+#else
+#define MAX_SIZE_SEEDS 1000
+#endif
+
+static void properties_at(int w, int h, int diff, int seeds)
 {
-    uint64_t *hashes = mr_alloc(SEEDS, sizeof *hashes);
-    for (uint64_t seed = 1; seed <= SEEDS; seed++) {
-        pz_puzzle *pz = gen(6, 4, diff, seed);
-        check_puzzle(pz, 6, 4, diff, seed);
+    uint64_t *hashes = mr_alloc((size_t)seeds, sizeof *hashes);
+    for (uint64_t seed = 1; seed <= (uint64_t)seeds; seed++) {
+        pz_puzzle *pz = gen(w, h, diff, seed);
+        check_puzzle(pz, w, h, diff, seed);
         char *desc = K.encode_desc(pz);
         hashes[seed - 1] = mr_hash64(desc, strlen(desc));
         free(desc);
         K.free_puzzle(pz);
     }
     /* the seed shapes the board: nearly every seed gives a different one */
-    qsort(hashes, SEEDS, sizeof *hashes, cmp_u64);
+    qsort(hashes, (size_t)seeds, sizeof *hashes, cmp_u64);
     int distinct = 1;
-    for (int i = 1; i < SEEDS; i++)
+    for (int i = 1; i < seeds; i++)
         distinct += hashes[i] != hashes[i - 1];
-    assert_true(distinct >= SEEDS * 95 / 100);
+    assert_true(distinct >= seeds * 95 / 100);
     free(hashes);
+}
+
+static void properties(int diff)
+{
+    properties_at(6, 4, diff, SEEDS);
+    properties_at(K.max_w, K.max_h, diff, MAX_SIZE_SEEDS);
 }
 
 static void test_properties_easy(void **ctx)
@@ -163,7 +177,8 @@ static void test_properties_hard(void **ctx)
 static void test_other_sizes(void **ctx)
 {
     (void)ctx;
-    static const int sizes[][2] = {{2, 2}, {3, 3}, {4, 3}, {9, 2}, {2, 9}, {12, 8}, {20, 6}, {22, 22}};
+    static const int sizes[][2] = {{2, 2},  {3, 3},   {4, 3},  {9, 2},  {2, 9},  {12, 8},
+                                   {20, 6}, {22, 22}, {23, 3}, {40, 3}, {3, 40}, {31, 17}};
     for (size_t s = 0; s < MR_ARRAY_LEN(sizes); s++) {
         for (int d = 0; d < PZ_DIFF_COUNT; d++) {
             pz_params p = params(sizes[s][0], sizes[s][1], d);
@@ -704,7 +719,8 @@ static void test_text_form(void **ctx)
     expect_text_error("S--JE\n.LJF.\n", 1, 1);   /* no chain */
     expect_text_error("S-|-E\n.L F.\n", 2, 3);   /* space */
     /* too wide */
-    char wide[64];
+    char wide[2 * (40 + 4) + 8]; /* two rows of max_w + 3 characters */
+    assert_true(K.max_w <= 40);
     int n = 0;
     wide[n++] = 'S';
     for (int i = 0; i < K.max_w + 1; i++)
@@ -736,7 +752,7 @@ static void test_params(void **ctx)
     assert_null(K.validate_params(&d));
     const pz_params bad[] = {
         params(2, 2, PZ_HARD), params(3, 3, PZ_HARD), params(2, 2, PZ_MEDIUM), params(20, 2, PZ_HARD),
-        params(1, 4, PZ_EASY), params(6, 1, PZ_EASY), params(23, 4, PZ_EASY),  params(6, 23, PZ_EASY),
+        params(1, 4, PZ_EASY), params(6, 1, PZ_EASY), params(41, 4, PZ_EASY),  params(6, 41, PZ_EASY),
         params(6, 4, -1),      params(6, 4, 3),       params(-6, 4, PZ_EASY),
     };
     for (size_t i = 0; i < MR_ARRAY_LEN(bad); i++) {

@@ -128,6 +128,17 @@ static void sample(int type, wire_msg *m)
     case WIRE_REMATCH_OFFER:
         m->rematch_offer.slot = 1;
         break;
+    case WIRE_DESC_REQUEST:
+        m->desc_req.offset = 60000;
+        break;
+    case WIRE_DESC_CHUNK:
+        m->desc.game_no = 2;
+        m->desc.desc_hash = 0x1122334455667788ull;
+        m->desc.total = 70000;
+        m->desc.offset = 60000;
+        m->desc.count = 9;
+        m->desc.bytes = "sum:5x4:9";
+        break;
     case WIRE_MOVE_LOG:
         m->log.slot = 0;
         m->log.first = 256;
@@ -143,10 +154,10 @@ static void sample(int type, wire_msg *m)
 }
 
 static const int types[] = {
-    WIRE_HELLO,       WIRE_WELCOME,  WIRE_REFUSED, WIRE_CREATE_ROOM, WIRE_JOIN_ROOM, WIRE_QUICK_MATCH,
-    WIRE_LEAVE_ROOM,  WIRE_READY,    WIRE_REMATCH, WIRE_RESUME,      WIRE_MOVE,      WIRE_ROOM_STATE,
-    WIRE_MATCH_START, WIRE_ACK,      WIRE_REJECT,  WIRE_PROGRESS,    WIRE_MATCH_END, WIRE_REMATCH_OFFER,
-    WIRE_MOVE_LOG,    WIRE_SHUTDOWN, WIRE_ERROR,
+    WIRE_HELLO,       WIRE_WELCOME,  WIRE_REFUSED, WIRE_CREATE_ROOM,  WIRE_JOIN_ROOM,  WIRE_QUICK_MATCH,
+    WIRE_LEAVE_ROOM,  WIRE_READY,    WIRE_REMATCH, WIRE_RESUME,       WIRE_MOVE,       WIRE_ROOM_STATE,
+    WIRE_MATCH_START, WIRE_ACK,      WIRE_REJECT,  WIRE_PROGRESS,     WIRE_MATCH_END,  WIRE_REMATCH_OFFER,
+    WIRE_MOVE_LOG,    WIRE_SHUTDOWN, WIRE_ERROR,   WIRE_DESC_REQUEST, WIRE_DESC_CHUNK,
 };
 
 static size_t encode(const wire_msg *m, uint8_t *buf, size_t cap)
@@ -331,6 +342,8 @@ static void test_bad_fields_fail(void **ctx)
     expect_bad(WIRE_MATCH_START, 40, ' '); /* space in the game ID */
     expect_bad(WIRE_REFUSED, 1, 0);        /* code 0 */
     expect_bad(WIRE_MOVE_LOG, 8, 2);       /* last */
+    expect_bad(WIRE_DESC_CHUNK, 12, 0);    /* total below offset + count */
+    expect_bad(WIRE_DESC_CHUNK, 23, ' ');  /* a space in the bytes */
 
     /* Issue 12 point 6: out-of-range settings decode (the layout is fine)
      * and wire_create_problem gives the BAD_PARAMS reason. */

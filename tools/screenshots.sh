@@ -77,7 +77,11 @@ shoot() { # name, args...
 
 printf '0 wait menu\n+300 wait menu\n' >"$tmp/menu.txt"
 shoot menu --script "$tmp/menu.txt"
-for id in "sum:5x4:medium#7" "maze:41x31:medium#7" "ice:25x20:medium#7" "pipes:8x6:medium#7"; do
+# name=id: the four kinds at their usual sizes, then the big pipes board
+# (issue 13: it must fit the window).
+for shot in race-sum=sum:5x4:medium#7 race-maze=maze:41x31:medium#7 race-ice=ice:25x20:medium#7 \
+  race-pipes=pipes:8x6:medium#7 race-pipes-40x40=pipes:40x40:medium#7; do
+  name=${shot%%=*} id=${shot#*=}
   kind=${id%%:*}
   script_for "$id" >"$tmp/$kind.raw"
   # Pipes: turn "click_cell X Y +/-" into cursor keys from the start row.
@@ -102,5 +106,5 @@ PY
   else
     mv "$tmp/$kind.raw" "$tmp/$kind.txt"
   fi
-  shoot "race-$kind" --vs-computer "$id" --bot-pace 500 --name Ada --script "$tmp/$kind.txt"
+  shoot "$name" --vs-computer "$id" --bot-pace 500 --name Ada --script "$tmp/$kind.txt"
 done

@@ -194,6 +194,9 @@ typedef struct actor {
     pz_move plan[4096];
     int plan_len, next;
     uint32_t seq;
+    uint64_t desc_hash; /* from the last MATCH_START */
+    char *desc;         /* DESC_CHUNK bytes so far */
+    size_t desc_len;
 } actor;
 
 typedef struct flow_ctx {
@@ -257,6 +260,12 @@ static bool field(const wire_msg *m, const actor *a, const char *key, long *v)
     case WIRE_REMATCH_OFFER:
         F("slot", m->rematch_offer.slot);
         break;
+    case WIRE_DESC_CHUNK:
+        F("game_no", m->desc.game_no);
+        F("offset", m->desc.offset);
+        F("complete", (uint64_t)m->desc.offset + m->desc.count == m->desc.total);
+        F("same_hash", m->desc.desc_hash == a->desc_hash);
+        break;
     case WIRE_MOVE_LOG:
         F("slot", m->log.slot);
         F("count", m->log.count);
@@ -282,6 +291,35 @@ static int type_by_name(const char *name)
     return -1;
 }
 
+/* Appends a DESC_CHUNK to what the actor has; once complete, the
+ * description game ID must build a puzzle whose hash is MATCH_START's. */
+static bool learn_chunk(actor *a, const wire_desc_chunk *d, char *why, size_t wlen)
+{
+    if (d->offset != a->desc_len) {
+        snprintf(why, wlen, "DESC_CHUNK at offset %u, expected %zu", (unsigned)d->offset, a->desc_len);
+        return false;
+    }
+    a->desc = mr_realloc(a->desc, a->desc_len + d->count + 1, 1);
+    memcpy(a->desc + a->desc_len, d->bytes, d->count);
+    a->desc_len += d->count;
+    a->desc[a->desc_len] = '\0';
+    if (a->desc_len < d->total)
+        return true;
+    char err[160];
+    pz_puzzle *pz = pz_from_id(a->desc, err, sizeof err);
+    if (!pz) {
+        snprintf(why, wlen, "the description game ID does not build: %s", err);
+        return false;
+    }
+    char *desc = pz_kind_of(pz)->encode_desc(pz);
+    bool same = mr_hash64(desc, strlen(desc)) == a->desc_hash && d->desc_hash == a->desc_hash;
+    free(desc);
+    pz_kind_of(pz)->free_puzzle(pz);
+    if (!same)
+        snprintf(why, wlen, "the description's hash is not MATCH_START's desc_hash");
+    return same;
+}
+
 /* What a received message teaches the actor (room code, slot, token,
  * the puzzle's solution); checks MATCH_START's hash against the puzzle
  * built from its game ID. */
@@ -292,8 +330,11 @@ static bool learn(flow_ctx *f, actor *a, const wire_msg *m, char *why, size_t wl
         memcpy(a->code, m->room.code, sizeof a->code);
         a->slot = m->room.your_slot;
     }
+    if (m->type == WIRE_DESC_CHUNK)
+        return learn_chunk(a, &m->desc, why, wlen);
     if (m->type != WIRE_MATCH_START)
         return true;
+    a->desc_hash = m->start.desc_hash;
     a->slot = m->start.slot;
     a->token = m->start.token;
     if (!match_token_set(&a->first_token))
@@ -349,6 +390,9 @@ static bool do_send(flow_ctx *f, actor *a, const char *type, char *why, size_t w
         memcpy(m.resume.code, a->code, sizeof m.resume.code);
         m.resume.slot = a->slot;
         m.resume.token = a->token;
+        break;
+    case WIRE_DESC_REQUEST:
+        m.desc_req.offset = (uint32_t)a->desc_len;
         break;
     case WIRE_MOVE:
         if (a->next >= a->plan_len) {
@@ -468,8 +512,10 @@ static void run_flow(const char *name, const char *id, char **lines, int n)
         }
         check(label, rest, "diagram \"%s\": %d lines match the wire%s", name, n, extra);
     }
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 2; i++) {
         raw_close(f.who[i].c);
+        free(f.who[i].desc);
+    }
 }
 
 /* Finds every flow block in the doc and replays it; returns how many. */
@@ -815,6 +861,75 @@ static void check_race(void)
     raw_close(b);
 }
 
+/* DESC_REQUEST: a big maze comes in chunks of at most WIRE_DESC_CHUNK_MAX
+ * bytes that add up to its description game ID. */
+static void check_desc(void)
+{
+    raw_client *c = hello_client("fay");
+    wire_msg m;
+    memset(&m, 0, sizeof m);
+    m.type = WIRE_DESC_REQUEST;
+    if (c) {
+        raw_send_msg(c, &m);
+        check("DESC-1", next_error(c, WIRE_ERROR, WIRE_ERR_NOT_IN_ROOM, NULL, 0),
+              "DESC_REQUEST in no room gets ERROR 9");
+        send_create_id(c, "maze:9x9:easy#1", 1);
+        bool ok = raw_wait(c, WIRE_ROOM_STATE, &m, WAIT_MS);
+        memset(&m, 0, sizeof m);
+        m.type = WIRE_DESC_REQUEST;
+        raw_send_msg(c, &m);
+        check("DESC-2", ok && next_error(c, WIRE_ERROR, WIRE_ERR_STATE, NULL, 0),
+              "DESC_REQUEST before any game started gets ERROR 10");
+    }
+    raw_close(c);
+
+    const char *id = "maze:500x400:easy#1";
+    raw_client *a = NULL, *b = NULL;
+    wire_match_start sa, sb;
+    bool on = race_on(id, &a, &b, &sa, &sb);
+    char err[160];
+    pz_puzzle *pz = pz_from_id(id, err, sizeof err);
+    char *want = pz ? pz_id_format_desc(pz) : NULL;
+    size_t got_len = 0, total = 0;
+    char *got = NULL;
+    int chunks = 0;
+    bool ok = on && want;
+    while (ok && chunks < 16 && (chunks == 0 || got_len < total)) {
+        memset(&m, 0, sizeof m);
+        m.type = WIRE_DESC_REQUEST;
+        m.desc_req.offset = (uint32_t)got_len;
+        raw_send_msg(a, &m);
+        ok = raw_next(a, &m, WAIT_MS) && m.type == WIRE_DESC_CHUNK && m.desc.offset == got_len &&
+             m.desc.count <= WIRE_DESC_CHUNK_MAX && m.desc.desc_hash == sa.desc_hash && m.desc.game_no == 1;
+        if (ok) {
+            total = m.desc.total;
+            got = mr_realloc(got, got_len + m.desc.count + 1, 1);
+            memcpy(got + got_len, m.desc.bytes, m.desc.count);
+            got_len += m.desc.count;
+            got[got_len] = '\0';
+        }
+        chunks++;
+    }
+    ok = ok && got && strcmp(got, want) == 0 && chunks >= 2;
+    check("DESC-3", ok,
+          "DESC_REQUEST on %s: %d chunks of at most %d bytes make its description game ID (%zu bytes)", id,
+          chunks, WIRE_DESC_CHUNK_MAX, got_len);
+    if (on) {
+        memset(&m, 0, sizeof m);
+        m.type = WIRE_DESC_REQUEST;
+        m.desc_req.offset = (uint32_t)got_len + 1;
+        raw_send_msg(a, &m);
+        check("DESC-4", next_error(a, WIRE_ERROR, WIRE_ERR_BAD_PARAMS, NULL, 0),
+              "DESC_REQUEST with an offset beyond the end gets ERROR 7");
+    }
+    free(got);
+    free(want);
+    if (pz)
+        pz_kind_of(pz)->free_puzzle(pz);
+    raw_close(a);
+    raw_close(b);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -834,6 +949,7 @@ int main(int argc, char **argv)
     check_handshake();
     check_requests();
     check_race();
+    check_desc();
     stop_server();
     printf("conformance: %d passed, %d failed\n", passes, fails);
     return fails ? 1 : 0;

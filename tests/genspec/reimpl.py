@@ -128,7 +128,17 @@ def maze_draw(r, w, h):
     return openings, parent
 
 
-def maze_band(w, h, openings, parent):
+def band_of(wasted, dead):
+    permille = wasted * 1000 // dead if dead > 0 else 0
+    return 0 if permille < 240 else 1 if permille < 480 else 2
+
+
+def step(w, c, d):
+    return (c // w + DY[d]) * w + c % w + DX[d]
+
+
+def maze_measure(w, h, openings, parent):
+    """(wasted, dead, route set)"""
     start, exit_ = (h - 1) * w, w - 1
     route = set()
     cur = exit_
@@ -136,43 +146,137 @@ def maze_band(w, h, openings, parent):
         route.add(cur)
         if cur == start:
             break
-        d = parent[cur]
-        cur = (cur // w + DY[d]) * w + cur % w + DX[d]
+        cur = step(w, cur, parent[cur])
     dead = w * h - len(route)
-
-    def subtree(c):
-        count, stack = 0, [c]
-        while stack:
-            cc = stack.pop()
-            count += 1
-            for d in range(4):
-                if openings[cc] >> d & 1 and d != parent[cc]:
-                    stack.append((cc // w + DY[d]) * w + cc % w + DX[d])
-        return count
-
     wasted, cur = 0, start
     while cur != exit_:
         x, y = cur % w, cur // w
-        dx, dy = w - 1 - x, y
-        f1, f2 = (RIGHT, UP) if dx >= dy else (UP, RIGHT)
         came = parent[cur] if cur != start else None
-        for d in (f1, f2, f2 ^ 1, f1 ^ 1):
+        for d in heading(w, x, y):
             if not (openings[cur] >> d & 1) or d == came:
                 continue
-            nb = (y + DY[d]) * w + x + DX[d]
+            nb = step(w, cur, d)
             if nb in route:
                 cur = nb
                 break
-            wasted += subtree(nb)
-    permille = wasted * 1000 // dead if dead > 0 else 0
-    return 0 if permille < 240 else 1 if permille < 480 else 2
+            wasted += len(subtree(w, openings, parent, nb))
+    return wasted, dead, route
+
+
+def heading(w, x, y):
+    dx, dy = w - 1 - x, y
+    f1, f2 = (RIGHT, UP) if dx >= dy else (UP, RIGHT)
+    return (f1, f2, f2 ^ 1, f1 ^ 1)
+
+
+def subtree(w, openings, parent, c):
+    """cells of the subtree entered at c, in the depth-first order of section 3"""
+    out, stack = [], [c]
+    while stack:
+        cc = stack.pop()
+        out.append(cc)
+        for d in range(4):
+            if openings[cc] >> d & 1 and d != parent[cc]:
+                stack.append(step(w, cc, d))
+    return out
+
+
+def tried(w, x, y, d, nxt):
+    if nxt is None:
+        return False
+    for o in heading(w, x, y):
+        if o == nxt:
+            return False
+        if o == d:
+            return True
+    return False
+
+
+def maze_steer(w, h, openings, parent, want):
+    wasted, dead, route = maze_measure(w, h, openings, parent)
+    band = band_of(wasted, dead)
+    if band == want:
+        return True
+    up = band < want
+    start, exit_ = (h - 1) * w, w - 1
+
+    def route_next(c):
+        if c == exit_:
+            return None
+        for d in range(4):
+            if openings[c] >> d & 1 and (c == start or d != parent[c]) and step(w, c, d) in route:
+                return d
+        return None
+
+    seen = [False] * (w * h)
+    branches, cur = [], start
+    while True:
+        nxt = route_next(cur)
+        x, y = cur % w, cur // w
+        for d in range(4):
+            if not (openings[cur] >> d & 1) or (cur != start and d == parent[cur]) or d == nxt:
+                continue
+            root = step(w, cur, d)
+            cells = subtree(w, openings, parent, root)
+            t = tried(w, x, y, d, nxt)
+            for c in cells:
+                seen[c] = seen[c] or t
+            if t != up:
+                branches.append((root, len(cells)))
+        if nxt is None:
+            break
+        cur = step(w, cur, nxt)
+    branches.sort(key=lambda b: (-b[1], b[0]))
+    for i, (root, size) in enumerate(branches):
+        if i >= 256 or band_of(wasted, dead) == want:
+            break
+        new = wasted + size if up else wasted - size
+        if (band_of(new, dead) > want) if up else (band_of(new, dead) < want):
+            continue
+        found, stack = None, [root]
+        while stack and not found:
+            c = stack.pop()
+            x, y = c % w, c // w
+            for d in range(4):
+                nx, ny = x + DX[d], y + DY[d]
+                if not (0 <= nx < w and 0 <= ny < h) or openings[c] >> d & 1:
+                    continue
+                nb = ny * w + nx
+                ok = (tried(w, nx, ny, d ^ 1, route_next(nb)) if nb in route else seen[nb]) == up
+                if ok:
+                    found = (nb, d ^ 1)
+                    break
+            for d in range(4):
+                if openings[c] >> d & 1 and d != parent[c]:
+                    stack.append(step(w, c, d))
+        if not found:
+            continue
+        at, d = found
+        u = parent[root]
+        openings[root] &= ~(1 << u)
+        openings[step(w, root, u)] &= ~(1 << (u ^ 1))
+        t = step(w, at, d)
+        openings[at] |= 1 << d
+        openings[t] |= 1 << (d ^ 1)
+        toward, cur = d ^ 1, t
+        while True:
+            old = parent[cur]
+            parent[cur] = toward
+            if cur == root:
+                break
+            cur = step(w, cur, old)
+            toward = old ^ 1
+        for c in subtree(w, openings, parent, t):
+            seen[c] = up
+        wasted = new
+    return band_of(wasted, dead) == want
 
 
 def maze(w, h, diff, seed):
     r = Rng(stream_seed("maze", w, h, diff, seed))
     for _ in range(128):
         openings, parent = maze_draw(r, w, h)
-        if maze_band(w, h, openings, parent) == diff:
+        if maze_steer(w, h, openings, parent, diff):
             out = []
             n = w * h
             for i in range((n + 2) // 3):

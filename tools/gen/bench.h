@@ -23,9 +23,14 @@ typedef struct bench_stats {
 /* Sorts samples in place and fills st. */
 void bench_stats_of(double *samples_us, int n, bench_stats *st);
 
+/* This thread's CPU time in microseconds: steadier than the wall clock on a
+ * loaded machine. */
+double bench_cpu_us(void);
+
 /* Times generate + grade for params over seeds 1..count (bounded by
  * max_seconds), prints a readable line and
  *   RESULT gen <kind>_<W>x<H>_<diff> median_us=.. p99_us=.. mean_us=.. max_us=.. n=.. fails=..
+ * and the same in thread CPU time as RESULT gen_cpu <kind>_<W>x<H>_<diff> ..,
  * and returns the stats. fails counts seeds whose generation returned NULL. */
 bench_stats bench_generate(const bench_opts *o, const pz_params *p);
 

@@ -1,5 +1,5 @@
 /* bench_maze.c: maze figures for `mazerace-gen bench`: generate+grade per size and band, one traversal
- * against seed_traversal's shape, storage and the move check. */
+ * against seed_traversal (its RESULT shape, and CPU time beside an in-process copy), storage, move check. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +7,108 @@
 #include "bench.h"
 #include "maze.h"
 #include "util.h"
+
+/* ---- the reference: ../shared/baselines/seed_traversal.c's generate(), as is ---- */
+
+enum { REF_N = 1, REF_S = 2, REF_W = 4, REF_E = 8, REF_VISITED = 16 };
+typedef struct ref_edge {
+    int cell;
+    unsigned char dir;
+} ref_edge;
+typedef struct ref_maze {
+    unsigned char *cells;
+    ref_edge *fr;
+    size_t frn, frcap;
+} ref_maze;
+
+static void ref_push(ref_maze *m, int cell, unsigned char dir)
+{
+    if (m->frn == m->frcap) {
+        m->frcap = m->frcap ? m->frcap * 2 : 1024;
+        m->fr = mr_realloc(m->fr, m->frcap, sizeof *m->fr);
+    }
+    m->fr[m->frn++] = (ref_edge){cell, dir};
+}
+
+static void ref_generate(ref_maze *m, int w, int h)
+{
+    unsigned char *cells = m->cells;
+    memset(cells, 0, (size_t)w * h);
+    int start = (h - 1) * w;
+    cells[start] = REF_VISITED;
+    m->frn = 0;
+    ref_push(m, start, REF_N), ref_push(m, start, REF_E);
+    while (m->frn) {
+        size_t i = (size_t)rand() % m->frn;
+        ref_edge e = m->fr[i];
+        m->fr[i] = m->fr[--m->frn];
+        int i0 = e.cell, i1, d1;
+        switch (e.dir) {
+        case REF_N:
+            i1 = i0 - w, d1 = REF_S;
+            break;
+        case REF_S:
+            i1 = i0 + w, d1 = REF_N;
+            break;
+        case REF_W:
+            i1 = i0 - 1, d1 = REF_E;
+            break;
+        default:
+            i1 = i0 + 1, d1 = REF_W;
+            break;
+        }
+        if (cells[i1] & REF_VISITED)
+            continue;
+        cells[i0] |= e.dir, cells[i1] |= (unsigned char)(d1 | REF_VISITED);
+        int x1 = i1 % w, y1 = i1 / w;
+        if (y1 > 0 && !(cells[i1 - w] & REF_VISITED))
+            ref_push(m, i1, REF_N);
+        if (y1 < h - 1 && !(cells[i1 + w] & REF_VISITED))
+            ref_push(m, i1, REF_S);
+        if (x1 > 0 && !(cells[i1 - 1] & REF_VISITED))
+            ref_push(m, i1, REF_W);
+        if (x1 < w - 1 && !(cells[i1 + 1] & REF_VISITED))
+            ref_push(m, i1, REF_E);
+    }
+}
+
+/* One of our traversals (with the measure) against one of the reference's,
+ * alternating, each timed in thread CPU time so both see the same load:
+ *   RESULT maze_cpu traversal_WxH ours_ms=.. ref_ms=.. ratio=.. n=..
+ * with the medians over reps pairs. */
+static void bench_traversal_versus(const bench_opts *o, int side, int reps)
+{
+    pz_params p = {.kind = PZ_MAZE, .w = side, .h = side, .diff = PZ_EASY};
+    ref_maze m = {.cells = mr_alloc((size_t)side * side, 1)};
+    double *ours = mr_alloc((size_t)reps, sizeof *ours), *ref = mr_alloc((size_t)reps, sizeof *ref);
+    srand(1);
+    int n = 0;
+    uint64_t t_end = mr_now_us() + (uint64_t)(o->max_seconds * 2e6);
+    for (int r = 0; r < reps && mr_now_us() < t_end; r++, n++) {
+        const char *err = NULL;
+        double t0 = bench_cpu_us();
+        pz_puzzle *pz = maze_generate_once(&p, (uint64_t)r + 1, &err);
+        double t1 = bench_cpu_us();
+        ref_generate(&m, side, side);
+        double t2 = bench_cpu_us();
+        pz_kind_maze.free_puzzle(pz);
+        ours[n] = t1 - t0;
+        ref[n] = t2 - t1;
+    }
+    bench_stats so, sr;
+    bench_stats_of(ours, n, &so);
+    bench_stats_of(ref, n, &sr);
+    double ratio = so.median > 0 ? sr.median / so.median : 0;
+    printf("  %dx%d one traversal, CPU time, alternating: ours %.3f ms, seed_traversal's %.3f ms, %.2fx "
+           "(n=%d)\n",
+           side, side, so.median / 1e3, sr.median / 1e3, ratio, n);
+    printf("RESULT maze_cpu traversal_%dx%d ours_ms=%.3f ref_ms=%.3f ratio=%.3f n=%d\n", side, side,
+           so.median / 1e3, sr.median / 1e3, ratio, n);
+    free(ours);
+    free(ref);
+    free(m.cells);
+    free(m.fr);
+}
 
 /* One traversal per rep (no difficulty redraws): the work seed_traversal's
  * gen_WxH times, printed in its RESULT shape so the two sit side by side.
@@ -133,6 +235,7 @@ void bench_maze(const bench_opts *o)
     printf("maze: one traversal (compare RESULT traversal gen_* of seed_traversal)\n");
     bench_traversal(o, 100, o->quick ? 20 : 200);
     bench_traversal(o, 1000, o->quick ? 2 : 10);
+    bench_traversal_versus(o, 1000, o->quick ? 3 : 15);
     bench_moves(1000, o->quick ? 100000 : 10000000);
     bench_solve_decode(1000);
 
@@ -142,9 +245,9 @@ void bench_maze(const bench_opts *o)
         for (int d = 0; d < PZ_DIFF_COUNT; d++) {
             pz_params p = {.kind = PZ_MAZE, .w = sizes[s][0], .h = sizes[s][1], .diff = d};
             bench_opts big = *o;
-            if (p.w * p.h >= 1000000) { /* ~0.1-0.3 s each: keep the run bounded */
-                if (big.count > 100)
-                    big.count = 100;
+            if (p.w * p.h >= 1000000) { /* ~40 ms each: keep the run bounded */
+                if (big.count > 200)
+                    big.count = 200;
                 if (o->quick)
                     big.max_seconds = 1.0;
             }

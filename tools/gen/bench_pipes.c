@@ -91,7 +91,7 @@ void bench_pipes(const bench_opts *o)
 {
     const pz_kind *k = &pz_kind_pipes;
     /* the default, two larger boards, a wide one, and the maximum */
-    const int sizes[][2] = {{6, 4}, {10, 8}, {16, 12}, {20, 6}, {k->max_w, k->max_h}};
+    const int sizes[][2] = {{6, 4}, {10, 8}, {16, 12}, {20, 6}, {22, 22}, {30, 30}, {k->max_w, k->max_h}};
     printf("pipes: generate + par (issue 2: 6x4 median < 50 us, p99 < 1 ms; max size p99 < 5 ms)\n");
     for (size_t s = 0; s < MR_ARRAY_LEN(sizes); s++)
         for (int d = 0; d < PZ_DIFF_COUNT; d++) {

@@ -1,0 +1,76 @@
+/* maze_impl.h: the maze's cell bits and tree helpers shared by maze.c and maze_steer.c (not public). */
+#ifndef MR_MAZE_IMPL_H
+#define MR_MAZE_IMPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "puzzle.h"
+
+/* One byte per cell, in the finished maze:
+ *   bits 0-3  open passages, bit (1 << dir) for enum pz_dir;
+ *   bits 4-5  the direction towards the parent in the tree rooted at the
+ *             start (meaningless on the start cell itself);
+ *   bit 6     the cell is on the route from start to exit;
+ *   bit 7     scratch (visited), zero in a finished maze.
+ * The parent and route bits make solve() walk only the cells of its answer,
+ * with no allocation, from any position. */
+#define MAZE_OPEN_MASK 0x0Fu
+#define MAZE_PARENT_SHIFT 4
+#define MAZE_ROUTE_BIT 0x40u
+#define MAZE_SEEN_BIT 0x80u
+
+#define MAZE_EASY_BELOW 240 /* permille of dead-end cells walked into */
+#define MAZE_MEDIUM_BELOW 480
+
+static inline int maze_parent_of(uint8_t c)
+{
+    return (c >> MAZE_PARENT_SHIFT) & 3;
+}
+
+static inline void maze_offsets(int w, long off[PZ_DIR_COUNT])
+{
+    off[PZ_UP] = -(long)w;
+    off[PZ_DOWN] = w;
+    off[PZ_LEFT] = -1;
+    off[PZ_RIGHT] = 1;
+}
+
+/* The band of `wasted` dead-end cells walked into out of `dead`. */
+static inline int maze_band(long wasted, long dead)
+{
+    long m = dead > 0 ? wasted * 1000 / dead : 0;
+    return m < MAZE_EASY_BELOW ? PZ_EASY : m < MAZE_MEDIUM_BELOW ? PZ_MEDIUM : PZ_HARD;
+}
+
+/* The order in which a player heading for the exit tries passages at (x, y):
+ * first along the axis with more distance left to the exit (ties: right),
+ * then the other way forward, then back along the nearer axis, then back
+ * along the farther one. */
+static inline void maze_heading_order(int w, int x, int y, int ord[PZ_DIR_COUNT])
+{
+    int dx = w - 1 - x, dy = y;
+    int f1 = dx >= dy ? PZ_RIGHT : PZ_UP;
+    int f2 = dx >= dy ? PZ_UP : PZ_RIGHT;
+    ord[0] = f1;
+    ord[1] = f2;
+    ord[2] = pz_dir_opposite(f2);
+    ord[3] = pz_dir_opposite(f1);
+}
+
+/* Cells in the subtree entered from its root child ch (parent already set),
+ * by a depth-first walk on an explicit stack (capacity cells + 4: each cell
+ * is pushed once, and a push writes up to 3 slots past the top). Branch-free
+ * pushes: which passages a cell has is random, so tests would mispredict. */
+long maze_subtree(const uint8_t *c, const long off[PZ_DIR_COUNT], long ch, uint32_t *stack);
+
+/* Moves whole dead-end branches (subtrees hanging off the route) to another
+ * route cell they touch, where the heading player's choice about them is
+ * the other way, until the share walked into falls in band `want`. The
+ * route stays as it is and the maze stays perfect. c is the measured maze
+ * (route bits and parents set); *wasted is updated. Returns true when the
+ * band is reached; on false the maze is still perfect and *wasted exact. */
+bool maze_steer(uint8_t *c, int w, int h, long dead, long *wasted, int want, uint32_t *stack);
+
+#endif
