@@ -57,6 +57,8 @@ const char *const genvec_ids[] = {
     "pipes:6x4:hard#2",
     "pipes:6x4:hard#3",
     "pipes:10x8:hard#18446744073709551615",
+    "pipes:22x22:hard#4",
+    "pipes:40x40:hard#5",
     NULL,
 };
 
