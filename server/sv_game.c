@@ -731,11 +731,50 @@ static void seat(sv_t *sv, sv_client *c, sv_room *room)
     sv_send_error(sv, c, WIRE_ERROR, full ? WIRE_ERR_ROOM_FULL : WIRE_ERR_STATE, full ? "room is full" : err);
 }
 
+/* Failed-join backoff (docs/reliability.md, section 6): an address may
+ * miss SV_JOIN_FREE_FAILS room codes or tokens in a row for free; then
+ * each new try must wait, twice as long after each miss (from 250 ms up
+ * to SV_JOIN_MAX_WAIT_MS). A JOIN or RESUME that lands resets it. True
+ * (and c told) when c must wait now. */
+#define SV_JOIN_FREE_FAILS 5
+#define SV_JOIN_MAX_WAIT_MS 30000
+
+static bool join_backoff(sv_t *sv, sv_client *c)
+{
+    sv_addr *a = sv_addrs_find(sv->addrs, c->ip);
+    if (!a || sv->now_ms >= a->join_next_ms)
+        return false;
+    char why[96];
+    snprintf(why, sizeof why, "too many unknown room codes or tokens: wait %llu ms",
+             (unsigned long long)(a->join_next_ms - sv->now_ms));
+    sv->st.joins_backed_off++;
+    sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_RATE, why);
+    return true;
+}
+
+static void join_result(sv_t *sv, sv_client *c, bool ok)
+{
+    sv_addr *a = ok ? sv_addrs_find(sv->addrs, c->ip) : sv_addrs_get(sv->addrs, c->ip, sv->now_ms, 0);
+    if (!a)
+        return;
+    if (ok) {
+        a->join_fails = 0;
+        a->join_next_ms = 0;
+        return;
+    }
+    if (++a->join_fails <= SV_JOIN_FREE_FAILS)
+        return;
+    uint32_t k = a->join_fails - SV_JOIN_FREE_FAILS - 1;
+    uint64_t wait = k >= 7 ? SV_JOIN_MAX_WAIT_MS : 250u << k;
+    a->join_next_ms = sv->now_ms + (wait < SV_JOIN_MAX_WAIT_MS ? wait : SV_JOIN_MAX_WAIT_MS);
+}
+
 static void on_join(sv_t *sv, sv_client *c, const char *code)
 {
-    if (!not_in_room(sv, c) || pending(sv, c))
+    if (!not_in_room(sv, c) || pending(sv, c) || join_backoff(sv, c))
         return;
     sv_room *room = sv_rooms_find(sv->rooms, code);
+    join_result(sv, c, room != NULL);
     if (!room) {
         char why[64];
         snprintf(why, sizeof why, "no room with code %s", code);
@@ -884,12 +923,14 @@ static void on_leave(sv_t *sv, sv_client *c)
 
 static void on_resume(sv_t *sv, sv_client *c, const wire_msg *in)
 {
-    if (!not_in_room(sv, c) || pending(sv, c))
+    if (!not_in_room(sv, c) || pending(sv, c) || join_backoff(sv, c))
         return;
     sv_room *room = sv_rooms_find(sv->rooms, in->resume.code);
     int slot = in->resume.slot;
     match_token_t want = room && slot < MATCH_SLOTS ? match_token(room->m, slot) : (match_token_t){{0}};
-    if (!room || !match_token_set(&want) || !match_token_equal(&want, &in->resume.token)) {
+    bool ok = room && match_token_set(&want) && match_token_equal(&want, &in->resume.token);
+    join_result(sv, c, ok);
+    if (!ok) {
         sv_logf_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "resume_refused",
                         "client #%u %s: resume of room %s refused", c->id, c->addr, in->resume.code);
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_RESUME, room ? "bad resume token" : "no such room");

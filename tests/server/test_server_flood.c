@@ -1,6 +1,5 @@
-/* test_server_flood.c: a handshake flood (1,100 forged ENet CONNECTs from as many 127.x.y.z addresses) does
- * not lock new players out: the pre-handshake filter drops what is over its budgets and resets stuck
- * handshakes. */
+/* test_server_flood.c: per-address defences: a handshake flood (1,100 forged ENet CONNECTs from as many 127.x.y.z
+ * addresses) does not lock new players out; room-code guessing backs off. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -150,11 +149,42 @@ static void test_per_address_budget(void **ctx)
     stop(f);
 }
 
+/* Room-code guessing: after 5 unknown codes in a row from one address,
+ * each further JOIN must wait (ERROR 12 RATE), twice as long each time. */
+static void test_join_backoff(void **ctx)
+{
+    (void)ctx;
+    sv_config cfg;
+    base_config(&cfg);
+    fixture *f = start(&cfg);
+    raw_client *c = join_server(f, "guesser");
+    int no_room = 0, rate = 0;
+    for (int i = 0; i < 12; i++) {
+        wire_msg m;
+        memset(&m, 0, sizeof m);
+        m.type = WIRE_JOIN_ROOM;
+        strcpy(m.join.code, "ZZZZZ");
+        m.join.code[4] = "ABCDEFGHJK"[i % 10];
+        raw_send_msg(c, &m);
+        assert_true(raw_wait(c, WIRE_ERROR, &m, WAIT_MS));
+        no_room += m.error.code == WIRE_ERR_NO_ROOM;
+        rate += m.error.code == WIRE_ERR_RATE;
+    }
+    assert_int_equal(no_room, 6); /* 5 free, the 6th starts the wait */
+    assert_int_equal(rate, 6);
+    sv_stats st;
+    sv_get_stats(f->sv, &st);
+    assert_int_equal(st.joins_backed_off, 6);
+    raw_close(c);
+    stop(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_connect_during_flood),
         cmocka_unit_test(test_per_address_budget),
+        cmocka_unit_test(test_join_backoff),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
