@@ -1,5 +1,5 @@
-/* test_server_flood.c: per-address defences: a handshake flood (1,100 forged ENet CONNECTs from as many 127.x.y.z
- * addresses) does not lock new players out; room-code guessing backs off. */
+/* test_server_flood.c: per-address defences: a handshake flood (1,100 forged ENet CONNECTs from as many
+ * 127.x.y.z addresses) does not lock new players out; room-code guessing backs off. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
