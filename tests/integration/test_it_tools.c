@@ -206,6 +206,27 @@ static void test_bot_bench_small(void **ctx)
 }
 
 /* Nobody listening: the bot fails with 1 within its timeout, never hangs. */
+/* Issue 14: one bot's failure does not end the run. Three bots on a server
+ * that takes two players: one is refused (server full) and reported, the
+ * other two still play their match, print it and the summary; exit 1.
+ * The old mazerace-bot stopped at the refusal and printed no match. */
+static void test_bot_failure_isolated(void **ctx)
+{
+    (void)ctx;
+    it_proc sv;
+    char addr[32];
+    const char *const small[] = {"--no-discovery", "--countdown", "0.2", "--max-clients", "2", NULL};
+    server_up(&sv, small, addr, sizeof addr);
+    const char *args[] = {"--server", addr, "--bots",    "3",  "--matches", "1",
+                          "--pace",   "5",  "--timeout", "60", NULL};
+    int matches = 0, summary = 0;
+    int code = run_bot(args, "match bot-", &matches, "1 failed", &summary);
+    assert_int_equal(code, 1);
+    assert_int_equal(matches, 2);
+    assert_int_equal(summary, 1);
+    server_down(&sv);
+}
+
 static void test_bot_fails_without_server(void **ctx)
 {
     (void)ctx;
@@ -291,6 +312,7 @@ int main(void)
         cmocka_unit_test_teardown(test_bot_rooms_from_game_ids, it_teardown),
         cmocka_unit_test_teardown(test_bot_joins_room_by_code, it_teardown),
         cmocka_unit_test_teardown(test_bot_bench_small, it_teardown),
+        cmocka_unit_test_teardown(test_bot_failure_isolated, it_teardown),
         cmocka_unit_test_teardown(test_bot_fails_without_server, it_teardown),
         cmocka_unit_test_teardown(test_bot_bad_flags, it_teardown),
         cmocka_unit_test_teardown(test_discovery_finds_local_server, it_teardown),

@@ -184,6 +184,23 @@ static void report_failure(const fleet *f, int i)
     fprintf(stderr, "mazerace-bot: %s: %s\n", bt_player_name(f->p[i]), bt_player_failed(f->p[i]));
 }
 
+/* Reports the failures not reported yet (each once); returns how many
+ * players have failed in all. */
+static int report_new_failures(const fleet *f, bool *reported)
+{
+    int n = 0;
+    for (int i = 0; i < f->n; i++) {
+        if (!bt_player_failed(f->p[i]))
+            continue;
+        n++;
+        if (!reported[i]) {
+            report_failure(f, i);
+            reported[i] = true;
+        }
+    }
+    return n;
+}
+
 /* Every player's samples of one kind in one array (the caller frees it). */
 static uint32_t *gather(const fleet *f, const uint32_t *(*get)(const bt_player *, size_t *), size_t *n)
 {
@@ -210,21 +227,23 @@ static int play(fleet *f)
 {
     const bt_opts *o = f->o;
     uint64_t t0 = mr_now_us(), deadline = t0 + (uint64_t)(o->timeout_s * 1e6);
-    int done = 0, failed = -1;
+    int done = 0, failed = 0;
+    bool *reported = mr_alloc((size_t)f->n, sizeof *reported);
     for (int i = 0; i < f->n; i++)
         bt_player_record(f->p[i], true);
+    /* One bot's failure is reported and the others play on: the run ends
+     * when every bot has finished or failed (or at the time-out). */
     while (!stop_flag && mr_now_us() < deadline) {
         turn(f);
         print_new_results(f);
-        failed = first_failure(f);
-        if (failed >= 0)
-            break;
+        failed = report_new_failures(f, reported);
         done = 0;
         for (int i = 0; i < f->n; i++)
-            done += bt_player_done(f->p[i]);
-        if (done == f->n)
+            done += !bt_player_failed(f->p[i]) && bt_player_done(f->p[i]);
+        if (done + failed == f->n)
             break;
     }
+    free(reported);
     double wall = (double)(mr_now_us() - t0) / 1e6;
     uint64_t sent = 0, acked = 0, rejected = 0, progress = 0, resumed = 0, wins = 0, games = 0;
     for (int i = 0; i < f->n; i++) {
@@ -241,16 +260,14 @@ static int play(fleet *f)
     uint32_t *all = gather(f, bt_player_samples, &ns);
     uint32_t p50 = bt_quantile(all, ns, 0.5, 0), p99 = bt_quantile(all, ns, 0.99, 1);
     free(all);
-    printf("summary: %d bots, %d done, %llu games seen (%llu won), %.1f s; moves sent %llu, acked %llu, "
-           "rejected %llu; opponent progress events %llu; resumed %llu; ack round trip p50 %.2f ms p99 %.2f "
-           "ms\n",
-           f->n, done, (unsigned long long)games, (unsigned long long)wins, wall, (unsigned long long)sent,
-           (unsigned long long)acked, (unsigned long long)rejected, (unsigned long long)progress,
-           (unsigned long long)resumed, p50 / 1000.0, p99 / 1000.0);
-    if (failed >= 0) {
-        report_failure(f, failed);
+    printf("summary: %d bots, %d done, %d failed, %llu games seen (%llu won), %.1f s; moves sent %llu, acked "
+           "%llu, rejected %llu; opponent progress events %llu; resumed %llu; ack round trip p50 %.2f ms p99 "
+           "%.2f ms\n",
+           f->n, done, failed, (unsigned long long)games, (unsigned long long)wins, wall,
+           (unsigned long long)sent, (unsigned long long)acked, (unsigned long long)rejected,
+           (unsigned long long)progress, (unsigned long long)resumed, p50 / 1000.0, p99 / 1000.0);
+    if (failed > 0)
         return 1;
-    }
     if (done < f->n) {
         fprintf(stderr, "mazerace-bot: %s after %.1f s: %d of %d bots finished their matches\n",
                 stop_flag ? "stopped" : "timed out", wall, done, f->n);
