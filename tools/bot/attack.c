@@ -1,6 +1,7 @@
 /* attack.c: mazerace-attack, issue 14's CPU attack as a bench tool: connections alternating CREATE_ROOM for a
  * huge hard maze and LEAVE at a set rate, with counts of what the server answered. */
 #define _POSIX_C_SOURCE 200809L
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,14 @@ static const char usage[] =
     "Each of N connections (default 1) sends CREATE_ROOM for a hard maze of WxH (default 1000x1000)\n"
     "then LEAVE, at MSG/S messages a second (default 90, under the server's default limit of 100),\n"
     "for S seconds (default 20), and prints what the server answered. Only for your own servers.\n";
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop = 1;
+}
 
 static int fail(const char *what)
 {
@@ -71,7 +80,9 @@ int main(int argc, char **argv)
     unsigned long sent = 0, rooms = 0, busy = 0, memory = 0, notin = 0, other = 0, lost = 0, online = 0;
     uint64_t t0 = mr_now_us(), end = t0 + (uint64_t)seconds * 1000000u, next = t0;
     uint64_t gap = 1000000u / (uint64_t)rate * 2; /* a CREATE and a LEAVE per turn */
-    for (uint64_t t; (t = mr_now_us()) < end;) {
+    signal(SIGTERM, on_signal);                   /* the bench stops it: print what it saw */
+    signal(SIGINT, on_signal);
+    for (uint64_t t; !stop && (t = mr_now_us()) < end;) {
         now = t / 1000u;
         for (int i = 0; i < conns; i++) {
             cl_net_event ev;
