@@ -4,6 +4,7 @@
 # Usage: tools/attack/run.sh
 #   BUILD=dir     build directory (default build-attack; configured RelWithDebInfo)
 #   SERVER=path   the mazerace-server to attack (default: the one built here), e.g. an older build to compare
+#   BOT=path      the mazerace-bot to race with (default: the one built here; with an older server, its own bot)
 #   DUR=20        measurement window in seconds
 #   BOTS=20       racing bots (10 matches)
 #   CONNS=1       attacking connections (each 90 messages/s, under the default limit of 100)
@@ -25,7 +26,7 @@ trap cleanup EXIT
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMR_TESTS=OFF -DMR_CLIENT=OFF >/dev/null
 cmake --build "$build" --target mazerace-server mazerace-bot mazerace-attack -j2 >/dev/null
 srv_bin=${SERVER:-$(find "$build" -name mazerace-server -type f -perm -u+x | head -1)}
-bot_bin=$(find "$build" -name mazerace-bot -type f -perm -u+x | head -1)
+bot_bin=${BOT:-$(find "$build" -name mazerace-bot -type f -perm -u+x | head -1)}
 atk_bin=$(find "$build" -name mazerace-attack -type f -perm -u+x | head -1)
 
 run() { # label, attack (0/1)
