@@ -27,6 +27,11 @@ const char *cl_wire_error_words(int code, const char *text)
         return "The server has no room for another game right now.";
     case WIRE_ERR_RESUME:
         return "Could not get back into the game: its grace period is over, or it has closed.";
+    case WIRE_ERR_BUSY:
+        return "The server is busy making puzzles. Try again in a few seconds.";
+    case WIRE_ERR_MEMORY: /* the server says whether it is full or the board too big for you */
+        return text && text[0] ? text
+                               : "The server has no memory left for a board that size. Try a smaller one.";
     case WIRE_ERR_DRAINING:
         return "The server is restarting and takes no new games right now. Try again in a minute.";
     default:

@@ -35,7 +35,10 @@ struct match {
     pz_puzzle *pz;
     const pz_kind *kind;
     bool seeded;
-    bool fresh; /* the current puzzle has not been raced yet */
+    bool fresh;         /* the current puzzle has not been raced yet */
+    bool wants_puzzle;  /* host_puzzles: a NEED_PUZZLE is outstanding */
+    pz_puzzle *next_pz; /* host_puzzles: the puzzle for the next start, if given */
+    uint64_t next_seed;
     uint64_t seed;
     uint64_t desc_hash;
     uint32_t move_limit;
@@ -57,6 +60,7 @@ void match_config_default(match_config *c)
     c->countdown_ms = MATCH_DEFAULT_COUNTDOWN_MS;
     c->grace_ms = MATCH_DEFAULT_GRACE_MS;
     c->series_len = 1;
+    c->host_puzzles = false;
 }
 
 const char *match_config_check(const match_config *c)
@@ -285,6 +289,8 @@ void match_destroy(match *m)
     free_states(m);
     if (m->pz)
         m->kind->free_puzzle(m->pz);
+    if (m->next_pz)
+        m->kind->free_puzzle(m->next_pz);
     for (int i = 0; i < MATCH_SLOTS; i++)
         free(m->s[i].log);
     free(m->events);
@@ -373,7 +379,18 @@ static void tick(match *m, uint64_t now)
 
 static const char *start_countdown(match *m, uint64_t now)
 {
-    if (!m->fresh) {
+    if (!m->fresh && m->next_pz) {
+        set_puzzle(m, m->next_pz, true, m->next_seed);
+        m->next_pz = NULL;
+    } else if (!m->fresh && m->cfg.host_puzzles) {
+        /* Both want to start: ask the host and wait with the flags set. */
+        if (!m->wants_puzzle) {
+            m->wants_puzzle = true;
+            match_event *ev = push(m, MATCH_EV_NEED_PUZZLE, MATCH_TO_BOTH, MATCH_NONE);
+            ev->seed = rng_u64(&m->rng);
+        }
+        return NULL;
+    } else if (!m->fresh) {
         const char *err = new_puzzle(m);
         if (err)
             return err;
@@ -523,6 +540,51 @@ const char *match_resume(match *m, int slot, const match_token_t *token, uint64_
     s->connected = true;
     push(m, MATCH_EV_RESUMED, MATCH_TO_BOTH, slot);
     return NULL;
+}
+
+/* Whether both players want the next game to start now. */
+static bool start_wanted(const match *m)
+{
+    for (int i = 0; i < MATCH_SLOTS; i++) {
+        const struct slot *s = &m->s[i];
+        if (!s->present || !s->connected || !(m->phase == MATCH_WAITING ? s->ready : s->rematch))
+            return false;
+    }
+    return m->phase == MATCH_WAITING || m->phase == MATCH_FINISHED;
+}
+
+const char *match_give_puzzle(match *m, pz_puzzle *pz, uint64_t seed, uint64_t now_ms)
+{
+    bool same = m && pz && pz_params_of(pz)->kind == m->kind->id;
+    if (!m || !m->wants_puzzle || (pz && !same)) {
+        if (pz)
+            (same ? m->kind : pz_kind_of(pz))->free_puzzle(pz);
+        return !m || !m->wants_puzzle ? "no puzzle was asked for" : "a puzzle of another kind";
+    }
+    tick(m, now_ms);
+    m->wants_puzzle = false;
+    if (!pz) {
+        for (int i = 0; i < MATCH_SLOTS; i++) {
+            struct slot *s = &m->s[i];
+            if (s->ready || s->rematch) {
+                s->ready = s->rematch = false;
+                push(m, MATCH_EV_READY, MATCH_TO_BOTH, i)->ready = false;
+            }
+        }
+        return NULL;
+    }
+    if (m->next_pz)
+        m->kind->free_puzzle(m->next_pz);
+    m->next_pz = pz;
+    m->next_seed = seed;
+    if (start_wanted(m))
+        return start_countdown(m, now_ms);
+    return NULL;
+}
+
+bool match_wants_puzzle(const match *m)
+{
+    return m && m->wants_puzzle;
 }
 
 const char *match_rematch(match *m, int slot, uint64_t now_ms)

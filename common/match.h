@@ -82,6 +82,8 @@ enum match_ev_type {
     MATCH_EV_RESUMED,         /* slot is back */
     MATCH_EV_REMATCH_REQUEST, /* slot asked for a rematch */
     MATCH_EV_FINISHED,        /* result */
+    MATCH_EV_NEED_PUZZLE,     /* host_puzzles: make a puzzle with the current params and seed, then
+                                 match_give_puzzle */
 };
 
 /* The result of one game of the series. Times are from the race start
@@ -120,12 +122,18 @@ typedef struct match_event {
     int game_no;          /* COUNTDOWN, START, FINISHED */
     const char *name;     /* JOINED */
     match_result result;  /* FINISHED */
+    uint64_t seed;        /* NEED_PUZZLE */
 } match_event;
 
 typedef struct match_config {
     uint32_t countdown_ms; /* default MATCH_DEFAULT_COUNTDOWN_MS */
     uint32_t grace_ms;     /* default MATCH_DEFAULT_GRACE_MS */
     int series_len;        /* best of N; default 1 */
+    /* The host makes every new puzzle (rematches, new series) itself, e.g.
+     * on a worker thread: where the match would generate one it queues
+     * MATCH_EV_NEED_PUZZLE and waits, the players' ready or rematch flags
+     * set, until match_give_puzzle. Default false: generated in the call. */
+    bool host_puzzles;
 } match_config;
 
 void match_config_default(match_config *c);
@@ -181,6 +189,17 @@ const char *match_resume(match *m, int slot, const match_token_t *token, uint64_
  * puzzle (same params, new seed from the match's rng) is made and the
  * countdown starts. After a finished series, the rematch begins a new one. */
 const char *match_rematch(match *m, int slot, uint64_t now_ms);
+
+/* The puzzle a MATCH_EV_NEED_PUZZLE asked for (taken over; generated from
+ * the current params and that event's seed), or NULL if it could not be
+ * made: then the players' ready and rematch flags are cleared (READY
+ * events) so they may ask again. If both players still want to start, the
+ * countdown starts now; otherwise the puzzle waits for the next start.
+ * Returns NULL, or a static message if no puzzle was asked for or it is
+ * of another kind (pz is freed). */
+const char *match_give_puzzle(match *m, pz_puzzle *pz, uint64_t seed, uint64_t now_ms);
+/* Whether a MATCH_EV_NEED_PUZZLE is waiting for match_give_puzzle. */
+bool match_wants_puzzle(const match *m);
 
 /* ---- the race ---- */
 

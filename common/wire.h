@@ -85,6 +85,8 @@ enum wire_error {
     WIRE_ERR_RATE = 12,   /* too many messages */
     WIRE_ERR_INTERNAL = 13,
     WIRE_ERR_HANDSHAKE = 14, /* first message was not HELLO, or HELLO twice */
+    WIRE_ERR_BUSY = 15,      /* server too busy / generation budget used up: retry later */
+    WIRE_ERR_MEMORY = 16,    /* server puzzle memory full, or too much for your address */
     WIRE_ERR_DRAINING = 17,  /* server is restarting: no new rooms, quick matches or races */
 };
 

@@ -56,6 +56,15 @@ typedef struct sv_config {
     int max_bad;          /* malformed/oversized/unknown/over-rate messages before disconnect; default 20 */
     int hello_timeout_ms; /* a connection must send HELLO within this; default 10000 */
 
+    /* Puzzle generation runs on worker threads (docs/reliability.md). Each
+     * client has a budget of generation CPU: gen_rate_ms milliseconds per
+     * second, up to gen_burst_ms saved up; its address four times as much. */
+    int gen_rate_ms;  /* 1..1000; default 250 */
+    int gen_burst_ms; /* 1..600000; default 4000 */
+    int gen_queue;    /* generation jobs queued or running, 1..4096; default 64 */
+    /* Puzzle memory of every room together (estimated from the sizes);
+     * one address may hold an eighth of it. MiB, 1..65536; default 1024. */
+    int puzzle_mem_mb;
     /* Draining (sv_request_drain): how long running races may go on before
      * the stop; 0..3600000, default 60000; 0 = stop at once. */
     int drain_timeout_ms;
@@ -87,11 +96,18 @@ typedef struct sv_stats {
     uint64_t connects, disconnects;
     uint64_t rooms_created, matches_started, matches_finished;
     uint64_t discovery_replies;
-    uint64_t discovery_dropped; /* probes over the reply rate (50 a second) */
-    uint64_t steps;             /* sv_service calls */
-    uint64_t max_step_us;       /* the longest step's work after its wait, since the last stats print */
-    uint64_t udp_in, udp_out;   /* datagrams ENet received and sent (its own acknowledgements included) */
-    uint64_t socket_errors;     /* failed sends/receives on the game socket the server carried on after */
+    uint64_t discovery_dropped;  /* probes over the reply rate (50 a second) */
+    uint64_t steps;              /* sv_service calls */
+    uint64_t max_step_us;        /* the longest step's work after its wait, since the last stats print */
+    uint64_t udp_in, udp_out;    /* datagrams ENet received and sent (its own acknowledgements included) */
+    uint64_t socket_errors;      /* failed sends/receives on the game socket the server carried on after */
+    uint64_t handshakes_dropped; /* CONNECTs dropped unanswered: too many half-open peers */
+    uint64_t handshakes_expired; /* half-open peers reset: no handshake acknowledgement in time */
+    uint64_t gen_jobs;           /* puzzle generation jobs run on the workers */
+    uint64_t gen_cpu_us;         /* their CPU time */
+    uint64_t gen_refused;        /* requests refused: budget, queue full (BUSY) or memory (MEMORY) */
+    int gen_pending;             /* jobs queued or running now */
+    size_t puzzle_bytes;         /* estimated puzzle memory held by rooms and pending jobs */
     int peers_now, rooms_now, matches_running;
     int sockbuf_rcv, sockbuf_snd; /* effective sizes the kernel granted (bytes) */
     size_t room_bytes;            /* server memory per room, excluding puzzle states */

@@ -27,7 +27,11 @@ void sv_config_defaults(sv_config *cfg)
     cfg->msg_rate = 100;
     cfg->msg_burst = 200;
     cfg->max_bad = 20;
-    cfg->hello_timeout_ms = 10000;
+    cfg->hello_timeout_ms = 5000;
+    cfg->gen_rate_ms = 250;
+    cfg->gen_burst_ms = 4000;
+    cfg->gen_queue = 64;
+    cfg->puzzle_mem_mb = 1024;
     cfg->log_level = SV_LOG_INFO;
     cfg->log_format = SV_LOGFMT_AUTO;
     cfg->drain_timeout_ms = 60000;
@@ -73,6 +77,14 @@ const char *sv_config_check(const sv_config *cfg)
         return "max bad messages must be 1..1000000";
     if (cfg->hello_timeout_ms < 10 || cfg->hello_timeout_ms > 600000)
         return "HELLO time-out must be 10 ms..600 s";
+    if (cfg->gen_rate_ms < 1 || cfg->gen_rate_ms > 1000)
+        return "generation rate must be 1..1000 ms per second";
+    if (cfg->gen_burst_ms < 1 || cfg->gen_burst_ms > 600000)
+        return "generation burst must be 1..600000 ms";
+    if (cfg->gen_queue < 1 || cfg->gen_queue > 4096)
+        return "generation queue must be 1..4096 jobs";
+    if (cfg->puzzle_mem_mb < 1 || cfg->puzzle_mem_mb > 65536)
+        return "puzzle memory must be 1..65536 MiB";
     if (cfg->drain_timeout_ms < 0 || cfg->drain_timeout_ms > 3600000)
         return "drain timeout must be 0..3600 s";
     if (cfg->log_format < SV_LOGFMT_AUTO || cfg->log_format > SV_LOGFMT_JSON)

@@ -182,6 +182,8 @@ static void log_result(sv_t *sv, sv_room *room, const match_result *r)
             r->series_len);
 }
 
+static void ask_next_puzzle(sv_t *sv, sv_room *room, uint64_t seed);
+
 const uint32_t sv_move_hist_bounds_us[SV_MOVE_HIST_BUCKETS - 1] = {5,   10,   25,   50,   100,  250,
                                                                    500, 1000, 2500, 5000, 10000};
 _Static_assert(SV_KINDS == PZ_KIND_COUNT, "SV_KINDS is the number of puzzle kinds");
@@ -253,7 +255,9 @@ static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
      * pending, so one ROOM_STATE covers them all (docs/protocol.md). */
     bool own_message = ev->type == MATCH_EV_COUNTDOWN || ev->type == MATCH_EV_FINISHED ||
                        ev->type == MATCH_EV_REMATCH_REQUEST;
-    if (*dirty && own_message) {
+    /* A countdown always shows its ROOM_STATE first, even when nothing was
+     * pending (a rematch whose puzzle came from the worker). */
+    if ((*dirty && own_message) || ev->type == MATCH_EV_COUNTDOWN) {
         send_room_state_all(sv, room);
         *dirty = false;
     }
@@ -297,15 +301,32 @@ static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
                 "room %s: %s resumed", room->code, match_name(room->m, ev->slot));
         *dirty = true;
         break;
+    case MATCH_EV_NEED_PUZZLE:
+        ask_next_puzzle(sv, room, ev->seed);
+        break;
     default: /* JOINED, LEFT, READY, START */
         *dirty = true;
         break;
     }
 }
 
+/* Gives back a puzzle-memory charge (a room's, or a job's reservation). */
+static void release_bytes(sv_t *sv, uint32_t ip, size_t bytes, bool room)
+{
+    sv->puzzle_bytes -= bytes < sv->puzzle_bytes ? bytes : sv->puzzle_bytes;
+    sv_addr *a = sv_addrs_find(sv->addrs, ip);
+    if (!a)
+        return;
+    a->puzzle_bytes -= bytes < a->puzzle_bytes ? bytes : a->puzzle_bytes;
+    if (room && a->rooms > 0)
+        a->rooms--;
+}
+
 static void remove_room(sv_t *sv, sv_room *room)
 {
     sv_loge(&sv->log, SV_LOG_INFO, "room_closed", room->code, NULL, NULL, "room %s closed", room->code);
+    release_bytes(sv, room->ip, room->puzzle_bytes, true);
+    room->puzzle_bytes = 0;
     if (sv->quick == room)
         sv->quick = NULL;
     for (int s = 0; s < MATCH_SLOTS; s++)
@@ -460,6 +481,7 @@ static void match_cfg(const sv_t *sv, int series, match_config *mc)
     mc->countdown_ms = (uint32_t)sv->cfg.countdown_ms;
     mc->grace_ms = (uint32_t)sv->cfg.grace_ms;
     mc->series_len = series > 0 ? series : sv->cfg.series;
+    mc->host_puzzles = true; /* rematch puzzles come from the workers too */
 }
 
 static void default_params(const sv_t *sv, pz_params *p)
@@ -477,21 +499,25 @@ static void default_params(const sv_t *sv, pz_params *p)
 
 /* Makes a room around m (taken over) and seats c in it; NULL after telling
  * c why not. */
-static sv_room *open_room(sv_t *sv, sv_client *c, match *m, bool quick)
+static sv_room *open_room(sv_t *sv, sv_client *c, match *m, bool quick, const sv_gen_job *j)
 {
     int len = match_game_id(m, NULL, 0);
     if (len <= 0 || len > WIRE_GAME_ID_MAX) {
         match_destroy(m);
+        release_bytes(sv, j->ip, j->est_bytes, true);
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_BAD_PARAMS, "puzzle too large to send");
         return NULL;
     }
     sv_room *room = sv_rooms_add(sv->rooms, m, sv->now_ms);
     if (!room) {
         match_destroy(m);
+        release_bytes(sv, j->ip, j->est_bytes, true);
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_TOO_MANY_ROOMS, "the server has no free room");
         return NULL;
     }
     room->quick = quick;
+    room->ip = j->ip;
+    room->puzzle_bytes = j->est_bytes; /* the reservation becomes the room's */
     int slot = -1;
     const char *err = match_join(m, -1, c->name, sv->now_ms, &slot);
     if (err || slot < 0 || slot >= MATCH_SLOTS) {
@@ -510,18 +536,133 @@ static sv_room *open_room(sv_t *sv, sv_client *c, match *m, bool quick)
     return room;
 }
 
+/* ---- generation requests (docs/reliability.md, "Puzzle generation") ---- */
+
+static void refuse_gen(sv_t *sv, sv_client *c, int code, const char *why)
+{
+    sv->st.gen_refused++;
+    sv_logf_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "room_refused",
+                    "client #%u %s: room refused: %s", c->id, c->addr, why);
+    sv_send_error(sv, c, WIRE_ERROR, code, why);
+}
+
+/* Admits j for c against the memory budget, the CPU budgets of c and of
+ * its address, and the queue; on success the estimates are charged and j
+ * is queued (true). Else c is told why and j stays the caller's. */
+static bool admit(sv_t *sv, sv_client *c, sv_gen_job *j)
+{
+    size_t cap = (size_t)sv->cfg.puzzle_mem_mb << 20;
+    /* A room may hold its next game's puzzle beside the current one. */
+    j->est_bytes = 2 * sv_gen_estimate_bytes(&j->params);
+    j->est_us = sv_gen_estimate_us(&j->params);
+    j->ip = c->ip;
+    sv_addr *a = sv_addrs_get(sv->addrs, c->ip, sv->now_ms, 4 * sv->cfg.gen_burst_ms);
+    if (!a) {
+        refuse_gen(sv, c, WIRE_ERR_BUSY, "server busy: try again later");
+        return false;
+    }
+    if (sv->puzzle_bytes + j->est_bytes > cap) {
+        refuse_gen(sv, c, WIRE_ERR_MEMORY, "the server's puzzle memory is full: try a smaller board later");
+        return false;
+    }
+    if (a->puzzle_bytes + j->est_bytes > cap / 8) {
+        refuse_gen(sv, c, WIRE_ERR_MEMORY, "your rooms hold too much puzzle memory: try a smaller board");
+        return false;
+    }
+    bool mine = sv_budget_covers(&c->gen, sv->now_ms, sv->cfg.gen_rate_ms, sv->cfg.gen_burst_ms, j->est_us);
+    bool addr =
+        sv_budget_covers(&a->gen, sv->now_ms, 4 * sv->cfg.gen_rate_ms, 4 * sv->cfg.gen_burst_ms, j->est_us);
+    if (!mine || !addr) {
+        char why[120];
+        snprintf(why, sizeof why, "puzzle generation budget used up%s: try again in a few seconds",
+                 mine ? " for your address" : "");
+        refuse_gen(sv, c, WIRE_ERR_BUSY, why);
+        return false;
+    }
+    if (!sv_gen_submit(sv->gen, j)) {
+        refuse_gen(sv, c, WIRE_ERR_BUSY, "server busy making puzzles: try again in a few seconds");
+        return false;
+    }
+    sv_budget_charge(&c->gen, (int64_t)j->est_us);
+    sv_budget_charge(&a->gen, (int64_t)j->est_us);
+    a->gen_pending++;
+    a->puzzle_bytes += j->est_bytes;
+    a->rooms++;
+    sv->puzzle_bytes += j->est_bytes;
+    return true;
+}
+
+/* A room for c, made on a worker: ROOM_STATE follows when it is ready. */
+static bool request_room(sv_t *sv, sv_client *c, sv_gen_job *j)
+{
+    j->what = SV_GEN_ROOM;
+    j->client = (int)(c - sv->clients);
+    j->owner = c->id;
+    j->rng_init = secrand_u64();
+    if (!admit(sv, c, j)) {
+        sv_gen_job_free(j);
+        return false;
+    }
+    c->gen_job = j;
+    return true;
+}
+
+static void ask_next_puzzle(sv_t *sv, sv_room *room, uint64_t seed)
+{
+    sv_client *c = sv->acting;
+    sv_gen_job *j = sv_gen_job_new();
+    j->what = SV_GEN_NEXT;
+    j->room = room->index;
+    j->serial = room->serial;
+    j->params = *pz_params_of(match_puzzle(room->m));
+    j->seed = seed;
+    j->est_us = sv_gen_estimate_us(&j->params);
+    j->ip = room->ip;
+    /* Charged to the player whose REMATCH or READY asked for it; memory
+     * was reserved with the room. */
+    if (c && !sv_budget_covers(&c->gen, sv->now_ms, sv->cfg.gen_rate_ms, sv->cfg.gen_burst_ms, j->est_us)) {
+        sv_gen_job_free(j);
+        refuse_gen(sv, c, WIRE_ERR_BUSY, "puzzle generation budget used up: try again in a few seconds");
+        match_give_puzzle(room->m, NULL, 0, sv->now_ms);
+        return;
+    }
+    if (!sv_gen_submit(sv->gen, j)) {
+        sv_gen_job_free(j);
+        sv->st.gen_refused++;
+        for (int s = 0; s < MATCH_SLOTS; s++)
+            sv_send_error(sv, room->player[s], WIRE_ERROR, WIRE_ERR_BUSY,
+                          "server busy making puzzles: try again in a few seconds");
+        match_give_puzzle(room->m, NULL, 0, sv->now_ms);
+        return;
+    }
+    if (c) {
+        sv_budget_charge(&c->gen, (int64_t)j->est_us);
+        j->client = (int)(c - sv->clients);
+        j->owner = c->id;
+    }
+    sv_logf(&sv->log, SV_LOG_DEBUG, "room %s: next puzzle being made", room->code);
+}
+
+static bool pending(sv_t *sv, sv_client *c)
+{
+    if (!c->gen_job && !c->quick_waiting)
+        return false;
+    sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_STATE, "your room is being prepared: wait or leave first");
+    return true;
+}
+
 static void on_create(sv_t *sv, sv_client *c, const wire_create *cr)
 {
-    if (!not_in_room(sv, c))
+    if (!not_in_room(sv, c) || pending(sv, c))
         return;
     /* Precedence (docs/protocol.md): state, settings, capacity, then what
-     * only making the puzzle can tell. */
+     * only making the puzzle can tell (on a worker: room_job_done). */
     const char *bad = wire_create_problem(cr);
     char err[200] = "";
+    pz_id id;
     if (!bad && cr->by_id) {
         memcpy(sv->idbuf, cr->game_id, cr->game_id_len);
         sv->idbuf[cr->game_id_len] = '\0';
-        pz_id id;
         bad = pz_id_parse(sv->idbuf, &id, err, sizeof err) ? err : NULL;
     }
     if (bad) {
@@ -532,41 +673,35 @@ static void on_create(sv_t *sv, sv_client *c, const wire_create *cr)
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_TOO_MANY_ROOMS, "the server has no free room");
         return;
     }
-    match_config mc;
-    match_cfg(sv, cr->series_len, &mc);
-    const char *why = match_config_check(&mc);
+    sv_gen_job *j = sv_gen_job_new();
+    match_cfg(sv, cr->series_len, &j->mc);
+    const char *why = match_config_check(&j->mc);
     if (why) {
+        sv_gen_job_free(j);
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_BAD_PARAMS, why);
         return;
     }
-    match *m = NULL;
     if (cr->by_id) {
         /* sv->idbuf holds the game ID checked above (gameid bytes are
-         * printable ASCII, so it has no NUL inside).
-         * A "kind:WxH:difficulty" ID without a seed gets a seed drawn from rng_init. */
-        m = match_create_from_id(sv->idbuf, &mc, secrand_u64(), err, sizeof err);
+         * printable ASCII, so it has no NUL inside). A "kind:WxH:difficulty"
+         * ID without a seed gets a seed drawn from rng_init. The size
+         * (parsed here, cheap) decides the cost; the puzzle is built there. */
+        j->game_id = mr_alloc((size_t)cr->game_id_len + 1, 1);
+        memcpy(j->game_id, sv->idbuf, (size_t)cr->game_id_len + 1);
+        j->params = id.params;
     } else {
-        pz_params p = cr->params;
-        if (p.w == 0 && p.h == 0) {
-            const pz_kind *k = pz_kind_by_id(p.kind);
+        j->params = cr->params;
+        if (j->params.w == 0 && j->params.h == 0) {
+            const pz_kind *k = pz_kind_by_id(j->params.kind);
             if (k) {
-                p.w = k->default_w;
-                p.h = k->default_h;
+                j->params.w = k->default_w;
+                j->params.h = k->default_h;
             }
         }
-        uint64_t seed = cr->has_seed ? cr->seed : secrand_u64();
-        const char *e = NULL;
-        m = match_create(&p, seed, &mc, secrand_u64(), &e);
-        if (!m)
-            snprintf(err, sizeof err, "%s", e ? e : "cannot make that puzzle");
+        /* A seed the player did not choose is the server's secret draw. */
+        j->seed = cr->has_seed ? cr->seed : secrand_u64();
     }
-    if (!m) {
-        sv_loge(&sv->log, SV_LOG_INFO, "room_refused", NULL, c->name, err, "client #%u: room refused: %s",
-                c->id, err);
-        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_BAD_PARAMS, err);
-        return;
-    }
-    open_room(sv, c, m, false);
+    request_room(sv, c, j);
 }
 
 /* Seats c in room; on failure returns the engine's reason and changes
@@ -598,7 +733,7 @@ static void seat(sv_t *sv, sv_client *c, sv_room *room)
 
 static void on_join(sv_t *sv, sv_client *c, const char *code)
 {
-    if (!not_in_room(sv, c))
+    if (!not_in_room(sv, c) || pending(sv, c))
         return;
     sv_room *room = sv_rooms_find(sv->rooms, code);
     if (!room) {
@@ -614,7 +749,7 @@ static void on_join(sv_t *sv, sv_client *c, const char *code)
 
 static void on_quick(sv_t *sv, sv_client *c)
 {
-    if (!not_in_room(sv, c))
+    if (!not_in_room(sv, c) || pending(sv, c))
         return;
     if (sv->quick && sv->quick->m) {
         if (!try_seat(sv, c, sv->quick))
@@ -623,27 +758,119 @@ static void on_quick(sv_t *sv, sv_client *c)
          * stop offering it and open a fresh one. */
         sv->quick = NULL;
     }
+    /* A quick-match room is being made: the second player takes its
+     * other seat when it opens. */
+    if (sv->quick_job && !sv->quick_waiter) {
+        sv->quick_waiter = c;
+        c->quick_waiting = true;
+        return;
+    }
     if (sv_rooms_count(sv->rooms) >= sv_rooms_capacity(sv->rooms)) {
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_TOO_MANY_ROOMS, "the server has no free room");
         return;
     }
-    pz_params p;
-    default_params(sv, &p);
-    match_config mc;
-    match_cfg(sv, 0, &mc);
-    const char *e = NULL;
-    match *m = match_create(&p, secrand_u64(), &mc, secrand_u64(), &e);
-    if (!m) {
-        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_INTERNAL, e ? e : "cannot make a puzzle");
+    sv_gen_job *j = sv_gen_job_new();
+    default_params(sv, &j->params);
+    match_cfg(sv, 0, &j->mc);
+    j->seed = secrand_u64();
+    j->quick = true;
+    if (request_room(sv, c, j))
+        sv->quick_job = j;
+}
+
+/* Forgets c's room request (LEAVE, disconnect): the job's result, when it
+ * comes, is dropped (or goes to the quick-match waiter). */
+static void cancel_request(sv_t *sv, sv_client *c)
+{
+    c->gen_job = NULL;
+    if (sv->quick_waiter == c)
+        sv->quick_waiter = NULL;
+    c->quick_waiting = false;
+}
+
+/* A finished room job: the room opens for its owner, or (quick match, the
+ * owner gone) for the player waiting for it; else it is dropped. */
+static void room_job_done(sv_t *sv, sv_gen_job *j)
+{
+    sv_client *c = &sv->clients[j->client];
+    bool owner_here = c->gen_job == j && c->id == j->owner && c->state == SV_CL_ACTIVE;
+    if (owner_here)
+        c->gen_job = NULL;
+    sv_client *w = NULL;
+    if (sv->quick_job == j) {
+        sv->quick_job = NULL;
+        w = sv->quick_waiter;
+        sv->quick_waiter = NULL;
+        if (w)
+            w->quick_waiting = false;
+    }
+    if (!owner_here) {
+        c = w;
+        w = NULL;
+    }
+    if (!c || !j->m) {
+        release_bytes(sv, j->ip, j->est_bytes, true);
+        if (c)
+            sv_send_error(sv, c, WIRE_ERROR, j->quick ? WIRE_ERR_INTERNAL : WIRE_ERR_BAD_PARAMS,
+                          j->err[0] ? j->err : "cannot make that puzzle");
+        if (w)
+            sv_send_error(sv, w, WIRE_ERROR, WIRE_ERR_INTERNAL, j->err[0] ? j->err : "cannot make a puzzle");
         return;
     }
-    sv_room *room = open_room(sv, c, m, true);
-    if (room && room->m && !(match_present(room->m, 0) && match_present(room->m, 1)))
+    match *m = j->m;
+    j->m = NULL;
+    sv_room *room = open_room(sv, c, m, j->quick, j);
+    if (room && room->m && w)
+        seat(sv, w, room);
+    if (room && room->m && j->quick && !(match_present(room->m, 0) && match_present(room->m, 1)))
         sv->quick = room;
+}
+
+void sv_game_poll_gen(sv_t *sv)
+{
+    sv_gen_job *j;
+    if (!sv->gen)
+        return;
+    /* Bounded by the jobs in flight (cfg.gen_queue). */
+    while ((j = sv_gen_poll(sv->gen))) {
+        sv->st.gen_jobs++;
+        sv->st.gen_cpu_us += j->cpu_us;
+        int64_t diff = (int64_t)j->cpu_us - (int64_t)j->est_us; /* charge what it really cost */
+        sv_client *c = &sv->clients[j->client];
+        if (c->id == j->owner && j->owner != 0)
+            sv_budget_charge(&c->gen, diff);
+        sv_addr *a = sv_addrs_find(sv->addrs, j->ip);
+        if (j->what == SV_GEN_ROOM) {
+            if (a) {
+                sv_budget_charge(&a->gen, diff);
+                if (a->gen_pending > 0)
+                    a->gen_pending--;
+            }
+            room_job_done(sv, j);
+        } else {
+            sv_room *room = sv_rooms_at(sv->rooms, j->room);
+            if (room && room->m && room->serial == j->serial && match_wants_puzzle(room->m)) {
+                pz_puzzle *pz = j->pz;
+                j->pz = NULL;
+                match_give_puzzle(room->m, pz, j->seed, sv->now_ms);
+                if (!pz)
+                    for (int s = 0; s < MATCH_SLOTS; s++)
+                        sv_send_error(sv, room->player[s], WIRE_ERROR, WIRE_ERR_INTERNAL, j->err);
+                sv_game_flush_room(sv, room);
+            }
+        }
+        sv_gen_job_free(j);
+    }
+    sv->st.gen_pending = sv_gen_pending(sv->gen);
+    sv->st.puzzle_bytes = sv->puzzle_bytes;
 }
 
 static void on_leave(sv_t *sv, sv_client *c)
 {
+    if (!c->room && (c->gen_job || c->quick_waiting)) {
+        cancel_request(sv, c); /* the room was never opened: nothing to say */
+        return;
+    }
     if (!in_room(sv, c))
         return;
     sv_room *room = c->room;
@@ -657,7 +884,7 @@ static void on_leave(sv_t *sv, sv_client *c)
 
 static void on_resume(sv_t *sv, sv_client *c, const wire_msg *in)
 {
-    if (!not_in_room(sv, c))
+    if (!not_in_room(sv, c) || pending(sv, c))
         return;
     sv_room *room = sv_rooms_find(sv->rooms, in->resume.code);
     int slot = in->resume.slot;
@@ -760,6 +987,7 @@ void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_DRAINING, "server is restarting");
         return;
     }
+    sv->acting = c;
     switch (in->type) {
     case WIRE_HELLO:
         on_hello(sv, c, in);
@@ -818,10 +1046,12 @@ void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
         sv_bad_message(sv, c, WIRE_ERR_BAD_MESSAGE, "not a client-to-server message");
         break;
     }
+    sv->acting = NULL;
 }
 
 void sv_game_disconnected(sv_t *sv, sv_client *c)
 {
+    cancel_request(sv, c);
     sv_room *room = c->room;
     if (!room)
         return;

@@ -7,7 +7,9 @@
 
 #include "match.h"
 #include "sv.h"
+#include "sv_addrs.h"
 #include "sv_disc.h"
+#include "sv_gen.h"
 #include "sv_limit.h"
 #include "sv_log.h"
 #include "sv_loglimit.h"
@@ -45,6 +47,10 @@ typedef struct sv_client {
     uint64_t last_move_ms; /* when its last MOVE came, valid once moved */
     uint32_t move_gap_ms;  /* time between its last two MOVEs; UINT32_MAX until it has made two */
     bool moved;
+    uint32_t ip;         /* network order, for the per-address records */
+    sv_budget gen;       /* generation CPU budget */
+    sv_gen_job *gen_job; /* its CREATE_ROOM / QUICK_MATCH being generated, or NULL */
+    bool quick_waiting;  /* seated in the quick-match room being generated when it opens */
 } sv_client;
 
 /* Held-back packets per client before they go out anyway. */
@@ -106,13 +112,25 @@ struct sv {
     int late_free; /* first free entry: index + 1, 0 = none */
     sv_due *due;   /* ring of SV_DUE_PER_CLIENT per client */
     int due_head, due_n, cap_due;
-    int step_max_slot;       /* highest peer slot sent to in this step, -1 = none */
+    int step_max_slot; /* highest peer slot sent to in this step, -1 = none */
+    sv_gen *gen;
+    sv_addrs *addrs;
+    sv_client *acting;       /* the client whose message is being handled, or NULL */
+    sv_gen_job *quick_job;   /* the quick-match room being generated, or NULL */
+    sv_client *quick_waiter; /* a second quick-match player waiting for it */
+    size_t puzzle_bytes;     /* estimated: rooms and jobs in flight */
+    int shake_max;           /* half-open peers allowed at once (sv_shake.c) */
+    uint64_t *shake_since;   /* per peer slot: when it was first seen in ENet's handshake, 0 = not */
+    uint64_t next_shake_ms;
     sv_loglimit lim_socket;  /* log lines of socket errors */
     sv_loglimit lim_refused; /* refused JOIN / RESUME lines */
 };
 
 /* sv_game.c: protocol messages in, match events out. */
 void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len);
+/* Takes the finished generation jobs: opens their rooms, starts the games
+ * that waited for a puzzle. Once per step. */
+void sv_game_poll_gen(sv_t *sv);
 void sv_game_disconnected(sv_t *sv, sv_client *c);
 /* Drains the room's match events into messages, refreshes its timer and
  * frees the room when nobody is left in it. */
@@ -127,6 +145,15 @@ void sv_game_abort_all(sv_t *sv);
  * over rooms in use) and the two players' client records with their share
  * of the hold pool (SV_CLIENT_BYTES). */
 size_t sv_room_memory(const sv_t *sv);
+
+/* sv_shake.c: the pre-handshake filter (docs/reliability.md, section 4). */
+#define SV_SHAKE_PER_ADDR 4 /* half-open peers from one address */
+#define SV_SHAKE_MIN 32     /* half-open peers in all, at least (else max_clients / 8) */
+#define SV_SHAKE_MS 2000    /* ENet handshake not finished by then: the peer is reset */
+void sv_shake_attach(sv_t *sv);
+void sv_shake_detach(sv_t *sv);
+/* Resets the peers stuck in ENet's handshake; every few hundred ms. */
+void sv_shake_expire(sv_t *sv);
 
 /* sv_server.c: sending and peer management. */
 void sv_send(sv_t *sv, sv_client *c, const wire_msg *m);

@@ -18,6 +18,7 @@ struct sv_rooms {
     uint32_t mask;
     sv_room **heap; /* min-heap on deadline */
     int heap_len;
+    uint32_t serial;
 };
 
 static uint32_t pack_code(const char *code)
@@ -137,6 +138,8 @@ sv_room *sv_rooms_add(sv_rooms *t, match *m, uint64_t now_ms)
     room->m = m;
     room->player[0] = room->player[1] = NULL;
     room->quick = false;
+    room->serial = ++t->serial;
+    room->puzzle_bytes = 0;
     room->created_ms = now_ms;
     room->deadline = UINT64_MAX;
     room->heap_pos = -1;

@@ -23,6 +23,9 @@ typedef struct sv_room {
     int index;                             /* position in the table */
     int next_free;                         /* free list link, -1 at the end */
     bool quick;                            /* made by quick match */
+    uint32_t serial;                       /* a new value each time the slot is used */
+    uint32_t ip;                           /* address charged for its puzzle memory */
+    size_t puzzle_bytes;                   /* that charge (estimated) */
     char *desc;                            /* DESC_REQUEST cache: the description game ID of the puzzle */
     size_t desc_len;                       /* whose hash is desc_for (malloc'd; freed with the room) */
     uint64_t desc_for;

@@ -296,7 +296,9 @@ static void on_connect(sv_t *sv, ENetPeer *peer)
     c->id = ++sv->next_id;
     c->slot = -1;
     c->connected_ms = sv->now_ms;
+    c->ip = peer->address.host;
     sv_bucket_init(&c->bucket, sv->now_ms, sv->cfg.msg_burst);
+    sv_budget_init(&c->gen, sv->now_ms, sv->cfg.gen_burst_ms);
     char ip[INET_ADDRSTRLEN] = "?";
     struct in_addr a = {.s_addr = peer->address.host};
     inet_ntop(AF_INET, &a, ip, sizeof ip);
@@ -594,6 +596,8 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
         dispatch(sv, &ev);
         handled++;
     }
+    sv_game_poll_gen(sv);
+    sv_shake_expire(sv);
     if (sv->disc)
         handled += sv_disc_poll(sv->disc, answer_probe, sv, 64);
     if (!sv_stop_requested(sv) && (sv->draining || atomic_load(&sv->want_drain)))
@@ -811,6 +815,7 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
                     "LAN discovery off: %s (port %d)", derr, cfg->discovery_port);
     }
 
+    sv->addrs = sv_addrs_create(4 * cfg->max_clients);
     sv->nclients = (int)sv->host->peerCount;
     sv->clients = mr_alloc((size_t)sv->nclients, sizeof *sv->clients);
     sv->rooms = sv_rooms_create(cfg->max_rooms);
@@ -826,6 +831,13 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
     sv->late_free = 1;
     sv->cap_due = sv->nclients * SV_DUE_PER_CLIENT;
     sv->due = mr_alloc((size_t)sv->cap_due, sizeof *sv->due);
+    sv_shake_attach(sv);
+    sv->gen = sv_gen_create(cfg->gen_queue);
+    if (!sv->gen) {
+        *err = "cannot start the puzzle generation threads";
+        sv_destroy(sv);
+        return NULL;
+    }
 
     char disc_text[16] = "off";
     if (sv->disc)
@@ -850,9 +862,12 @@ void sv_destroy(sv_t *sv)
     if (sv->host) {
         sv_shutdown(sv, SV_SHUTDOWN_MS);
         discard_all_late(sv);
+        sv_shake_detach(sv);
         enet_host_destroy(sv->host);
     }
     sv_disc_close(sv->disc);
+    sv_gen_destroy(sv->gen);
+    sv_addrs_destroy(sv->addrs);
     sv_rooms_destroy(sv->rooms);
     free(sv->clients);
     free(sv->out);

@@ -42,6 +42,13 @@ void sv_print_stats(const sv_t *sv, FILE *f)
     fprintf(f, "stats udp_in %llu\n", (unsigned long long)s.udp_in);
     fprintf(f, "stats udp_out %llu\n", (unsigned long long)s.udp_out);
     fprintf(f, "stats socket_errors %llu\n", (unsigned long long)s.socket_errors);
+    fprintf(f, "stats handshakes_dropped %llu\n", (unsigned long long)s.handshakes_dropped);
+    fprintf(f, "stats handshakes_expired %llu\n", (unsigned long long)s.handshakes_expired);
+    fprintf(f, "stats gen_jobs %llu\n", (unsigned long long)s.gen_jobs);
+    fprintf(f, "stats gen_cpu_us %llu\n", (unsigned long long)s.gen_cpu_us);
+    fprintf(f, "stats gen_refused %llu\n", (unsigned long long)s.gen_refused);
+    fprintf(f, "stats gen_pending %d\n", s.gen_pending);
+    fprintf(f, "stats puzzle_bytes %zu\n", s.puzzle_bytes);
     fprintf(f, "stats peers_now %d\n", s.peers_now);
     fprintf(f, "stats rooms_now %d\n", s.rooms_now);
     fprintf(f, "stats matches_running %d\n", s.matches_running);

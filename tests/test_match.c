@@ -116,7 +116,7 @@ static match *new_match(uint32_t countdown, uint32_t grace, int series, uint64_t
     pz_params p = {PZ_MAZE, LEN, 1, PZ_EASY};
     const char *err = NULL;
     pz_puzzle *pz = walk_generate(&p, seed, &err);
-    match_config cfg = {countdown, grace, series};
+    match_config cfg = {countdown, grace, series, false};
     match *m = match_create_puzzle(&walk_kind, pz, true, seed, &cfg, 99, &err);
     assert_non_null(m);
     return m;
@@ -505,6 +505,58 @@ static void test_leave_forfeits_and_abort(void **ctx)
     assert_int_equal(match_last_result(m)->winner, MATCH_NONE);
     match_abort(m, 4600); /* finished already: nothing */
     assert_int_equal(match_phase(m), MATCH_FINISHED);
+    match_destroy(m);
+}
+
+/* host_puzzles (the server's worker threads): a rematch asks the host for
+ * the next puzzle and waits, flags set, until it is given; a failed one
+ * clears the flags; a late one waits for the next start. */
+static void test_host_puzzles(void **ctx)
+{
+    (void)ctx;
+    pz_params p = {PZ_MAZE, LEN, 1, PZ_EASY};
+    const char *err = NULL;
+    match_config cfg = {3000, 30000, 3, true};
+    match *m = match_create_puzzle(&walk_kind, walk_generate(&p, 7, &err), true, 7, &cfg, 99, &err);
+    assert_non_null(m);
+    match_event evs[32];
+    assert_null(match_join(m, -1, "ann", 1000, NULL));
+    assert_null(match_join(m, -1, "bob", 1000, NULL));
+    assert_null(match_ready(m, 0, true, 1000));
+    assert_null(match_ready(m, 1, true, 1000)); /* the first puzzle is there: no wait */
+    assert_int_equal(match_phase(m), MATCH_COUNTDOWN);
+    assert_false(match_wants_puzzle(m));
+    match_update(m, 4000);
+    play_moves(m, 0, LEN - 1, 5000);
+    drain(m, evs, 32);
+    assert_non_null(match_give_puzzle(m, walk_generate(&p, 1, &err), 1, 5050)); /* not asked */
+    assert_null(match_rematch(m, 0, 5100));
+    assert_null(match_rematch(m, 1, 5200));
+    assert_int_equal(match_phase(m), MATCH_FINISHED); /* waiting for the puzzle */
+    assert_true(match_wants_puzzle(m));
+    int n = drain(m, evs, 32);
+    const match_event *need = find(evs, n, MATCH_EV_NEED_PUZZLE);
+    assert_non_null(need);
+    uint64_t seed = need->seed;
+    /* The generation failed: both may ask again. */
+    assert_null(match_give_puzzle(m, NULL, 0, 5300));
+    assert_false(match_wants_rematch(m, 0));
+    assert_false(match_wants_rematch(m, 1));
+    n = drain(m, evs, 32);
+    assert_int_equal(count_type(evs, n, MATCH_EV_READY), 2);
+    assert_null(match_rematch(m, 0, 5400));
+    assert_null(match_rematch(m, 1, 5400));
+    n = drain(m, evs, 32);
+    need = find(evs, n, MATCH_EV_NEED_PUZZLE);
+    assert_non_null(need);
+    seed = need->seed;
+    assert_null(match_give_puzzle(m, walk_generate(&p, seed, &err), seed, 5500));
+    assert_int_equal(match_phase(m), MATCH_COUNTDOWN);
+    n = drain(m, evs, 32);
+    assert_non_null(find(evs, n, MATCH_EV_COUNTDOWN));
+    uint64_t got;
+    assert_true(match_seeded(m, &got));
+    assert_int_equal(got, seed);
     match_destroy(m);
 }
 
@@ -929,7 +981,7 @@ static void test_memory_at_move_limit_default_maze(void **ctx)
 {
     (void)ctx;
     char err[128];
-    match_config cfg = {0, 30000, 1};
+    match_config cfg = {0, 30000, 1, false};
     match *m = match_create_from_id("maze:21x15:medium#1", &cfg, 5, err, sizeof err);
     assert_non_null(m);
     assert_null(match_join(m, -1, "ann", 0, NULL));
@@ -974,6 +1026,7 @@ int main(void)
         cmocka_unit_test(test_both_drop),
         cmocka_unit_test(test_leave_forfeits_and_abort),
         cmocka_unit_test(test_rematch_and_series),
+        cmocka_unit_test(test_host_puzzles),
         cmocka_unit_test(test_disconnect_after_finish),
         cmocka_unit_test(test_tokens_not_derivable),
         cmocka_unit_test(test_token_attack_on_old_tokens),

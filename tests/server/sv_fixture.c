@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "puzzle.h"
 #include "sv_fixture.h"
 #include "util.h"
 
@@ -129,4 +130,25 @@ void join_room(raw_client *c, const char *code, int want_slot)
     assert_true(raw_wait(c, WIRE_ROOM_STATE, &st, WAIT_MS));
     assert_int_equal(st.room.your_slot, want_slot);
     assert_string_equal(st.room.code, code);
+}
+
+int start_pair_race(raw_client *a, raw_client *b, pz_move *plan, int max)
+{
+    char code[WIRE_ROOM_CODE_LEN + 1];
+    create_room(a, code);
+    join_room(b, code, 1);
+    send_ready(a);
+    send_ready(b);
+    wire_msg m;
+    assert_true(raw_wait(a, WIRE_MATCH_START, &m, WAIT_MS));
+    assert_true(raw_wait(b, WIRE_MATCH_START, &m, WAIT_MS));
+    if (m.start.start_in_ms > 0)
+        raw_pump(a, m.start.start_in_ms + 20, false);
+    char err[160];
+    pz_puzzle *pz = pz_from_id(GAME_ID, err, sizeof err);
+    assert_non_null(pz);
+    int n = pz_kind_of(pz)->solve(pz, NULL, plan, max);
+    pz_kind_of(pz)->free_puzzle(pz);
+    assert_true(n >= 2);
+    return n;
 }

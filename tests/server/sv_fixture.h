@@ -41,5 +41,8 @@ void send_move(raw_client *c, uint32_t seq, pz_move mv);
 /* Creates a room on GAME_ID; returns its code in code. */
 void create_room(raw_client *c, char code[WIRE_ROOM_CODE_LEN + 1]);
 void join_room(raw_client *c, const char *code, int want_slot);
+/* a and b in a room on GAME_ID, both ready, past the countdown (the race
+ * is on); fills plan (max moves) with a solution and returns its length. */
+int start_pair_race(raw_client *a, raw_client *b, pz_move *plan, int max);
 
 #endif

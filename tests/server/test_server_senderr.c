@@ -66,27 +66,14 @@ static void test_send_error_one_peer(void **ctx)
     base_config(&cfg);
     fixture *f = start(&cfg);
     raw_client *a = join_server(f, "alice"), *b = join_server(f, "bob"), *v = join_server(f, "victim");
-    char code[WIRE_ROOM_CODE_LEN + 1];
-    create_room(a, code);
-    join_room(b, code, 1);
-    send_ready(a);
-    send_ready(b);
+    pz_move plan[512];
+    int n = start_pair_race(a, b, plan, (int)MR_ARRAY_LEN(plan));
     wire_msg m;
-    assert_true(raw_wait(a, WIRE_MATCH_START, &m, WAIT_MS));
-    assert_true(raw_wait(b, WIRE_MATCH_START, &m, WAIT_MS));
-    if (m.start.start_in_ms > 0)
-        raw_pump(a, m.start.start_in_ms + 20, false);
 
     block_port = raw_local_port(v);
     block_errno = EPERM;
     blocked_sends = 0;
     block_mode = BLOCK_TO_PORT;
-    char err[160];
-    pz_puzzle *pz = pz_from_id(GAME_ID, err, sizeof err);
-    assert_non_null(pz);
-    pz_move plan[512];
-    int n = pz_kind_of(pz)->solve(pz, NULL, plan, (int)MR_ARRAY_LEN(plan));
-    assert_true(n > 0);
     for (int i = 0; i < n; i++) {
         memset(&m, 0, sizeof m);
         m.type = WIRE_JOIN_ROOM;
@@ -106,8 +93,8 @@ static void test_send_error_one_peer(void **ctx)
     assert_true(st.socket_errors > 0);
     /* Still serving: a newcomer gets in and makes a room. */
     raw_client *c = join_server(f, "carol");
+    char code[WIRE_ROOM_CODE_LEN + 1];
     create_room(c, code);
-    pz_kind_of(pz)->free_puzzle(pz);
     raw_close(a);
     raw_close(b);
     raw_close(c);

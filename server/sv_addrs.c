@@ -1,0 +1,74 @@
+/* sv_addrs.c: a fixed open-addressing table of per-address records with least-recently-seen takeover. */
+#include "sv_addrs.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+struct sv_addrs {
+    sv_addr *e;
+    uint32_t mask;
+};
+
+sv_addrs *sv_addrs_create(int cap)
+{
+    uint32_t n = 64;
+    while (n < (uint32_t)cap)
+        n <<= 1;
+    sv_addrs *t = mr_alloc(1, sizeof *t);
+    t->e = mr_alloc(n, sizeof *t->e);
+    t->mask = n - 1;
+    return t;
+}
+
+void sv_addrs_destroy(sv_addrs *t)
+{
+    if (!t)
+        return;
+    free(t->e);
+    free(t);
+}
+
+static uint32_t home(const sv_addrs *t, uint32_t ip)
+{
+    return (ip * 2654435761u) >> 7 & t->mask;
+}
+
+static bool idle(const sv_addr *a)
+{
+    return a->gen_pending == 0 && a->rooms == 0;
+}
+
+sv_addr *sv_addrs_find(sv_addrs *t, uint32_t ip)
+{
+    for (uint32_t k = 0, i = home(t, ip); k < SV_ADDRS_PROBE; k++, i = (i + 1) & t->mask)
+        if (t->e[i].used && t->e[i].ip == ip)
+            return &t->e[i];
+    return NULL;
+}
+
+sv_addr *sv_addrs_get(sv_addrs *t, uint32_t ip, uint64_t now_ms, int burst_ms)
+{
+    sv_addr *a = sv_addrs_find(t, ip);
+    if (!a) {
+        /* A free entry, else the least recently seen idle one. */
+        for (uint32_t k = 0, i = home(t, ip); k < SV_ADDRS_PROBE; k++, i = (i + 1) & t->mask) {
+            sv_addr *e = &t->e[i];
+            if (!e->used) {
+                a = e;
+                break;
+            }
+            if (idle(e) && (!a || e->seen_ms < a->seen_ms))
+                a = e;
+        }
+        if (!a)
+            return NULL;
+        memset(a, 0, sizeof *a);
+        a->used = true;
+        a->ip = ip;
+        sv_budget_init(&a->gen, now_ms, burst_ms);
+    }
+    a->seen_ms = now_ms;
+    return a;
+}

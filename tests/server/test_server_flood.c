@@ -1,0 +1,160 @@
+/* test_server_flood.c: a handshake flood (1,100 forged ENet CONNECTs from as many 127.x.y.z addresses) does
+ * not lock new players out: the pre-handshake filter drops what is over its budgets and resets stuck
+ * handshakes. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "sv_fixture.h"
+#include "util.h"
+
+#define FORGED 1100
+
+typedef struct flood {
+    fixture *f;
+    int sent, per_pump;
+} flood;
+
+static size_t put16(uint8_t *p, unsigned v)
+{
+    p[0] = (uint8_t)(v >> 8);
+    p[1] = (uint8_t)v;
+    return 2;
+}
+
+static size_t put32(uint8_t *p, uint32_t v)
+{
+    put16(p, v >> 16);
+    put16(p + 2, v & 0xFFFF);
+    return 4;
+}
+
+/* One ENet CONNECT, as a client's first datagram: header (no peer, sent
+ * time), CONNECT command with acknowledge, the connect parameters. */
+static size_t make_connect(uint8_t *p, uint32_t connect_id)
+{
+    size_t n = 0;
+    n += put16(p + n, 0x8FFF); /* sent-time flag, peer 0xFFF */
+    n += put16(p + n, 0);
+    p[n++] = 0x82; /* CONNECT | ACKNOWLEDGE */
+    p[n++] = 0xFF;
+    n += put16(p + n, 1);
+    n += put16(p + n, 0); /* outgoing peer ID */
+    p[n++] = 0xFF;
+    p[n++] = 0xFF;
+    n += put32(p + n, 1392);  /* MTU */
+    n += put32(p + n, 32768); /* window */
+    n += put32(p + n, 1);     /* channels */
+    n += put32(p + n, 0);
+    n += put32(p + n, 0);
+    n += put32(p + n, 5000);
+    n += put32(p + n, 2);
+    n += put32(p + n, 2);
+    n += put32(p + n, connect_id);
+    n += put32(p + n, 0);
+    return n;
+}
+
+/* A forged CONNECT from 127.1.a.b (loopback: any 127/8 address is ours). */
+static void send_forged(uint16_t port, int i)
+{
+    int s = socket(AF_INET, SOCK_DGRAM, 0);
+    assert_true(s >= 0);
+    struct sockaddr_in from = {.sin_family = AF_INET};
+    from.sin_addr.s_addr = htonl(0x7F010000u | (uint32_t)(i / 250) << 8 | (uint32_t)(i % 250 + 1));
+    assert_int_equal(bind(s, (struct sockaddr *)&from, sizeof from), 0);
+    struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(port)};
+    to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    uint8_t d[64];
+    size_t n = make_connect(d, 0x1000u + (uint32_t)i);
+    assert_int_equal(sendto(s, d, n, 0, (struct sockaddr *)&to, sizeof to), (ssize_t)n);
+    close(s);
+}
+
+/* The server's pump, with the flood going on beside it. */
+static void pump_flood(void *ctx)
+{
+    flood *fl = ctx;
+    for (int k = 0; k < fl->per_pump && fl->sent < FORGED; k++)
+        send_forged(sv_port(fl->f->sv), fl->sent++);
+    pump_server(fl->f);
+}
+
+/* Issue 14: 1,100 forged CONNECTs filled every peer slot and locked new
+ * players out for 32 s. Now a player connecting while they arrive gets in
+ * (within ENet's connect retries), and most of them are never answered. */
+static void test_connect_during_flood(void **ctx)
+{
+    (void)ctx;
+    sv_config cfg;
+    base_config(&cfg);
+    flood fl = {.f = start(&cfg), .per_pump = 20};
+    /* 1,050 of them first: on the old server every peer slot is taken when
+     * the player comes (1,032 of them) for ENet's 30 s; the rest arrive
+     * while it connects. */
+    while (fl.sent < FORGED - 50)
+        pump_flood(&fl);
+    fl.per_pump = 1;
+    raw_client *c = raw_connect(sv_port(fl.f->sv), pump_flood, &fl, 12000);
+    assert_non_null(c);
+    assert_true(raw_hello(c, "newcomer", WAIT_MS));
+    while (fl.sent < FORGED)
+        pump_flood(&fl);
+    sv_stats st;
+    sv_get_stats(fl.f->sv, &st);
+    assert_true(st.handshakes_dropped > FORGED / 2);
+    assert_true(st.handshakes_expired > 0);
+    /* Another player, right after the flood. */
+    raw_client *d = raw_connect(sv_port(fl.f->sv), pump_server, fl.f, 12000);
+    assert_non_null(d);
+    assert_true(raw_hello(d, "second", WAIT_MS));
+    raw_close(c);
+    raw_close(d);
+    stop(fl.f);
+}
+
+/* One address cannot hold more than a few half-open peers. */
+static void test_per_address_budget(void **ctx)
+{
+    (void)ctx;
+    sv_config cfg;
+    base_config(&cfg);
+    fixture *f = start(&cfg);
+    for (int i = 0; i < 20; i++) {
+        int s = socket(AF_INET, SOCK_DGRAM, 0);
+        assert_true(s >= 0);
+        struct sockaddr_in from = {.sin_family = AF_INET};
+        from.sin_addr.s_addr = htonl(0x7F020001u);
+        assert_int_equal(bind(s, (struct sockaddr *)&from, sizeof from), 0);
+        struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(sv_port(f->sv))};
+        to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        uint8_t d[64];
+        size_t n = make_connect(d, 0x2000u + (uint32_t)i);
+        assert_int_equal(sendto(s, d, n, 0, (struct sockaddr *)&to, sizeof to), (ssize_t)n);
+        close(s);
+        pump_server(f);
+    }
+    sv_stats st;
+    sv_get_stats(f->sv, &st);
+    assert_int_equal(st.handshakes_dropped, 20 - 4);
+    stop(f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_connect_during_flood),
+        cmocka_unit_test(test_per_address_budget),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
