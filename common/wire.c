@@ -193,6 +193,13 @@ static bool get_str8(reader *r, char *out, size_t min, size_t max)
     return true;
 }
 
+/* A name the server sent (WELCOME, ROOM_STATE, discovery): the name rule,
+ * as the server only ever sends names that follow it. */
+static bool get_name(reader *r, char out[WIRE_NAME_MAX + 1])
+{
+    return get_str8(r, out, 1, WIRE_NAME_MAX) && wire_name_ok(out, strlen(out));
+}
+
 static bool get_game_id(reader *r, const char **out, uint16_t *outlen)
 {
     uint16_t n;
@@ -510,7 +517,7 @@ static bool read_player(reader *r, wire_player *p)
     p->rematch = f & 8;
     if (!p->present)
         return f == 0 && get_str8(r, p->name, 0, 0);
-    return get_str8(r, p->name, 1, WIRE_NAME_MAX);
+    return get_name(r, p->name);
 }
 
 static bool read_body(reader *r, wire_msg *m)
@@ -541,7 +548,7 @@ static bool read_body(reader *r, wire_msg *m)
             return true;
         }
     case WIRE_WELCOME:
-        return get_u32(r, &m->welcome.player_id) && get_str8(r, m->welcome.server_name, 1, WIRE_NAME_MAX);
+        return get_u32(r, &m->welcome.player_id) && get_name(r, m->welcome.server_name);
     case WIRE_REFUSED:
     case WIRE_ERROR:
         return get_u8(r, &m->error.code) && m->error.code >= 1 &&
@@ -743,7 +750,7 @@ bool wire_read_probe_reply(const uint8_t *buf, size_t len, wire_probe_reply *rp)
     if (rp->version != WIRE_VERSION)
         return true; /* the fixed header says enough to list it as incompatible */
     return get_u16(&r, &rp->players_waiting) && get_u16(&r, &rp->rooms) && get_u16(&r, &rp->players) &&
-           get_u16(&r, &rp->max_players) && get_str8(&r, rp->name, 1, WIRE_NAME_MAX) && at_end(&r);
+           get_u16(&r, &rp->max_players) && get_name(&r, rp->name) && at_end(&r);
 }
 
 /* ---- text ---- */
