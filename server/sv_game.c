@@ -538,6 +538,13 @@ static sv_room *open_room(sv_t *sv, sv_client *c, match *m, bool quick, const sv
 
 /* ---- generation requests (docs/reliability.md, "Puzzle generation") ---- */
 
+/* c's address record, created with a full generation budget; NULL when
+ * the table has no room for it (docs: sv_addrs.h). */
+static sv_addr *addr_of(sv_t *sv, sv_client *c)
+{
+    return sv_addrs_get(sv->addrs, c->ip, sv->now_ms, 4 * sv->cfg.gen_burst_ms);
+}
+
 static void refuse_gen(sv_t *sv, sv_client *c, int code, const char *why)
 {
     sv->st.gen_refused++;
@@ -556,7 +563,7 @@ static bool admit(sv_t *sv, sv_client *c, sv_gen_job *j)
     j->est_bytes = 2 * sv_gen_estimate_bytes(&j->params);
     j->est_us = sv_gen_estimate_us(&j->params);
     j->ip = c->ip;
-    sv_addr *a = sv_addrs_get(sv->addrs, c->ip, sv->now_ms, 4 * sv->cfg.gen_burst_ms);
+    sv_addr *a = addr_of(sv, c);
     if (!a) {
         refuse_gen(sv, c, WIRE_ERR_BUSY, "server busy: try again later");
         return false;
@@ -754,7 +761,7 @@ static bool join_backoff(sv_t *sv, sv_client *c)
 
 static void join_result(sv_t *sv, sv_client *c, bool ok)
 {
-    sv_addr *a = ok ? sv_addrs_find(sv->addrs, c->ip) : sv_addrs_get(sv->addrs, c->ip, sv->now_ms, 0);
+    sv_addr *a = ok ? sv_addrs_find(sv->addrs, c->ip) : addr_of(sv, c);
     if (!a)
         return;
     if (ok) {
