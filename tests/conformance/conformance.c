@@ -930,6 +930,66 @@ static void check_desc(void)
     raw_close(b);
 }
 
+/* Limits: a full room, the message rate, the bad-message count. */
+static void check_limits(void)
+{
+    raw_client *a = hello_client("gus"), *b = hello_client("hal"), *c = hello_client("ivy");
+    wire_msg m;
+    bool ok = a && b && c;
+    if (ok) {
+        send_create_id(a, "maze:9x9:easy#2", 1);
+        ok = raw_wait(a, WIRE_ROOM_STATE, &m, WAIT_MS);
+        wire_msg j;
+        memset(&j, 0, sizeof j);
+        j.type = WIRE_JOIN_ROOM;
+        memcpy(j.join.code, m.room.code, sizeof j.join.code);
+        raw_send_msg(b, &j);
+        ok = ok && raw_wait(b, WIRE_ROOM_STATE, &m, WAIT_MS);
+        raw_send_msg(c, &j);
+        ok = ok && next_error(c, WIRE_ERROR, WIRE_ERR_ROOM_FULL, NULL, 0);
+    }
+    check("ROOM-4", ok, "JOIN_ROOM of a room with both seats taken gets ERROR 6 ROOM_FULL");
+    raw_close(a);
+    raw_close(b);
+    raw_close(c);
+
+    /* 20 bad messages (server default --max-bad): the 20th answer says so
+     * and the server disconnects. */
+    c = hello_client("jay");
+    ok = c != NULL;
+    for (int i = 0; ok && i < 20; i++) {
+        uint8_t unknown[] = {200};
+        raw_send(c, unknown, 1);
+        char text[WIRE_TEXT_MAX + 1] = "";
+        ok = next_error(c, WIRE_ERROR, WIRE_ERR_BAD_MESSAGE, text, sizeof text);
+        if (ok && i == 19)
+            ok = strstr(text, "too many bad messages") != NULL;
+    }
+    check("BAD-1", ok && raw_wait_disconnect(c, WAIT_MS),
+          "the 20th bad message gets ERROR 4 \"too many bad messages\" and a disconnect");
+    raw_close(c);
+
+    /* Over the rate (100/s, bursts of 200): ERROR 12 (400 at once stay over
+     * it even if the server takes 2 s to read them). Requests answered
+     * with ERROR 9 are not bad, so only the over-rate ones count. */
+    c = hello_client("kim");
+    ok = c != NULL;
+    int rate = 0, n9 = 0;
+    if (ok) {
+        for (int i = 0; i < 400; i++)
+            send_type(c, WIRE_LEAVE_ROOM);
+        for (int i = 0; i < 400 && raw_next(c, &m, WAIT_MS) && m.type == WIRE_ERROR; i++) {
+            rate += m.error.code == WIRE_ERR_RATE;
+            n9 += m.error.code == WIRE_ERR_NOT_IN_ROOM;
+        }
+    }
+    check("RATE-1", ok && rate >= 1 && n9 >= 190,
+          "400 messages at once: the burst of about 200 is answered (%d ERROR 9), the rest get ERROR 12 RATE "
+          "(%d)",
+          n9, rate);
+    raw_close(c);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -950,6 +1010,7 @@ int main(int argc, char **argv)
     check_requests();
     check_race();
     check_desc();
+    check_limits();
     stop_server();
     printf("conformance: %d passed, %d failed\n", passes, fails);
     return fails ? 1 : 0;
