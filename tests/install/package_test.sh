@@ -164,11 +164,18 @@ sent=$(sed -n 's/.*moves sent \([0-9]*\), acked.*/\1/p' "$work/bot.out")
 acked=$(sed -n 's/.*moves sent [0-9]*, acked \([0-9]*\),.*/\1/p' "$work/bot.out")
 if [ -n "$mport" ]; then
     [ "$scrapes" -gt 0 ] || fail "no metrics scrape succeeded during the match"
-    body=$(scrape)
     # Every move a bot sent reaches the engine (validated); the ones it accepted
     # are the ones acknowledged (a move in flight as the race ends is rejected).
-    validated=$(moves_of <<<"$body")
-    accepted=$(awk '$1 ~ /^mazerace_moves_total\{.*result="accepted"/ {n += $2} END {print n + 0}' <<<"$body")
+    # A scrape shows the counters of up to 100 ms ago (docs/server.md), so the
+    # last moves may show only in a later snapshot: scrape until both agree,
+    # at most 30 times (3 s), then check the last scrape.
+    for _ in $(seq 30); do
+        body=$(scrape)
+        validated=$(moves_of <<<"$body")
+        accepted=$(awk '$1 ~ /^mazerace_moves_total\{.*result="accepted"/ {n += $2} END {print n + 0}' <<<"$body")
+        [ "$validated" = "$sent" ] && [ "$accepted" = "$acked" ] && break
+        sleep 0.1
+    done
     echo "   metrics: $scrapes scrapes during the match; after it mazerace_moves_validated_total $validated" \
         "(bots sent $sent), accepted $accepted (bots had $acked acknowledged)"
     [ "$validated" = "$sent" ] || fail "the server validated $validated moves, the bots sent $sent"
