@@ -117,8 +117,7 @@ static const char *set_difficulty(sv_config *cfg, const char *v)
 }
 static void get_difficulty(const sv_config *cfg, char *b, size_t n)
 {
-    static const char *const names[] = {"easy", "medium", "hard"};
-    snprintf(b, n, "%s", cfg->diff >= 0 && cfg->diff < 3 ? names[cfg->diff] : "?");
+    snprintf(b, n, "%s", pz_difficulty_name(cfg->diff));
 }
 
 static const char *set_log_level(sv_config *cfg, const char *v)

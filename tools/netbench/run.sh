@@ -13,6 +13,9 @@
 #   STEAL_MAX=3    repeat a repetition (enet_echo and ours alike, up to STEAL_TRIES=4 times) while
 #                  any of its runs had more CPU steal than this many per cent; the runs set aside are
 #                  listed at the end (default: keep every run)
+# Every bot connects from 127.0.0.1, so the server's per-address generation budget (--gen-rate,
+# --gen-burst, --gen-queue; docs/reliability.md) is raised to fit 1000 players from one address;
+# SERVER_ARGS come after and can set it back.
 # Only 127.0.0.1 is used. Every program stops by itself (the server is stopped with SIGINT: at once, not the drain of SIGTERM).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -32,6 +35,7 @@ if [ -z "$bl_src" ]; then
 fi
 [ -n "$bl_src" ] && [ -f "$bl_src/enet_echo.c" ] || { echo "netbench: cannot find baselines/enet_echo.c (set BASELINES)" >&2; exit 2; }
 
+gen_budget="--gen-rate 1000 --gen-burst 600000 --gen-queue 4096"
 work=$(mktemp -d /tmp/netbench.XXXXXX)
 server_pid=
 cleanup() {
@@ -79,7 +83,7 @@ run_ours() { # k window
   local cap=$((k + 8)) rooms=$((k / 2 + 8))
   # Same socket buffers and peer capacity as enet_echo -b 4096 -k K (+8 slots).
   "$srv_bin" --bind 127.0.0.1 --port 0 --no-discovery --countdown 1 --max-clients "$cap" \
-    --max-rooms "$rooms" --sockbuf 4096 --log-level warn ${SCRAPE:+--metrics 127.0.0.1:0} ${SERVER_ARGS:-} >"$log" 2>&1 &
+    --max-rooms "$rooms" --sockbuf 4096 --log-level warn $gen_budget ${SCRAPE:+--metrics 127.0.0.1:0} ${SERVER_ARGS:-} >"$log" 2>&1 &
   server_pid=$!
   for _ in $(seq 1 100); do
     port=$(sed -n 's/^listening on [0-9.]*:\([0-9]*\)$/\1/p' "$log")
