@@ -145,15 +145,14 @@ static int serve(sv_t *sv, sv_config *cfg, svc_metrics *metrics, int argc, char 
             notify_status(sv, &st);
             next_status = now + STATUS_EVERY_MS;
         }
-        if (publish) {
-            svc_metrics_publish(metrics, &st, sv_draining(sv));
+        /* Never waits for a scrape: a busy lock means try again next step. */
+        if (publish && svc_metrics_publish(metrics, &st, sv_draining(sv), false))
             next_publish = now + PUBLISH_EVERY_MS;
-        }
     }
     sv_shutdown(sv, 1000);
     if (metrics) {
         sv_get_stats(sv, &st);
-        svc_metrics_publish(metrics, &st, true);
+        svc_metrics_publish(metrics, &st, true, true);
     }
     if (cfg->stats) {
         sv_print_stats(sv, stdout);

@@ -235,12 +235,16 @@ unsigned svc_metrics_port(const svc_metrics *m)
     return m->port;
 }
 
-void svc_metrics_publish(svc_metrics *m, const sv_stats *st, bool draining)
+bool svc_metrics_publish(svc_metrics *m, const sv_stats *st, bool draining, bool wait)
 {
-    pthread_mutex_lock(&m->lock);
+    if (wait)
+        pthread_mutex_lock(&m->lock);
+    else if (pthread_mutex_trylock(&m->lock) != 0)
+        return false;
     m->snap = *st;
     m->draining = draining;
     pthread_mutex_unlock(&m->lock);
+    return true;
 }
 
 void svc_metrics_stop(svc_metrics *m)

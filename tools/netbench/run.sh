@@ -10,6 +10,13 @@
 #   BASELINES=dir  the baselines' sources (default ../shared/baselines next to the repo, or /work/shared/baselines)
 #   SERVER_ARGS="--progress-hold 0"  extra mazerace-server flags
 #   SCRAPE=1   serve metrics (--metrics 127.0.0.1:0) and scrape /metrics once a second during our runs
+#   SCRAPER=bash|python  the scraper: bash (default: /dev/tcp, but a `cat` and a `sleep` process are
+#              started every second) or one python3 process that never forks (like a Prometheus
+#              scraping from another host, which costs this machine nothing but the HTTP exchange)
+#   SCRAPE_PATH=/metrics  what it asks for (/healthz: the same traffic without rendering the metrics)
+#   PAIRED="ARGS"  each repetition also runs the server a second time with these extra flags
+#              (SCRAPE=1 scrapes only that second run); the table gets a "mazerace+B" row and
+#              B/A ratios, each pair run back to back under the same machine load
 #   STEAL_MAX=3    repeat a repetition (enet_echo and ours alike, up to STEAL_TRIES=4 times) while
 #                  any of its runs had more CPU steal than this many per cent; the runs set aside are
 #                  listed at the end (default: keep every run)
@@ -78,12 +85,13 @@ run_echo() { # enet_echo arguments; its RESULT line gets the run's steal_pct
   awk -v st="$st" '/^RESULT/ { $0 = $0 " steal_pct=" st } { print }' "$out" >> "$attempt"
 }
 
-run_ours() { # k window
-  local k=$1 d=$2 log=$work/server-$1.log port
+run_ours() { # k window [variant-flags]: the variant's RESULT lines are tagged "netB"
+  local k=$1 d=$2 log=$work/server-$1.log port variant=${3-} scrape=${SCRAPE:-}
+  [ -n "${PAIRED+x}" ] && [ -z "$variant" ] && scrape= # paired: only run B is scraped
   local cap=$((k + 8)) rooms=$((k / 2 + 8))
   # Same socket buffers and peer capacity as enet_echo -b 4096 -k K (+8 slots).
   "$srv_bin" --bind 127.0.0.1 --port 0 --no-discovery --countdown 1 --max-clients "$cap" \
-    --max-rooms "$rooms" --sockbuf 4096 --log-level warn $gen_budget ${SCRAPE:+--metrics 127.0.0.1:0} ${SERVER_ARGS:-} >"$log" 2>&1 &
+    --max-rooms "$rooms" --sockbuf 4096 --log-level warn $gen_budget ${scrape:+--metrics 127.0.0.1:0} ${SERVER_ARGS:-} $variant >"$log" 2>&1 &
   server_pid=$!
   for _ in $(seq 1 100); do
     port=$(sed -n 's/^listening on [0-9.]*:\([0-9]*\)$/\1/p' "$log")
@@ -93,20 +101,46 @@ run_ours() { # k window
   done
   [ -n "$port" ] || { echo "netbench: server did not start:" >&2; cat "$log" >&2; exit 1; }
   local scraper=
-  if [ -n "${SCRAPE:-}" ]; then
-    local mport
+  if [ -n "$scrape" ]; then
+    local mport path=${SCRAPE_PATH:-/metrics}
     mport=$(sed -n 's|^metrics on http://127.0.0.1:\([0-9]*\)/metrics$|\1|p' "$log")
     [ -n "$mport" ] || { echo "netbench: no metrics port:" >&2; cat "$log" >&2; exit 1; }
-    # A Prometheus-like scraper: one GET /metrics a second (bash's /dev/tcp, no curl needed).
-    (while kill -0 "$server_pid" 2>/dev/null; do
-      { exec 3<>"/dev/tcp/127.0.0.1/$mport" && printf 'GET /metrics HTTP/1.0\r\n\r\n' >&3 && cat <&3 >/dev/null; exec 3>&-; } 2>/dev/null
-      echo scrape >>"$work/scrapes-$k"
-      sleep 1
-    done) &
+    if [ "${SCRAPER:-bash}" = python ]; then
+      # One process, no forks: GET once a second until the server is gone.
+      python3 - "$mport" "$path" "$server_pid" "$work/scrapes-$k" <<'PY' &
+import os, socket, sys, time
+port, path, pid, out = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
+with open(out, "a") as log:
+    while True:
+        try:
+            os.kill(pid, 0)
+        except OSError:
+            break
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=5) as c:
+                c.sendall(("GET %s HTTP/1.0\r\n\r\n" % path).encode())
+                while c.recv(65536):
+                    pass
+        except OSError:
+            pass
+        log.write("scrape\n")
+        log.flush()
+        time.sleep(1)
+PY
+    else
+      # A Prometheus-like scraper: one GET a second (bash's /dev/tcp, no curl needed).
+      (while kill -0 "$server_pid" 2>/dev/null; do
+        { exec 3<>"/dev/tcp/127.0.0.1/$mport" && printf 'GET %s HTTP/1.0\r\n\r\n' "$path" >&3 && cat <&3 >/dev/null; exec 3>&-; } 2>/dev/null
+        echo scrape >>"$work/scrapes-$k"
+        sleep 1
+      done) &
+    fi
     scraper=$!
   fi
   "$bot_bin" --server "127.0.0.1:$port" --bots "$k" --bench "$d" --pace $((1000 / rate)) \
-    --server-pid "$server_pid" --sockbuf 4096 --timeout $((d + 60)) | tee -a "$attempt" || echo "netbench: bot bench k=$k failed" >&2
+    --server-pid "$server_pid" --sockbuf 4096 --timeout $((d + 60)) |
+    if [ -n "$variant" ]; then sed -u 's/^RESULT net /RESULT netB /'; else cat; fi | tee -a "$attempt" ||
+    echo "netbench: bot bench k=$k failed" >&2
   kill -INT "$server_pid"
   wait "$server_pid" || echo "netbench: server exited with $?" >&2
   server_pid=
@@ -132,6 +166,10 @@ for k in $loads; do
       fi
       echo "== [$rep/$reps] mazerace-server + mazerace-bot --bench: $k players, $((k / 2)) matches, $rate moves/s each"
       run_ours "$k" "$d"
+      if [ -n "${PAIRED+x}" ]; then
+        echo "== [$rep/$reps] the same, run B: extra flags '${PAIRED}'${SCRAPE:+, scraped once a second (${SCRAPER:-bash} scraper, ${SCRAPE_PATH:-/metrics})}"
+        run_ours "$k" "$d" "${PAIRED:- }"
+      fi
       # Keep the repetition unless STEAL_MAX is set, one of its runs had
       # more steal than that, and tries are left; both tools alike.
       worst=$(awk '/^RESULT/ { for (i = 1; i <= NF; i++) if ($i ~ /^steal_pct=/) { v = substr($i, 11) + 0; if (v > m) m = v } } END { printf "%.1f", m + 0 }' "$attempt")
@@ -160,6 +198,7 @@ awk '
     rps = val(line, "rt_per_s") + 0
     v[tool, k, "cli_us", runs[tool, k]] = rps > 0 ? (val(line, "cli_cpu_pct") + 0) * 1e4 / rps : 0
   }
+  function toolname(tool) { return tool == "oursB" ? "mazerace+B" : tool == "ours" ? "mazerace" : tool == "echo" ? "enet_echo -b 4096" : "enet_echo" }
   function median(tool, k, key,   n, i, j, a, t) {
     n = runs[tool, k]; if (!n) return -1
     for (i = 1; i <= n; i++) a[i] = v[tool, k, key, i]
@@ -169,31 +208,49 @@ awk '
   BEGIN { nkeys = split("p50_us p99_us max_us msgs_per_s srv_us_per_echo cli_us srv_drops cli_drops sent answered steal_pct", keys, " ") }
   /^RESULT enet rate/ { cfg = $3; sub(/^rate[0-9.]*_k/, "", cfg); if (cfg ~ /_buf4096K$/) { sub(/_buf4096K$/, "", cfg); add("echo", cfg, $0) } else add("echo_defbuf", cfg, $0) }
   /^RESULT net rate/ { cfg = $3; sub(/^rate[0-9.]*_k/, "", cfg); add("ours", cfg, $0) }
+  /^RESULT netB rate/ { cfg = $3; sub(/^rate[0-9.]*_k/, "", cfg); add("oursB", cfg, $0) }
   END {
     printf "%-6s %-18s %10s %10s %10s %10s %12s %12s %10s %10s %8s\n", "K", "", "p50_us", "p99_us", "max_us", "msgs/s", "srv_us/move", "cli_us/move", "srv_drops", "cli_drops", "steal%"
-    split("echo echo_defbuf ours", tools, " ")
+    split("echo echo_defbuf ours oursB", tools, " ")
     for (k in ks) {
-      for (t = 1; t <= 3; t++) {
+      for (t = 1; t <= 4; t++) {
         tool = tools[t]; if (!runs[tool, k]) continue
-        name = tool == "ours" ? "mazerace" : tool == "echo" ? "enet_echo -b 4096" : "enet_echo"
+        name = toolname(tool)
         printf "%-6s %-18s %10.1f %10.1f %10.1f %10.0f %12.2f %12.2f %10d %10d %8.1f\n", k, name, median(tool, k, "p50_us"), median(tool, k, "p99_us"), median(tool, k, "max_us"), median(tool, k, "msgs_per_s"), median(tool, k, "srv_us_per_echo"), median(tool, k, "cli_us"), median(tool, k, "srv_drops"), median(tool, k, "cli_drops"), median(tool, k, "steal_pct")
       }
-      for (t = 1; t <= 2; t++) {
+      for (t = 1; t <= 3; t++) {
         base = tools[t]; if (!runs[base, k] || !runs["ours", k]) continue
+        ours = "ours"
+        if (base == "ours") { if (!runs["oursB", k]) continue; ours = "oursB" }
         e50 = median(base, k, "p50_us"); e99 = median(base, k, "p99_us"); ecpu = median(base, k, "srv_us_per_echo")
         r50 = 0; r99 = 0; rcpu = 0; rcli = 0
-        if (median(base, k, "cli_us") > 0) rcli = median("ours", k, "cli_us") / median(base, k, "cli_us")
-        if (e50 > 0) r50 = median("ours", k, "p50_us") / e50
-        if (e99 > 0) r99 = median("ours", k, "p99_us") / e99
-        if (ecpu > 0) rcpu = median("ours", k, "srv_us_per_echo") / ecpu
-        printf "RATIO net_vs_%s k=%s runs=%d p50=%.2f p99=%.2f srv_cpu_per_move=%.2f cli_cpu_per_move=%.2f answered=%d sent=%d\n", base, k, runs["ours", k], r50, r99, rcpu, rcli, median("ours", k, "answered"), median("ours", k, "sent")
+        if (median(base, k, "cli_us") > 0) rcli = median(ours, k, "cli_us") / median(base, k, "cli_us")
+        if (e50 > 0) r50 = median(ours, k, "p50_us") / e50
+        if (e99 > 0) r99 = median(ours, k, "p99_us") / e99
+        if (ecpu > 0) rcpu = median(ours, k, "srv_us_per_echo") / ecpu
+        printf "RATIO %s k=%s runs=%d p50=%.2f p99=%.2f srv_cpu_per_move=%.2f cli_cpu_per_move=%.2f answered=%d sent=%d\n", (base == "ours" ? "netB_vs_net" : "net_vs_" base), k, runs[ours, k], r50, r99, rcpu, rcli, median(ours, k, "answered"), median(ours, k, "sent")
+        if (runs["oursB", k] && base == "echo") {
+          b50 = 0; b99 = 0; bcpu = 0
+          if (e50 > 0) b50 = median("oursB", k, "p50_us") / e50
+          if (e99 > 0) b99 = median("oursB", k, "p99_us") / e99
+          if (ecpu > 0) bcpu = median("oursB", k, "srv_us_per_echo") / ecpu
+          printf "RATIO netB_vs_%s k=%s runs=%d p50=%.2f p99=%.2f srv_cpu_per_move=%.2f\n", base, k, runs["oursB", k], b50, b99, bcpu
+        }
+      }
+      # Paired runs: B/A of each pair, then the median of those ratios (the
+      # pair ran back to back, so slow spells of the machine mostly cancel).
+      if (runs["oursB", k] && runs["oursB", k] == runs["ours", k]) {
+        n = runs["ours", k]; line = ""
+        for (i = 1; i <= n; i++) { pr[i] = v["ours", k, "p99_us", i] > 0 ? v["oursB", k, "p99_us", i] / v["ours", k, "p99_us", i] : 0; line = line sprintf(" %.2f", pr[i]) }
+        for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (pr[j] < pr[i]) { tt = pr[i]; pr[i] = pr[j]; pr[j] = tt }
+        printf "PAIRED k=%s pairs=%d p99_B_over_A:%s  median %.2f\n", k, n, line, n % 2 ? pr[(n + 1) / 2] : (pr[n / 2] + pr[n / 2 + 1]) / 2
       }
     }
     # Every run in the order it ran: the tail goes with the steal.
     print "every run, in order (steal: CPU time the hypervisor gave to other guests during that run):"
     for (i = 1; i <= nall; i++) {
       tool = all_tool[i]
-      name = tool == "ours" ? "mazerace" : tool == "echo" ? "enet_echo -b 4096" : "enet_echo"
+      name = toolname(tool)
       printf "  K=%-5s %-18s %s%s\n", all_k[i], name, all_line[i], (all_steal[i] > 3 ? "   (steal over 3%: the machine was busy)" : "")
     }
   }' "$results"
