@@ -7,7 +7,7 @@
 FROM debian:12 AS build
 RUN apt-get update \
  && apt-get install -y --no-install-recommends build-essential cmake pkg-config \
-        libenet-dev libsystemd-dev libmicrohttpd-dev \
+        libenet-dev libsystemd-dev libmicrohttpd-dev libsqlite3-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .

@@ -1,0 +1,176 @@
+/* st.c: the store interface: picks a backend, checks arguments, keeps the last error. */
+#include "st.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "st_backend.h"
+#include "util.h"
+
+/* Backends in the order they are asked; the last one takes file paths. */
+static const st_backend *const backends[] = {&st_backend_sqlite};
+
+struct st {
+    const st_backend *be;
+    void *b;
+    int version;
+    char err[512];
+};
+
+const char *st_ending_text(int ending)
+{
+    static const char *const t[] = {"solved", "forfeit", "both_left", "aborted"};
+    return ending >= 0 && ending < 4 ? t[ending] : "?";
+}
+
+const char *st_result_text(int result)
+{
+    static const char *const t[] = {"lost", "won", "none"};
+    return result >= 0 && result < 3 ? t[result] : "?";
+}
+
+void st_match_free(st_match *m)
+{
+    if (!m)
+        return;
+    free(m->game_id);
+    free(m->desc_id);
+    free(m->moves);
+    memset(m, 0, sizeof *m);
+}
+
+void st_matches_free(st_match *ms, int n)
+{
+    for (int i = 0; ms && i < n; i++)
+        st_match_free(&ms[i]);
+    free(ms);
+}
+
+static bool word_ok(const char *w, size_t max)
+{
+    size_t n = strnlen(w, max + 1);
+    return n >= 1 && n <= max;
+}
+
+const char *st_match_check(const st_match *m)
+{
+    if (!word_ok(m->mode, ST_WORD_MAX) || !word_ok(m->kind, ST_WORD_MAX) ||
+        !word_ok(m->difficulty, ST_WORD_MAX))
+        return "record: mode, kind and difficulty must be 1 to 15 bytes";
+    if (!m->game_id || !m->game_id[0] || !m->desc_id || !m->desc_id[0])
+        return "record: no game ID or description";
+    if (m->width < 1 || m->height < 1)
+        return "record: bad size";
+    if (m->winner < -1 || m->winner > 1)
+        return "record: bad winner";
+    if (m->ending < ST_END_SOLVED || m->ending > ST_END_ABORTED)
+        return "record: bad ending";
+    if (m->game_no < 1 || m->series_len < 1)
+        return "record: bad series numbers";
+    for (int i = 0; i < 2; i++) {
+        if (!word_ok(m->p[i].name, ST_NAME_MAX))
+            return "record: player names must be 1 to 24 bytes";
+        if (m->p[i].result < ST_LOST || m->p[i].result > ST_NO_RESULT)
+            return "record: bad player result";
+    }
+    if (m->nmoves > ST_MOVES_MAX || (m->nmoves && !m->moves))
+        return "record: too many moves";
+    for (size_t i = 0; i < m->nmoves; i++)
+        if (m->moves[i].player > 1)
+            return "record: move of a third player";
+    return NULL;
+}
+
+st *st_open(const char *location, int flags, char *err, size_t errlen)
+{
+    if (!location || !location[0]) {
+        snprintf(err, errlen, "no database location given");
+        return NULL;
+    }
+    size_t nb = sizeof backends / sizeof backends[0];
+    const st_backend *be = backends[nb - 1];
+    for (size_t i = 0; i + 1 < nb; i++)
+        if (backends[i]->claims(location)) {
+            be = backends[i];
+            break;
+        }
+    int version = 0;
+    void *b = be->open(location, flags, &version, err, errlen);
+    if (!b)
+        return NULL;
+    st *s = mr_alloc(1, sizeof *s);
+    s->be = be;
+    s->b = b;
+    s->version = version;
+    return s;
+}
+
+void st_close(st *s)
+{
+    if (!s)
+        return;
+    s->be->close(s->b);
+    free(s);
+}
+
+const char *st_backend_name(const st *s)
+{
+    return s->be->name;
+}
+
+int st_schema_version(const st *s)
+{
+    return s->version;
+}
+
+const char *st_put(st *s, st_match *const *ms, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const char *why = st_match_check(ms[i]);
+        if (why)
+            return why;
+    }
+    if (n <= 0)
+        return NULL;
+    return s->be->put(s->b, ms, n, s->err, sizeof s->err) ? NULL : s->err;
+}
+
+static int clamp_limit(int limit)
+{
+    return limit < 1 ? 1 : limit > ST_PAGE_MAX ? ST_PAGE_MAX : limit;
+}
+
+const char *st_recent(st *s, int64_t before_id, int limit, st_match **out, int *n)
+{
+    *out = NULL;
+    *n = 0;
+    if (before_id <= 0)
+        before_id = INT64_MAX;
+    return s->be->recent(s->b, before_id, clamp_limit(limit), out, n, s->err, sizeof s->err) ? NULL : s->err;
+}
+
+const char *st_get(st *s, int64_t id, st_match *out, bool *found)
+{
+    memset(out, 0, sizeof *out);
+    *found = false;
+    return s->be->get(s->b, id, out, found, s->err, sizeof s->err) ? NULL : s->err;
+}
+
+const char *st_best_times(st *s, const char *game_id, uint64_t desc_hash, int limit, st_best **out, int *n)
+{
+    *out = NULL;
+    *n = 0;
+    return s->be->best_times(s->b, game_id, desc_hash, clamp_limit(limit), out, n, s->err, sizeof s->err)
+               ? NULL
+               : s->err;
+}
+
+const char *st_personal_best(st *s, const char *name, const char *kind, int width, int height, st_best *out,
+                             bool *found)
+{
+    memset(out, 0, sizeof *out);
+    *found = false;
+    return s->be->personal_best(s->b, name, kind, width, height, out, found, s->err, sizeof s->err) ? NULL
+                                                                                                    : s->err;
+}

@@ -1,0 +1,134 @@
+/* st.h: the match store: finished races and their move logs, behind one interface of backends. */
+#ifndef MR_ST_H
+#define MR_ST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A store keeps finished matches (docs/server.md, "Database"): who played
+ * which puzzle when, how it ended, and both players' full move logs, so a
+ * race can be listed, replayed and ranked later. The game code sees only
+ * this header: st_open picks the backend from the location (today SQLite,
+ * a file path; st_backend.h is what another backend implements). No ENet,
+ * no SDL, no engine types: a move is four small numbers here.
+ *
+ * A handle (st) belongs to one thread at a time. Every call is synchronous
+ * and may wait on disk: a game loop never calls these itself, it hands
+ * records and questions to an st_writer (st_writer.h), whose thread does.
+ *
+ * Errors: calls that can fail return const char *: NULL on success, else a
+ * message that stays valid until the next call on the same handle (it may
+ * quote the database's own words). st_open reports through err/errlen. */
+
+typedef struct st st;
+
+#define ST_NAME_MAX 24          /* bytes of a player name, without the NUL (= MATCH_NAME_MAX) */
+#define ST_WORD_MAX 15          /* mode, kind and difficulty words */
+#define ST_PAGE_MAX 100         /* rows one query returns at most */
+#define ST_MOVES_MAX (1u << 20) /* moves one record may hold (both players) */
+
+enum st_ending {
+    ST_END_SOLVED = 0,    /* the winner solved first */
+    ST_END_FORFEIT = 1,   /* the loser left or did not come back in time */
+    ST_END_BOTH_LEFT = 2, /* nobody was left: no winner */
+    ST_END_ABORTED = 3,   /* the host stopped it (e.g. server shutdown) */
+};
+
+enum st_result {
+    ST_LOST = 0,
+    ST_WON = 1,
+    ST_NO_RESULT = 2, /* no winner (both left, aborted) */
+};
+
+/* One accepted move: ms from the race start, which player, and the move
+ * (pz_move's fields: type, dir, x, y). */
+typedef struct st_move {
+    uint32_t ms;
+    uint8_t player; /* 0 or 1 */
+    uint8_t type, dir;
+    uint16_t x, y;
+} st_move;
+
+typedef struct st_player {
+    char name[ST_NAME_MAX + 1];
+    uint64_t time_ms; /* race start to the solving move, else to the end of the game */
+    uint32_t moves;   /* accepted moves */
+    bool solved;
+    int result; /* enum st_result */
+} st_player;
+
+/* One finished game. Strings and moves are owned by the record: st_match_free. */
+typedef struct st_match {
+    int64_t id;                 /* given by the store (st_put); > 0 */
+    char mode[ST_WORD_MAX + 1]; /* "server", or the game's "hotseat", "computer", "online" */
+    char *game_id;              /* as played: the seeded form when seeded, else the description form */
+    char *desc_id;              /* the full description form ("kind:WxH:desc"); NULL in st_recent rows */
+    uint64_t desc_hash;         /* mr_hash64 of the description (match_desc_hash) */
+    char kind[ST_WORD_MAX + 1]; /* "sum", "maze", "ice", "pipes" */
+    int width, height;
+    char difficulty[ST_WORD_MAX + 1];
+    int64_t start_utc_ms; /* race start, wall clock: ms since 1970-01-01 UTC */
+    int winner;           /* 0, 1, or -1 for none */
+    int ending;           /* enum st_ending */
+    int game_no;          /* game of the series, from 1 */
+    int series_len;       /* best of series_len */
+    st_player p[2];
+    st_move *moves; /* both players' moves, in the order the host accepted them; NULL in st_recent rows */
+    size_t nmoves;
+} st_match;
+
+/* One row of a ranking: a player's solved game. */
+typedef struct st_best {
+    int64_t match_id;
+    char name[ST_NAME_MAX + 1];
+    uint64_t time_ms;
+    uint32_t moves;
+    int64_t start_utc_ms;
+} st_best;
+
+/* Frees what the record owns (not m itself) and zeroes it. Accepts NULL. */
+void st_match_free(st_match *m);
+/* Frees an array of n records from st_recent (each one's contents, then the array). */
+void st_matches_free(st_match *ms, int n);
+/* NULL if m may be stored, else a static message (names, words, counts, moves in range). */
+const char *st_match_check(const st_match *m);
+/* Static words for the enums ("solved", "won", ...), "?" when out of range. */
+const char *st_ending_text(int ending);
+const char *st_result_text(int result);
+
+enum st_open_flags {
+    ST_OPEN_CREATE = 0,   /* create the store if missing, apply migrations */
+    ST_OPEN_READONLY = 1, /* never create or change it (operator tools) */
+};
+
+/* Opens the store at location: a file path for SQLite. NULL with a message
+ * in err (errlen bytes) if it cannot be opened or is not a mazerace store
+ * (a foreign or corrupt file, a newer schema): the message says which. */
+st *st_open(const char *location, int flags, char *err, size_t errlen);
+void st_close(st *s); /* accepts NULL */
+/* The backend's name ("sqlite"). */
+const char *st_backend_name(const st *s);
+/* The schema version the store is at, after migrations. */
+int st_schema_version(const st *s);
+
+/* Stores n records in one transaction (all or none) and writes each one's
+ * new id into ms[i]->id. */
+const char *st_put(st *s, st_match *const *ms, int n);
+/* Newest first (highest id first), at most limit (clamped to 1..ST_PAGE_MAX)
+ * rows with id < before_id (0: from the newest): the next page starts
+ * before the last row's id. *out is a new array (st_matches_free) of *n
+ * records without desc_id and moves; *out is NULL when *n is 0. */
+const char *st_recent(st *s, int64_t before_id, int limit, st_match **out, int *n);
+/* One match with everything. *found false (and *out zeroed) if there is no such id. */
+const char *st_get(st *s, int64_t id, st_match *out, bool *found);
+/* Best solved times on one puzzle: rows whose game_id is game_id, or whose
+ * desc_hash is desc_hash when game_id is NULL; fastest first (then fewer
+ * moves, then older). At most limit rows (1..ST_PAGE_MAX); *out as for
+ * st_recent (free()). */
+const char *st_best_times(st *s, const char *game_id, uint64_t desc_hash, int limit, st_best **out, int *n);
+/* name's fastest solved game of that kind and size (any difficulty). *found false if none. */
+const char *st_personal_best(st *s, const char *name, const char *kind, int width, int height, st_best *out,
+                             bool *found);
+
+#endif

@@ -1,0 +1,29 @@
+/* st_backend.h: what a store backend implements (SQLite today; st.c dispatches to it). */
+#ifndef MR_ST_BACKEND_H
+#define MR_ST_BACKEND_H
+
+#include "st.h"
+
+/* A backend is a const table of functions over its own handle. st.c owns
+ * the st handle, checks arguments (limits clamped, records checked) and
+ * keeps the error text; a backend writes its error into err (errlen bytes)
+ * and returns false. Results follow st.h's ownership rules. */
+typedef struct st_backend {
+    const char *name;
+    /* Whether this backend serves location (e.g. a URI scheme); the last
+     * backend in st.c's list takes everything else (file paths). */
+    bool (*claims)(const char *location);
+    void *(*open)(const char *location, int flags, int *version, char *err, size_t errlen);
+    void (*close)(void *b);
+    bool (*put)(void *b, st_match *const *ms, int n, char *err, size_t errlen);
+    bool (*recent)(void *b, int64_t before_id, int limit, st_match **out, int *n, char *err, size_t errlen);
+    bool (*get)(void *b, int64_t id, st_match *out, bool *found, char *err, size_t errlen);
+    bool (*best_times)(void *b, const char *game_id, uint64_t desc_hash, int limit, st_best **out, int *n,
+                       char *err, size_t errlen);
+    bool (*personal_best)(void *b, const char *name, const char *kind, int width, int height, st_best *out,
+                          bool *found, char *err, size_t errlen);
+} st_backend;
+
+extern const st_backend st_backend_sqlite;
+
+#endif

@@ -1,0 +1,95 @@
+/* st_writer.h: the store's own thread: records and questions queued by a game loop that never waits on disk.
+ */
+#ifndef MR_ST_WRITER_H
+#define MR_ST_WRITER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "st.h"
+
+/* A writer owns a store handle and one thread. The game loop hands it
+ * finished matches (st_writer_put) and questions (st_writer_ask), each in
+ * O(1) under a mutex that the thread holds only to move list links; the
+ * thread stores everything that is waiting in one transaction (a batch of
+ * up to ST_WRITER_BATCH records), answers questions in the order asked,
+ * and leaves the answers for st_writer_poll.
+ *
+ * Bounded: at most max_records records wait. A record put while that many
+ * wait is dropped at once (freed, counted in st_writer_stats.dropped, and
+ * st_writer_put returns false so the host can log it): the race is over
+ * and its players already have the result, so losing its record is the
+ * smaller harm than a game loop waiting for a slow disk, or memory growing
+ * without bound. Likewise at most max_queries questions wait; one more is
+ * refused (the host answers "busy"). */
+
+typedef struct st_writer st_writer;
+
+#define ST_WRITER_RECORDS 4096 /* default max_records */
+#define ST_WRITER_QUERIES 256  /* default max_queries */
+#define ST_WRITER_BATCH 256    /* records per transaction at most */
+
+enum st_query_type {
+    ST_Q_RECENT = 1, /* st_recent(before_id, limit) */
+    ST_Q_GET,        /* st_get(id) */
+    ST_Q_BEST,       /* st_best_times(game_id or desc_hash, limit) */
+    ST_Q_PB,         /* st_personal_best(name, kind, width, height) */
+};
+
+typedef struct st_query {
+    int type;      /* enum st_query_type */
+    uint64_t tag;  /* the host's, returned in the answer (e.g. which client asked) */
+    int64_t id;    /* GET: the match; RECENT: before_id (0 = newest) */
+    int limit;     /* RECENT, BEST */
+    char *game_id; /* BEST: malloc'd, taken over by st_writer_ask (even when refused); NULL = by desc_hash */
+    uint64_t desc_hash;
+    char name[ST_NAME_MAX + 1]; /* PB */
+    char kind[ST_WORD_MAX + 1]; /* PB */
+    int width, height;          /* PB */
+} st_query;
+
+typedef struct st_answer {
+    int type; /* the query's */
+    uint64_t tag;
+    const char *error; /* NULL, or what failed (owned by the answer) */
+    st_match *matches; /* RECENT: n rows (no desc_id, no moves) */
+    int n;             /* RECENT, BEST: rows */
+    st_match match;    /* GET, when found */
+    bool found;        /* GET, PB */
+    st_best *best;     /* BEST: n rows; PB: 1 row when found */
+} st_answer;
+void st_answer_free(st_answer *a); /* what the answer owns; accepts NULL */
+
+typedef struct st_writer_stats {
+    uint64_t written;      /* records committed */
+    uint64_t dropped;      /* records refused because max_records were waiting */
+    uint64_t failed;       /* records the store refused (error below) */
+    uint64_t transactions; /* committed */
+    uint64_t refused;      /* questions refused because max_queries were waiting */
+    int waiting;           /* records waiting now */
+    int64_t last_id;       /* id of the last record committed */
+    char last_error[256];  /* the store's last error, "" if none */
+} st_writer_stats;
+
+/* Starts the thread on s (taken over, closed by st_writer_destroy; also on
+ * failure). 0 for a bound means its default. NULL if the thread cannot start. */
+st_writer *st_writer_create(st *s, int max_records, int max_queries);
+/* Stores every record still waiting, answers nothing more, stops the
+ * thread and closes the store. Accepts NULL. */
+void st_writer_destroy(st_writer *w);
+
+/* Queues m (a malloc'd record, taken over in every case) for storing.
+ * false if it was dropped: max_records were waiting, or it fails
+ * st_match_check (counted as failed). */
+bool st_writer_put(st_writer *w, st_match *m);
+/* Queues a question (copied; q->game_id taken over). false if refused. */
+bool st_writer_ask(st_writer *w, st_query *q);
+/* Takes the oldest answer: true and *a filled (st_answer_free it). Cheap
+ * when there is none (one atomic load). */
+bool st_writer_poll(st_writer *w, st_answer *a);
+/* Waits until every record queued so far is committed or failed (tests,
+ * and the operator's "flush before exit"; never from a game loop). */
+void st_writer_sync(st_writer *w);
+void st_writer_stats_get(st_writer *w, st_writer_stats *out);
+
+#endif
