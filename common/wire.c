@@ -247,6 +247,47 @@ static bool at_end(const reader *r)
 
 /* ---- messages ---- */
 
+static void put_params(writer *w, const pz_params *p)
+{
+    assert(p->kind >= 0 && p->kind < PZ_KIND_COUNT && p->diff >= 0 && p->diff < PZ_DIFF_COUNT);
+    assert(p->w >= 0 && p->h >= 0 && p->w <= 0xFFFF && p->h <= 0xFFFF);
+    put_u8(w, (unsigned)p->kind);
+    put_u16(w, (unsigned)p->w);
+    put_u16(w, (unsigned)p->h);
+    put_u8(w, (unsigned)p->diff);
+}
+
+/* A seat's name in ROOM_LIST: the name rule, or empty for no player. */
+static void put_seat_name(writer *w, const char *name)
+{
+    assert(!name[0] || wire_name_ok(name, strlen(name)));
+    put_str8(w, name, WIRE_NAME_MAX);
+}
+
+/* MATCH_START and WATCH_START from start_in_ms on. */
+static void put_start_tail(writer *w, int32_t start_in_ms, uint64_t hash, uint8_t series,
+                           const uint8_t score[2], const char *game_id, uint16_t game_id_len)
+{
+    assert(series >= 1 && series <= WIRE_MAX_SERIES);
+    put_u32(w, (uint32_t)start_in_ms);
+    put_u64(w, hash);
+    put_u8(w, series);
+    put_u8(w, score[0]);
+    put_u8(w, score[1]);
+    put_game_id(w, game_id, game_id_len);
+}
+
+static void put_room_entry(writer *w, const wire_room_entry *e)
+{
+    assert(e->phase == MATCH_COUNTDOWN || e->phase == MATCH_RACING);
+    put_code(w, e->code);
+    put_u8(w, e->phase);
+    put_params(w, &e->params);
+    put_u16(w, e->spectators);
+    put_seat_name(w, e->name[0]);
+    put_seat_name(w, e->name[1]);
+}
+
 static void write_body(writer *w, const wire_msg *m)
 {
     put_u8(w, m->type);
@@ -349,15 +390,10 @@ static void write_body(writer *w, const wire_msg *m)
     case WIRE_ROOM_STATE: {
         const wire_room_state *s = &m->room;
         put_code(w, s->code);
-        assert(s->your_slot < 2 && s->phase <= MATCH_FINISHED);
+        assert((s->your_slot < 2 || s->your_slot == WIRE_SLOT_WATCHER) && s->phase <= MATCH_FINISHED);
         put_u8(w, s->your_slot);
         put_u8(w, s->phase);
-        assert(s->params.kind >= 0 && s->params.kind < PZ_KIND_COUNT);
-        assert(s->params.diff >= 0 && s->params.diff < PZ_DIFF_COUNT);
-        put_u8(w, (unsigned)s->params.kind);
-        put_u16(w, (unsigned)s->params.w);
-        put_u16(w, (unsigned)s->params.h);
-        put_u8(w, (unsigned)s->params.diff);
+        put_params(w, &s->params);
         assert(s->series_len >= 1 && s->series_len <= WIRE_MAX_SERIES);
         put_u8(w, s->series_len);
         put_u8(w, s->score[0]);
@@ -369,20 +405,38 @@ static void write_body(writer *w, const wire_msg *m)
             assert(p->present ? wire_name_ok(p->name, strlen(p->name)) : p->name[0] == '\0');
             put_str8(w, p->name, WIRE_NAME_MAX);
         }
+        put_u16(w, s->spectators);
         break;
     }
+    case WIRE_WATCH:
+        put_code(w, m->join.code);
+        break;
+    case WIRE_LIST_ROOMS:
+        break;
+    case WIRE_WATCH_END:
+        put_str8(w, m->error.text, WIRE_TEXT_MAX);
+        break;
+    case WIRE_WATCH_START: {
+        const wire_watch_start *s = &m->wstart;
+        put_code(w, s->code);
+        put_u16(w, s->game_no);
+        put_start_tail(w, s->start_in_ms, s->desc_hash, s->series_len, s->score, s->game_id, s->game_id_len);
+        break;
+    }
+    case WIRE_ROOM_LIST:
+        assert(m->list.count <= WIRE_ROOM_LIST_MAX && m->list.count <= m->list.total);
+        put_u16(w, m->list.total);
+        put_u8(w, m->list.count);
+        for (unsigned i = 0; i < m->list.count; i++)
+            put_room_entry(w, &m->list.room[i]);
+        break;
     case WIRE_MATCH_START: {
         const wire_match_start *s = &m->start;
-        assert(s->slot < 2 && s->series_len >= 1 && s->series_len <= WIRE_MAX_SERIES);
+        assert(s->slot < 2);
         put_u8(w, s->slot);
         put_u16(w, s->game_no);
         put_bytes(w, s->token.b, MATCH_TOKEN_BYTES);
-        put_u32(w, (uint32_t)s->start_in_ms);
-        put_u64(w, s->desc_hash);
-        put_u8(w, s->series_len);
-        put_u8(w, s->score[0]);
-        put_u8(w, s->score[1]);
-        put_game_id(w, s->game_id, s->game_id_len);
+        put_start_tail(w, s->start_in_ms, s->desc_hash, s->series_len, s->score, s->game_id, s->game_id_len);
         break;
     }
     case WIRE_PROGRESS: {
@@ -520,6 +574,36 @@ static bool read_player(reader *r, wire_player *p)
     return get_name(r, p->name);
 }
 
+/* MATCH_START and WATCH_START from start_in_ms on. */
+static bool get_start_tail(reader *r, int32_t *start_in_ms, uint64_t *hash, uint8_t *series, uint8_t score[2],
+                           const char **game_id, uint16_t *game_id_len)
+{
+    return get_i32(r, start_in_ms) && get_u64(r, hash) && get_series(r, series) && get_u8(r, &score[0]) &&
+           get_u8(r, &score[1]) && get_game_id(r, game_id, game_id_len);
+}
+
+/* A seat's name in ROOM_LIST: empty, or the name rule. */
+static bool get_seat_name(reader *r, char out[WIRE_NAME_MAX + 1])
+{
+    size_t save = r->pos;
+    uint8_t n;
+    if (!get_u8(r, &n))
+        return false;
+    if (n == 0) {
+        out[0] = '\0';
+        return true;
+    }
+    r->pos = save;
+    return get_name(r, out);
+}
+
+static bool read_room_entry(reader *r, wire_room_entry *e)
+{
+    return get_code(r, e->code) && get_u8(r, &e->phase) &&
+           (e->phase == MATCH_COUNTDOWN || e->phase == MATCH_RACING) && read_params(r, &e->params) &&
+           get_u16(r, &e->spectators) && get_seat_name(r, e->name[0]) && get_seat_name(r, e->name[1]);
+}
+
 static bool read_body(reader *r, wire_msg *m)
 {
     switch (m->type) {
@@ -591,17 +675,37 @@ static bool read_body(reader *r, wire_msg *m)
         return get_u32(r, &m->ack.seq) && get_u32(r, &m->ack.moves) && get_bool(r, &m->ack.solved);
     case WIRE_ROOM_STATE: {
         wire_room_state *s = &m->room;
-        return get_code(r, s->code) && get_slot(r, &s->your_slot) &&
+        return get_code(r, s->code) && get_u8(r, &s->your_slot) &&
+               (s->your_slot < 2 || s->your_slot == WIRE_SLOT_WATCHER) &&
                get_below(r, &s->phase, MATCH_FINISHED + 1) && read_params(r, &s->params) &&
                get_series(r, &s->series_len) && get_u8(r, &s->score[0]) && get_u8(r, &s->score[1]) &&
-               read_player(r, &s->player[0]) && read_player(r, &s->player[1]);
+               read_player(r, &s->player[0]) && read_player(r, &s->player[1]) && get_u16(r, &s->spectators);
     }
+    case WIRE_WATCH:
+        return get_code(r, m->join.code);
+    case WIRE_LIST_ROOMS:
+        return true;
+    case WIRE_WATCH_END:
+        return get_str8(r, m->error.text, 0, WIRE_TEXT_MAX);
+    case WIRE_WATCH_START: {
+        wire_watch_start *s = &m->wstart;
+        return get_code(r, s->code) && get_u16(r, &s->game_no) &&
+               get_start_tail(r, &s->start_in_ms, &s->desc_hash, &s->series_len, s->score, &s->game_id,
+                              &s->game_id_len);
+    }
+    case WIRE_ROOM_LIST:
+        if (!(get_u16(r, &m->list.total) && get_u8(r, &m->list.count) &&
+              m->list.count <= WIRE_ROOM_LIST_MAX && m->list.count <= m->list.total))
+            return false;
+        for (unsigned i = 0; i < m->list.count; i++)
+            if (!read_room_entry(r, &m->list.room[i]))
+                return false;
+        return true;
     case WIRE_MATCH_START: {
         wire_match_start *s = &m->start;
         return get_slot(r, &s->slot) && get_u16(r, &s->game_no) && get_token(r, &s->token) &&
-               get_i32(r, &s->start_in_ms) && get_u64(r, &s->desc_hash) && get_series(r, &s->series_len) &&
-               get_u8(r, &s->score[0]) && get_u8(r, &s->score[1]) &&
-               get_game_id(r, &s->game_id, &s->game_id_len);
+               get_start_tail(r, &s->start_in_ms, &s->desc_hash, &s->series_len, s->score, &s->game_id,
+                              &s->game_id_len);
     }
     case WIRE_PROGRESS: {
         wire_progress *p = &m->progress;
@@ -691,6 +795,16 @@ const char *wire_type_name(int type)
         return "DESC_REQUEST";
     case WIRE_DESC_CHUNK:
         return "DESC_CHUNK";
+    case WIRE_WATCH:
+        return "WATCH";
+    case WIRE_LIST_ROOMS:
+        return "LIST_ROOMS";
+    case WIRE_WATCH_START:
+        return "WATCH_START";
+    case WIRE_ROOM_LIST:
+        return "ROOM_LIST";
+    case WIRE_WATCH_END:
+        return "WATCH_END";
     default:
         return "?";
     }
@@ -732,6 +846,7 @@ size_t wire_write_probe_reply(const wire_probe_reply *rp, uint8_t *buf, size_t c
     put_u16(&w, rp->rooms);
     put_u16(&w, rp->players);
     put_u16(&w, rp->max_players);
+    put_u16(&w, rp->races);
     assert(wire_name_ok(rp->name, strlen(rp->name)));
     put_str8(&w, rp->name, WIRE_NAME_MAX);
     return w.len;
@@ -750,7 +865,7 @@ bool wire_read_probe_reply(const uint8_t *buf, size_t len, wire_probe_reply *rp)
     if (rp->version != WIRE_VERSION)
         return true; /* the fixed header says enough to list it as incompatible */
     return get_u16(&r, &rp->players_waiting) && get_u16(&r, &rp->rooms) && get_u16(&r, &rp->players) &&
-           get_u16(&r, &rp->max_players) && get_name(&r, rp->name) && at_end(&r);
+           get_u16(&r, &rp->max_players) && get_u16(&r, &rp->races) && get_name(&r, rp->name) && at_end(&r);
 }
 
 /* ---- text ---- */

@@ -22,7 +22,7 @@
 #define WIRE_MAGIC 0x4D5A5243u       /* "MZRC": HELLO */
 #define WIRE_PROBE_MAGIC 0x4D5A5250u /* "MZRP": discovery probe */
 #define WIRE_REPLY_MAGIC 0x4D5A5241u /* "MZRA": discovery reply */
-#define WIRE_VERSION 2
+#define WIRE_VERSION 3
 #define WIRE_DEFAULT_PORT 27910
 #define WIRE_DISCOVERY_PORT 27911
 #define WIRE_CHANNELS 1
@@ -40,6 +40,8 @@
 /* No message is longer than this (MATCH_START with the longest game ID). */
 #define WIRE_MSG_MAX (WIRE_GAME_ID_MAX + 64)
 #define WIRE_SLOT_NONE 0xFF
+#define WIRE_SLOT_WATCHER 0xFF /* ROOM_STATE your_slot of a spectator */
+#define WIRE_ROOM_LIST_MAX 32  /* rooms per ROOM_LIST */
 
 enum wire_type {
     /* client -> server */
@@ -53,6 +55,8 @@ enum wire_type {
     WIRE_RESUME = 16,
     WIRE_MOVE = 17,
     WIRE_DESC_REQUEST = 18, /* a chunk of the current puzzle's description game ID */
+    WIRE_WATCH = 22,        /* watch a room as a spectator (code) */
+    WIRE_LIST_ROOMS = 23,   /* which rooms are racing (ROOM_LIST) */
     /* server -> client */
     WIRE_WELCOME = 2,
     WIRE_REFUSED = 3,
@@ -67,6 +71,9 @@ enum wire_type {
     WIRE_SHUTDOWN = 38,
     WIRE_ERROR = 39,
     WIRE_DESC_CHUNK = 40,
+    WIRE_WATCH_START = 44, /* to a spectator: a game begins (or is on) */
+    WIRE_ROOM_LIST = 45,   /* rooms in progress, for "Watch" */
+    WIRE_WATCH_END = 46,   /* to a spectator: no longer watching (the room closed) */
 };
 
 /* Codes in REFUSED and ERROR. */
@@ -84,10 +91,12 @@ enum wire_error {
     WIRE_ERR_RESUME = 11, /* bad token or grace period over */
     WIRE_ERR_RATE = 12,   /* too many messages */
     WIRE_ERR_INTERNAL = 13,
-    WIRE_ERR_HANDSHAKE = 14, /* first message was not HELLO, or HELLO twice */
-    WIRE_ERR_BUSY = 15,      /* server too busy / generation budget used up: retry later */
-    WIRE_ERR_MEMORY = 16,    /* server puzzle memory full, or too much for your address */
-    WIRE_ERR_DRAINING = 17,  /* server is restarting: no new rooms, quick matches or races */
+    WIRE_ERR_HANDSHAKE = 14,  /* first message was not HELLO, or HELLO twice */
+    WIRE_ERR_BUSY = 15,       /* server too busy / generation budget used up: retry later */
+    WIRE_ERR_MEMORY = 16,     /* server puzzle memory full, or too much for your address */
+    WIRE_ERR_DRAINING = 17,   /* server is restarting: no new rooms, quick matches or races */
+    WIRE_ERR_WATCH_FULL = 20, /* the room's (or the server's) spectator limit is reached */
+    WIRE_ERR_SPECTATOR = 21,  /* not allowed to a spectator (MOVE: counted as bad) */
 };
 
 /* CREATE_ROOM. */
@@ -108,13 +117,41 @@ typedef struct wire_player {
 
 typedef struct wire_room_state {
     char code[WIRE_ROOM_CODE_LEN + 1];
-    uint8_t your_slot; /* 0 or 1 */
+    uint8_t your_slot; /* 0 or 1; WIRE_SLOT_WATCHER for a spectator */
     uint8_t phase;     /* enum match_phase */
     pz_params params;  /* what the room races on */
     uint8_t series_len;
     uint8_t score[2];
     wire_player player[2];
+    uint16_t spectators; /* watching the room now */
 } wire_room_state;
+
+/* WATCH_START: MATCH_START for a spectator (no seat, no token). */
+typedef struct wire_watch_start {
+    char code[WIRE_ROOM_CODE_LEN + 1];
+    uint16_t game_no;
+    int32_t start_in_ms; /* as MATCH_START */
+    uint64_t desc_hash;
+    uint8_t series_len;
+    uint8_t score[2];
+    const char *game_id; /* not NUL-terminated; see game_id_len (1..WIRE_GAME_ID_MAX) */
+    uint16_t game_id_len;
+} wire_watch_start;
+
+/* One entry of ROOM_LIST: a room with a game in countdown or racing. */
+typedef struct wire_room_entry {
+    char code[WIRE_ROOM_CODE_LEN + 1];
+    uint8_t phase; /* MATCH_COUNTDOWN or MATCH_RACING */
+    pz_params params;
+    uint16_t spectators;
+    char name[2][WIRE_NAME_MAX + 1]; /* "" for an empty seat */
+} wire_room_entry;
+
+typedef struct wire_room_list {
+    uint16_t total; /* rooms in progress on the server (may exceed count) */
+    uint8_t count;  /* 0..WIRE_ROOM_LIST_MAX */
+    wire_room_entry room[WIRE_ROOM_LIST_MAX];
+} wire_room_list;
 
 /* How the puzzle travels: the game ID, and mr_hash64 of the kind's
  * encode_desc. A seeded ID is short; the client regenerates the puzzle and
@@ -182,7 +219,7 @@ typedef struct wire_msg {
             uint32_t player_id;
             char server_name[WIRE_NAME_MAX + 1];
         } welcome;
-        struct { /* REFUSED, ERROR, SHUTDOWN (code 0), REJECT (code: enum match_reject) */
+        struct { /* REFUSED, ERROR, SHUTDOWN and WATCH_END (code 0), REJECT (code: enum match_reject) */
             uint8_t code;
             uint32_t seq; /* REJECT only */
             char text[WIRE_TEXT_MAX + 1];
@@ -190,7 +227,7 @@ typedef struct wire_msg {
         wire_create create;
         struct {
             char code[WIRE_ROOM_CODE_LEN + 1];
-        } join;
+        } join; /* JOIN_ROOM and WATCH */
         struct {
             bool ready;
         } ready;
@@ -219,6 +256,8 @@ typedef struct wire_msg {
             uint32_t offset; /* first byte wanted */
         } desc_req;
         wire_desc_chunk desc;
+        wire_watch_start wstart;
+        wire_room_list list;
         struct {
             uint8_t slot;   /* whose moves */
             uint32_t first; /* index of moves[0] in the slot's move log */
@@ -260,11 +299,12 @@ typedef struct wire_probe_reply {
     uint16_t rooms;
     uint16_t players; /* connected clients */
     uint16_t max_players;
+    uint16_t races; /* rooms in countdown or racing: "Watch" (version 3) */
     char name[WIRE_NAME_MAX + 1];
 } wire_probe_reply;
 
 #define WIRE_PROBE_LEN 10
-#define WIRE_PROBE_REPLY_MAX (20 + 1 + WIRE_NAME_MAX)
+#define WIRE_PROBE_REPLY_MAX (22 + 1 + WIRE_NAME_MAX)
 size_t wire_write_probe(const wire_probe *p, uint8_t *buf, size_t cap);
 bool wire_read_probe(const uint8_t *buf, size_t len, wire_probe *p);
 size_t wire_write_probe_reply(const wire_probe_reply *r, uint8_t *buf, size_t cap);

@@ -34,6 +34,8 @@ typedef struct sv_config {
     int max_clients;            /* connected peers, 1..4000; default 1024 */
     int max_rooms;              /* concurrent rooms, 1..65536; default 1024 */
     int max_per_ip;             /* connections from one IPv4 address; default 0 = no limit */
+    int room_spectators;        /* spectators per room, 0..1024 (0: no watching); default 16 */
+    int max_spectators;         /* spectators on the server, 0..4000; default 512 */
 
     /* What quick match plays (a create request brings its own settings);
      * countdown and grace apply to every room. */
@@ -95,6 +97,9 @@ typedef struct sv_stats {
     uint64_t kicked;       /* peers disconnected for misbehaving */
     uint64_t connects, disconnects;
     uint64_t rooms_created, matches_started, matches_finished;
+    uint64_t watches;       /* WATCHes accepted */
+    uint64_t watch_refused; /* WATCHes refused by a spectator limit (WATCH_FULL) */
+    int spectators_now;
     uint64_t discovery_replies;
     uint64_t discovery_dropped;  /* probes over the reply rate (50 a second) */
     uint64_t steps;              /* sv_service calls */

@@ -14,6 +14,8 @@ void sv_config_defaults(sv_config *cfg)
     strcpy(cfg->name, "mazerace");
     cfg->max_clients = 1024;
     cfg->max_rooms = 1024;
+    cfg->room_spectators = 16;
+    cfg->max_spectators = 512;
     cfg->kind = PZ_MAZE;
     cfg->w = 0;
     cfg->h = 0;
@@ -53,6 +55,10 @@ const char *sv_config_check(const sv_config *cfg)
         return "max rooms must be 1..65536";
     if (cfg->max_per_ip < 0 || cfg->max_per_ip > SV_MAX_CLIENTS)
         return "max connections per address must be 0 (no limit)..4000";
+    if (cfg->room_spectators < 0 || cfg->room_spectators > 1024)
+        return "spectators per room must be 0..1024";
+    if (cfg->max_spectators < 0 || cfg->max_spectators > SV_MAX_CLIENTS)
+        return "spectators on the server must be 0..4000";
     if (cfg->countdown_ms < 0 || cfg->countdown_ms > 60000)
         return "countdown must be 0..60 s";
     if (cfg->grace_ms < 0 || cfg->grace_ms > 3600000)

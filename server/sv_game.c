@@ -36,12 +36,8 @@ static uint32_t clamp_u32(uint64_t v)
 
 /* ---- messages out ---- */
 
-static void send_room_state(sv_t *sv, sv_room *room, int slot)
+void sv_game_fill_room_state(sv_t *sv, sv_room *room, int slot, wire_msg *m)
 {
-    sv_client *c = room->player[slot];
-    if (!c)
-        return;
-    wire_msg *m = sv->msg;
     memset(m, 0, sizeof *m);
     m->type = WIRE_ROOM_STATE;
     wire_room_state *rs = &m->room;
@@ -50,6 +46,7 @@ static void send_room_state(sv_t *sv, sv_room *room, int slot)
     rs->phase = (uint8_t)match_phase(room->m);
     rs->params = *pz_params_of(match_puzzle(room->m));
     rs->series_len = clamp_u8(match_series_len(room->m));
+    rs->spectators = (uint16_t)(room->nspec > 65535 ? 65535 : room->nspec);
     for (int s = 0; s < MATCH_SLOTS; s++) {
         rs->score[s] = clamp_u8(match_score(room->m, s));
         wire_player *p = &rs->player[s];
@@ -63,13 +60,26 @@ static void send_room_state(sv_t *sv, sv_room *room, int slot)
         if (!p->name[0])
             strcpy(p->name, "?");
     }
-    sv_send(sv, c, m);
+    (void)sv;
 }
 
-static void send_room_state_all(sv_t *sv, sv_room *room)
+static void send_room_state(sv_t *sv, sv_room *room, int slot)
+{
+    sv_client *c = room->player[slot];
+    if (!c)
+        return;
+    sv_game_fill_room_state(sv, room, slot, sv->msg);
+    sv_send(sv, c, sv->msg);
+}
+
+void sv_game_room_state_all(sv_t *sv, sv_room *room)
 {
     for (int s = 0; s < MATCH_SLOTS; s++)
         send_room_state(sv, room, s);
+    if (room->spec_head) {
+        sv_game_fill_room_state(sv, room, WIRE_SLOT_WATCHER, sv->msg);
+        sv_spec_send_room(sv, room, sv->msg);
+    }
 }
 
 static void send_match_start(sv_t *sv, sv_room *room, int slot)
@@ -101,12 +111,8 @@ static void send_match_start(sv_t *sv, sv_room *room, int slot)
     sv_send(sv, c, m);
 }
 
-static void send_match_end(sv_t *sv, sv_room *room, int slot, const match_result *res)
+void sv_game_fill_match_end(wire_msg *m, const match_result *res)
 {
-    sv_client *c = room->player[slot];
-    if (!c)
-        return;
-    wire_msg *m = sv->msg;
     memset(m, 0, sizeof *m);
     m->type = WIRE_MATCH_END;
     wire_match_end *e = &m->end;
@@ -121,18 +127,26 @@ static void send_match_end(sv_t *sv, sv_room *room, int slot, const match_result
     e->game_no = (uint16_t)res->game_no;
     e->series_len = clamp_u8(res->series_len);
     e->series_over = res->series_over;
-    sv_send(sv, c, m);
 }
 
-/* The accepted moves of both slots (own first), so that a resuming client
- * rebuilds its board and the opponent's ghost. The last message has
- * last = true. */
-static void send_move_logs(sv_t *sv, sv_room *room, int to)
+static void send_match_end(sv_t *sv, sv_room *room, int slot, const match_result *res)
 {
-    sv_client *c = room->player[to];
+    sv_client *c = room->player[slot];
+    if (!c)
+        return;
+    sv_game_fill_match_end(sv->msg, res);
+    sv_send(sv, c, sv->msg);
+}
+
+/* The accepted moves of both slots (first_slot's first), so that a
+ * resuming client rebuilds its board and the opponent's ghost, or a
+ * spectator both boards. The last message has last = true. */
+void sv_game_move_logs(sv_t *sv, sv_room *room, int first_slot, sv_client *c,
+                       void (*send)(sv_t *, sv_client *, const wire_msg *))
+{
     wire_msg *m = sv->msg;
     for (int k = 0; k < MATCH_SLOTS; k++) {
-        int whose = k == 0 ? to : 1 - to;
+        int whose = k == 0 ? first_slot : 1 - first_slot;
         size_t n = match_move_log(room->m, whose, NULL, 0);
         pz_move *log = mr_alloc(n, sizeof *log);
         match_move_log(room->m, whose, log, n);
@@ -148,7 +162,7 @@ static void send_move_logs(sv_t *sv, sv_room *room, int to)
                 memcpy(m->log.moves, log + first, cnt * sizeof *log);
             first += cnt;
             m->log.last = k == MATCH_SLOTS - 1 && first >= n;
-            sv_send(sv, c, m);
+            send(sv, c, m);
         } while (first < n);
         free(log);
     }
@@ -230,6 +244,7 @@ static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
         m->progress.solved = ev->progress.solved;
         /* After the mover's ACK, whatever the two players' slot order. */
         send_to_late(sv, room, ev->to, m);
+        sv_spec_send_room(sv, room, m); /* both players' moves, at the end of the step */
         return;
     case MATCH_EV_REJECT:
         sv->st.moves_rejected++;
@@ -258,7 +273,7 @@ static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
     /* A countdown always shows its ROOM_STATE first, even when nothing was
      * pending (a rematch whose puzzle came from the worker). */
     if ((*dirty && own_message) || ev->type == MATCH_EV_COUNTDOWN) {
-        send_room_state_all(sv, room);
+        sv_game_room_state_all(sv, room);
         *dirty = false;
     }
     switch (ev->type) {
@@ -274,6 +289,7 @@ static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
          * second one follows (docs/protocol.md, "Message order"). */
         for (int s = 0; s < MATCH_SLOTS; s++)
             send_match_start(sv, room, s);
+        sv_spec_match_start(sv, room);
         break;
     }
     case MATCH_EV_FINISHED:
@@ -281,6 +297,10 @@ static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
         log_result(sv, room, &ev->result);
         for (int s = 0; s < MATCH_SLOTS; s++)
             send_match_end(sv, room, s, &ev->result);
+        if (room->spec_head) {
+            sv_game_fill_match_end(sv->msg, &ev->result);
+            sv_spec_send_room(sv, room, sv->msg);
+        }
         *dirty = true;
         break;
     case MATCH_EV_REMATCH_REQUEST:
@@ -329,11 +349,13 @@ static void remove_room(sv_t *sv, sv_room *room)
     room->puzzle_bytes = 0;
     if (sv->quick == room)
         sv->quick = NULL;
+    sv_spec_room_closed(sv, room);
     for (int s = 0; s < MATCH_SLOTS; s++)
         if (room->player[s])
             detach(room->player[s]);
     sv_rooms_remove(sv->rooms, room);
     sv->waiting_cache_valid = false;
+    sv->races_valid = false;
 }
 
 void sv_game_flush_room(sv_t *sv, sv_room *room)
@@ -346,8 +368,9 @@ void sv_game_flush_room(sv_t *sv, sv_room *room)
     for (int i = 0; i < 1024 && match_poll_event(room->m, &ev); i++)
         deliver(sv, room, &ev, &dirty);
     if (dirty) {
-        send_room_state_all(sv, room);
+        sv_game_room_state_all(sv, room);
         sv->waiting_cache_valid = false;
+        sv->races_valid = false;
     }
     int phase = match_phase(room->m);
     if (sv->quick == room &&
@@ -424,7 +447,7 @@ static bool in_room(sv_t *sv, sv_client *c)
 
 static bool not_in_room(sv_t *sv, sv_client *c)
 {
-    if (!c->room)
+    if (!c->room && !c->watch)
         return true;
     sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_STATE, "already in a room: leave it first");
     return false;
@@ -793,6 +816,21 @@ static void on_join(sv_t *sv, sv_client *c, const char *code)
     seat(sv, c, room);
 }
 
+/* WATCH: the same checks and failed-code backoff as JOIN_ROOM (a code
+ * is a room's only secret), then sv_spec.c. */
+static void on_watch(sv_t *sv, sv_client *c, const char *code)
+{
+    if (!not_in_room(sv, c) || pending(sv, c) || join_backoff(sv, c))
+        return;
+    sv_room *room = sv_rooms_find(sv->rooms, code);
+    join_result(sv, c, room != NULL);
+    if (!room) {
+        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_NO_ROOM, "no room with that code");
+        return;
+    }
+    sv_spec_watch(sv, c, room);
+}
+
 static void on_quick(sv_t *sv, sv_client *c)
 {
     if (!not_in_room(sv, c) || pending(sv, c))
@@ -970,7 +1008,7 @@ static void on_resume(sv_t *sv, sv_client *c, const wire_msg *in)
     int phase = match_phase(room->m);
     if (phase == MATCH_COUNTDOWN || phase == MATCH_RACING || phase == MATCH_FINISHED) {
         send_match_start(sv, room, slot);
-        send_move_logs(sv, room, slot);
+        sv_game_move_logs(sv, room, slot, c, sv_send);
         if (phase == MATCH_FINISHED)
             send_match_end(sv, room, slot, match_last_result(room->m));
     }
@@ -981,9 +1019,9 @@ static void on_resume(sv_t *sv, sv_client *c, const wire_msg *in)
  * kept with the room; every request is one message under the rate limit. */
 static void on_desc(sv_t *sv, sv_client *c, uint32_t offset)
 {
-    if (!in_room(sv, c))
+    if (!c->watch && !in_room(sv, c))
         return;
-    sv_room *room = c->room;
+    sv_room *room = c->watch ? c->watch : c->room;
     if (match_phase(room->m) == MATCH_WAITING) {
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_STATE, "no game has started in this room yet");
         return;
@@ -1035,6 +1073,8 @@ void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_DRAINING, "server is restarting");
         return;
     }
+    if (sv_spec_receive(sv, c, in))
+        return;
     sv->acting = c;
     switch (in->type) {
     case WIRE_HELLO:
@@ -1090,6 +1130,12 @@ void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
     case WIRE_DESC_REQUEST:
         on_desc(sv, c, in->desc_req.offset);
         break;
+    case WIRE_WATCH:
+        on_watch(sv, c, in->join.code);
+        break;
+    case WIRE_LIST_ROOMS:
+        sv_spec_list(sv, c);
+        break;
     default:
         sv_bad_message(sv, c, WIRE_ERR_BAD_MESSAGE, "not a client-to-server message");
         break;
@@ -1099,6 +1145,7 @@ void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
 
 void sv_game_disconnected(sv_t *sv, sv_client *c)
 {
+    sv_spec_leave(sv, c);
     cancel_request(sv, c);
     sv_room *room = c->room;
     if (!room)

@@ -51,7 +51,17 @@ typedef struct sv_client {
     sv_budget gen;       /* generation CPU budget */
     sv_gen_job *gen_job; /* its CREATE_ROOM / QUICK_MATCH being generated, or NULL */
     bool quick_waiting;  /* seated in the quick-match room being generated when it opens */
+    sv_room *watch;      /* the room it watches as a spectator (then room is NULL), or NULL */
+    struct sv_client *spec_next, *spec_prev; /* the room's spectator list */
 } sv_client;
+
+/* A send to a spectator, made during a step and handed to ENet at its end,
+ * after the players' packets (sv_spec.c). The packet is shared. */
+typedef struct sv_spec_item {
+    int client;  /* index in sv->clients */
+    uint32_t id; /* its id then */
+    ENetPacket *p;
+} sv_spec_item;
 
 /* Held-back packets per client before they go out anyway. */
 #define SV_HOLD_MAX 8
@@ -124,6 +134,13 @@ struct sv {
     uint64_t next_shake_ms;
     sv_loglimit lim_socket;  /* log lines of socket errors */
     sv_loglimit lim_refused; /* refused JOIN / RESUME lines */
+    /* Spectators (sv_spec.c). */
+    int spectators;      /* watching now, every room */
+    sv_spec_item *specq; /* this step's sends to spectators, in order */
+    int specq_n, specq_cap;
+    wire_room_list *races; /* the LIST_ROOMS answer, rebuilt at most once a second */
+    uint64_t races_ms;
+    bool races_valid;
 };
 
 /* sv_game.c: protocol messages in, match events out. */
@@ -145,6 +162,44 @@ void sv_game_abort_all(sv_t *sv);
  * over rooms in use) and the two players' client records with their share
  * of the hold pool (SV_CLIENT_BYTES). */
 size_t sv_room_memory(const sv_t *sv);
+
+/* Fills m with the ROOM_STATE of room as slot (0, 1 or WIRE_SLOT_WATCHER) sees it. */
+void sv_game_fill_room_state(sv_t *sv, sv_room *room, int slot, wire_msg *m);
+/* ROOM_STATE to both players and every spectator. */
+void sv_game_room_state_all(sv_t *sv, sv_room *room);
+/* Fills m with the MATCH_END of res. */
+void sv_game_fill_match_end(wire_msg *m, const match_result *res);
+/* The move logs of both slots, first_slot's first, as MOVE_LOG messages
+ * to c through send (sv_send, or sv_spec_send for a spectator). */
+void sv_game_move_logs(sv_t *sv, sv_room *room, int first_slot, sv_client *c,
+                       void (*send)(sv_t *, sv_client *, const wire_msg *));
+
+/* sv_spec.c: spectators (docs/protocol.md, "Spectators"). Every send to a
+ * spectator is deferred to the end of the step (sv_spec_flush), after the
+ * players' packets have been handed to the socket. */
+/* Makes c (in no room) a spectator of room, or tells it why not. */
+void sv_spec_watch(sv_t *sv, sv_client *c, sv_room *room);
+/* A message from a spectator: true when handled here (c->watch set). */
+bool sv_spec_receive(sv_t *sv, sv_client *c, const wire_msg *in);
+/* LIST_ROOMS. */
+void sv_spec_list(sv_t *sv, sv_client *c);
+/* Stops c watching (leave, disconnect); the room's count changes. */
+void sv_spec_leave(sv_t *sv, sv_client *c);
+/* m to every spectator of room (nothing is encoded when there are none). */
+void sv_spec_send_room(sv_t *sv, sv_room *room, const wire_msg *m);
+/* m to one spectator, deferred like the rest. */
+void sv_spec_send(sv_t *sv, sv_client *c, const wire_msg *m);
+/* WATCH_START of the room's current game to every spectator. */
+void sv_spec_match_start(sv_t *sv, sv_room *room);
+/* The room is closing: its spectators get WATCH_END and watch nothing. */
+void sv_spec_room_closed(sv_t *sv, sv_room *room);
+/* End of a step: the deferred sends go to ENet, after a flush of what the
+ * players were sent. */
+void sv_spec_flush(sv_t *sv);
+/* Frees the queue (and drops what is in it). */
+void sv_spec_free(sv_t *sv);
+/* Rooms in countdown or racing (cached up to a second), for discovery. */
+int sv_spec_races(sv_t *sv);
 
 /* sv_shake.c: the pre-handshake filter (docs/reliability.md, section 4). */
 #define SV_SHAKE_PER_ADDR 4 /* half-open peers from one address */

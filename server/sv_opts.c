@@ -211,6 +211,12 @@ const sv_opt sv_opts[] = {
      "rooms open at once, 1..65536", NULL, NULL},
     {"max_per_ip", "N", SV_OPT_INT, F(max_per_ip), 0, SV_MAX_CLIENTS, 1, SV_SEC_NETWORK, false,
      "connections from one IPv4 address; 0 = no limit (players behind one NAT share an address)", NULL, NULL},
+    {"room_spectators", "N", SV_OPT_INT, F(room_spectators), 0, 1024, 1, SV_SEC_NETWORK, true,
+     "spectators watching one room, 0..1024; 0 = no watching; beyond: ERROR WATCH_FULL", NULL, NULL},
+    {"max_spectators", "N", SV_OPT_INT, F(max_spectators), 0, SV_MAX_CLIENTS, 1, SV_SEC_NETWORK, true,
+     "spectators on the whole server, 0..4000 (they count as connected players too); beyond: ERROR "
+     "WATCH_FULL",
+     NULL, NULL},
     {"progress_hold", "MS", SV_OPT_INT, F(progress_hold_ms), 0, 1000, 1, SV_SEC_NETWORK, true,
      "how long the opponent's PROGRESS may wait for a fast player's next packet, 0..1000 ms; 0 = at once",
      NULL, NULL},

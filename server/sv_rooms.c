@@ -137,6 +137,8 @@ sv_room *sv_rooms_add(sv_rooms *t, match *m, uint64_t now_ms)
     room->key = pack_code(code);
     room->m = m;
     room->player[0] = room->player[1] = NULL;
+    room->spec_head = NULL;
+    room->nspec = 0;
     room->quick = false;
     room->serial = ++t->serial;
     room->puzzle_bytes = 0;

@@ -30,6 +30,8 @@ typedef struct sv_room {
     size_t desc_len;                       /* whose hash is desc_for (malloc'd; freed with the room) */
     uint64_t desc_for;
     uint64_t created_ms;
+    struct sv_client *spec_head; /* spectators watching it (sv_spec.c), a list through the clients */
+    int nspec;
 } sv_room;
 
 typedef struct sv_rooms sv_rooms;

@@ -408,6 +408,8 @@ static size_t answer_probe(void *ctx, const uint8_t *in, size_t n, uint8_t *out,
     r.rooms = (uint16_t)sv_rooms_count(sv->rooms);
     r.players = (uint16_t)sv->st.peers_now;
     r.max_players = (uint16_t)sv->cfg.max_clients;
+    int races = sv_spec_races(sv);
+    r.races = (uint16_t)(races > 65535 ? 65535 : races);
     wire_text_clean(r.name, sizeof r.name, sv->cfg.name);
     if (!r.name[0])
         strcpy(r.name, "mazerace");
@@ -610,6 +612,7 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
         housekeeping(sv);
     }
     flush_late(sv);
+    sv_spec_flush(sv);
     sv->step_max_slot = -1; /* whatever is queued now leaves before the next step's packets */
     /* ENet walks every peer slot on each flush. A caller that waits (sv_run)
      * comes straight back into enet_host_service, which sends everything
@@ -679,6 +682,7 @@ static void shutdown_begin(sv_t *sv)
     sv_loge(&sv->log, SV_LOG_INFO, "stopping", NULL, NULL, NULL, "stopping: telling %d clients",
             sv->st.peers_now);
     sv_game_abort_all(sv);
+    sv_spec_flush(sv); /* spectators see the aborted game's MATCH_END before SHUTDOWN */
     for (int i = 0; i < sv->nclients; i++) {
         sv_client *c = &sv->clients[i];
         if (c->state == SV_CL_FREE || c->state == SV_CL_CLOSING)
@@ -862,6 +866,7 @@ void sv_destroy(sv_t *sv)
     if (sv->host) {
         sv_shutdown(sv, SV_SHUTDOWN_MS);
         discard_all_late(sv);
+        sv_spec_free(sv);
         sv_shake_detach(sv);
         enet_host_destroy(sv->host);
     }
@@ -895,6 +900,8 @@ void sv_reconfigure(sv_t *sv, const sv_config *cfg)
     c->msg_rate = cfg->msg_rate;
     c->msg_burst = cfg->msg_burst;
     c->max_bad = cfg->max_bad;
+    c->room_spectators = cfg->room_spectators;
+    c->max_spectators = cfg->max_spectators;
     c->drain_timeout_ms = cfg->drain_timeout_ms;
     c->log_moves = cfg->log_moves;
     c->log_level = cfg->log_level;

@@ -35,6 +35,9 @@ void sv_print_stats(const sv_t *sv, FILE *f)
     fprintf(f, "stats rooms_created %llu\n", (unsigned long long)s.rooms_created);
     fprintf(f, "stats matches_started %llu\n", (unsigned long long)s.matches_started);
     fprintf(f, "stats matches_finished %llu\n", (unsigned long long)s.matches_finished);
+    fprintf(f, "stats watches %llu\n", (unsigned long long)s.watches);
+    fprintf(f, "stats watch_refused %llu\n", (unsigned long long)s.watch_refused);
+    fprintf(f, "stats spectators_now %d\n", s.spectators_now);
     fprintf(f, "stats discovery_replies %llu\n", (unsigned long long)s.discovery_replies);
     fprintf(f, "stats discovery_dropped %llu\n", (unsigned long long)s.discovery_dropped);
     fprintf(f, "stats steps %llu\n", (unsigned long long)s.steps);

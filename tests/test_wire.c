@@ -87,6 +87,34 @@ static void sample(int type, wire_msg *m)
         m->room.score[1] = 2;
         m->room.player[0] = (wire_player){true, true, true, false, "ann"};
         m->room.player[1] = (wire_player){true, false, false, true, "bob"};
+        m->room.spectators = 515;
+        break;
+    case WIRE_WATCH:
+        strcpy(m->join.code, "QRS23");
+        break;
+    case WIRE_LIST_ROOMS:
+        break;
+    case WIRE_WATCH_END:
+        strcpy(m->error.text, "the room has closed");
+        break;
+    case WIRE_WATCH_START:
+        strcpy(m->wstart.code, "HJKMN");
+        m->wstart.game_no = 2;
+        m->wstart.start_in_ms = -4321;
+        m->wstart.desc_hash = 0x0102030405060708ull;
+        m->wstart.series_len = 3;
+        m->wstart.score[0] = 1;
+        m->wstart.score[1] = 0;
+        m->wstart.game_id = long_id;
+        m->wstart.game_id_len = (uint16_t)strlen(long_id);
+        break;
+    case WIRE_ROOM_LIST:
+        m->list.total = 700;
+        m->list.count = 2;
+        m->list.room[0] =
+            (wire_room_entry){"ABCDE", MATCH_RACING, {PZ_SUM, 5, 4, PZ_HARD}, 3, {"ann", "bob"}};
+        m->list.room[1] =
+            (wire_room_entry){"XYZ23", MATCH_COUNTDOWN, {PZ_ICE, 25, 20, PZ_EASY}, 0, {"c", ""}};
         break;
     case WIRE_MATCH_START:
         m->start.slot = 1;
@@ -154,10 +182,12 @@ static void sample(int type, wire_msg *m)
 }
 
 static const int types[] = {
-    WIRE_HELLO,       WIRE_WELCOME,  WIRE_REFUSED, WIRE_CREATE_ROOM,  WIRE_JOIN_ROOM,  WIRE_QUICK_MATCH,
-    WIRE_LEAVE_ROOM,  WIRE_READY,    WIRE_REMATCH, WIRE_RESUME,       WIRE_MOVE,       WIRE_ROOM_STATE,
-    WIRE_MATCH_START, WIRE_ACK,      WIRE_REJECT,  WIRE_PROGRESS,     WIRE_MATCH_END,  WIRE_REMATCH_OFFER,
-    WIRE_MOVE_LOG,    WIRE_SHUTDOWN, WIRE_ERROR,   WIRE_DESC_REQUEST, WIRE_DESC_CHUNK,
+    WIRE_HELLO,       WIRE_WELCOME,      WIRE_REFUSED,       WIRE_CREATE_ROOM, WIRE_JOIN_ROOM,
+    WIRE_QUICK_MATCH, WIRE_LEAVE_ROOM,   WIRE_READY,         WIRE_REMATCH,     WIRE_RESUME,
+    WIRE_MOVE,        WIRE_ROOM_STATE,   WIRE_MATCH_START,   WIRE_ACK,         WIRE_REJECT,
+    WIRE_PROGRESS,    WIRE_MATCH_END,    WIRE_REMATCH_OFFER, WIRE_MOVE_LOG,    WIRE_SHUTDOWN,
+    WIRE_ERROR,       WIRE_DESC_REQUEST, WIRE_DESC_CHUNK,    WIRE_WATCH,       WIRE_LIST_ROOMS,
+    WIRE_WATCH_START, WIRE_ROOM_LIST,    WIRE_WATCH_END,
 };
 
 static size_t encode(const wire_msg *m, uint8_t *buf, size_t cap)
@@ -334,6 +364,17 @@ static void test_bad_fields_fail(void **ctx)
     expect_bad(WIRE_REJECT, 5, 0);      /* MATCH_OK is not a rejection */
     expect_bad(WIRE_REJECT, 5, MATCH_REJ_COUNT);
     expect_bad(WIRE_ROOM_STATE, 6, 2);     /* your_slot */
+    expect_bad(WIRE_ROOM_STATE, 6, 0xFE);  /* your_slot: 0, 1 or 255 (watching) */
+    expect_bad(WIRE_WATCH, 1, 'I');        /* not in the room alphabet */
+    expect_bad(WIRE_WATCH_START, 1, 'O');  /* room code */
+    expect_bad(WIRE_WATCH_START, 20, 0);   /* series 0 */
+    expect_bad(WIRE_WATCH_START, 30, ' '); /* space in the game ID */
+    expect_bad(WIRE_ROOM_LIST, 3, 3);      /* a third entry that is not there */
+    expect_bad(WIRE_ROOM_LIST, 9, 0);      /* entry phase waiting */
+    expect_bad(WIRE_ROOM_LIST, 9, 3);      /* entry phase finished */
+    expect_bad(WIRE_ROOM_LIST, 10, PZ_KIND_COUNT);
+    expect_bad(WIRE_ROOM_LIST, 18, 25);    /* name length 25 */
+    expect_bad(WIRE_ROOM_LIST, 19, 1);     /* a control character in a name */
     expect_bad(WIRE_ROOM_STATE, 7, 4);     /* phase */
     expect_bad(WIRE_ROOM_STATE, 17, 0x10); /* player flags */
     expect_bad(WIRE_MATCH_END, 1, 2);      /* winner */
@@ -386,8 +427,61 @@ static void test_bad_fields_fail(void **ctx)
     n = encode(&m, buf, sizeof buf);
     assert_true(wire_read(buf, n, &r));
     assert_false(r.room.player[1].present);
-    buf[n - 2] = 2; /* flags: connected but absent */
+    buf[n - 4] = 2; /* flags: connected but absent (the spectator count follows) */
     assert_false(wire_read(buf, n, &r));
+}
+
+/* Spectators: a watcher's ROOM_STATE, the fullest ROOM_LIST and its
+ * bounds, and WATCH_START's fields. */
+static void test_spectator_messages(void **ctx)
+{
+    (void)ctx;
+    wire_msg m, r;
+    uint8_t *buf = mr_alloc(WIRE_MSG_MAX, 1);
+    sample(WIRE_ROOM_STATE, &m);
+    m.room.your_slot = WIRE_SLOT_WATCHER;
+    size_t n = encode(&m, buf, WIRE_MSG_MAX);
+    assert_true(wire_read(buf, n, &r));
+    assert_int_equal(r.room.your_slot, WIRE_SLOT_WATCHER);
+    assert_int_equal(r.room.spectators, 515);
+
+    sample(WIRE_WATCH_START, &m);
+    n = encode(&m, buf, WIRE_MSG_MAX);
+    assert_true(wire_read(buf, n, &r));
+    assert_string_equal(r.wstart.code, "HJKMN");
+    assert_int_equal(r.wstart.start_in_ms, -4321);
+    assert_true(r.wstart.desc_hash == 0x0102030405060708ull);
+    assert_int_equal(r.wstart.game_id_len, strlen(long_id));
+    assert_memory_equal(r.wstart.game_id, long_id, strlen(long_id));
+
+    sample(WIRE_ROOM_LIST, &m);
+    n = encode(&m, buf, WIRE_MSG_MAX);
+    assert_true(wire_read(buf, n, &r));
+    assert_int_equal(r.list.total, 700);
+    assert_string_equal(r.list.room[0].name[1], "bob");
+    assert_string_equal(r.list.room[1].name[1], "");
+    assert_int_equal(r.list.room[1].params.w, 25);
+    assert_int_equal(r.list.room[0].spectators, 3);
+    /* The fullest list round-trips; a count above the limit does not decode. */
+    m.list.count = WIRE_ROOM_LIST_MAX;
+    for (int i = 0; i < WIRE_ROOM_LIST_MAX; i++) {
+        m.list.room[i] = m.list.room[0];
+        strcpy(m.list.room[i].name[0], "a name of twenty-four by");
+    }
+    n = encode(&m, buf, WIRE_MSG_MAX);
+    assert_true(wire_read(buf, n, &r));
+    assert_int_equal(r.list.count, WIRE_ROOM_LIST_MAX);
+    assert_string_equal(r.list.room[WIRE_ROOM_LIST_MAX - 1].name[0], "a name of twenty-four by");
+    buf[3] = WIRE_ROOM_LIST_MAX + 1;
+    assert_false(wire_read(buf, n, &r));
+    /* count must not exceed total */
+    sample(WIRE_ROOM_LIST, &m);
+    m.list.total = 2;
+    n = encode(&m, buf, WIRE_MSG_MAX);
+    assert_true(wire_read(buf, n, &r));
+    buf[2] = 1;
+    assert_false(wire_read(buf, n, &r));
+    free(buf);
 }
 
 /* Another version's HELLO decodes as far as magic and version, so the
@@ -424,7 +518,7 @@ static void test_discovery(void **ctx)
     buf[0] ^= 1;
     assert_false(wire_read_probe(buf, n, &pr));
 
-    wire_probe_reply rp = {WIRE_VERSION, 42, WIRE_DEFAULT_PORT, 3, 7, 12, 1000, "den"}, rr;
+    wire_probe_reply rp = {WIRE_VERSION, 42, WIRE_DEFAULT_PORT, 3, 7, 12, 1000, 5, "den"}, rr;
     n = wire_write_probe_reply(&rp, buf, sizeof buf);
     assert_true(n <= WIRE_PROBE_REPLY_MAX);
     assert_true(wire_read_probe_reply(buf, n, &rr));
@@ -433,6 +527,7 @@ static void test_discovery(void **ctx)
     assert_int_equal(rr.rooms, 7);
     assert_int_equal(rr.players, 12);
     assert_int_equal(rr.max_players, 1000);
+    assert_int_equal(rr.races, 5);
     assert_string_equal(rr.name, "den");
     for (size_t k = 0; k < n; k++)
         assert_false(wire_read_probe_reply(buf, k, &rr));
@@ -620,6 +715,7 @@ int main(void)
         cmocka_unit_test(test_bad_fields_fail),
         cmocka_unit_test(test_hello_other_version),
         cmocka_unit_test(test_discovery),
+        cmocka_unit_test(test_spectator_messages),
         cmocka_unit_test(test_text_and_codes),
         cmocka_unit_test(test_name_rule),
         cmocka_unit_test(test_move_types),

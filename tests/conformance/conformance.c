@@ -199,13 +199,23 @@ typedef struct actor {
     size_t desc_len;
 } actor;
 
+#define ACTORS 3 /* A and B play, C watches */
 typedef struct flow_ctx {
-    actor who[2];
+    actor who[ACTORS];
     char id[256];
     char code[WIRE_ROOM_CODE_LEN + 1]; /* the last room code seen */
 } flow_ctx;
 
-static bool field(const wire_msg *m, const actor *a, const char *key, long *v)
+/* The ROOM_LIST entry of room code, or NULL. */
+static const wire_room_entry *listed(const wire_msg *m, const char *code)
+{
+    for (int i = 0; i < m->list.count; i++)
+        if (strcmp(m->list.room[i].code, code) == 0)
+            return &m->list.room[i];
+    return NULL;
+}
+
+static bool field(const wire_msg *m, const actor *a, const char *code, const char *key, long *v)
 {
     static const char *const none = "";
     (void)none;
@@ -227,7 +237,22 @@ static bool field(const wire_msg *m, const actor *a, const char *key, long *v)
         F("ready", m->room.player[0].ready + m->room.player[1].ready);
         F("rematch0", m->room.player[0].rematch);
         F("rematch1", m->room.player[1].rematch);
+        F("spectators", m->room.spectators);
         break;
+    case WIRE_WATCH_START:
+        F("game_no", m->wstart.game_no);
+        F("seeded", memchr(m->wstart.game_id, '#', m->wstart.game_id_len) != NULL);
+        F("started", m->wstart.start_in_ms <= 0);
+        break;
+    case WIRE_ROOM_LIST: {
+        const wire_room_entry *e = listed(m, code);
+        F("total", m->list.total);
+        F("count", m->list.count);
+        F("listed", e != NULL);
+        F("phase", e ? e->phase : -1);
+        F("spectators", e ? e->spectators : -1);
+        break;
+    }
     case WIRE_MATCH_START:
         F("slot", m->start.slot);
         F("game_no", m->start.game_no);
@@ -332,20 +357,27 @@ static bool learn(flow_ctx *f, actor *a, const wire_msg *m, char *why, size_t wl
     }
     if (m->type == WIRE_DESC_CHUNK)
         return learn_chunk(a, &m->desc, why, wlen);
-    if (m->type != WIRE_MATCH_START)
+    if (m->type != WIRE_MATCH_START && m->type != WIRE_WATCH_START)
         return true;
-    a->desc_hash = m->start.desc_hash;
-    a->slot = m->start.slot;
-    a->token = m->start.token;
-    if (!match_token_set(&a->first_token))
-        a->first_token = m->start.token;
+    /* A spectator's WATCH_START is checked like a MATCH_START. */
+    bool watch = m->type == WIRE_WATCH_START;
+    uint64_t hash = watch ? m->wstart.desc_hash : m->start.desc_hash;
+    const char *gid = watch ? m->wstart.game_id : m->start.game_id;
+    size_t gid_len = watch ? m->wstart.game_id_len : m->start.game_id_len;
+    a->desc_hash = hash;
+    if (!watch) {
+        a->slot = m->start.slot;
+        a->token = m->start.token;
+        if (!match_token_set(&a->first_token))
+            a->first_token = m->start.token;
+    }
     char id[1024];
-    if (m->start.game_id_len >= sizeof id) {
+    if (gid_len >= sizeof id) {
         snprintf(why, wlen, "game ID too long for this test");
         return false;
     }
-    memcpy(id, m->start.game_id, m->start.game_id_len);
-    id[m->start.game_id_len] = '\0';
+    memcpy(id, gid, gid_len);
+    id[gid_len] = '\0';
     char err[160];
     pz_puzzle *pz = pz_from_id(id, err, sizeof err);
     if (!pz) {
@@ -354,7 +386,7 @@ static bool learn(flow_ctx *f, actor *a, const wire_msg *m, char *why, size_t wl
     }
     const pz_kind *k = pz_kind_of(pz);
     char *desc = k->encode_desc(pz);
-    bool same = mr_hash64(desc, strlen(desc)) == m->start.desc_hash;
+    bool same = mr_hash64(desc, strlen(desc)) == hash;
     free(desc);
     a->plan_len = k->solve(pz, NULL, a->plan, (int)MR_ARRAY_LEN(a->plan));
     a->next = 0;
@@ -377,7 +409,10 @@ static bool do_send(flow_ctx *f, actor *a, const char *type, char *why, size_t w
         send_create_id(a->c, f->id, 1);
         return true;
     case WIRE_JOIN_ROOM:
+    case WIRE_WATCH:
         memcpy(m.join.code, f->code, sizeof m.join.code);
+        break;
+    case WIRE_LIST_ROOMS:
         break;
     case WIRE_READY:
         m.ready.ready = true;
@@ -418,6 +453,7 @@ static void run_flow(const char *name, const char *id, char **lines, int n)
     snprintf(f.id, sizeof f.id, "%s", id ? id : "");
     snprintf(f.who[0].name, sizeof f.who[0].name, "alice");
     snprintf(f.who[1].name, sizeof f.who[1].name, "bob");
+    snprintf(f.who[2].name, sizeof f.who[2].name, "carol");
     char why[300] = "";
     int ln = 0;
     bool ok = true;
@@ -433,7 +469,7 @@ static void run_flow(const char *name, const char *id, char **lines, int n)
             tok[nt++] = s;
         if (nt == 0)
             continue;
-        if (nt >= 2 && strlen(tok[0]) == 1 && (tok[0][0] == 'A' || tok[0][0] == 'B')) {
+        if (nt >= 2 && strlen(tok[0]) == 1 && tok[0][0] >= 'A' && tok[0][0] < 'A' + ACTORS) {
             actor *a = &f.who[tok[0][0] - 'A'];
             if (strcmp(tok[1], "connect") == 0) {
                 raw_close(a->c);
@@ -452,7 +488,7 @@ static void run_flow(const char *name, const char *id, char **lines, int n)
             continue;
         }
         if (nt >= 4 && strcmp(tok[0], "S") == 0 && strcmp(tok[1], "->") == 0 && strlen(tok[2]) == 1) {
-            actor *a = &f.who[(tok[2][0] - 'A') & 1];
+            actor *a = &f.who[(unsigned)(tok[2][0] - 'A') % ACTORS];
             wire_msg m;
             if (!a->c || !raw_next(a->c, &m, WAIT_MS)) {
                 ok = false;
@@ -481,7 +517,7 @@ static void run_flow(const char *name, const char *id, char **lines, int n)
                 }
                 *eq = '\0';
                 want = strcmp(eq + 1, "same") == 0 ? 1 : strtol(eq + 1, NULL, 10);
-                if (!field(&m, a, tok[i], &got) || got != want) {
+                if (!field(&m, a, f.code, tok[i], &got) || got != want) {
                     ok = false;
                     snprintf(why, sizeof why, "%s %s: %s is %ld, expected %s", tok[2], tok[3], tok[i], got,
                              eq + 1);
@@ -501,7 +537,7 @@ static void run_flow(const char *name, const char *id, char **lines, int n)
     } else {
         bool rest = true;
         char extra[128] = "";
-        for (int i = 0; i < 2; i++) {
+        for (int i = 0; i < ACTORS; i++) {
             if (!f.who[i].c || quiet(f.who[i].c))
                 continue;
             rest = false;
@@ -512,7 +548,7 @@ static void run_flow(const char *name, const char *id, char **lines, int n)
         }
         check(label, rest, "diagram \"%s\": %d lines match the wire%s", name, n, extra);
     }
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < ACTORS; i++) {
         raw_close(f.who[i].c);
         free(f.who[i].desc);
     }
@@ -990,6 +1026,123 @@ static void check_limits(void)
     raw_close(c);
 }
 
+/* Spectators (section 3, Spectators). */
+static raw_client *watcher(const char *name, const char *code, wire_msg *first)
+{
+    raw_client *c = hello_client(name);
+    if (!c)
+        return NULL;
+    wire_msg w;
+    memset(&w, 0, sizeof w);
+    w.type = WIRE_WATCH;
+    memcpy(w.join.code, code, sizeof w.join.code);
+    raw_send_msg(c, &w);
+    if (!raw_next(c, first, WAIT_MS)) {
+        raw_close(c);
+        return NULL;
+    }
+    return c;
+}
+
+static void check_watch(void)
+{
+    raw_client *a = NULL, *b = NULL;
+    wire_match_start sa, sb;
+    const char *id = "maze:5x5:easy#11";
+    bool on = race_on(id, &a, &b, &sa, &sb);
+    char err[160];
+    pz_puzzle *pz = pz_from_id(id, err, sizeof err);
+    pz_move plan[64];
+    int n = pz ? pz_kind_of(pz)->solve(pz, NULL, plan, 64) : 0;
+    if (pz)
+        pz_kind_of(pz)->free_puzzle(pz);
+    wire_msg m;
+    /* The room code: LIST_ROOMS from a third client lists the race. */
+    raw_client *l = hello_client("lia");
+    char code[WIRE_ROOM_CODE_LEN + 1] = "";
+    if (l) {
+        send_type(l, WIRE_LIST_ROOMS);
+        if (raw_wait(l, WIRE_ROOM_LIST, &m, WAIT_MS) && m.list.count >= 1)
+            for (int i = 0; i < m.list.count; i++)
+                if (strcmp(m.list.room[i].name[0], "dan") == 0 && strcmp(m.list.room[i].name[1], "eve") == 0)
+                    memcpy(code, m.list.room[i].code, sizeof code);
+    }
+    check("WATCH-0", on && n >= 3 && code[0], "LIST_ROOMS lists a race of dan and eve on %s", id);
+    if (!on || n < 3 || !code[0]) {
+        raw_close(l);
+        raw_close(a);
+        raw_close(b);
+        return;
+    }
+    send_move(a, 1, plan[0]);
+    bool ok = raw_wait(a, WIRE_ACK, &m, WAIT_MS);
+
+    raw_client *c = watcher("cal", code, &m);
+    ok = ok && c && m.type == WIRE_ROOM_STATE && m.room.your_slot == WIRE_SLOT_WATCHER &&
+         m.room.spectators == 1;
+    wire_msg ma;
+    bool counted = raw_wait(a, WIRE_ROOM_STATE, &ma, WAIT_MS) && ma.room.spectators == 1;
+    check("WATCH-1", ok && counted,
+          "WATCH: the spectator's first message is ROOM_STATE with slot 255 and spectators 1; the players' "
+          "ROOM_STATE counts it");
+    ok = c && raw_next(c, &m, WAIT_MS) && m.type == WIRE_WATCH_START && m.wstart.start_in_ms <= 0 &&
+         m.wstart.desc_hash == sa.desc_hash;
+    ok = ok && raw_next(c, &m, WAIT_MS) && m.type == WIRE_MOVE_LOG && m.log.slot == 0 && m.log.count == 1 &&
+         m.log.moves[0].dir == plan[0].dir;
+    ok = ok && raw_next(c, &m, WAIT_MS) && m.type == WIRE_MOVE_LOG && m.log.slot == 1 && m.log.last;
+    check("WATCH-3", ok, "mid-race: WATCH_START (started, same hash), MOVE_LOG of slot 0 then slot 1 (last)");
+
+    /* Live: the spectator sees the move after the mover's ACK left. */
+    send_move(a, 2, plan[1]);
+    ok = c && raw_wait(c, WIRE_PROGRESS, &m, WAIT_MS) && m.progress.slot == 0 && m.progress.moves == 2;
+    raw_pump(a, 0, false);
+    bool ack_first = raw_has(a, WIRE_ACK);
+    check("WATCH-2", ok, "PROGRESS to the spectator for each accepted move, with the mover's slot");
+    check("WATCH-5", ack_first, "when the spectator has the PROGRESS, the mover already has its ACK");
+    raw_wait(a, WIRE_ACK, &m, WAIT_MS);
+    for (int i = 2; i < n; i++)
+        send_move(a, (uint32_t)i + 1, plan[i]);
+    wire_msg ea, ec;
+    ok = raw_wait(a, WIRE_MATCH_END, &ea, WAIT_MS) && c && raw_wait(c, WIRE_MATCH_END, &ec, WAIT_MS) &&
+         memcmp(&ea.end, &ec.end, sizeof ea.end) == 0;
+    check("WATCH-2", ok, "the spectator gets the players' MATCH_END");
+
+    /* A spectator's MOVE: ERROR 21, counted as bad (the 20th disconnects). */
+    ok = c != NULL;
+    for (int i = 0; ok && i < 20; i++) {
+        send_move(c, (uint32_t)i, plan[0]);
+        char text[WIRE_TEXT_MAX + 1] = "";
+        do {
+            ok = raw_next(c, &m, WAIT_MS);
+        } while (ok && m.type != WIRE_ERROR);
+        ok = ok && m.error.code == WIRE_ERR_SPECTATOR;
+        snprintf(text, sizeof text, "%s", ok ? m.error.text : "");
+        if (ok && i == 19)
+            ok = strstr(text, "too many bad messages") != NULL;
+    }
+    check("WATCH-4", ok && raw_wait_disconnect(c, WAIT_MS),
+          "a spectator's MOVE gets ERROR 21, counted as bad: the 20th disconnects");
+    raw_close(c);
+
+    /* The room limit (default 16): the 17th spectator gets WATCH_FULL. */
+    raw_client *s[17] = {NULL};
+    ok = true;
+    for (int i = 0; i < 16 && ok; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "w%d", i);
+        s[i] = watcher(name, code, &m);
+        ok = s[i] && m.type == WIRE_ROOM_STATE;
+    }
+    s[16] = ok ? watcher("w16", code, &m) : NULL;
+    ok = ok && s[16] && m.type == WIRE_ERROR && m.error.code == WIRE_ERR_WATCH_FULL;
+    check("WATCH-6", ok, "16 spectators watch one room; the 17th gets ERROR 20 WATCH_FULL");
+    for (int i = 0; i < 17; i++)
+        raw_close(s[i]);
+    raw_close(l);
+    raw_close(a);
+    raw_close(b);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -1011,6 +1164,7 @@ int main(int argc, char **argv)
     check_race();
     check_desc();
     check_limits();
+    check_watch();
     stop_server();
     printf("conformance: %d passed, %d failed\n", passes, fails);
     return fails ? 1 : 0;

@@ -1,0 +1,304 @@
+/* sv_spec.c: spectators: watching a room, the list of rooms in progress, and sends that go after the
+ * players'. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sv_internal.h"
+#include "util.h"
+
+/* ---- the deferred sends ----
+ * A message for spectators is encoded once into one ENet packet, shared
+ * by every spectator of the room: each queue entry holds one reference
+ * (referenceCount, as ENet's own queue does), given back at the flush. */
+
+static bool watching(const sv_client *c)
+{
+    return c && c->peer && c->state == SV_CL_ACTIVE && c->watch;
+}
+
+static void push_item(sv_t *sv, sv_client *c, ENetPacket *p)
+{
+    if (sv->specq_n == sv->specq_cap) {
+        /* Grows to the busiest step's size and stays: no allocation per
+         * move once the server has seen its load. */
+        sv->specq_cap = sv->specq_cap ? 2 * sv->specq_cap : 64;
+        sv->specq = mr_realloc(sv->specq, (size_t)sv->specq_cap, sizeof *sv->specq);
+    }
+    p->referenceCount++;
+    sv->specq[sv->specq_n++] = (sv_spec_item){.client = (int)(c - sv->clients), .id = c->id, .p = p};
+}
+
+static ENetPacket *encode(sv_t *sv, const wire_msg *m)
+{
+    size_t n = wire_write(m, sv->out, WIRE_MSG_MAX);
+    return enet_packet_create(sv->out, n, ENET_PACKET_FLAG_RELIABLE);
+}
+
+/* Gives back the queue's reference; frees the packet if nobody else holds it. */
+static void unref(ENetPacket *p)
+{
+    if (--p->referenceCount == 0)
+        enet_packet_destroy(p);
+}
+
+void sv_spec_send(sv_t *sv, sv_client *c, const wire_msg *m)
+{
+    if (!watching(c))
+        return;
+    ENetPacket *p = encode(sv, m);
+    if (!p)
+        return;
+    push_item(sv, c, p);
+}
+
+void sv_spec_send_room(sv_t *sv, sv_room *room, const wire_msg *m)
+{
+    if (!room->spec_head)
+        return;
+    ENetPacket *p = encode(sv, m);
+    if (!p)
+        return;
+    p->referenceCount++; /* held while it is pushed, so that no unref frees it early */
+    for (sv_client *c = room->spec_head; c; c = c->spec_next)
+        if (watching(c))
+            push_item(sv, c, p);
+    unref(p);
+}
+
+void sv_spec_flush(sv_t *sv)
+{
+    if (sv->specq_n == 0)
+        return;
+    /* The players' packets of this step leave first: ENet sends peer by
+     * peer in slot order, so without this flush a spectator in a lower
+     * slot would be sent to before a player. */
+    if (sv->step_max_slot >= 0) {
+        enet_host_flush(sv->host);
+        sv->step_max_slot = -1;
+    }
+    for (int i = 0; i < sv->specq_n; i++) {
+        sv_spec_item *it = &sv->specq[i];
+        sv_client *c = &sv->clients[it->client];
+        /* Sent to whoever is still connected: what was queued before a
+         * LEAVE_ROOM (or the room's WATCH_END) goes out in order. */
+        if (c->id == it->id && c->peer && c->state == SV_CL_ACTIVE &&
+            enet_peer_send(c->peer, WIRE_CHANNEL, it->p) == 0)
+            sv->st.packets_out++;
+        unref(it->p);
+    }
+    sv->specq_n = 0;
+}
+
+void sv_spec_free(sv_t *sv)
+{
+    for (int i = 0; i < sv->specq_n; i++)
+        unref(sv->specq[i].p);
+    free(sv->specq);
+    sv->specq = NULL;
+    sv->specq_n = sv->specq_cap = 0;
+    free(sv->races);
+    sv->races = NULL;
+}
+
+/* ---- joining and leaving ---- */
+
+static void unlink_spec(sv_t *sv, sv_client *c)
+{
+    sv_room *room = c->watch;
+    if (c->spec_prev)
+        c->spec_prev->spec_next = c->spec_next;
+    else
+        room->spec_head = c->spec_next;
+    if (c->spec_next)
+        c->spec_next->spec_prev = c->spec_prev;
+    c->spec_next = c->spec_prev = NULL;
+    c->watch = NULL;
+    room->nspec--;
+    sv->spectators--;
+    sv->st.spectators_now = sv->spectators;
+}
+
+static void send_watch_start(sv_t *sv, sv_room *room, sv_client *to)
+{
+    int len = match_game_id(room->m, sv->idbuf, WIRE_GAME_ID_MAX + 1);
+    if (len <= 0 || len > WIRE_GAME_ID_MAX)
+        return; /* refused at creation: cannot happen */
+    wire_msg *m = sv->msg;
+    memset(m, 0, sizeof *m);
+    m->type = WIRE_WATCH_START;
+    wire_watch_start *s = &m->wstart;
+    memcpy(s->code, room->code, sizeof s->code);
+    s->game_no = (uint16_t)match_game_no(room->m);
+    int64_t in = (int64_t)match_start_ms(room->m) - (int64_t)sv->now_ms;
+    s->start_in_ms = (int32_t)(in > INT32_MAX ? INT32_MAX : in < -INT32_MAX ? -INT32_MAX : in);
+    s->desc_hash = match_desc_hash(room->m);
+    int series = match_series_len(room->m);
+    s->series_len = (uint8_t)(series < 1 ? 1 : series > WIRE_MAX_SERIES ? WIRE_MAX_SERIES : series);
+    for (int k = 0; k < MATCH_SLOTS; k++) {
+        int sc = match_score(room->m, k);
+        s->score[k] = (uint8_t)(sc < 0 ? 0 : sc > 255 ? 255 : sc);
+    }
+    s->game_id = sv->idbuf;
+    s->game_id_len = (uint16_t)len;
+    if (to)
+        sv_spec_send(sv, to, m);
+    else
+        sv_spec_send_room(sv, room, m);
+}
+
+void sv_spec_match_start(sv_t *sv, sv_room *room)
+{
+    if (room->spec_head)
+        send_watch_start(sv, room, NULL);
+}
+
+void sv_spec_watch(sv_t *sv, sv_client *c, sv_room *room)
+{
+    const char *full = NULL;
+    if (room->nspec >= sv->cfg.room_spectators)
+        full = sv->cfg.room_spectators == 0 ? "this server does not allow watching"
+                                            : "this room has as many spectators as it takes";
+    else if (sv->spectators >= sv->cfg.max_spectators)
+        full = "the server has as many spectators as it takes";
+    if (full) {
+        sv->st.watch_refused++;
+        sv_logf_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "watch_refused",
+                        "client #%u %s: watching room %s refused: %s", c->id, c->addr, room->code, full);
+        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_WATCH_FULL, full);
+        return;
+    }
+    c->watch = room;
+    c->spec_prev = NULL;
+    c->spec_next = room->spec_head;
+    if (room->spec_head)
+        room->spec_head->spec_prev = c;
+    room->spec_head = c;
+    room->nspec++;
+    sv->spectators++;
+    sv->st.spectators_now = sv->spectators;
+    sv->st.watches++;
+    sv_loge(&sv->log, SV_LOG_INFO, "watching", room->code, c->name, NULL,
+            "room %s: #%u \"%s\" watching (%d spectators)", room->code, c->id, c->name, room->nspec);
+    /* Everyone sees the new count; the newcomer's copy is its first message. */
+    sv_game_room_state_all(sv, room);
+    int phase = match_phase(room->m);
+    if (phase == MATCH_WAITING)
+        return;
+    /* Catching up: the game as it stands, both players' moves so far, and
+     * its end if it is over; the live PROGRESS follows in order. */
+    send_watch_start(sv, room, c);
+    sv_game_move_logs(sv, room, 0, c, sv_spec_send);
+    if (phase == MATCH_FINISHED) {
+        sv_game_fill_match_end(sv->msg, match_last_result(room->m));
+        sv_spec_send(sv, c, sv->msg);
+    }
+}
+
+void sv_spec_leave(sv_t *sv, sv_client *c)
+{
+    sv_room *room = c->watch;
+    if (!room)
+        return;
+    unlink_spec(sv, c);
+    sv_loge(&sv->log, SV_LOG_INFO, "stopped_watching", room->code, c->name, NULL,
+            "room %s: #%u \"%s\" stopped watching (%d spectators)", room->code, c->id, c->name, room->nspec);
+    if (room->m)
+        sv_game_room_state_all(sv, room);
+}
+
+void sv_spec_room_closed(sv_t *sv, sv_room *room)
+{
+    if (!room->spec_head)
+        return;
+    wire_msg *m = sv->msg;
+    memset(m, 0, sizeof *m);
+    m->type = WIRE_WATCH_END;
+    strcpy(m->error.text, "the room has closed");
+    sv_spec_send_room(sv, room, m);
+    /* Bounded by the room's spectators. */
+    while (room->spec_head)
+        unlink_spec(sv, room->spec_head);
+}
+
+bool sv_spec_receive(sv_t *sv, sv_client *c, const wire_msg *in)
+{
+    if (!c->watch)
+        return false;
+    switch (in->type) {
+    case WIRE_LEAVE_ROOM:
+        sv_spec_leave(sv, c);
+        return true;
+    case WIRE_MOVE:
+        /* A client that sends moves while watching is broken or probing. */
+        sv_bad_message(sv, c, WIRE_ERR_SPECTATOR, "spectators cannot move");
+        return true;
+    case WIRE_READY:
+    case WIRE_REMATCH:
+        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_SPECTATOR,
+                      "spectators cannot ready up or ask for a rematch");
+        return true;
+    case WIRE_CREATE_ROOM:
+    case WIRE_JOIN_ROOM:
+    case WIRE_QUICK_MATCH:
+    case WIRE_RESUME:
+    case WIRE_WATCH:
+        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_STATE, "you are watching a room: leave it first");
+        return true;
+    default:
+        return false; /* HELLO, DESC_REQUEST, LIST_ROOMS, anything else: as for anyone */
+    }
+}
+
+/* ---- rooms in progress ---- */
+
+static void build_races(sv_t *sv)
+{
+    /* A scan of the room table costs up to 65536 slots: however many ask,
+     * it runs at most once a second, or every 20 ms while races start and
+     * end (a room's phase change clears races_valid). */
+    uint64_t age = sv->now_ms - sv->races_ms;
+    if (sv->races && ((sv->races_valid && age < 1000) || age < 20))
+        return;
+    if (!sv->races)
+        sv->races = mr_alloc(1, sizeof *sv->races);
+    wire_room_list *l = sv->races;
+    memset(l, 0, sizeof *l);
+    int total = 0;
+    for (int i = 0; i < sv_rooms_capacity(sv->rooms); i++) {
+        sv_room *r = sv_rooms_at(sv->rooms, i);
+        int phase = r->m ? match_phase(r->m) : MATCH_WAITING;
+        if (phase != MATCH_COUNTDOWN && phase != MATCH_RACING)
+            continue;
+        total++;
+        if (l->count >= WIRE_ROOM_LIST_MAX)
+            continue;
+        wire_room_entry *e = &l->room[l->count++];
+        memcpy(e->code, r->code, sizeof e->code);
+        e->phase = (uint8_t)phase;
+        e->params = *pz_params_of(match_puzzle(r->m));
+        e->spectators = (uint16_t)(r->nspec > 65535 ? 65535 : r->nspec);
+        for (int s = 0; s < MATCH_SLOTS; s++) {
+            wire_text_clean(e->name[s], sizeof e->name[s], match_name(r->m, s));
+            if (!wire_name_ok(e->name[s], strlen(e->name[s])))
+                e->name[s][0] = '\0';
+        }
+    }
+    l->total = (uint16_t)(total > 65535 ? 65535 : total);
+    sv->races_ms = sv->now_ms;
+    sv->races_valid = true;
+}
+
+int sv_spec_races(sv_t *sv)
+{
+    build_races(sv);
+    return sv->races->total;
+}
+
+void sv_spec_list(sv_t *sv, sv_client *c)
+{
+    build_races(sv);
+    wire_msg *m = sv->msg;
+    m->type = WIRE_ROOM_LIST;
+    m->list = *sv->races;
+    sv_send(sv, c, m);
+}
