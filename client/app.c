@@ -17,7 +17,7 @@ static const cl_scene *const scenes[CL_SCENE_COUNT] = {
     [CL_SCENE_MENU] = &cl_scene_menu,         [CL_SCENE_SETUP] = &cl_scene_setup,
     [CL_SCENE_JOIN] = &cl_scene_join,         [CL_SCENE_LOBBY] = &cl_scene_lobby,
     [CL_SCENE_RACE] = &cl_scene_race,         [CL_SCENE_RESULTS] = &cl_scene_results,
-    [CL_SCENE_SETTINGS] = &cl_scene_settings,
+    [CL_SCENE_SETTINGS] = &cl_scene_settings, [CL_SCENE_HISTORY] = &cl_scene_history,
 };
 
 void cl_app_set_scene(cl_app *a, int scene)
@@ -306,6 +306,28 @@ static void load_settings(cl_app *a)
     }
 }
 
+/* The history file: --history, else beside the settings in SDL's pref path
+ * (never for headless runs and benchmarks unless asked, so tests do not
+ * touch the player's own). Opening happens on the history's thread. */
+static void open_history(cl_app *a)
+{
+    const char *p = a->args.history;
+    if (p && strcmp(p, "none") == 0)
+        return;
+    if (p) {
+        snprintf(a->history_path, sizeof a->history_path, "%s", p);
+    } else if (!a->args.headless && !a->args.bench && !a->args.settings) {
+        char *pref = SDL_GetPrefPath("mazerace", "mazerace");
+        if (!pref)
+            return;
+        snprintf(a->history_path, sizeof a->history_path, "%shistory.sqlite", pref);
+        SDL_free(pref);
+    } else {
+        return;
+    }
+    a->history = cl_history_create(a->history_path, a->args.no_save);
+}
+
 /* Starts whatever mode the command line asked for. */
 static void start_from_args(cl_app *a)
 {
@@ -340,6 +362,9 @@ void cl_app_frame(cl_app *a)
         if (!eaten && scenes[a->scene]->event)
             scenes[a->scene]->event(a, &e);
     }
+    char why[256];
+    if (cl_history_problem(a->history, why, sizeof why))
+        cl_app_say(a, true, "%s", why);
     if (a->backend)
         a->backend->ops->update(a->backend, a->now_ms);
     if (scenes[a->scene]->update)
@@ -377,9 +402,11 @@ int cl_app_run(const cl_args *args)
     a->bind_wait = -1;
     rng_seed(&a->fx_rng, mr_now_us() ^ (uint64_t)time(NULL) * 0x9E3779B97F4A7C15ull);
     load_settings(a);
+    open_history(a);
     const char *err = NULL;
     if (!init_video(a, &err)) {
         fprintf(stderr, "mazerace: cannot start: %s\n", err ? err : "unknown error");
+        cl_history_destroy(a->history);
         cl_text_destroy(a->text);
         if (a->ren)
             SDL_DestroyRenderer(a->ren);
@@ -439,6 +466,9 @@ int cl_app_run(const cl_args *args)
         cl_app_save_settings(a);
     }
     cl_app_end_backend(a);
+    cl_history_destroy(a->history);
+    cl_hist_race_free(&a->rec);
+    cl_history_scene_free(a);
     cl_script_destroy(a->script);
     cl_pads_close_all(&a->pads);
     cl_text_destroy(a->text);

@@ -29,7 +29,9 @@ void cl_args_usage(FILE *f)
           "  --screenshot PATH   save the window as BMP after the script (or the first\n"
           "                      full frame), then exit\n"
           "  --settings PATH     settings file (default: in SDL's pref path)\n"
-          "  --no-save           never write the settings file\n"
+          "  --no-save           never write the settings file or record races\n"
+          "  --history PATH      race history file (default: in SDL's pref path;\n"
+          "                      none: no history)\n"
           "  --max-seconds S     quit after S seconds (exit code 3)\n"
           "  --bench [FRAMES]    print frame-time figures on the largest boards and exit\n"
           "  --version, --help\n",
@@ -90,6 +92,9 @@ const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t e
         } else if (!strcmp(o, "--settings")) {
             NEED();
             a->settings = v;
+        } else if (!strcmp(o, "--history")) {
+            NEED();
+            a->history = v;
         } else if (!strcmp(o, "--hotseat")) {
             NEED();
             a->hotseat_id = v;

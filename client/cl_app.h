@@ -9,6 +9,7 @@
 
 #include "cl_args.h"
 #include "cl_backend.h"
+#include "cl_history.h"
 #include "cl_input.h"
 #include "cl_race.h"
 #include "cl_render.h"
@@ -26,6 +27,7 @@ enum cl_scene_id {
     CL_SCENE_RACE,
     CL_SCENE_RESULTS,
     CL_SCENE_SETTINGS,
+    CL_SCENE_HISTORY,
     CL_SCENE_COUNT
 };
 
@@ -33,6 +35,8 @@ enum cl_scene_id {
 enum cl_mode { CL_MODE_COMPUTER, CL_MODE_HOTSEAT, CL_MODE_HOST, CL_MODE_JOIN };
 
 typedef struct cl_app cl_app;
+
+enum { CL_HIST_PAGES = 256 }; /* pages the History screen can go back through */
 
 typedef struct cl_scene {
     const char *name; /* for script waits */
@@ -43,7 +47,7 @@ typedef struct cl_scene {
 } cl_scene;
 
 extern const cl_scene cl_scene_menu, cl_scene_setup, cl_scene_join, cl_scene_lobby, cl_scene_race,
-    cl_scene_results, cl_scene_settings;
+    cl_scene_results, cl_scene_settings, cl_scene_history;
 
 /* The race screen's layout: the pure part, shared with the render tests. */
 typedef struct cl_layout {
@@ -104,6 +108,22 @@ struct cl_app {
     int score[2]; /* series score after the last finished game */
     bool series_over;
     cl_netui *net;
+
+    /* The game's own history (history.c; NULL: none this run), the race
+     * being recorded (record.c) and the best times for the results screen. */
+    cl_history *history;
+    char history_path[1024];
+    cl_hist_race rec;
+    uint32_t bests_ticket;
+    bool bests_in;
+    cl_hist_bests bests;
+    /* The History screen: the page shown and how it was reached. */
+    struct {
+        uint32_t ticket, race_ticket;
+        int page_no;
+        int64_t before[CL_HIST_PAGES]; /* by page number: the id the page starts before */
+        cl_hist_page *page;            /* NULL until the first answer */
+    } hist;
 };
 
 /* Runs the client with the parsed arguments; returns the exit code. */
@@ -130,6 +150,17 @@ const char *cl_app_start_mode(cl_app *a, int mode, const char *game_id, int seri
 /* Drains the backend's events into the race and switches scenes on
  * countdown, finish and errors: called every frame by lobby, race, results. */
 void cl_app_pump(cl_app *a);
+/* Records the race for the history (record.c): every backend event goes
+ * through cl_record_event before the race sees it; cl_record_update picks
+ * up the best times for the results screen. */
+void cl_record_event(cl_app *a, const cl_event *ev);
+void cl_record_update(cl_app *a);
+/* Frees the History screen's state (scene_history.c). */
+void cl_history_scene_free(cl_app *a);
+/* Opens a race from the history (with its move logs) as a replay. */
+void cl_history_open_replay(cl_app *a, const cl_hist_race *r);
+/* The best-times lines of the results screen ("" when none). */
+void cl_record_bests_text(const cl_app *a, char *puzzle, size_t plen, char *personal, size_t perlen);
 /* Draws the race screen (boards, HUD, countdown, hints) for race and results. */
 void cl_race_draw_screen(cl_app *a);
 

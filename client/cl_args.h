@@ -8,6 +8,7 @@
 typedef struct cl_args {
     bool headless, software, no_vsync, no_save, bench, help, version, fullscreen;
     const char *script, *screenshot, *settings;
+    const char *history; /* --history PATH, or "none"; NULL: the default */
     const char *hotseat_id, *computer_id, *join_addr, *host_id, *room;
     bool quick;
     int series; /* best of N for --hotseat / --vs-computer / --host, default 1 */

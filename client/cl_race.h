@@ -18,6 +18,7 @@ typedef struct cl_player {
     pz_state *confirmed; /* local: after the moves the authority accepted */
     pz_move pending[CL_MAX_PENDING];
     uint32_t pending_seq[CL_MAX_PENDING];
+    uint64_t pending_at[CL_MAX_PENDING]; /* app ms each was played, for the history */
     int npending;
     uint32_t next_seq;
     uint32_t moves;     /* moves shown (local: predicted count) */

@@ -112,6 +112,7 @@ const char *cl_race_play(cl_race *r, cl_backend *b, int slot, pz_move mv, uint64
     uint32_t seq = ++p->next_seq;
     p->pending[p->npending] = mv;
     p->pending_seq[p->npending] = seq;
+    p->pending_at[p->npending] = now;
     p->npending++;
     p->moves++;
     refresh(r, slot);
@@ -129,6 +130,7 @@ static void rollback(cl_race *r, cl_player *p, uint32_t seq, const char *reason,
             continue;
         p->pending[keep] = p->pending[i];
         p->pending_seq[keep] = p->pending_seq[i];
+        p->pending_at[keep] = p->pending_at[i];
         keep++;
     }
     p->npending = keep;
@@ -151,6 +153,8 @@ static void ack(cl_race *r, cl_player *p, const cl_event *ev)
         memmove(&p->pending[i], &p->pending[i + 1], (size_t)(p->npending - i - 1) * sizeof p->pending[0]);
         memmove(&p->pending_seq[i], &p->pending_seq[i + 1],
                 (size_t)(p->npending - i - 1) * sizeof p->pending_seq[0]);
+        memmove(&p->pending_at[i], &p->pending_at[i + 1],
+                (size_t)(p->npending - i - 1) * sizeof p->pending_at[0]);
         p->npending--;
         return;
     }

@@ -2,7 +2,7 @@
 #include "cl_app.h"
 #include "cl_draw.h"
 
-enum { M_COMPUTER, M_HOTSEAT, M_HOST, M_JOIN, M_SETTINGS, M_QUIT };
+enum { M_COMPUTER, M_HOTSEAT, M_HOST, M_JOIN, M_HISTORY, M_SETTINGS, M_QUIT };
 
 static void enter(cl_app *a)
 {
@@ -11,6 +11,7 @@ static void enter(cl_app *a)
     cl_form_add(&a->form, CL_ITEM_BUTTON, M_HOTSEAT, "Hotseat (two players, one keyboard)");
     cl_form_add(&a->form, CL_ITEM_BUTTON, M_HOST, "Host a LAN game");
     cl_form_add(&a->form, CL_ITEM_BUTTON, M_JOIN, "Join a game");
+    cl_form_add(&a->form, CL_ITEM_BUTTON, M_HISTORY, "History and best times");
     cl_form_add(&a->form, CL_ITEM_BUTTON, M_SETTINGS, "Settings");
     cl_form_add(&a->form, CL_ITEM_BUTTON, M_QUIT, "Quit");
 }
@@ -34,6 +35,9 @@ static void event(cl_app *a, const SDL_Event *e)
     case M_JOIN:
         a->mode = CL_MODE_JOIN;
         cl_app_set_scene(a, CL_SCENE_JOIN);
+        break;
+    case M_HISTORY:
+        cl_app_set_scene(a, CL_SCENE_HISTORY);
         break;
     case M_SETTINGS:
         cl_app_set_scene(a, CL_SCENE_SETTINGS);

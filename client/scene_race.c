@@ -231,6 +231,7 @@ void cl_app_pump(cl_app *a)
 {
     cl_event ev;
     while (a->backend && a->backend->ops->poll(a->backend, &ev)) {
+        cl_record_event(a, &ev);
         switch (ev.type) {
         case CL_BE_COUNTDOWN: {
             const pz_puzzle *pz = a->backend->ops->puzzle(a->backend);

@@ -1,6 +1,7 @@
 /* scene_results.c: who won, both times and move counts, the series score;
  * rematch or back to the menu. */
 #include <stdio.h>
+#include <string.h>
 
 #include "cl_app.h"
 #include "cl_draw.h"
@@ -33,6 +34,7 @@ static void event(cl_app *a, const SDL_Event *e)
 static void update(cl_app *a)
 {
     cl_app_pump(a);
+    cl_record_update(a);
     if (a->scene == CL_SCENE_RESULTS && !a->backend)
         cl_app_set_scene(a, CL_SCENE_MENU);
 }
@@ -47,8 +49,13 @@ static void draw(cl_app *a)
     cl_text *t = a->text;
     int fh = cl_text_height(t, CL_FONT_BODY);
     /* Height from the content: title, reason, table, series line, buttons. */
+    char best[2][160];
+    cl_record_bests_text(a, best[0], sizeof best[0], best[1], sizeof best[1]);
+    int nbest = !!best[0][0] + !!best[1][0];
+    int sh = cl_text_height(t, CL_FONT_SMALL);
     int content = fh + cl_text_height(t, CL_FONT_TITLE) + fh * 2 + fh * 3 / 2 * 3 +
-                  (res->series_len > 1 ? fh * 3 / 2 : 0) + fh * 3 / 2 + 2 * (fh * 17 / 10 + fh / 3) + fh;
+                  (res->series_len > 1 ? fh * 3 / 2 : 0) + nbest * sh * 5 / 4 + fh +
+                  2 * (fh * 17 / 10 + fh / 3) + fh;
     int w = fh * 30 < a->out_w - 40 ? fh * 30 : a->out_w - 40, h = content;
     if (h > a->out_h - 40)
         h = a->out_h - 40;
@@ -100,8 +107,16 @@ static void draw(cl_app *a)
         snprintf(buf, sizeof buf, "Series (best of %d): %d - %d%s", res->series_len, res->score[0],
                  res->score[1], res->series_over ? "  -  series over" : "");
         cl_text_draw(t, CL_FONT_BODY, buf, a->out_w / 2, ty, cl_col_accent, CL_CENTER);
+        ty += fh * 3 / 2;
     }
-    ty += fh * 3 / 2;
+    for (int i = 0; i < 2; i++) {
+        if (!best[i][0])
+            continue;
+        bool news = strstr(best[i], "new best") != NULL;
+        cl_text_draw(t, CL_FONT_SMALL, best[i], a->out_w / 2, ty, news ? cl_col_good : cl_col_dim, CL_CENTER);
+        ty += sh * 5 / 4;
+    }
+    ty += fh;
     SDL_Rect rest = {x, ty, w, y + h - ty};
     cl_form_draw(&a->form, a->ren, t, rest);
 }

@@ -1,0 +1,159 @@
+/* test_client_histui.c: the real client, headless, with its history in a
+ * temporary file: races against the computer are recorded, the results
+ * screen shows the best times, the History screen lists the races (checked
+ * in its output and in screenshot pixels), and a history file it cannot
+ * use is said once while the game goes on. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cl_draw.h"
+#include "cl_test_util.h"
+
+enum { W = 1280, H = 720, RUN_MS = 90000 };
+
+static char out[1 << 16];
+static const char *const ID = "maze:9x7:easy#5";
+
+/* Menu -> History: the fifth entry. */
+#define TO_HISTORY "+100 wait menu\n+50 key Down\n+50 key Down\n+50 key Down\n+50 key Down\n+50 key Return\n"
+
+/* Races ID against the computer with history at path; win: the player
+ * solves it while the computer dawdles, else the computer wins at once.
+ * then: script lines after the results screen (its screenshot is taken
+ * first, into results). */
+static int race(const char *history, bool win, const char *results, const char *then)
+{
+    static char script[1 << 15];
+    snprintf(script, sizeof script, "0 wait race\n");
+    if (win) {
+        pz_move sol[512];
+        pz_puzzle *pz;
+        int n = clt_solution(ID, sol, 512, &pz);
+        assert_true(n > 0);
+        int cx = 0, cy = 0;
+        clt_script_moves(script, sizeof script, 0, sol, n, 5, &cx, &cy);
+        pz_kind_of(pz)->free_puzzle(pz);
+    }
+    size_t len = strlen(script);
+    snprintf(script + len, sizeof script - len, "+0 wait results\n+300 screenshot %s\n%s", results, then);
+    assert_true(clt_write(clt_path("race.txt"), script));
+    const char *args[] = {"--headless",
+                          "--size",
+                          "1280x720",
+                          "--name",
+                          "Ada",
+                          "--history",
+                          history,
+                          "--vs-computer",
+                          ID,
+                          "--bot-pace",
+                          win ? "5000" : "20",
+                          "--script",
+                          clt_path("race.txt"),
+                          "--max-seconds",
+                          "80",
+                          NULL};
+    return clt_run(args, out, sizeof out, RUN_MS);
+}
+
+/* Pixels of colour c in the results panel's middle (the best-times lines
+ * sit there; the boards' own colours are outside it or covered). */
+static int panel_count(SDL_Surface *s, SDL_Color c)
+{
+    SDL_Rect r = {W / 2 - 300, H / 2 - 120, 600, 240};
+    return clt_count(s, r, c, 24);
+}
+
+static int count_of(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+static void test_results_and_history_screen(void **ctx)
+{
+    (void)ctx;
+    char hist[512], then[512];
+    snprintf(hist, sizeof hist, "%s", clt_path("history.sqlite")); /* clt_path's buffers rotate */
+    /* A lost race: recorded; its results show the computer's time as the
+     * best on this puzzle (no "new best" for us: nothing green). */
+    assert_int_equal(race(hist, false, clt_path("lost.bmp"),
+                          "+100 key Escape\n" TO_HISTORY "+100 wait history\n+300 quit\n"),
+                     0);
+    assert_non_null(strstr(out, "RESULT winner=1 "));
+    assert_non_null(strstr(out, "HISTORY page=1 races=1 more=0 newest=maze:9x7:easy#5"));
+    SDL_Surface *s = clt_load(clt_path("lost.bmp"));
+    assert_non_null(s);
+    assert_int_equal(panel_count(s, cl_col_good), 0);
+    assert_true(panel_count(s, cl_col_dim) > 200);
+    SDL_FreeSurface(s);
+
+    /* A won race on the same puzzle: a new best, drawn in green; then the
+     * History screen lists both, newest first. */
+    snprintf(then, sizeof then, "+100 key Escape\n" TO_HISTORY "+100 wait history\n+500 screenshot %s\n",
+             clt_path("history.bmp"));
+    assert_int_equal(race(hist, true, clt_path("won.bmp"), then), 0);
+    assert_non_null(strstr(out, "RESULT winner=0 "));
+    assert_non_null(strstr(out, "HISTORY page=1 races=2 more=0"));
+    s = clt_load(clt_path("won.bmp"));
+    assert_non_null(s);
+    int green = panel_count(s, cl_col_good);
+    fprintf(stderr, "won: %d green pixels in the results panel\n", green);
+    assert_true(green > 100);
+    SDL_FreeSurface(s);
+    s = clt_load(clt_path("history.bmp"));
+    assert_non_null(s);
+    /* Two rows: "won" in green and "lost" in vermillion in the result
+     * column; nothing below the second row. */
+    SDL_Rect rows = {W * 55 / 100, 100, W * 25 / 100, 120};
+    assert_true(clt_count(s, rows, cl_col_good, 24) > 20);
+    assert_true(clt_count(s, rows, cl_col_bad, 24) > 20);
+    SDL_Rect below = {0, 230, W, 300};
+    assert_int_equal(clt_count(s, below, cl_col_panel_hi, 2), 0);
+    assert_true(clt_count(s, (SDL_Rect){0, 100, W, 130}, cl_col_panel_hi, 2) > 1000); /* selected row */
+    SDL_FreeSurface(s);
+
+    /* The same win without a history draws no best times. */
+    assert_int_equal(race("none", true, clt_path("nohist.bmp"), "+100 quit\n"), 0);
+    s = clt_load(clt_path("nohist.bmp"));
+    assert_non_null(s);
+    assert_int_equal(panel_count(s, cl_col_good), 0);
+    SDL_FreeSurface(s);
+}
+
+/* A corrupt history file: said once, and the race is played to the end. */
+static void test_corrupt_history_said_once(void **ctx)
+{
+    (void)ctx;
+    assert_true(clt_write(clt_path("junk.sqlite"), "this is not a database, not even close\n"
+                                                   "0123456789abcdef0123456789abcdef0123456789abcdef\n"));
+    char junk[512];
+    snprintf(junk, sizeof junk, "%s", clt_path("junk.sqlite"));
+    assert_int_equal(race(junk, false, clt_path("junk.bmp"),
+                          "+100 key Escape\n" TO_HISTORY "+100 wait history\n+300 quit\n"),
+                     0);
+    assert_non_null(strstr(out, "RESULT winner=1 "));
+    assert_int_equal(count_of(out, "History off"), 1);
+    assert_non_null(strstr(out, "not a mazerace database"));
+    assert_non_null(strstr(out, "HISTORY page=1 races=0"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_results_and_history_screen),
+        cmocka_unit_test(test_corrupt_history_said_once),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    if (rc == 0)
+        clt_cleanup();
+    return rc;
+}
