@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tools/screenshots.sh: takes a screenshot of each puzzle kind mid-race (vs
 # the computer, the player half-way along a shortest solution) under Xvfb,
-# plus the menu, into docs/screenshots/*.png for the README.
+# plus the menu, the results screen with best times and the History screen,
+# into docs/screenshots/*.png for the README and docs/client.md.
 # Usage: tools/screenshots.sh [BUILD_DIR]   (default: build-screens, built here)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -108,3 +109,37 @@ PY
   fi
   shoot "$name" --vs-computer "$id" --bot-pace 500 --name Ada --script "$tmp/$kind.txt"
 done
+
+# The results screen's best times and the History screen (docs/client.md,
+# "History and best times"): races recorded into a temporary history.
+full_script() { # id slot-keys: the whole solution as keys, then the results
+  local sol
+  sol=$("$gen" --no-text "$1" | sed -n 's/^# solution ([0-9]* moves): //p')
+  python3 - "$sol" "$2" <<'PY'
+import sys
+sol, keys = sys.argv[1], dict(zip('UDLR', sys.argv[2].split(',')))
+print("0 wait race")
+for c in sol:
+    if c in keys:
+        print("+40 key " + keys[c])
+print("+0 wait results\n+400 wait results")
+PY
+}
+hist_run() { # name script args...
+  local name=$1 script=$2; shift 2
+  xvfb-run -a -s "-screen 0 1280x720x24" "$game" --software --settings "$tmp/settings.txt" \
+    --history "$tmp/history.sqlite" --name Ada --size 1280x720 --script "$script" \
+    --screenshot "$tmp/$name.bmp" "$@" >/dev/null
+}
+printf '0 wait results\n+400 wait results\n' >"$tmp/lose.txt"
+hist_run lost "$tmp/lose.txt" --vs-computer maze:15x11:easy#7 --bot-pace 60
+full_script ice:10x10:easy#5 W,S,A,D >"$tmp/ice.txt"
+hist_run hotseat "$tmp/ice.txt" --hotseat ice:10x10:easy#5
+full_script maze:15x11:easy#7 W,S,A,D >"$tmp/win.txt"
+hist_run results-best "$tmp/win.txt" --vs-computer maze:15x11:easy#7 --bot-pace 900
+bmp2png "$tmp/results-best.bmp" "$out/results-best.png"
+echo "screenshots: $out/results-best.png"
+printf '0 wait menu\n+50 key Down\n+50 key Down\n+50 key Down\n+50 key Down\n+50 key Return\n+100 wait history\n+500 wait history\n' >"$tmp/hist.txt"
+hist_run history "$tmp/hist.txt"
+bmp2png "$tmp/history.bmp" "$out/history.png"
+echo "screenshots: $out/history.png"
