@@ -1,7 +1,8 @@
 /* main.c: mazerace-server, the dedicated server: settings, signals (drain, reload), systemd notification,
- * metrics, and the service loop. */
+ * metrics, Agones, and the service loop. */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <systemd/sd-daemon.h>
 #include <time.h>
@@ -9,12 +10,19 @@
 #include "sv.h"
 #include "sv_log.h"
 #include "sv_opts.h"
+#include "svc_agones.h"
 #include "svc_metrics.h"
 #include "util.h"
 #include "wire.h"
 
 #define STATUS_EVERY_MS 2000 /* systemd STATUS= line */
-#define PUBLISH_EVERY_MS 100 /* metrics snapshot */
+#define PUBLISH_EVERY_MS 100 /* metrics and Agones snapshot */
+
+/* The services beside the game loop; NULL when off. */
+typedef struct services {
+    svc_metrics *metrics;
+    svc_agones *agones;
+} services;
 
 static sv_t *running;
 static volatile sig_atomic_t term_seen, want_reload;
@@ -110,12 +118,36 @@ static void notify_status(sv_t *sv, const sv_stats *st)
                st->matches_running, sv_draining(sv) ? "; draining" : "");
 }
 
-static int serve(sv_t *sv, sv_config *cfg, svc_metrics *metrics, int argc, char **argv)
+/* Agones, once Allocated: no player for cfg->agones_idle_ms drains the
+ * server (its Shutdown follows at the end). *idle_since is 0 while someone
+ * is connected. */
+static void agones_idle(sv_t *sv, const sv_config *cfg, svc_agones *ag, const sv_stats *st, uint64_t now,
+                        uint64_t *idle_since)
 {
+    if (cfg->agones_idle_ms <= 0 || sv_draining(sv) || !svc_agones_allocated(ag))
+        return;
+    if (st->peers_now > 0 || st->rooms_now > 0) {
+        *idle_since = 0;
+        return;
+    }
+    if (!*idle_since)
+        *idle_since = now;
+    if (now - *idle_since >= (uint64_t)cfg->agones_idle_ms) {
+        sv_loge(sv_logger(sv), SV_LOG_INFO, "agones_idle", NULL, NULL, NULL,
+                "agones: allocated and no player for %d ms: draining, then Shutdown", cfg->agones_idle_ms);
+        sv_request_drain(sv);
+    }
+}
+
+static int serve(sv_t *sv, sv_config *cfg, services *svc, int argc, char **argv)
+{
+    svc_metrics *metrics = svc->metrics;
+    svc_agones *agones = svc->agones;
     uint64_t wd_usec = 0;
     bool watchdog = sd_watchdog_enabled(0, &wd_usec) > 0 && wd_usec > 0;
     uint64_t wd_every = watchdog ? wd_usec / 2000u : 0;
-    uint64_t now = clock_ms(), next_status = now, next_publish = now, next_wd = now;
+    uint64_t now = clock_ms(), next_status = now, next_publish = now, next_wd = now, next_health = now;
+    uint64_t idle_since = 0;
     bool told_stopping = false;
     sv_stats st;
     int rc = 0;
@@ -138,27 +170,60 @@ static int serve(sv_t *sv, sv_config *cfg, svc_metrics *metrics, int argc, char 
             sd_notify(0, "WATCHDOG=1");
             next_wd = now + (wd_every ? wd_every : 1);
         }
-        bool status = now >= next_status, publish = metrics && now >= next_publish;
+        /* Health from this loop only: if it stalls, the pings stop. */
+        if (agones && now >= next_health) {
+            svc_agones_health(agones);
+            next_health = now + (uint64_t)cfg->agones_health_ms;
+        }
+        bool status = now >= next_status, publish = (metrics || agones) && now >= next_publish;
         if (status || publish)
             sv_get_stats(sv, &st);
         if (status) {
             notify_status(sv, &st);
             next_status = now + STATUS_EVERY_MS;
         }
-        /* Never waits for a scrape: a busy lock means try again next step. */
-        if (publish && svc_metrics_publish(metrics, &st, sv_draining(sv), false))
-            next_publish = now + PUBLISH_EVERY_MS;
+        if (publish) {
+            bool done = true;
+            /* Never waits for a scrape: a busy lock means try again next step. */
+            if (metrics)
+                done = svc_metrics_publish(metrics, &st, sv_draining(sv), false);
+            if (agones) {
+                svc_agones_publish(agones, st.peers_now, st.rooms_now, sv_draining(sv));
+                agones_idle(sv, cfg, agones, &st, now, &idle_since);
+            }
+            if (done)
+                next_publish = now + PUBLISH_EVERY_MS;
+        }
     }
     sv_shutdown(sv, 1000);
-    if (metrics) {
+    if (metrics || agones)
         sv_get_stats(sv, &st);
+    if (metrics)
         svc_metrics_publish(metrics, &st, true, true);
-    }
+    if (agones)
+        svc_agones_publish(agones, st.peers_now, st.rooms_now, true);
     if (cfg->stats) {
         sv_print_stats(sv, stdout);
         fflush(stdout);
     }
     return rc;
+}
+
+/* The SDK sidecar's port: AGONES_SDK_HTTP_PORT (set by Agones, which turns
+ * the integration on by itself), else the default with --agones; 0 = off;
+ * -1 with *err for a bad variable. */
+static int agones_sdk_port(const sv_config *cfg, const char **err)
+{
+    const char *env = getenv("AGONES_SDK_HTTP_PORT");
+    long p;
+    if (env && *env) {
+        if (!mr_parse_long(env, 1, 65535, &p)) {
+            *err = "AGONES_SDK_HTTP_PORT is not a port number 1..65535";
+            return -1;
+        }
+        return (int)p;
+    }
+    return cfg->agones ? SVC_AGONES_DEFAULT_PORT : 0;
 }
 
 int main(int argc, char **argv)
@@ -202,11 +267,28 @@ int main(int argc, char **argv)
     sv_loge(lg, SV_LOG_INFO, "config", NULL, NULL, NULL, "settings: %s%s",
             path[0] ? "config file " : "no config file (" SV_CONFIG_DEFAULT " absent), defaults",
             path[0] ? path : "");
-    svc_metrics *metrics = NULL;
+    services svc = {NULL, NULL};
     if (cfg.metrics[0]) {
-        metrics = svc_metrics_start(cfg.metrics, sv_socket_fd(sv), &why);
-        if (!metrics) {
+        svc.metrics = svc_metrics_start(cfg.metrics, sv_socket_fd(sv), &why);
+        if (!svc.metrics) {
             fprintf(stderr, "mazerace-server: --metrics %s: %s\n", cfg.metrics, why);
+            sv_destroy(sv);
+            return 1;
+        }
+    }
+    int agones_port = agones_sdk_port(&cfg, &why);
+    if (agones_port < 0) {
+        fprintf(stderr, "mazerace-server: %s\n", why);
+        svc_metrics_stop(svc.metrics);
+        sv_destroy(sv);
+        return 1;
+    }
+    if (agones_port > 0) {
+        /* The game socket is bound: the thread's first call is Ready. */
+        svc.agones = svc_agones_start(agones_port, cfg.max_clients, cfg.max_rooms, lg, &why);
+        if (!svc.agones) {
+            fprintf(stderr, "mazerace-server: agones: %s\n", why);
+            svc_metrics_stop(svc.metrics);
             sv_destroy(sv);
             return 1;
         }
@@ -221,19 +303,22 @@ int main(int argc, char **argv)
     printf("listening on %s:%u\n", sv_bind_text(sv), (unsigned)sv_port(sv));
     if (sv_discovery_port(sv))
         printf("discovery on %s:%u\n", sv_bind_text(sv), (unsigned)sv_discovery_port(sv));
-    if (metrics) {
+    if (svc.metrics) {
         char ip[16];
         int port;
         sv_opt_parse_hostport(cfg.metrics, ip, &port);
-        printf("metrics on http://%s:%u/metrics\n", ip, svc_metrics_port(metrics));
+        printf("metrics on http://%s:%u/metrics\n", ip, svc_metrics_port(svc.metrics));
     }
+    if (svc.agones)
+        printf("agones sdk at http://127.0.0.1:%d\n", agones_port);
     fflush(stdout);
     /* The game socket is bound and the metrics served: systemd may start
      * whatever is ordered after us. */
     sd_notify(0, "READY=1\nSTATUS=0 players, 0 rooms, 0 races running");
-    int rc = serve(sv, &cfg, metrics, argc, argv);
+    int rc = serve(sv, &cfg, &svc, argc, argv);
     running = NULL;
-    svc_metrics_stop(metrics);
+    svc_metrics_stop(svc.metrics);
+    svc_agones_stop(svc.agones); /* Shutdown: the players are gone */
     sv_destroy(sv);
     return rc;
 }

@@ -71,6 +71,14 @@ typedef struct sv_config {
      * the stop; 0..3600000, default 60000; 0 = stop at once. */
     int drain_timeout_ms;
     char metrics[64]; /* "ADDR:PORT" of the Prometheus endpoint (mazerace-server); "" = off */
+    /* Agones (mazerace-server, docs/scaling.md): on with --agones or when
+     * AGONES_SDK_HTTP_PORT is set; a health ping every agones_health_ms
+     * (100..60000, default 2000); after an allocation, drain and shut down
+     * once no player has been connected for agones_idle_ms (0 = never,
+     * the default). */
+    bool agones;
+    int agones_health_ms;
+    int agones_idle_ms;
 
     int log_level;  /* enum sv_log_level; default SV_LOG_INFO */
     int log_format; /* enum sv_log_format; default SV_LOGFMT_AUTO */

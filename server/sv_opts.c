@@ -255,6 +255,19 @@ const sv_opt sv_opts[] = {
     {"metrics", "ADDR:PORT", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_SERVICE, false,
      "serve Prometheus metrics at http://ADDR:PORT/metrics (and /healthz); PORT alone = 127.0.0.1:PORT; off",
      set_metrics, get_metrics},
+    {"agones", NULL, SV_OPT_BOOL, F(agones), 0, 1, 1, SV_SEC_SERVICE, false,
+     "run as an Agones GameServer: Ready, Health, Counters, labels and Shutdown through the SDK sidecar at "
+     "127.0.0.1:$AGONES_SDK_HTTP_PORT (default 9358); on by itself when AGONES_SDK_HTTP_PORT is set (yes/no)",
+     NULL, NULL},
+    {"agones_health", "SEC", SV_OPT_SECONDS, F(agones_health_ms), 0, 60, 1, SV_SEC_SERVICE, false,
+     "Agones: the game loop pings the sidecar's /health this often, 0.1..60 s (keep it under the Fleet's "
+     "health periodSeconds)",
+     NULL, NULL},
+    {"agones_idle_shutdown", "SEC", SV_OPT_SECONDS, F(agones_idle_ms), 0, 86400, 1, SV_SEC_SERVICE, true,
+     "Agones: once the GameServer is Allocated, drain and shut down after this long with no player "
+     "connected, "
+     "0..86400 s; 0 = never (a long-lived server of many rooms)",
+     NULL, NULL},
     {"log_level", "L", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_OUTPUT, true, "off, error, warn, info or debug",
      set_log_level, get_log_level},
     {"log_format", "F", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_OUTPUT, false,

@@ -1,0 +1,402 @@
+/* svc_agones.c: the Agones SDK sidecar's REST API over libcurl, on its own thread, fed by the game loop
+ * through a mutex held only for a copy. */
+#include "svc_agones.h"
+
+#include <curl/curl.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "puzzle.h"
+#include "sv_log.h"
+#include "util.h"
+#include "wire.h"
+
+#define REQUEST_TIMEOUT_MS 2000 /* one call; the sidecar is on localhost */
+#define CONNECT_TIMEOUT_MS 500
+#define BACKOFF_FIRST_MS 100 /* a failed call is retried after this, doubling... */
+#define BACKOFF_MAX_MS 5000  /* ...up to this */
+#define SHUTDOWN_TRY_MS 5000 /* how long the last POST /shutdown is retried */
+#define WAKE_MS 200          /* the thread looks at its jobs at least this often */
+#define REPLY_MAX 65536      /* GET /gameserver: more is cut (the state comes early) */
+
+enum { C_PLAYERS, C_ROOMS, C_COUNT };
+static const char *const counter_names[C_COUNT] = {"players", "rooms"};
+
+/* One kind of call the thread retries on failure. */
+typedef struct job {
+    uint64_t next_ms; /* not before */
+    int backoff_ms;
+    bool failing; /* logged once when it starts failing, once when it recovers */
+} job;
+
+struct svc_agones {
+    pthread_t th;
+    pthread_mutex_t lock; /* guards the fields below it; held for a copy only */
+    pthread_cond_t wake;
+    unsigned health_calls;
+    int players, rooms;
+    bool draining, stop, allocated;
+
+    /* Set before the thread starts, then read-only. */
+    const sv_log *lg;
+    char base[40]; /* "http://127.0.0.1:PORT" */
+    int cap[C_COUNT];
+
+    /* The thread's own. */
+    CURL *curl;
+    struct curl_slist *headers;
+    char reply[REPLY_MAX];
+    size_t reply_len;
+};
+
+static uint64_t now_ms(void)
+{
+    return mr_now_us() / 1000u;
+}
+
+static size_t on_body(char *data, size_t size, size_t n, void *cls)
+{
+    svc_agones *a = cls;
+    size_t len = size * n, room = sizeof a->reply - 1 - a->reply_len;
+    memcpy(a->reply + a->reply_len, data, len < room ? len : room);
+    a->reply_len += len < room ? len : room;
+    return len; /* the rest is dropped, not an error */
+}
+
+/* One call: the HTTP status, or -1 if none came (refused, timed out). */
+static long call(svc_agones *a, const char *method, const char *path, const char *body, long timeout_ms)
+{
+    char url[160];
+    snprintf(url, sizeof url, "%s%s", a->base, path);
+    a->reply_len = 0;
+    a->reply[0] = '\0';
+    curl_easy_setopt(a->curl, CURLOPT_URL, url);
+    curl_easy_setopt(a->curl, CURLOPT_TIMEOUT_MS, timeout_ms);
+    if (body) {
+        curl_easy_setopt(a->curl, CURLOPT_POSTFIELDS, body);
+        curl_easy_setopt(a->curl, CURLOPT_CUSTOMREQUEST, method);
+    } else {
+        curl_easy_setopt(a->curl, CURLOPT_HTTPGET, 1L);
+        curl_easy_setopt(a->curl, CURLOPT_CUSTOMREQUEST, NULL);
+    }
+    long status = -1;
+    if (curl_easy_perform(a->curl) == CURLE_OK)
+        curl_easy_getinfo(a->curl, CURLINFO_RESPONSE_CODE, &status);
+    a->reply[a->reply_len] = '\0';
+    return status;
+}
+
+/* Books the outcome of a call on its job: on failure the next try waits
+ * twice as long as the last (from BACKOFF_FIRST_MS to BACKOFF_MAX_MS). */
+static bool settle(svc_agones *a, job *j, const char *what, long status)
+{
+    bool ok = status >= 200 && status < 300;
+    if (ok) {
+        if (j->failing)
+            sv_loge(a->lg, SV_LOG_INFO, "agones_recovered", NULL, NULL, what, "agones: %s works again", what);
+        j->failing = false;
+        j->backoff_ms = 0;
+        j->next_ms = 0;
+        return true;
+    }
+    if (!j->failing) {
+        char why[32];
+        snprintf(why, sizeof why, status < 0 ? "no answer" : "HTTP %ld", status);
+        sv_loge(a->lg, SV_LOG_WARN, "agones_failed", NULL, NULL, why,
+                "agones: %s to the SDK sidecar at %s failed (%s); retrying with back-off", what, a->base,
+                why);
+    }
+    j->failing = true;
+    j->backoff_ms = j->backoff_ms ? j->backoff_ms * 2 : BACKOFF_FIRST_MS;
+    if (j->backoff_ms > BACKOFF_MAX_MS)
+        j->backoff_ms = BACKOFF_MAX_MS;
+    j->next_ms = now_ms() + (uint64_t)j->backoff_ms;
+    return false;
+}
+
+/* A label value Kubernetes accepts: [A-Za-z0-9._-], at most 63 bytes. */
+static void label_value(char *out, size_t cap, const char *v)
+{
+    size_t n = 0;
+    for (; *v && n + 1 < cap && n < 63; v++)
+        out[n++] = (*v >= 'a' && *v <= 'z') || (*v >= 'A' && *v <= 'Z') || (*v >= '0' && *v <= '9') ||
+                           *v == '.' || *v == '_' || *v == '-'
+                       ? *v
+                       : '_';
+    out[n] = '\0';
+}
+
+/* The labels, in order: version, protocol, then kind-NAME = "true" for each
+ * puzzle kind this server plays (Agones prefixes "agones.dev/sdk-"). */
+enum { LABEL_VERSION, LABEL_PROTOCOL, LABEL_KINDS, LABEL_COUNT = LABEL_KINDS + PZ_KIND_COUNT };
+static void label_body(int i, char *body, size_t cap)
+{
+    char v[64];
+    if (i == LABEL_VERSION) {
+        label_value(v, sizeof v, MR_VERSION);
+        snprintf(body, cap, "{\"key\":\"version\",\"value\":\"%s\"}", v);
+    } else if (i == LABEL_PROTOCOL) {
+        snprintf(body, cap, "{\"key\":\"protocol\",\"value\":\"%d\"}", WIRE_VERSION);
+    } else {
+        const pz_kind *k = pz_kind_by_id(i - LABEL_KINDS);
+        label_value(v, sizeof v, k ? k->name : "unknown");
+        snprintf(body, cap, "{\"key\":\"kind-%s\",\"value\":\"true\"}", v);
+    }
+}
+
+/* The value of the first "state" key in a GameServer JSON: status.state. */
+static bool state_is(const char *json, const char *want)
+{
+    const char *p = strstr(json, "\"state\"");
+    if (!p)
+        return false;
+    p += 7;
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == ':')
+        p++;
+    size_t n = strlen(want);
+    return *p == '"' && strncmp(p + 1, want, n) == 0 && p[1 + n] == '"';
+}
+
+/* What the thread has done so far. */
+typedef struct progress {
+    job ready, label, health, counter[C_COUNT], gameserver;
+    bool is_ready;
+    int labels_done;
+    unsigned health_seen;
+    int sent_count[C_COUNT], sent_cap[C_COUNT];
+    bool counter_missing[C_COUNT]; /* 404: the GameServer has no such Counter */
+    uint64_t next_counter_ms;
+} progress;
+
+static void do_counters(svc_agones *a, progress *pr, const int count[C_COUNT], bool draining, uint64_t now)
+{
+    if (now < pr->next_counter_ms)
+        return;
+    for (int c = 0; c < C_COUNT; c++) {
+        /* Draining: no free places, so no allocation picks this server. */
+        int cap = draining ? count[c] : a->cap[c];
+        if (pr->counter_missing[c] || (count[c] == pr->sent_count[c] && cap == pr->sent_cap[c]) ||
+            now < pr->counter[c].next_ms)
+            continue;
+        char path[64], body[96], what[80];
+        snprintf(path, sizeof path, "/v1beta1/counters/%s", counter_names[c]);
+        snprintf(body, sizeof body, "{\"count\":\"%d\",\"capacity\":\"%d\"}", count[c], cap);
+        snprintf(what, sizeof what, "PATCH %s", path);
+        long st = call(a, "PATCH", path, body, REQUEST_TIMEOUT_MS);
+        if (st == 404) {
+            pr->counter_missing[c] = true;
+            sv_loge(a->lg, SV_LOG_WARN, "agones_no_counter", NULL, NULL, counter_names[c],
+                    "agones: the GameServer has no Counter \"%s\" (404); not reporting it (docs/scaling.md)",
+                    counter_names[c]);
+            continue;
+        }
+        if (settle(a, &pr->counter[c], what, st)) {
+            pr->sent_count[c] = count[c];
+            pr->sent_cap[c] = cap;
+        }
+    }
+    pr->next_counter_ms = now + SVC_AGONES_COUNTER_MS;
+}
+
+/* One round of whatever is due. */
+static void step(svc_agones *a, progress *pr, unsigned health_calls, const int count[C_COUNT], bool draining)
+{
+    uint64_t now = now_ms();
+    if (!pr->is_ready) {
+        if (now >= pr->ready.next_ms &&
+            settle(a, &pr->ready, "POST /ready", call(a, "POST", "/ready", "{}", REQUEST_TIMEOUT_MS))) {
+            pr->is_ready = true;
+            sv_loge(a->lg, SV_LOG_INFO, "agones_ready", NULL, NULL, NULL, "agones: GameServer marked Ready");
+        }
+        if (!pr->is_ready)
+            return;
+    }
+    if (health_calls != pr->health_seen) {
+        /* One ping per call of the loop, none saved up for later. */
+        pr->health_seen = health_calls;
+        settle(a, &pr->health, "POST /health", call(a, "POST", "/health", "{}", REQUEST_TIMEOUT_MS));
+        /* The state rides along with the pings: is the server Allocated? */
+        if (now >= pr->gameserver.next_ms &&
+            settle(a, &pr->gameserver, "GET /gameserver", call(a, "GET", "/gameserver", NULL, 1000)) &&
+            state_is(a->reply, "Allocated")) {
+            pthread_mutex_lock(&a->lock);
+            bool was = a->allocated;
+            a->allocated = true;
+            pthread_mutex_unlock(&a->lock);
+            if (!was)
+                sv_loge(a->lg, SV_LOG_INFO, "agones_allocated", NULL, NULL, NULL,
+                        "agones: GameServer is Allocated");
+        }
+    }
+    now = now_ms();
+    while (pr->labels_done < LABEL_COUNT && now >= pr->label.next_ms) {
+        char body[128];
+        label_body(pr->labels_done, body, sizeof body);
+        if (!settle(a, &pr->label, "PUT /metadata/label",
+                    call(a, "PUT", "/metadata/label", body, REQUEST_TIMEOUT_MS)))
+            break;
+        pr->labels_done++;
+    }
+    do_counters(a, pr, count, draining, now_ms());
+}
+
+static void *run(void *arg)
+{
+    svc_agones *a = arg;
+    progress pr;
+    memset(&pr, 0, sizeof pr);
+    for (int c = 0; c < C_COUNT; c++)
+        pr.sent_count[c] = pr.sent_cap[c] = -1;
+    for (;;) {
+        pthread_mutex_lock(&a->lock);
+        bool stop = a->stop, draining = a->draining;
+        unsigned health_calls = a->health_calls;
+        int count[C_COUNT] = {a->players, a->rooms};
+        pthread_mutex_unlock(&a->lock);
+        if (stop) {
+            /* The last counts (capacity down to them), unless the sidecar
+             * is failing anyway: the server is going. */
+            if (pr.is_ready && !pr.counter[C_PLAYERS].failing && !pr.counter[C_ROOMS].failing) {
+                pr.next_counter_ms = 0;
+                do_counters(a, &pr, count, true, now_ms());
+            }
+            break;
+        }
+        step(a, &pr, health_calls, count, draining);
+
+        pthread_mutex_lock(&a->lock);
+        if (!a->stop && a->health_calls == health_calls) {
+            struct timespec until;
+            clock_gettime(CLOCK_REALTIME, &until);
+            until.tv_nsec += WAKE_MS * 1000000L;
+            if (until.tv_nsec >= 1000000000L) {
+                until.tv_sec++;
+                until.tv_nsec -= 1000000000L;
+            }
+            pthread_cond_timedwait(&a->wake, &a->lock, &until);
+        }
+        pthread_mutex_unlock(&a->lock);
+    }
+    /* The end: Shutdown, retried for a while (it may be what tells Agones
+     * to delete the pod). */
+    uint64_t end = now_ms() + SHUTDOWN_TRY_MS;
+    job j = {0, 0, false};
+    for (;;) {
+        uint64_t now = now_ms();
+        if (now >= end)
+            break;
+        long left = (long)(end - now);
+        if (settle(
+                a, &j, "POST /shutdown",
+                call(a, "POST", "/shutdown", "{}", left < REQUEST_TIMEOUT_MS ? left : REQUEST_TIMEOUT_MS))) {
+            sv_loge(a->lg, SV_LOG_INFO, "agones_shutdown", NULL, NULL, NULL,
+                    "agones: GameServer Shutdown sent");
+            return NULL;
+        }
+        now = now_ms();
+        if (now < end && j.next_ms > now) {
+            uint64_t wait = (j.next_ms < end ? j.next_ms : end) - now;
+            struct timespec ts = {(time_t)(wait / 1000u), (long)(wait % 1000u) * 1000000L};
+            while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+                ;
+        }
+    }
+    sv_loge(a->lg, SV_LOG_WARN, "agones_shutdown_failed", NULL, NULL, NULL,
+            "agones: no answer to Shutdown within %d s; Agones will see the process end",
+            SHUTDOWN_TRY_MS / 1000);
+    return NULL;
+}
+
+/* Frees a (its lock and condition too if made) and libcurl's globals. */
+static void release(svc_agones *a, bool sync_made)
+{
+    if (sync_made) {
+        pthread_cond_destroy(&a->wake);
+        pthread_mutex_destroy(&a->lock);
+    }
+    curl_slist_free_all(a->headers);
+    curl_easy_cleanup(a->curl);
+    free(a);
+    curl_global_cleanup();
+}
+
+svc_agones *svc_agones_start(int port, int max_players, int max_rooms, const struct sv_log *lg,
+                             const char **err)
+{
+    if (port < 1 || port > 65535) {
+        *err = "the SDK sidecar port must be 1..65535";
+        return NULL;
+    }
+    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+        *err = "libcurl did not initialise";
+        return NULL;
+    }
+    svc_agones *a = mr_alloc(1, sizeof *a);
+    snprintf(a->base, sizeof a->base, "http://127.0.0.1:%d", port);
+    a->lg = lg;
+    a->cap[C_PLAYERS] = max_players;
+    a->cap[C_ROOMS] = max_rooms;
+    a->curl = curl_easy_init();
+    a->headers = curl_slist_append(NULL, "Content-Type: application/json");
+    if (!a->curl || !a->headers) {
+        release(a, false);
+        *err = "libcurl could not make a handle";
+        return NULL;
+    }
+    curl_easy_setopt(a->curl, CURLOPT_NOSIGNAL, 1L); /* no SIGALRM for time-outs: we are a thread */
+    curl_easy_setopt(a->curl, CURLOPT_CONNECTTIMEOUT_MS, (long)CONNECT_TIMEOUT_MS);
+    curl_easy_setopt(a->curl, CURLOPT_HTTPHEADER, a->headers);
+    curl_easy_setopt(a->curl, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(a->curl, CURLOPT_WRITEDATA, a);
+    curl_easy_setopt(a->curl, CURLOPT_PROTOCOLS_STR, "http");
+    curl_easy_setopt(a->curl, CURLOPT_PROXY, ""); /* never an http_proxy from the environment */
+    pthread_mutex_init(&a->lock, NULL);
+    pthread_cond_init(&a->wake, NULL);
+    if (pthread_create(&a->th, NULL, run, a) != 0) {
+        release(a, true);
+        *err = "cannot start the Agones thread";
+        return NULL;
+    }
+    return a;
+}
+
+void svc_agones_health(svc_agones *a)
+{
+    pthread_mutex_lock(&a->lock);
+    a->health_calls++;
+    pthread_cond_signal(&a->wake);
+    pthread_mutex_unlock(&a->lock);
+}
+
+void svc_agones_publish(svc_agones *a, int players, int rooms, bool draining)
+{
+    pthread_mutex_lock(&a->lock);
+    a->players = players;
+    a->rooms = rooms;
+    a->draining = draining;
+    pthread_mutex_unlock(&a->lock);
+}
+
+bool svc_agones_allocated(svc_agones *a)
+{
+    pthread_mutex_lock(&a->lock);
+    bool v = a->allocated;
+    pthread_mutex_unlock(&a->lock);
+    return v;
+}
+
+void svc_agones_stop(svc_agones *a)
+{
+    if (!a)
+        return;
+    pthread_mutex_lock(&a->lock);
+    a->stop = true;
+    pthread_cond_signal(&a->wake);
+    pthread_mutex_unlock(&a->lock);
+    pthread_join(a->th, NULL);
+    release(a, true);
+}

@@ -1,0 +1,44 @@
+/* svc_agones.h: mazerace-server as an Agones GameServer: the SDK sidecar's REST API (Ready, Health, labels,
+ * Counters, GameServer state, Shutdown) spoken by libcurl on a thread of its own. */
+#ifndef MR_SVC_AGONES_H
+#define MR_SVC_AGONES_H
+
+#include <stdbool.h>
+
+#include "sv.h"
+
+/* The game loop never waits on the sidecar: every call below only takes a
+ * mutex for a copy of a few integers. The thread does the HTTP, with
+ * time-outs, and retries what failed with a growing back-off (the sidecar
+ * may start after the server, or restart). docs/scaling.md says what is
+ * sent when. */
+typedef struct svc_agones svc_agones;
+
+/* Starts the thread. port is the sidecar's HTTP port on 127.0.0.1
+ * (AGONES_SDK_HTTP_PORT);
+ * max_players and max_rooms the capacities of the "players" and "rooms"
+ * Counters. The thread marks the GameServer Ready first (the caller has
+ * bound the game socket) and logs through lg, which must outlive the
+ * handle. NULL with *err (static) on failure. */
+svc_agones *svc_agones_start(int port, int max_players, int max_rooms, const struct sv_log *lg,
+                             const char **err);
+/* Called by the game loop every agones_health interval: the thread sends one /health per
+ * call it sees, so a loop that stalls stops the pings and Agones marks the
+ * server Unhealthy. */
+void svc_agones_health(svc_agones *a);
+/* Called by the game loop with fresh counts; the thread sends the Counters
+ * when they changed, at most once per SVC_AGONES_COUNTER_MS. Draining
+ * lowers both capacities to the counts, so no allocation picks the server. */
+void svc_agones_publish(svc_agones *a, int players, int rooms, bool draining);
+/* True once the sidecar has reported the GameServer Allocated (GET
+ * /gameserver after each health ping). */
+bool svc_agones_allocated(svc_agones *a);
+/* Asks for POST /shutdown (retried for up to 5 s), stops the thread and
+ * frees. Returns once the thread has ended: at most about 8 s with a
+ * sidecar that hangs. Accepts NULL. */
+void svc_agones_stop(svc_agones *a);
+
+#define SVC_AGONES_COUNTER_MS 250 /* the least time between two Counter updates */
+#define SVC_AGONES_DEFAULT_PORT 9358
+
+#endif

@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+"""tests/agones/test_agones.py: the real mazerace-server against the mock Agones SDK sidecar (mock_sdk.py), with
+real bots over 127.0.0.1: Ready, labels, periodic Health, Counters as bots join and leave, Shutdown after a drain
+(SIGTERM, or idle after an allocation), and a sidecar that is down, slow or failing never slows a bot match.
+
+Usage: test_agones.py SERVER BOT
+"""
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mock_sdk import MockSdk  # noqa: E402
+
+SERVER = BOT = None
+
+
+class Server:
+    """mazerace-server on 127.0.0.1, an ephemeral port; its output is kept in .lines (read on a thread)."""
+
+    def __init__(self, sdk_port, *extra):
+        env = dict(os.environ)
+        if sdk_port is not None:
+            env["AGONES_SDK_HTTP_PORT"] = str(sdk_port)
+        else:
+            env.pop("AGONES_SDK_HTTP_PORT", None)
+        args = [SERVER, "--bind", "127.0.0.1", "--port", "0", "--no-discovery", "--countdown", "0",
+                "--log-format", "text", "--config", "/dev/null"] + list(extra)
+        self.p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True)
+        self.lines = []
+        self._lock = threading.Lock()
+        self._t = threading.Thread(target=self._read, daemon=True)
+        self._t.start()
+        line = self.expect(r"^listening on [0-9.]+:(\d+)$", 10)
+        if not line:
+            self.kill()
+            raise AssertionError("server did not start: %s" % self.lines)
+        self.port = int(re.match(r"^listening on [0-9.]+:(\d+)$", line).group(1))
+
+    def _read(self):
+        for line in self.p.stdout:
+            line = line.rstrip("\n")
+            sys.stderr.write("  [server] %s\n" % line)
+            with self._lock:
+                self.lines.append(line)
+
+    def expect(self, pattern, timeout):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            with self._lock:
+                for l in self.lines:
+                    if re.search(pattern, l):
+                        return l
+            if self.p.poll() is not None and not self._t.is_alive():
+                break
+            time.sleep(0.02)
+        return None
+
+    def wait(self, timeout):
+        try:
+            rc = self.p.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return None
+        self._t.join(5)
+        return rc
+
+    def kill(self):
+        if self.p.poll() is None:
+            self.p.kill()
+            self.p.wait()
+        self._t.join(5)
+        self.p.stdout.close()
+
+
+def bots(port, *extra, timeout=60):
+    """mazerace-bot against the server; returns its output (asserts exit 0)."""
+    r = subprocess.run([BOT, "--server", "127.0.0.1:%d" % port, "--quiet"] + list(extra), capture_output=True,
+                       text=True, timeout=timeout)
+    sys.stderr.write("".join("  [bot] %s\n" % l for l in r.stdout.splitlines()))
+    if r.returncode != 0:
+        raise AssertionError("bot exited %d: %s %s" % (r.returncode, r.stdout, r.stderr))
+    return r.stdout
+
+
+def ack_p99_ms(out):
+    m = re.search(r"^RESULT net .* p99_us=([0-9.]+)", out, re.M)
+    assert m, "no RESULT line in: " + out
+    return float(m.group(1)) / 1000.0
+
+
+def counter_values(sdk, name):
+    return [(c[3]["count"], c[3]["capacity"]) for c in sdk.calls("/v1beta1/counters/" + name)
+            if c[1] == "PATCH" and isinstance(c[3], dict)]
+
+
+class AgonesTest(unittest.TestCase):
+    def setUp(self):
+        self.servers = []
+        self.sdk = None
+
+    def tearDown(self):
+        for s in self.servers:
+            s.kill()
+        if self.sdk:
+            self.sdk.stop()
+
+    def start(self, sdk_port, *extra):
+        s = Server(sdk_port, *extra)
+        self.servers.append(s)
+        return s
+
+    def test_lifecycle(self):
+        """Ready, labels, Health every 0.2 s, Counters follow two bots in and out, Shutdown after SIGTERM."""
+        sdk = self.sdk = MockSdk().start()
+        srv = self.start(sdk.port, "--agones-health", "0.2", "--max-clients", "50", "--max-rooms", "20",
+                         "--grace", "0.5")
+        self.assertTrue(srv.expect(r"^agones sdk at http://127\.0\.0\.1:%d$" % sdk.port, 5))
+        self.assertTrue(sdk.wait_for(lambda: sdk.calls("/ready"), 10), "no POST /ready")
+        self.assertEqual(sdk.calls("/ready")[0][1], "POST")
+        # Labels: version, protocol and one per puzzle kind.
+        self.assertTrue(sdk.wait_for(lambda: len(sdk.labels) >= 6, 10), sdk.labels)
+        self.assertRegex(sdk.labels["version"], r"^[0-9A-Za-z._-]+$")
+        self.assertRegex(sdk.labels["protocol"], r"^\d+$")
+        for k in ("sum", "maze", "ice", "pipes"):
+            self.assertEqual(sdk.labels.get("kind-" + k), "true")
+        # Periodic Health: at 0.2 s, at least 5 more within 3 s (bounded wait, not a sleep).
+        h0 = len(sdk.calls("/health"))
+        self.assertTrue(sdk.wait_for(lambda: len(sdk.calls("/health")) >= h0 + 5, 3), "health pings too rare")
+        hs = [c[0] for c in sdk.calls("/health")]
+        gaps = [b - a for a, b in zip(hs, hs[1:])]
+        self.assertLess(max(gaps[-5:]), 1.5, gaps)
+        # Counters: an idle server reports 0 of its capacities.
+        self.assertTrue(sdk.wait_for(lambda: (0, 50) in [(int(a), int(b)) for a, b in
+                                                          counter_values(sdk, "players")], 5))
+        self.assertTrue(sdk.wait_for(lambda: (0, 20) in [(int(a), int(b)) for a, b in
+                                                          counter_values(sdk, "rooms")], 5))
+        # Two bots play one match: players goes up to 2 and rooms to 1, then both back to 0 (the room
+        # closes when the grace of the player who dropped without leaving ends).
+        bots(srv.port, "--bots", "2", "--matches", "1", "--pace", "30")
+        seen_p = [int(a) for a, _ in counter_values(sdk, "players")]
+        seen_r = [int(a) for a, _ in counter_values(sdk, "rooms")]
+        self.assertIn(2, seen_p, seen_p)
+        self.assertIn(1, seen_r, seen_r)
+        self.assertTrue(sdk.wait_for(lambda: sdk.counters["players"]["count"] == 0 and
+                                     sdk.counters["rooms"]["count"] == 0, 5), sdk.counters)
+        self.assertFalse(sdk.calls("/shutdown"))
+        # SIGTERM: drain (nobody racing: at once), then Shutdown, exit 0.
+        srv.p.send_signal(signal.SIGTERM)
+        self.assertEqual(srv.wait(15), 0)
+        sd = sdk.calls("/shutdown")
+        self.assertEqual(len(sd), 1)
+        self.assertEqual(sd[0][1], "POST")
+        # Draining lowered the capacities to the counts, so nothing is allocated here any more.
+        self.assertEqual(sdk.counters["rooms"]["capacity"], sdk.counters["rooms"]["count"])
+        # Nothing after Shutdown.
+        self.assertEqual(sdk.calls()[-1][2], "/shutdown")
+
+    def test_idle_after_allocation(self):
+        """--agones-idle-shutdown: once Allocated and everyone has left, drain and Shutdown by itself."""
+        sdk = self.sdk = MockSdk().start()
+        srv = self.start(sdk.port, "--agones-health", "0.2", "--agones-idle-shutdown", "1",
+                         "--grace", "0.5")
+        self.assertTrue(sdk.wait_for(lambda: sdk.calls("/ready"), 10))
+        # Not allocated yet: idle for longer than the setting, still running.
+        h0 = len(sdk.calls("/health"))
+        self.assertTrue(sdk.wait_for(lambda: len(sdk.calls("/health")) >= h0 + 8, 5))
+        self.assertIsNone(srv.p.poll())
+        # The allocation comes while a match is being played; the server waits for the players to leave.
+        t = threading.Thread(target=bots, args=(srv.port, "--bots", "2", "--matches", "1", "--pace", "60"))
+        t.start()
+        self.assertTrue(sdk.wait_for(lambda: sdk.counters["players"]["count"] == 2, 10))
+        sdk.set_state("Allocated")
+        self.assertTrue(srv.expect(r"GameServer is Allocated", 5))
+        self.assertIsNone(srv.p.poll())
+        t.join(60)
+        self.assertEqual(srv.wait(20), 0)
+        self.assertTrue(srv.expect(r"no player for 1000 ms: draining", 1))
+        self.assertEqual(len(sdk.calls("/shutdown")), 1)
+
+    def test_default_off(self):
+        """Without --agones and without AGONES_SDK_HTTP_PORT nothing talks to a sidecar."""
+        sdk = self.sdk = MockSdk().start()
+        srv = self.start(None)
+        bots(srv.port, "--bots", "2", "--matches", "1", "--pace", "20")
+        self.assertIsNone(srv.expect(r"agones", 0.2))
+        srv.p.send_signal(signal.SIGTERM)
+        self.assertEqual(srv.wait(15), 0)
+        self.assertEqual(sdk.calls(), [])
+
+    def test_bad_port_variable(self):
+        env = dict(os.environ, AGONES_SDK_HTTP_PORT="99999")
+        r = subprocess.run([SERVER, "--bind", "127.0.0.1", "--port", "0", "--no-discovery", "--config",
+                            "/dev/null"], env=env, capture_output=True, text=True, timeout=10)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("AGONES_SDK_HTTP_PORT is not a port number", r.stderr)
+
+    def bad_sidecar(self, mode):
+        """A bench of 40 bots beside a sidecar that misbehaves: acks as quick as beside a good one."""
+        if mode == "down":
+            s = socket.socket()
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+            s.close()  # nobody listens there: connections are refused
+        else:
+            self.sdk = MockSdk(mode).start()
+            port = self.sdk.port
+        srv = self.start(port, "--agones-health", "0.1", "--gen-rate", "1000", "--gen-burst", "600000",
+                         "--drain-timeout", "0")
+        out = bots(srv.port, "--bots", "40", "--bench", "3", "--pace", "50", timeout=90)
+        p99 = ack_p99_ms(out)
+        sys.stderr.write("  sidecar %s: ack p99 %.2f ms\n" % (mode, p99))
+        # A loop that waited on the sidecar would show seconds (5 s per slow call, 2 s time-outs).
+        self.assertLess(p99, 250.0, out)
+        m = re.search(r"sent=(\d+) answered=(\d+)", out)
+        self.assertEqual(m.group(1), m.group(2), out)
+        if mode != "down":
+            self.assertTrue(self.sdk.calls("/ready"))
+        self.assertTrue(srv.expect(r"agones: POST /ready to the SDK sidecar .* failed", 1))
+        # The stop is bounded too: Shutdown is retried for 5 s at most.
+        t0 = time.monotonic()
+        srv.p.send_signal(signal.SIGTERM)
+        self.assertEqual(srv.wait(20), 0)
+        sys.stderr.write("  sidecar %s: stopped in %.1f s\n" % (mode, time.monotonic() - t0))
+        self.assertLess(time.monotonic() - t0, 12)
+
+    def test_sidecar_down(self):
+        self.bad_sidecar("down")
+
+    def test_sidecar_slow(self):
+        self.bad_sidecar("slow")
+
+    def test_sidecar_error(self):
+        self.bad_sidecar("error")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 3:
+        sys.exit("usage: test_agones.py SERVER BOT [unittest args]")
+    SERVER, BOT = sys.argv[1], sys.argv[2]
+    unittest.main(argv=[sys.argv[0]] + sys.argv[3:], verbosity=2)
