@@ -28,13 +28,16 @@ hdb *hdb_open(const char *path, bool want_ro, bool *read_only, char *err, size_t
     /* Not writing (--no-save) and nothing there yet: quietly no history. */
     if (want_ro && access(path, F_OK) != 0)
         return NULL;
+    /* A file there that we may not write is read as it is. */
+    if (access(path, F_OK) == 0 && access(path, W_OK) != 0)
+        want_ro = true;
     char why[512] = "";
     st *s = want_ro ? NULL : st_open(path, ST_OPEN_CREATE, why, sizeof why);
     if (!s) {
         /* A file we may read but not write still shows the races it has. */
         s = st_open(path, ST_OPEN_READONLY, err, errlen);
         if (!s) {
-            if (!want_ro)
+            if (why[0])
                 snprintf(err, errlen, "%s", why);
             return NULL;
         }
