@@ -9,7 +9,7 @@
 #include "util.h"
 
 /* Backends in the order they are asked; the last one takes file paths. */
-static const st_backend *const backends[] = {&st_backend_sqlite};
+static const st_backend *const backends[] = {&st_backend_pg, &st_backend_sqlite};
 
 struct st {
     const st_backend *be;
@@ -122,6 +122,11 @@ const char *st_backend_name(const st *s)
 int st_schema_version(const st *s)
 {
     return s->version;
+}
+
+bool st_unavailable(const st *s)
+{
+    return s->be->unavailable && s->be->unavailable(s->b);
 }
 
 const char *st_put(st *s, st_match *const *ms, int n)

@@ -102,15 +102,24 @@ enum st_open_flags {
     ST_OPEN_READONLY = 1, /* never create or change it (operator tools) */
 };
 
-/* Opens the store at location: a file path for SQLite. NULL with a message
+/* Opens the store at location: a file path for SQLite, a postgresql:// or
+ * postgres:// URI for PostgreSQL (st_pg.c: a read-write open of a server
+ * that cannot be reached succeeds, down, and connects later; the password
+ * is never put in a message). NULL with a message
  * in err (errlen bytes) if it cannot be opened or is not a mazerace store
  * (a foreign or corrupt file, a newer schema): the message says which. */
 st *st_open(const char *location, int flags, char *err, size_t errlen);
 void st_close(st *s); /* accepts NULL */
-/* The backend's name ("sqlite"). */
+/* The backend's name ("sqlite", "postgresql"). */
 const char *st_backend_name(const st *s);
-/* The schema version the store is at, after migrations. */
+/* The schema version the store is at, after migrations (0 for a network
+ * database that could not be reached at open: see st_unavailable). */
 int st_schema_version(const st *s);
+/* Whether the last call that failed did so because the database could not
+ * be reached (a network database that is down or restarting): the same
+ * call may work later, so records are kept (st_writer's spool) rather than
+ * given up. false for a refusal (a bad record, a full disk under SQLite). */
+bool st_unavailable(const st *s);
 
 /* Stores n records in one transaction (all or none) and writes each one's
  * new id into ms[i]->id. */

@@ -1,4 +1,4 @@
-/* st_backend.h: what a store backend implements (SQLite today; st.c dispatches to it). */
+/* st_backend.h: what a store backend implements (SQLite, PostgreSQL; st.c dispatches to it). */
 #ifndef MR_ST_BACKEND_H
 #define MR_ST_BACKEND_H
 
@@ -22,8 +22,13 @@ typedef struct st_backend {
                        char *err, size_t errlen);
     bool (*personal_best)(void *b, const char *name, const char *kind, int width, int height, st_best *out,
                           bool *found, char *err, size_t errlen);
+    /* Optional (NULL: never): whether the last call failed because the
+     * database could not be reached (down, restarting, out of resources),
+     * so the same call may succeed later; false when it refused the call. */
+    bool (*unavailable)(void *b);
 } st_backend;
 
 extern const st_backend st_backend_sqlite;
+extern const st_backend st_backend_pg;
 
 #endif

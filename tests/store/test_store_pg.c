@@ -1,0 +1,300 @@
+/* test_store_pg.c: the match store against a real PostgreSQL server (tests/store/pg_harness.sh starts it). */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <libpq-fe.h>
+
+#include "st.h"
+#include "st_pg.h"
+#include "st_writer.h"
+#include "util.h"
+
+/* The harness's server: MR_PG_URI names its "postgres" database; every
+ * case gets a new database of its own (mr_t<N>) at `path`. */
+static char path[512];
+static char spool[512];
+static int ncase;
+
+/* The URI of database `db` on the harness's server (its socket directory). */
+static void uri_of(const char *db, const char *userinfo, char *out, size_t n)
+{
+    snprintf(out, n, "postgresql://%s@/%s?host=%s", userinfo, db, getenv("MR_PG_DIR"));
+}
+
+/* Runs SQL (constant text from this file) on the database at uri; the
+ * first column of the first row as a number, or -1 when there is none. */
+static long long sql_at(const char *uri, const char *sql)
+{
+    PGconn *c = PQconnectdb(uri);
+    if (PQstatus(c) != CONNECTION_OK)
+        fail_msg("connect %s: %s", uri, PQerrorMessage(c));
+    PGresult *r = PQexec(c, sql);
+    ExecStatusType rs = PQresultStatus(r);
+    if (rs != PGRES_COMMAND_OK && rs != PGRES_TUPLES_OK)
+        fail_msg("%s: %s", sql, PQerrorMessage(c));
+    long long v = rs == PGRES_TUPLES_OK && PQntuples(r) > 0 ? strtoll(PQgetvalue(r, 0, 0), NULL, 10) : -1;
+    PQclear(r);
+    PQfinish(c);
+    return v;
+}
+
+static long long sql(const char *q)
+{
+    return sql_at(path, q);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    char db[32], create[64];
+    snprintf(db, sizeof db, "mr_t%d", ++ncase);
+    snprintf(create, sizeof create, "CREATE DATABASE %s", db);
+    sql_at(getenv("MR_PG_URI"), create);
+    uri_of(db, "mazerace", path, sizeof path);
+    snprintf(spool, sizeof spool, "%s/spool_%d", getenv("MR_PG_DIR"), ncase);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    unlink(spool);
+    return 0;
+}
+
+#include "../store_cases.h"
+
+static void test_fresh_store(void **state)
+{
+    (void)state;
+    st *s = open_ok(ST_OPEN_CREATE);
+    assert_string_equal(st_backend_name(s), "postgresql");
+    assert_int_equal(st_schema_version(s), ST_PG_VERSION);
+    assert_false(st_unavailable(s));
+    st_close(s);
+    assert_int_equal(sql("SELECT count(*) FROM mazerace_schema"), ST_PG_VERSION);
+    assert_int_equal(sql("SELECT max(version) FROM mazerace_schema"), ST_PG_VERSION);
+    /* Reopening an up-to-date store changes nothing. */
+    s = open_ok(ST_OPEN_READONLY);
+    assert_int_equal(st_schema_version(s), ST_PG_VERSION);
+    st_close(s);
+    s = open_ok(ST_OPEN_CREATE);
+    st_close(s);
+    assert_int_equal(sql("SELECT count(*) FROM mazerace_schema"), ST_PG_VERSION);
+}
+
+/* Every earlier version (0, an empty database, to current - 1) migrates to
+ * the current one with its rows intact. */
+static void test_migrations(void **state)
+{
+    (void)state;
+    for (int v = 0; v < ST_PG_VERSION; v++) {
+        if (v > 0)
+            setup(NULL); /* a new database for each version */
+        char err[512];
+        /* Nothing yet: read-only openers refuse an empty database. */
+        assert_null(st_open(path, ST_OPEN_READONLY, err, sizeof err));
+        assert_non_null(strstr(err, "empty database"));
+        if (v > 0) {
+            assert_null(st_pg_create_at(path, v, err, sizeof err));
+            assert_int_equal(sql("SELECT max(version) FROM mazerace_schema"), v);
+            /* A row written the way version 1 wrote it (no mode column). */
+            sql("INSERT INTO matches (id, game_id, desc_id, desc_hash, kind, width, height, difficulty,"
+                " started_ms, winner, ending, game_no, series_len) VALUES (7, 'ice:8x8:easy#1', 'ice:8x8:d',"
+                " -5, 'ice', 8, 8, 'easy', 1700000000000, 1, 'forfeit', 1, 1);"
+                "INSERT INTO players VALUES (7, 0, 'old0', 500, 4, false, 'lost'),"
+                " (7, 1, 'old1', 400, 3, true, 'won');"
+                "INSERT INTO moves VALUES (7, 0, 1, 100, 0, 2, 0, 0), (7, 1, 0, 150, 0, 1, 0, 0);"
+                "SELECT setval(pg_get_serial_sequence('matches', 'id'), 7)");
+            assert_null(st_open(path, ST_OPEN_READONLY, err, sizeof err));
+            assert_non_null(strstr(err, "older"));
+        }
+        st *s = open_ok(ST_OPEN_CREATE);
+        assert_int_equal(st_schema_version(s), ST_PG_VERSION);
+        if (v > 0) {
+            check_v1_row(s);
+        }
+        put_n(s, 0, 1); /* new rows go after the old ones */
+        st_close(s);
+        assert_int_equal(sql("SELECT max(id) FROM matches"), v > 0 ? 8 : 1);
+        assert_int_equal(sql("SELECT max(version) FROM mazerace_schema"), ST_PG_VERSION);
+        assert_int_equal(sql("SELECT count(*) FROM pg_indexes WHERE indexname = 'players_by_name'"), 1);
+    }
+}
+
+static void test_refused(void **state)
+{
+    (void)state;
+    /* Someone else's tables: left untouched. */
+    sql("CREATE TABLE notes (t text)");
+    expect_refused(ST_OPEN_CREATE, "another program");
+    expect_refused(ST_OPEN_READONLY, "another program");
+    assert_int_equal(sql("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"), 1);
+    /* A store from a newer mazerace. */
+    setup(NULL);
+    st_close(open_ok(ST_OPEN_CREATE));
+    sql("INSERT INTO mazerace_schema (version) VALUES (99)");
+    expect_refused(ST_OPEN_CREATE, "newer");
+    /* A database that does not exist: the server answers, so this is a
+     * refusal at once (not "down, retry later"), and the password given in
+     * the URI appears nowhere in the message. */
+    char uri[512], err[512] = "";
+    uri_of("no_such_db", "mazerace:s3cr%40t", uri, sizeof uri);
+    snprintf(uri + strlen(uri), sizeof uri - strlen(uri), "&password=hunter2");
+    assert_null(st_open(uri, ST_OPEN_CREATE, err, sizeof err));
+    print_message("refused: %s\n", err);
+    assert_non_null(strstr(err, "no_such_db"));
+    assert_null(strstr(err, "s3cr"));
+    assert_null(strstr(err, "hunter2"));
+    assert_non_null(strstr(err, "mazerace:***@"));
+    /* A URI libpq cannot parse. */
+    assert_null(st_open("postgresql://[::1", ST_OPEN_CREATE, err, sizeof err));
+    assert_non_null(strstr(err, "cannot connect"));
+}
+
+static void test_redact(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        {"postgresql://u:pw@h:5432/db", "postgresql://u:***@h:5432/db"},
+        {"postgres://u@h/db?password=pw&sslmode=require", "postgres://u@h/db?password=***&sslmode=require"},
+        {"postgresql://h/db?sslmode=disable&password=p%20w",
+         "postgresql://h/db?sslmode=disable&password=***"},
+        {"postgresql://u:p@ss@h/db", "postgresql://u:***@h/db"},
+        {"postgresql:///db?host=/tmp/x", "postgresql:///db?host=/tmp/x"},
+        {"postgresql://u:pw@/db?host=/run/pg", "postgresql://u:***@/db?host=/run/pg"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char out[256];
+        st_pg_redact(cases[i][0], out, sizeof out);
+        assert_string_equal(out, cases[i][1]);
+    }
+    assert_true(st_pg_claims("postgresql://x") && st_pg_claims("postgres://x"));
+    assert_false(st_pg_claims("/var/lib/mazerace/matches.db") || st_pg_claims("postgresql:x"));
+}
+
+/* Names that are not UTF-8 are kept (as '?'), not refused. */
+static void test_bad_utf8_name(void **state)
+{
+    (void)state;
+    st *s = open_ok(ST_OPEN_CREATE);
+    st_match *m = make(0);
+    snprintf(m->p[1].name, sizeof m->p[1].name, "b\xff\xc3o\xc3\xa9");
+    assert_null(st_put(s, &m, 1));
+    st_match got;
+    bool found = false;
+    assert_null(st_get(s, m->id, &got, &found));
+    assert_true(found);
+    assert_string_equal(got.p[1].name, "b??o\xc3\xa9");
+    st_match_free(&got);
+    st_match_free(m);
+    free(m);
+    st_close(s);
+}
+
+#define TWO_RECORDS 300
+
+/* One of two servers: opens the fresh database at the same moment as the
+ * other (both race to migrate it) and stores TWO_RECORDS records through
+ * its own writer thread. Runs in a child process; exits 0 on success. */
+static void two_child(int go_fd, int who)
+{
+    char c;
+    if (read(go_fd, &c, 1) != 1)
+        _exit(10);
+    char err[512];
+    st *s = st_open(path, ST_OPEN_CREATE, err, sizeof err);
+    if (!s) {
+        fprintf(stderr, "server %d: %s\n", who, err);
+        _exit(11);
+    }
+    st_writer *w = st_writer_create(s, TWO_RECORDS, 0);
+    for (int i = 0; i < TWO_RECORDS; i++) {
+        st_match *m = make(i);
+        m->p[0].name[0] = (char)('A' + who); /* whose record it is */
+        if (!st_writer_put(w, m))
+            _exit(12);
+        if (i % 25 == 24)
+            st_writer_sync(w);
+    }
+    st_writer_sync(w);
+    st_writer_stats ws;
+    st_writer_stats_get(w, &ws);
+    st_writer_destroy(w);
+    _exit(ws.written == TWO_RECORDS ? 0 : 13);
+}
+
+static void test_two_servers(void **state)
+{
+    (void)state;
+    int go[2];
+    assert_int_equal(pipe(go), 0);
+    pid_t pid[2];
+    for (int k = 0; k < 2; k++) {
+        pid[k] = fork();
+        assert_true(pid[k] >= 0);
+        if (pid[k] == 0) {
+            close(go[1]);
+            two_child(go[0], k);
+        }
+    }
+    close(go[0]);
+    assert_int_equal(write(go[1], "gg", 2), 2); /* both start at once */
+    close(go[1]);
+    for (int k = 0; k < 2; k++) {
+        int status = 0;
+        assert_int_equal(waitpid(pid[k], &status, 0), pid[k]);
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), 0);
+    }
+    assert_int_equal(sql("SELECT count(*) FROM mazerace_schema"), ST_PG_VERSION); /* migrated once */
+    assert_int_equal(sql("SELECT count(DISTINCT id) FROM matches"), 2 * TWO_RECORDS);
+    assert_int_equal(sql("SELECT count(*) FROM players WHERE slot = 0 AND name LIKE 'A%'"), TWO_RECORDS);
+    assert_int_equal(sql("SELECT count(*) FROM players WHERE slot = 0 AND name LIKE 'B%'"), TWO_RECORDS);
+    /* Every match complete: two players, all its moves, seq 0..n-1. */
+    assert_int_equal(sql("SELECT count(*) FROM matches m WHERE (SELECT count(*) FROM players p WHERE"
+                         " p.match_id = m.id) <> 2 OR (SELECT count(*) FROM moves v WHERE v.match_id = m.id)"
+                         " <> (SELECT sum(moves) FROM players p WHERE p.match_id = m.id)"
+                         " OR (SELECT max(seq) + 1 FROM moves v WHERE v.match_id = m.id) <>"
+                         " (SELECT count(*) FROM moves v WHERE v.match_id = m.id)"),
+                     0);
+    /* And the queries see both servers' records. */
+    st *s = open_ok(ST_OPEN_READONLY);
+    st_best *b = NULL;
+    int n = 0;
+    assert_null(st_best_times(s, "maze:5x5:easy#0", 0, 100, &b, &n));
+    assert_int_equal(n, 2 * ((TWO_RECORDS + 6) / 7));
+    for (int i = 1; i < n; i++)
+        assert_true(b[i - 1].time_ms < b[i].time_ms ||
+                    (b[i - 1].time_ms == b[i].time_ms && b[i - 1].match_id < b[i].match_id));
+    free(b);
+    st_close(s);
+}
+
+int main(void)
+{
+    if (!getenv("MR_PG_URI") || !getenv("MR_PG_DIR")) {
+        fprintf(stderr, "test_store_pg: run it through tests/store/pg_harness.sh run (ctest does)\n");
+        return 77;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_redact),
+        cmocka_unit_test_setup_teardown(test_fresh_store, setup, teardown),
+        STORE_CASES(setup, teardown),
+        cmocka_unit_test_setup_teardown(test_migrations, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bad_utf8_name, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_two_servers, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
