@@ -109,6 +109,7 @@ bool cl_disc_poll(cl_disc_t *d, uint64_t now_ms, cl_server_info *info)
         info->rooms = r.rooms;
         info->players = r.players;
         info->max_players = r.max_players;
+        info->races = r.races;
         snprintf(info->name, sizeof info->name, "%s", r.name);
         info->rtt_ms = now_ms >= d->sent[k].sent_ms ? (uint32_t)(now_ms - d->sent[k].sent_ms) : 0;
         return true;

@@ -77,6 +77,7 @@ void cl_net_destroy(cl_net_t *n)
     h->conns--;
     free(n->evq);
     free(n->pend);
+    free(n->rooms);
     free(n);
     if (h->private)
         cl_hub_destroy(h);
@@ -201,7 +202,8 @@ void cl_net_on_disconnect(cl_net_t *n, uint64_t now_ms)
     }
     /* Worth resuming: a countdown or race, or a finished game whose seat
      * the server keeps for the grace period (rematch, series). */
-    bool seat = n->in_room && match_token_set(&n->token) && (n->live || n->room.phase != MATCH_WAITING);
+    bool seat = n->in_room && !n->watching && match_token_set(&n->token) &&
+                (n->live || n->room.phase != MATCH_WAITING);
     if (seat && n->resume_window_ms > 0) {
         n->phase = CL_NET_RESUMING;
         n->resume_deadline = now_ms + n->resume_window_ms;
@@ -285,6 +287,30 @@ const pz_state *cl_net_opponent_state(const cl_net_t *n)
 {
     return n->opp;
 }
+bool cl_net_watching(const cl_net_t *n)
+{
+    return n->in_room && n->watching;
+}
+
+const pz_state *cl_net_board(const cl_net_t *n, int slot)
+{
+    if (slot < 0 || slot > 1)
+        return NULL;
+    return slot == n->own_seat ? n->own : n->opp;
+}
+
+uint32_t cl_net_board_moves(const cl_net_t *n, int slot)
+{
+    if (slot < 0 || slot > 1)
+        return 0;
+    return slot == n->own_seat ? n->own_applied : n->opp_applied;
+}
+
+const wire_room_list *cl_net_room_list(const cl_net_t *n)
+{
+    return n->rooms;
+}
+
 match_token_t cl_net_token(const cl_net_t *n)
 {
     return n->token;

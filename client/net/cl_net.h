@@ -35,6 +35,13 @@
  * current game's MATCH_START and MATCH_END are not reported again; a
  * MATCH_END that happened while away is.
  *
+ * Watching (spectators, docs/protocol.md): cl_net_watch instead of a
+ * join. The events are the same, with slot -1 (ROOM_JOINED, LOBBY,
+ * MATCH_START) and a PROGRESS for each move of either player; the two
+ * boards are cl_net_board(n, 0) and (n, 1), rebuilt from the server's move
+ * logs when watching starts mid-race. cl_net_leave stops watching;
+ * WATCH_END says the room closed. A watcher never resumes after a drop.
+ *
  * Many connections may share one ENet host (one UDP socket), which is how
  * mazerace-bot runs a thousand players in one process: make a hub, create
  * the connections in it, and call cl_hub_service once per loop. */
@@ -58,12 +65,15 @@ enum cl_net_ev_type {
     CL_EV_RESUMED,       /* back in the race; states rebuilt from the server's move log */
     CL_EV_SHUTDOWN,      /* the server is going down: text */
     CL_EV_ERROR,         /* code (enum wire_error, or 0 for a local problem), text */
+    CL_EV_ROOM_LIST,     /* the answer to cl_net_list_rooms: read cl_net_room_list */
+    CL_EV_WATCH_END,     /* no longer watching (the room closed): text */
 };
 
 typedef struct cl_net_event {
     int type;               /* enum cl_net_ev_type */
     int code;               /* REFUSED, ERROR: enum wire_error; REJECT: enum match_reject */
-    int slot;               /* ROOM_JOINED, MATCH_START: yours; REMATCH_OFFER: who asked */
+    int slot;               /* ROOM_JOINED, MATCH_START: yours (-1 when watching); REMATCH_OFFER: who asked;
+                               PROGRESS: whose move */
     uint32_t seq;           /* ACK, REJECT */
     uint32_t moves;         /* ACK: your accepted moves so far */
     bool solved;            /* ACK: that move solved the puzzle */
@@ -137,7 +147,11 @@ const char *cl_net_join_room(cl_net_t *n, const char *code); /* typed code, norm
 const char *cl_net_quick_match(cl_net_t *n);
 const char *cl_net_ready(cl_net_t *n, bool ready);
 const char *cl_net_rematch(cl_net_t *n);
-const char *cl_net_leave(cl_net_t *n); /* during a race: forfeit */
+const char *cl_net_leave(cl_net_t *n); /* during a race: forfeit; watching: stop */
+/* Watches the room with this typed code as a spectator. */
+const char *cl_net_watch(cl_net_t *n, const char *code);
+/* Asks which rooms are racing (CL_EV_ROOM_LIST answers). */
+const char *cl_net_list_rooms(cl_net_t *n);
 /* Sends a move; returns its sequence number (>= 1), or 0 if no race is
  * joined or the connection is down (nothing sent). The move is remembered
  * until its ACK or REJECT. */
@@ -192,6 +206,17 @@ const pz_state *cl_net_opponent_state(const cl_net_t *n);
 int cl_net_pending(const cl_net_t *n, pz_move *out, int max);
 /* Own resume token for this match (all zero before MATCH_START). */
 match_token_t cl_net_token(const cl_net_t *n);
+/* Watching a room as a spectator. */
+bool cl_net_watching(const cl_net_t *n);
+/* Seat slot's board (0 or 1) with every move the server reported applied:
+ * for a player its own confirmed state or the opponent's, for a watcher
+ * either player's; NULL before the first MATCH_START or for a bad slot. */
+const pz_state *cl_net_board(const cl_net_t *n, int slot);
+/* Moves applied to that board in this game. */
+uint32_t cl_net_board_moves(const cl_net_t *n, int slot);
+/* The last ROOM_LIST (NULL before one came); valid until the next
+ * CL_EV_ROOM_LIST is returned, or destroy. */
+const wire_room_list *cl_net_room_list(const cl_net_t *n);
 
 /* ---- LAN discovery: plain UDP probes to the servers' discovery port ---- */
 
@@ -201,6 +226,7 @@ typedef struct cl_server_info {
     char addr[64]; /* where the reply came from (an IPv4 address) */
     int game_port; /* connect here */
     int players_waiting, rooms, players, max_players;
+    int races; /* rooms in a countdown or race: worth a "Watch" */
     char name[WIRE_NAME_MAX + 1];
     uint32_t rtt_ms; /* probe to reply */
 } cl_server_info;

@@ -40,13 +40,17 @@ struct cl_net {
     bool in_room;
     wire_room_state room;
     char left_code[WIRE_ROOM_CODE_LEN + 1]; /* the room we last left ("" if none) */
-    int slot;
+    int slot;                               /* own seat, -1 when none (or watching) */
+    bool watching;                          /* a spectator of room */
+    wire_room_list *rooms;                  /* the last ROOM_LIST, or NULL */
 
     pz_puzzle *pz;
     char *game_id;
     uint64_t desc_hash;
     pz_state *own, *opp;
     uint32_t own_applied, opp_applied; /* moves applied to own / opp */
+    int own_seat; /* the seat whose board own is (a watcher's: 0), fixed at MATCH_START so that
+                     it outlives a leave or WATCH_END for events still queued */
     match_token_t token;
     bool live;     /* a countdown or race is on: a drop is worth resuming */
     int game_no;   /* of the last MATCH_START */

@@ -79,7 +79,8 @@ static void on_room_state(cl_net_t *n, const wire_msg *m)
     n->left_code[0] = '\0';
     bool fresh = !n->in_room || strcmp(n->room.code, m->room.code) != 0;
     n->room = m->room;
-    n->slot = m->room.your_slot;
+    n->watching = m->room.your_slot == WIRE_SLOT_WATCHER;
+    n->slot = n->watching ? -1 : m->room.your_slot;
     n->in_room = true;
     if (n->phase == CL_NET_ONLINE)
         n->phase = CL_NET_IN_ROOM;
@@ -141,13 +142,16 @@ static void on_match_start(cl_net_t *n, const wire_msg *m)
      * it, so only the states are rebuilt (RESUMED follows the move logs). */
     bool replay = n->phase == CL_NET_RESUMING && n->pz && n->game_id && s->game_no == n->game_no &&
                   strlen(n->game_id) == s->game_id_len && memcmp(n->game_id, s->game_id, s->game_id_len) == 0;
-    n->slot = s->slot;
-    n->token = s->token;
+    if (!n->watching) {
+        n->slot = s->slot;
+        n->token = s->token;
+    }
     if (!load_puzzle(n, s)) {
         n->live = false;
         return;
     }
-    n->live = true;
+    n->own_seat = n->watching ? 0 : n->slot;
+    n->live = !n->watching; /* a watcher has no seat to resume */
     if (replay)
         return;
     n->game_no = s->game_no;
@@ -156,10 +160,27 @@ static void on_match_start(cl_net_t *n, const wire_msg *m)
         n->phase = CL_NET_IN_ROOM;
     uint64_t now = n->hub->now_ms;
     int64_t start = (int64_t)now + s->start_in_ms;
-    cl_net_event ev = {.type = CL_EV_MATCH_START, .slot = s->slot, .game_no = s->game_no};
+    cl_net_event ev = {.type = CL_EV_MATCH_START, .slot = n->slot, .game_no = s->game_no};
     ev.start_ms = start > 0 ? (uint64_t)start : 0;
     snprintf(ev.text, sizeof ev.text, "%s", n->game_id);
     cl_net_push(n, &ev);
+}
+
+/* A spectator's WATCH_START is a MATCH_START without a seat. */
+static void on_watch_start(cl_net_t *n, const wire_msg *m)
+{
+    wire_msg *s = mr_alloc(1, sizeof *s);
+    s->type = WIRE_MATCH_START;
+    s->start.slot = WIRE_SLOT_WATCHER;
+    s->start.game_no = m->wstart.game_no;
+    s->start.start_in_ms = m->wstart.start_in_ms;
+    s->start.desc_hash = m->wstart.desc_hash;
+    s->start.series_len = m->wstart.series_len;
+    memcpy(s->start.score, m->wstart.score, sizeof s->start.score);
+    s->start.game_id = m->wstart.game_id;
+    s->start.game_id_len = m->wstart.game_id_len;
+    on_match_start(n, s);
+    free(s);
 }
 
 static void on_move_log(cl_net_t *n, const wire_msg *m)
@@ -168,7 +189,7 @@ static void on_move_log(cl_net_t *n, const wire_msg *m)
         local_error(n, "move log before the match start");
         return;
     }
-    bool own = m->log.slot == n->slot;
+    bool own = m->log.slot == n->own_seat;
     pz_state *st = own ? n->own : n->opp;
     uint32_t *applied = own ? &n->own_applied : &n->opp_applied;
     const pz_kind *k = pz_kind_of(n->pz);
@@ -238,9 +259,12 @@ static void on_reject(cl_net_t *n, const wire_msg *m)
 
 static void on_progress(cl_net_t *n, const wire_msg *m)
 {
-    if (n->pz && m->progress.slot != n->slot) {
-        if (pz_kind_of(n->pz)->execute_move(n->pz, n->opp, m->progress.move, n->opp) == NULL)
-            n->opp_applied++;
+    /* A player's PROGRESS is the opponent's move; a watcher's either seat's. */
+    bool own = n->watching && m->progress.slot == n->own_seat;
+    if (n->pz && (own || m->progress.slot != n->own_seat)) {
+        pz_state *st = own ? n->own : n->opp;
+        if (pz_kind_of(n->pz)->execute_move(n->pz, st, m->progress.move, st) == NULL)
+            (*(own ? &n->own_applied : &n->opp_applied))++;
     }
     cl_net_event ev = {.type = CL_EV_PROGRESS, .slot = m->progress.slot, .progress = m->progress};
     cl_net_push(n, &ev);
@@ -284,7 +308,8 @@ void cl_net_on_receive(cl_net_t *n, const uint8_t *data, size_t len)
     }
     /* Messages about a room's game mean nothing once we left the room. */
     bool about_game = m->type == WIRE_MATCH_START || m->type == WIRE_MOVE_LOG || m->type == WIRE_PROGRESS ||
-                      m->type == WIRE_MATCH_END || m->type == WIRE_REMATCH_OFFER;
+                      m->type == WIRE_MATCH_END || m->type == WIRE_REMATCH_OFFER ||
+                      m->type == WIRE_WATCH_START || m->type == WIRE_WATCH_END;
     if (about_game && !n->in_room)
         return;
     switch (m->type) {
@@ -298,7 +323,24 @@ void cl_net_on_receive(cl_net_t *n, const uint8_t *data, size_t len)
         on_room_state(n, m);
         break;
     case WIRE_MATCH_START:
-        on_match_start(n, m);
+        if (!n->watching)
+            on_match_start(n, m);
+        break;
+    case WIRE_WATCH_START:
+        if (n->watching)
+            on_watch_start(n, m);
+        break;
+    case WIRE_WATCH_END:
+        n->in_room = n->watching = false;
+        n->slot = -1;
+        n->phase = n->phase == CL_NET_IN_ROOM ? CL_NET_ONLINE : n->phase;
+        cl_net_push_text(n, CL_EV_WATCH_END, 0, "%s", m->error.text);
+        break;
+    case WIRE_ROOM_LIST:
+        if (!n->rooms)
+            n->rooms = mr_alloc(1, sizeof *n->rooms);
+        *n->rooms = m->list;
+        cl_net_push_text(n, CL_EV_ROOM_LIST, 0, "%u rooms racing", (unsigned)m->list.total);
         break;
     case WIRE_MOVE_LOG:
         on_move_log(n, m);

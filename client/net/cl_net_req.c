@@ -144,6 +144,27 @@ const char *cl_net_join_room(cl_net_t *n, const char *code)
     return send_or_fail(n, &m);
 }
 
+const char *cl_net_watch(cl_net_t *n, const char *code)
+{
+    const char *err = need_online(n);
+    if (err)
+        return err;
+    wire_msg m = {.type = WIRE_WATCH};
+    if (!wire_room_code_parse(code, m.join.code))
+        return "a room code is 5 letters or digits";
+    if (strcmp(m.join.code, n->left_code) == 0)
+        n->left_code[0] = '\0';
+    return send_or_fail(n, &m);
+}
+
+const char *cl_net_list_rooms(cl_net_t *n)
+{
+    if (!n->peer || (n->phase != CL_NET_ONLINE && n->phase != CL_NET_IN_ROOM))
+        return "not connected";
+    wire_msg m = {.type = WIRE_LIST_ROOMS};
+    return send_or_fail(n, &m);
+}
+
 const char *cl_net_quick_match(cl_net_t *n)
 {
     const char *err = need_online(n);
@@ -180,6 +201,7 @@ const char *cl_net_leave(cl_net_t *n)
         return err;
     n->in_room = false;
     n->live = false;
+    n->watching = false;
     n->slot = -1;
     n->phase = CL_NET_ONLINE;
     n->pend_len = 0;
@@ -207,7 +229,7 @@ static void pend_push(cl_net_t *n, uint32_t seq, pz_move mv)
 
 uint32_t cl_net_send_move(cl_net_t *n, pz_move mv)
 {
-    if (n->phase != CL_NET_IN_ROOM || !n->pz || !n->peer)
+    if (n->phase != CL_NET_IN_ROOM || !n->pz || !n->peer || n->watching)
         return 0;
     wire_msg m = {.type = WIRE_MOVE};
     m.move.seq = n->next_seq;

@@ -25,8 +25,9 @@ void bt_fleet_stop(void)
 typedef struct fleet {
     const bt_opts *o;
     cl_hub_t *hub;
-    bt_player **p;
+    bt_player **p; /* the o->bots players, then the spectators */
     int n;
+    int players;         /* o->bots */
     int *printed;        /* results printed per player */
     bt_due *due;         /* when each player next moves */
     uint64_t next_sweep; /* every player is looked at now and then (timers, pairing) */
@@ -50,7 +51,10 @@ static const char *end_reason(int r)
 static void print_result(const bt_player *p, const bt_result *r, int index)
 {
     const wire_match_end *e = &r->end;
-    const char *verdict = e->winner == WIRE_SLOT_NONE ? "no winner" : e->winner == r->slot ? "won" : "lost";
+    const char *verdict = r->slot < 0                   ? "watched"
+                          : e->winner == WIRE_SLOT_NONE ? "no winner"
+                          : e->winner == r->slot        ? "won"
+                                                        : "lost";
     printf("match %s #%d (%s): %s; winner %s (%s); times %u/%u ms; moves %u/%u; %s vs %s; score %u-%u\n",
            bt_player_name(p), index + 1, r->game_id, verdict,
            e->winner == WIRE_SLOT_NONE ? "none" : r->names[e->winner], end_reason(e->reason),
@@ -75,22 +79,28 @@ static bool make_fleet(fleet *f, const bt_opts *o)
     memset(f, 0, sizeof *f);
     f->o = o;
     const char *err = NULL;
-    f->hub = cl_hub_create(o->bots, o->sockbuf_kib, &err);
+    /* Spectators come after the players: S per pair, the pair of spectator
+     * j being j / S (its creator is player 2 * (j / S)). */
+    int watchers = o->player.mode == BT_CREATE ? o->bots / 2 * o->spectators : 0;
+    int total = o->bots + watchers;
+    f->players = o->bots;
+    f->hub = cl_hub_create(total, o->sockbuf_kib, &err);
     if (!f->hub) {
         fprintf(stderr, "mazerace-bot: %s\n", err);
         return false;
     }
-    f->p = mr_alloc((size_t)o->bots, sizeof *f->p);
-    f->printed = mr_alloc((size_t)o->bots, sizeof *f->printed);
-    f->due = bt_due_create(o->bots);
+    f->p = mr_alloc((size_t)total, sizeof *f->p);
+    f->printed = mr_alloc((size_t)total, sizeof *f->printed);
+    f->due = bt_due_create(total);
     uint64_t now = mr_now_us();
-    for (int i = 0; i < o->bots; i++) {
+    for (int i = 0; i < total; i++) {
         bt_player_cfg c = o->player;
         char name[WIRE_NAME_MAX + 1];
-        if (o->bots > 1) {
+        if (o->bots > 1 || i >= o->bots) {
             /* Keep the suffix inside the name limit. */
-            char suffix[12];
-            int sl = snprintf(suffix, sizeof suffix, "-%d", i + 1);
+            char suffix[16];
+            int sl = i < o->bots ? snprintf(suffix, sizeof suffix, "-%d", i + 1)
+                                 : snprintf(suffix, sizeof suffix, "-w%d", i - o->bots + 1);
             snprintf(name, sizeof name, "%.*s%s", WIRE_NAME_MAX - sl, o->player.name, suffix);
         } else {
             snprintf(name, sizeof name, "%s", o->player.name);
@@ -99,16 +109,24 @@ static bool make_fleet(fleet *f, const bt_opts *o)
         c.bot_seed = o->player.bot_seed + (uint64_t)i * 0x9E3779B97F4A7C15ull;
         /* Pairs inside the process: the even one creates, the odd one joins
          * the code it got. */
-        if (o->player.mode == BT_CREATE && i % 2 == 1)
+        if (o->player.mode == BT_CREATE && i % 2 == 1 && i < o->bots)
             c.mode = BT_WAIT;
+        if (i >= o->bots) {
+            c.mode = BT_WATCH;
+            c.room = NULL;
+        }
         f->p[i] = bt_player_create(f->hub, &c, o->host, o->port, now, &err);
         if (!f->p[i]) {
             fprintf(stderr, "mazerace-bot: bot %d: %s\n", i + 1, err);
             return false;
         }
-        if (o->player.mode == BT_CREATE && i % 2 == 1) { /* the pair is complete */
+        if (o->player.mode == BT_CREATE && i % 2 == 1 && i < o->bots) { /* the pair is complete */
             bt_player_set_opponent(f->p[i], f->p[i - 1]);
             bt_player_set_opponent(f->p[i - 1], f->p[i]);
+        }
+        if (i >= o->bots) {
+            int creator = 2 * ((i - o->bots) / o->spectators);
+            bt_player_set_seats(f->p[i], f->p[creator], f->p[creator + 1]);
         }
         /* The fleet finds a player from its connection by index. */
         cl_net_set_user(bt_player_net(f->p[i]), (void *)(intptr_t)i);
@@ -159,8 +177,13 @@ static void turn(fleet *f)
         f->next_sweep = now + (f->sweep_us ? f->sweep_us : SWEEP_US);
         for (int i = 0; i < f->n; i++) {
             step(f, i, now);
-            if (f->o->player.mode == BT_CREATE && i % 2 == 1) {
-                const char *code = bt_player_room(f->p[i - 1]);
+            /* The joiner of a pair, and the pair's spectators, get the
+             * creator's code once it has one. */
+            int creator = i >= f->players ? 2 * ((i - f->players) / f->o->spectators)
+                          : i % 2 == 1    ? i - 1
+                                          : -1;
+            if (f->o->player.mode == BT_CREATE && creator >= 0) {
+                const char *code = bt_player_room(f->p[creator]);
                 if (code && !bt_player_room(f->p[i]))
                     bt_player_join(f->p[i], code);
             }
@@ -201,17 +224,19 @@ static int report_new_failures(const fleet *f, bool *reported)
     return n;
 }
 
-/* Every player's samples of one kind in one array (the caller frees it). */
-static uint32_t *gather(const fleet *f, const uint32_t *(*get)(const bt_player *, size_t *), size_t *n)
+/* Every player's samples of one kind in one array (the caller frees it),
+ * from players [from, to). */
+static uint32_t *gather(const fleet *f, int from, int to, const uint32_t *(*get)(const bt_player *, size_t *),
+                        size_t *n)
 {
     size_t total = 0, m;
-    for (int i = 0; i < f->n; i++) {
+    for (int i = from; i < to; i++) {
         get(f->p[i], &m);
         total += m;
     }
     uint32_t *all = mr_alloc(total ? total : 1, sizeof *all);
     size_t k = 0;
-    for (int i = 0; i < f->n; i++) {
+    for (int i = from; i < to; i++) {
         const uint32_t *s = get(f->p[i], &m);
         if (m)
             memcpy(all + k, s, m * sizeof *s);
@@ -246,7 +271,7 @@ static int play(fleet *f)
     free(reported);
     double wall = (double)(mr_now_us() - t0) / 1e6;
     uint64_t sent = 0, acked = 0, rejected = 0, progress = 0, resumed = 0, wins = 0, games = 0;
-    for (int i = 0; i < f->n; i++) {
+    for (int i = 0; i < f->players; i++) {
         const bt_counts *c = bt_player_counts(f->p[i]);
         sent += c->sent, acked += c->acked, rejected += c->rejected;
         progress += c->progress, resumed += c->resumed;
@@ -257,15 +282,24 @@ static int play(fleet *f)
             wins += r[k].end.winner == r[k].slot;
     }
     size_t ns;
-    uint32_t *all = gather(f, bt_player_samples, &ns);
+    uint32_t *all = gather(f, 0, f->n, bt_player_samples, &ns);
     uint32_t p50 = bt_quantile(all, ns, 0.5, 0), p99 = bt_quantile(all, ns, 0.99, 1);
     free(all);
+    uint64_t watched = 0;
+    for (int i = f->players; i < f->n; i++) {
+        const bt_result *r;
+        watched += (uint64_t)bt_player_results(f->p[i], &r);
+    }
     printf("summary: %d bots, %d done, %d failed, %llu games seen (%llu won), %.1f s; moves sent %llu, acked "
            "%llu, rejected %llu; opponent progress events %llu; resumed %llu; ack round trip p50 %.2f ms p99 "
            "%.2f ms\n",
            f->n, done, failed, (unsigned long long)games, (unsigned long long)wins, wall,
            (unsigned long long)sent, (unsigned long long)acked, (unsigned long long)rejected,
            (unsigned long long)progress, (unsigned long long)resumed, p50 / 1000.0, p99 / 1000.0);
+    if (f->n > f->players)
+        printf("spectators: %d, %llu games watched to the end, every move of both players seen (checked "
+               "against each result)\n",
+               f->n - f->players, (unsigned long long)watched);
     if (failed > 0)
         return 1;
     if (done < f->n) {
@@ -365,12 +399,16 @@ static int bench(fleet *f)
     }
     /* Samples are in microseconds already. */
     size_t ns, ng;
-    uint32_t *all = gather(f, bt_player_samples, &ns);
+    uint32_t *all = gather(f, 0, f->players, bt_player_samples, &ns);
     double p50 = bt_quantile(all, ns, 0.5, 0), p90 = bt_quantile(all, ns, 0.9, 1),
            p99 = bt_quantile(all, ns, 0.99, 1), mx = ns ? all[ns - 1] : 0;
     free(all);
-    all = gather(f, bt_player_ghost_samples, &ng);
+    all = gather(f, 0, f->players, bt_player_ghost_samples, &ng);
     double g50 = bt_quantile(all, ng, 0.5, 0), g99 = bt_quantile(all, ng, 0.99, 1);
+    free(all);
+    size_t nw;
+    all = gather(f, f->players, f->n, bt_player_ghost_samples, &nw);
+    double w50 = bt_quantile(all, nw, 0.5, 0), w99 = bt_quantile(all, nw, 0.99, 1);
     free(all);
 
     double win = (double)(b.t_us - a.t_us) / 1e6;
@@ -381,16 +419,22 @@ static int bench(fleet *f)
     long cdrop = a.cli_drops >= 0 && b.cli_drops >= 0 ? b.cli_drops - a.cli_drops : -1;
     double steal = a.machine_ok && b.machine_ok ? bt_steal_pct(&a.machine, &b.machine) : -1;
     double rate = 1000.0 / o->player.pace_ms;
-    printf("bench k=%d (%d matches) at %g moves/s each: setup %.2f s, window %.2f s, moves answered %llu in "
-           "window (%llu sent, %llu answered, %llu rejected in all, %llu unanswered)\n",
-           f->n, f->n / 2, rate, setup_s, win, (unsigned long long)rt, (unsigned long long)sent,
-           (unsigned long long)answered, (unsigned long long)rejected, (unsigned long long)(sent - answered));
+    printf("bench k=%d (%d matches, %d spectators) at %g moves/s each: setup %.2f s, window %.2f s, moves "
+           "answered %llu in window (%llu sent, %llu answered, %llu rejected in all, %llu unanswered)\n",
+           f->players, f->players / 2, f->n - f->players, rate, setup_s, win, (unsigned long long)rt,
+           (unsigned long long)sent, (unsigned long long)answered, (unsigned long long)rejected,
+           (unsigned long long)(sent - answered));
     printf("  %.0f moves/s validated = %.0f msgs/s (both directions)\n", rt / win, 2 * rt / win);
     printf("  ack round trip us: p50 %.1f  p90 %.1f  p99 %.1f  max %.1f  (%zu samples)\n", p50, p90, p99, mx,
            ns);
     printf("  ghost delay us (opponent sends a move -> its PROGRESS reaches us): p50 %.1f  p99 %.1f  (%zu "
            "samples)\n",
            g50, g99, ng);
+    if (f->n > f->players)
+        printf(
+            "  spectator lag us (a player sends a move -> its PROGRESS reaches a spectator): p50 %.1f  p99 "
+            "%.1f  (%zu samples)\n",
+            w50, w99, nw);
     if (srv_cpu >= 0)
         printf("  server process CPU %.3f s in window (%.1f%% of a core, %.2f us/move); bots %.1f%%\n",
                srv_cpu, 100 * srv_cpu / win, rt ? srv_cpu * 1e6 / (double)rt : 0, 100 * cli_cpu / win);
@@ -401,11 +445,12 @@ static int bench(fleet *f)
         printf("  CPU steal (hypervisor) in window: %.1f%% of the machine's CPU time\n", steal);
     printf("RESULT net rate%g_k%d rt=%llu rt_per_s=%.0f msgs_per_s=%.0f p50_us=%.1f p90_us=%.1f p99_us=%.1f "
            "max_us=%.1f srv_cpu_pct=%.1f srv_us_per_echo=%.2f cli_cpu_pct=%.1f srv_drops=%ld cli_drops=%ld "
-           "sent=%llu answered=%llu rejected=%llu steal_pct=%.1f ghost_p50_us=%.1f ghost_p99_us=%.1f\n",
-           rate, f->n, (unsigned long long)rt, rt / win, 2 * rt / win, p50, p90, p99, mx,
+           "sent=%llu answered=%llu rejected=%llu steal_pct=%.1f ghost_p50_us=%.1f ghost_p99_us=%.1f "
+           "spectators=%d spec_p50_us=%.1f spec_p99_us=%.1f\n",
+           rate, f->players, (unsigned long long)rt, rt / win, 2 * rt / win, p50, p90, p99, mx,
            srv_cpu >= 0 ? 100 * srv_cpu / win : -1, srv_cpu >= 0 && rt ? srv_cpu * 1e6 / (double)rt : -1,
            100 * cli_cpu / win, sdrop, cdrop, (unsigned long long)sent, (unsigned long long)answered,
-           (unsigned long long)rejected, steal, g50, g99);
+           (unsigned long long)rejected, steal, g50, g99, f->n - f->players, w50, w99);
     fflush(stdout);
     if (failed >= 0) {
         report_failure(f, failed);

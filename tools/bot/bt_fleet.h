@@ -11,6 +11,7 @@ typedef struct bt_opts {
     int port;
     bt_player_cfg player; /* name is the base name; bots get NAME-1.. when there are several */
     int bots;             /* 1..4000 */
+    int spectators;       /* with pairs (creating rooms): spectators per match, watching with BT_WATCH */
     double timeout_s;     /* the whole run, always bounded */
     bool quiet;           /* only the summary (and failures) */
     int sockbuf_kib;      /* client socket buffers (0: ENet's default) */

@@ -18,6 +18,7 @@
 typedef struct sent_move {
     uint32_t seq;
     uint64_t at_us;
+    pz_move mv;
 } sent_move;
 
 /* An accepted move: its number in the game (the ACK's count) and when it
@@ -64,6 +65,9 @@ struct bt_player {
      * in this process to time its PROGRESS against. */
     acked_move accepted[GHOST_RING];
     const bt_player *opp;
+    const bt_player *seat[2]; /* BT_WATCH: the players watched, when in this process */
+    bt_move_rec *moves[2];    /* this game's moves per seat (bt_player_moves) */
+    size_t nmoves[2], capmoves[2];
     uint32_t *ghost;
     size_t ng, gcap;
 };
@@ -124,6 +128,8 @@ void bt_player_destroy(bt_player *p)
     free(p->sq);
     free(p->samples);
     free(p->ghost);
+    free(p->moves[0]);
+    free(p->moves[1]);
     free(p);
 }
 
@@ -149,7 +155,7 @@ static void send_move(bt_player *p, pz_move mv)
         p->sq_cap = cap;
         p->sq_head = 0;
     }
-    p->sq[(p->sq_head + p->sq_len) % p->sq_cap] = (sent_move){.seq = seq, .at_us = now_us};
+    p->sq[(p->sq_head + p->sq_len) % p->sq_cap] = (sent_move){.seq = seq, .at_us = now_us, .mv = mv};
     p->sq_len++;
 }
 
@@ -163,9 +169,20 @@ static void add_sample(uint32_t **a, size_t *n, size_t *cap, uint64_t d)
     (*a)[(*n)++] = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
 }
 
+static void note_move(bt_player *p, int slot, uint32_t n, pz_move mv)
+{
+    if (slot < 0 || slot > 1)
+        return;
+    if (p->nmoves[slot] == p->capmoves[slot]) {
+        p->capmoves[slot] = p->capmoves[slot] ? 2 * p->capmoves[slot] : 64;
+        p->moves[slot] = mr_realloc(p->moves[slot], p->capmoves[slot], sizeof *p->moves[slot]);
+    }
+    p->moves[slot][p->nmoves[slot]++] = (bt_move_rec){.n = n, .mv = mv};
+}
+
 /* Takes seq's entry off the ring of moves sent and records its round trip;
- * returns when it was sent, 0 if it was not found. */
-static uint64_t answered(bt_player *p, uint32_t seq, uint64_t now_us)
+ * returns when it was sent, 0 if it was not found; *mv gets the move. */
+static uint64_t answered(bt_player *p, uint32_t seq, uint64_t now_us, pz_move *mv)
 {
     /* Answers come in sequence order. Older entries were lost to a drop;
      * a newer head means seq was sent by someone else on this connection
@@ -176,6 +193,8 @@ static uint64_t answered(bt_player *p, uint32_t seq, uint64_t now_us)
         p->sq_len--;
         if (s.seq != seq)
             continue;
+        if (mv)
+            *mv = s.mv;
         if (p->recording)
             add_sample(&p->samples, &p->ns, &p->scap, now_us > s.at_us ? now_us - s.at_us : 0);
         return s.at_us;
@@ -183,12 +202,15 @@ static uint64_t answered(bt_player *p, uint32_t seq, uint64_t now_us)
     return 0;
 }
 
-/* The opponent's move number n reached us: how long since it was sent. */
-static void ghost_seen(bt_player *p, uint32_t n, uint64_t now_us)
+/* Move number n of the player in slot reached us (the opponent's, or
+ * either seat's for a spectator): how long since it was sent. */
+static void ghost_seen(bt_player *p, int slot, uint32_t n, uint64_t now_us)
 {
-    if (!p->recording || !p->opp || n == 0)
+    const bt_player *mover =
+        p->cfg.mode == BT_WATCH ? (slot == 0 || slot == 1 ? p->seat[slot] : NULL) : p->opp;
+    if (!p->recording || !mover || n == 0)
         return;
-    const acked_move *a = &p->opp->accepted[n % GHOST_RING];
+    const acked_move *a = &mover->accepted[n % GHOST_RING];
     if (a->moves == n && a->sent_us)
         add_sample(&p->ghost, &p->ng, &p->gcap, now_us > a->sent_us ? now_us - a->sent_us : 0);
 }
@@ -264,6 +286,11 @@ static void request_race(bt_player *p)
             return;
         err = cl_net_join_room(p->net, p->room_arg);
         break;
+    case BT_WATCH:
+        if (!p->room_arg[0])
+            return; /* bt_player_join hands the code over */
+        err = cl_net_watch(p->net, p->room_arg);
+        break;
     default:
         err = "bad mode";
         break;
@@ -279,8 +306,13 @@ static void on_match_start(bt_player *p, const cl_net_event *ev)
     bot_destroy(p->brain);
     p->brain = NULL;
     p->start_ms = ev->start_ms;
+    p->nmoves[0] = p->nmoves[1] = 0;
     if (!pz) {
         failf(p, "no puzzle at match start%s", NULL);
+        return;
+    }
+    if (p->cfg.mode == BT_WATCH) {
+        p->racing = true; /* watching a race: bt_player_step never moves */
         return;
     }
     if (p->cfg.play == BT_SHUTTLE) {
@@ -297,6 +329,25 @@ static void on_match_start(bt_player *p, const cl_net_event *ev)
     p->racing = !p->fail;
 }
 
+/* A spectator checks what it saw against the result: every move of both
+ * players, no more, no less. */
+static void watch_end(bt_player *p, const cl_net_event *ev)
+{
+    uint32_t seen[2] = {cl_net_board_moves(p->net, 0), cl_net_board_moves(p->net, 1)};
+    if (seen[0] != ev->end.moves[0] || seen[1] != ev->end.moves[1]) {
+        char what[96];
+        snprintf(what, sizeof what, "%u/%u moves, the result says %u/%u", (unsigned)seen[0],
+                 (unsigned)seen[1], (unsigned)ev->end.moves[0], (unsigned)ev->end.moves[1]);
+        failf(p, "the spectator saw %s", what);
+        return;
+    }
+    if (p->nresults >= p->cfg.matches) {
+        p->done = true;
+        cl_net_leave(p->net);
+        cl_net_flush(p->net);
+    }
+}
+
 static void on_match_end(bt_player *p, const cl_net_event *ev)
 {
     p->racing = false;
@@ -310,6 +361,10 @@ static void on_match_end(bt_player *p, const cl_net_event *ev)
     for (int s = 0; s < 2; s++)
         snprintf(r->names[s], sizeof r->names[s], "%.*s", WIRE_NAME_MAX, ev->room.player[s].name);
     snprintf(r->game_id, sizeof r->game_id, "%s", cl_net_game_id(p->net) ? cl_net_game_id(p->net) : "?");
+    if (p->cfg.mode == BT_WATCH) {
+        watch_end(p, ev);
+        return;
+    }
     if (p->cfg.play == BT_SHUTTLE)
         return;
     if (p->nresults >= p->cfg.matches) {
@@ -354,6 +409,8 @@ static void on_event(bt_player *p, const cl_net_event *ev, uint64_t now_us)
         break;
     case CL_EV_ROOM_JOINED:
         snprintf(p->room, sizeof p->room, "%s", ev->room.code);
+        if (p->cfg.mode == BT_WATCH)
+            break;
         if (cl_net_ready(p->net, true))
             failf(p, "cannot say ready%s", NULL);
         break;
@@ -362,19 +419,23 @@ static void on_event(bt_player *p, const cl_net_event *ev, uint64_t now_us)
         break;
     case CL_EV_ACK: {
         p->counts.acked++;
-        uint64_t at = answered(p, ev->seq, now_us);
+        pz_move mv = {0, 0, 0, 0};
+        uint64_t at = answered(p, ev->seq, now_us, &mv);
         p->accepted[ev->moves % GHOST_RING] = (acked_move){.moves = ev->moves, .sent_us = at};
+        if (at)
+            note_move(p, cl_net_slot(p->net), ev->moves, mv);
         break;
     }
     case CL_EV_REJECT:
         p->counts.rejected++;
         p->counts.last_reject = ev->code;
-        answered(p, ev->seq, now_us);
+        answered(p, ev->seq, now_us, NULL);
         resync(p);
         break;
     case CL_EV_PROGRESS:
         p->counts.progress++;
-        ghost_seen(p, ev->progress.moves, now_us);
+        ghost_seen(p, ev->progress.slot, ev->progress.moves, now_us);
+        note_move(p, ev->progress.slot, ev->progress.moves, ev->progress.move);
         break;
     case CL_EV_MATCH_END:
         on_match_end(p, ev);
@@ -394,6 +455,13 @@ static void on_event(bt_player *p, const cl_net_event *ev, uint64_t now_us)
         else
             resync(p);
         break;
+    case CL_EV_WATCH_END:
+        /* The room closed: done if a game was seen to its end. */
+        if (!p->done && p->nresults == 0)
+            failf(p, "the watched room closed before a game ended: %s", ev->text);
+        p->done = true;
+        p->racing = false;
+        break;
     case CL_EV_SHUTDOWN:
         p->counts.shutdowns++;
         if (!p->done)
@@ -401,6 +469,7 @@ static void on_event(bt_player *p, const cl_net_event *ev, uint64_t now_us)
         break;
     case CL_EV_ERROR:
         p->counts.errors++;
+        p->counts.last_error = ev->code;
         /* Once done, the room may already be gone when our LEAVE_ROOM
          * arrives: nothing is lost by that answer. */
         if (!p->done)
@@ -418,7 +487,8 @@ void bt_player_step(bt_player *p, uint64_t now_us)
     /* Bounded: the queue only holds what the last service delivered. */
     for (int i = 0; i < 100000 && cl_net_poll(p->net, now_ms, &ev); i++)
         on_event(p, &ev, now_us);
-    if (!p->racing || p->paused || p->fail || cl_net_phase(p->net) != CL_NET_IN_ROOM)
+    if (!p->racing || p->paused || p->fail || cl_net_phase(p->net) != CL_NET_IN_ROOM ||
+        p->cfg.mode == BT_WATCH)
         return;
     if (p->cfg.play == BT_SHUTTLE) {
         shuttle_moves(p, now_us);
@@ -427,6 +497,12 @@ void bt_player_step(bt_player *p, uint64_t now_us)
     pz_move mv;
     for (int i = 0; i < MAX_MOVES_PER_STEP && p->brain && bot_next_move(p->brain, now_ms, &mv); i++)
         send_move(p, mv);
+}
+
+void bt_player_set_seats(bt_player *p, const bt_player *seat0, const bt_player *seat1)
+{
+    p->seat[0] = seat0;
+    p->seat[1] = seat1;
 }
 
 void bt_player_join(bt_player *p, const char *code)
@@ -499,6 +575,12 @@ const uint32_t *bt_player_ghost_samples(const bt_player *p, size_t *n)
     return p->ghost;
 }
 
+const bt_move_rec *bt_player_moves(const bt_player *p, int slot, size_t *n)
+{
+    *n = slot == 0 || slot == 1 ? p->nmoves[slot] : 0;
+    return *n ? p->moves[slot] : NULL;
+}
+
 uint32_t bt_player_outstanding(const bt_player *p)
 {
     return (uint32_t)p->sq_len;
@@ -506,7 +588,8 @@ uint32_t bt_player_outstanding(const bt_player *p)
 
 uint64_t bt_player_next_due_us(const bt_player *p)
 {
-    if (!p->racing || p->paused || p->fail || cl_net_phase(p->net) != CL_NET_IN_ROOM)
+    if (!p->racing || p->paused || p->fail || cl_net_phase(p->net) != CL_NET_IN_ROOM ||
+        p->cfg.mode == BT_WATCH)
         return UINT64_MAX;
     if (p->cfg.play == BT_SHUTTLE)
         return p->next_us;

@@ -13,6 +13,7 @@ enum bt_mode {
     BT_JOIN,   /* join room `room` */
     BT_CREATE, /* create a room from params (or game_id) */
     BT_WAIT,   /* join the room handed over later with bt_player_join (pairs in one process) */
+    BT_WATCH,  /* a spectator of `room`, or of the room handed over with bt_player_join */
 };
 
 /* How it plays. */
@@ -36,14 +37,14 @@ typedef struct bt_player_cfg {
     uint32_t pace_ms;    /* ms per move */
     double mistakes;     /* BT_SOLVE mistake rate */
     uint64_t bot_seed;   /* the brain's rng */
-    int matches;         /* games to finish before done (BT_SOLVE) */
+    int matches;         /* games to finish before done (BT_SOLVE; BT_WATCH: games to see end) */
     bool no_rematch;     /* do not ask for rematches (a test drives them) */
 } bt_player_cfg;
 
 /* One finished game as this player saw it. */
 typedef struct bt_result {
     wire_match_end end;
-    int slot; /* this player's */
+    int slot; /* this player's; -1 for a spectator */
     char names[2][WIRE_NAME_MAX + 1];
     char game_id[96];
 } bt_result;
@@ -82,6 +83,7 @@ typedef struct bt_counts {
     uint64_t errors;    /* ERROR events (requests refused) */
     uint64_t shutdowns; /* SHUTDOWN notices */
     int last_reject;    /* enum match_reject of the last REJECT */
+    int last_error;     /* enum wire_error of the last ERROR */
 } bt_counts;
 const bt_counts *bt_player_counts(const bt_player *p);
 
@@ -98,6 +100,19 @@ const uint32_t *bt_player_samples(const bt_player *p, size_t *n);
  * sample). */
 void bt_player_set_opponent(bt_player *p, const bt_player *opp);
 const uint32_t *bt_player_ghost_samples(const bt_player *p, size_t *n);
+/* Spectator lag, for a BT_WATCH player whose two players are in this
+ * process: while recording, each PROGRESS adds the microseconds since that
+ * seat's player sent the move (its ghost samples). */
+void bt_player_set_seats(bt_player *p, const bt_player *seat0, const bt_player *seat1);
+/* The moves of the current game this player learnt of, per seat: its own
+ * as ACKed, the other seat's (or, watching, both) from PROGRESS, each with
+ * its number in that player's game (1, 2, ...). A spectator that came
+ * mid-race starts after the moves it caught up from the move logs. */
+typedef struct bt_move_rec {
+    uint32_t n;
+    pz_move mv;
+} bt_move_rec;
+const bt_move_rec *bt_player_moves(const bt_player *p, int slot, size_t *n);
 /* Moves sent and not answered yet. */
 uint32_t bt_player_outstanding(const bt_player *p);
 /* When the player next has a move to make (microseconds, the clock of

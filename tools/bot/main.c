@@ -14,6 +14,9 @@ static const char usage[] =
     "\n"
     "  --server HOST:PORT  server to play on (default 127.0.0.1:27910)\n"
     "  --room CODE         join this room (default: quick match)\n"
+    "  --watch CODE        watch this room as spectators (each bot one) until --matches games end;\n"
+    "                      each checks it saw every move of both players against the result\n"
+    "  --spectators N      with bots creating rooms (or --bench): N spectators watch each match\n"
     "  --kind K            create a room: sum, maze, ice or pipes\n"
     "  --size WxH          create a room of this size (columns x rows)\n"
     "  --difficulty D      create a room: easy, medium or hard\n"
@@ -100,10 +103,11 @@ int main(int argc, char **argv)
             o.quiet = true;
             continue;
         }
-        static const char *const with_value[] = {
-            "--server", "--room",     "--kind",    "--size",     "--difficulty", "--id",
-            "--seed",   "--series",   "--pace",    "--mistakes", "--matches",    "--bots",
-            "--name",   "--bot-seed", "--timeout", "--sockbuf",  "--bench",      "--server-pid"};
+        static const char *const with_value[] = {"--server",     "--room",       "--kind",    "--size",
+                                                 "--difficulty", "--id",         "--seed",    "--series",
+                                                 "--pace",       "--mistakes",   "--matches", "--bots",
+                                                 "--name",       "--bot-seed",   "--timeout", "--sockbuf",
+                                                 "--bench",      "--server-pid", "--watch",   "--spectators"};
         bool known = false;
         for (size_t k = 0; k < MR_ARRAY_LEN(with_value); k++)
             known = known || strcmp(a, with_value[k]) == 0;
@@ -123,6 +127,16 @@ int main(int argc, char **argv)
                 return bad("--room: '%s' is not a room code (5 letters or digits)", v);
             o.player.room = v;
             o.player.mode = BT_JOIN;
+        } else if (strcmp(a, "--watch") == 0) {
+            char code[WIRE_ROOM_CODE_LEN + 1];
+            if (!wire_room_code_parse(v, code))
+                return bad("--watch: '%s' is not a room code (5 letters or digits)", v);
+            o.player.room = v;
+            o.player.mode = BT_WATCH;
+        } else if (strcmp(a, "--spectators") == 0) {
+            if (!mr_parse_long(v, 0, 64, &n))
+                return bad("--spectators: '%s' is not a number 0..64", v);
+            o.spectators = (int)n;
         } else if (strcmp(a, "--kind") == 0) {
             if (!pz_kind_by_name(v))
                 return bad("--kind: unknown kind '%s' (sum, maze, ice, pipes)", v);
@@ -201,6 +215,9 @@ int main(int argc, char **argv)
 
     if (o.player.mode == BT_JOIN && creating)
         return bad("--room joins a room; --kind/--size/--difficulty/--id/--seed create one%s", "");
+    if (o.player.mode == BT_WATCH && (creating || o.bench_s > 0 || o.spectators))
+        return bad("--watch only watches: no --kind/--size/--difficulty/--id/--seed/--bench/--spectators%s",
+                   "");
     if (o.bench_s > 0) {
         if (o.player.mode == BT_JOIN || o.bots % 2)
             return bad("--bench pairs its own bots: give an even --bots and no --room%s", "");
@@ -234,6 +251,10 @@ int main(int argc, char **argv)
             return bad("--id names the whole puzzle: no --kind/--size/--difficulty/--seed with it%s", "");
         }
     }
+    if (o.spectators && o.player.mode != BT_CREATE)
+        return bad("--spectators watch the bots' own matches: use it with --bench or a room to create%s", "");
+    if (o.spectators && o.bots + o.bots / 2 * o.spectators > 4000)
+        return bad("--bots and --spectators: at most 4000 connections in all%s", "");
     if (o.bench_s > 0 && o.player.game_id)
         return bad("--bench makes its own puzzles: no --id%s", "");
 
