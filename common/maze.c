@@ -39,94 +39,6 @@ struct pz_state {
 
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
-/* ---- generation: randomized traversal ---- */
-
-/* Frontier of (cell, dir) edges (packing below). Each cell pushes at most 3
- * edges and the start 2, so 3 * cells + 8 entries always suffice (with the
- * 4 slots a push writes past the end): allocated once, no growth check on
- * the hot path. Large arrays come from the zero-page mapping, so only the
- * part used (the peak is about 8 000 edges at 1000x1000) is ever touched. */
-typedef struct frontier {
-    uint32_t *e;
-} frontier;
-
-/* Uniform integer in [0, n) from 32 bits of a 64-bit draw kept in *pool
- * (one rng_u64 serves two pops): Lemire's multiply-shift, with the rare
- * biased low range rejected and redrawn, so exactly uniform. */
-static inline uint32_t pick(rng_t *r, uint32_t n, uint64_t *pool, int *left)
-{
-    for (;;) {
-        if (*left == 0) {
-            *pool = rng_u64(r);
-            *left = 2;
-        }
-        uint32_t v = (uint32_t)*pool;
-        *pool >>= 32;
-        (*left)--;
-        uint64_t m = (uint64_t)v * n;
-        uint32_t low = (uint32_t)m;
-        if (low >= n || low >= (uint32_t)(-n) % n)
-            return (uint32_t)(m >> 32);
-    }
-}
-
-/* Carves a spanning tree into c (w * h bytes) rooted at the start, exactly as
- * the brief's traversal: pop a uniformly random frontier edge (swap with the
- * last), carve if the far cell is new, push the far cell's edges towards new
- * cells. The work happens in g, the board with a one-cell frame of cells
- * already "in the maze" ((w + 2) * (h + 2) bytes, reused across draws), so
- * no edge ever needs a bounds check; the finished rows are copied to c. A
- * cell is in the maze iff its byte is non-zero (the root's first carve comes
- * before any test of it). Each carve records the new cell's parent
- * direction, so the tree needs no second pass. */
-static void carve(uint8_t *c, uint8_t *g, int w, int h, rng_t *r, frontier *f)
-{
-    uint32_t pw = (uint32_t)w + 2, ph = (uint32_t)h + 2;
-    memset(g, 0xFF, pw);
-    for (uint32_t y = 1; y + 1 < ph; y++) {
-        uint8_t *row = g + (size_t)y * pw;
-        row[0] = 0xFF;
-        memset(row + 1, 0, (size_t)w);
-        row[pw - 1] = 0xFF;
-    }
-    memset(g + (size_t)(ph - 1) * pw, 0xFF, pw);
-    const uint32_t off[PZ_DIR_COUNT] = {0u - pw, pw, 0u - 1u, 1u}; /* unsigned wrap-around is intended */
-    uint32_t start = (uint32_t)h * pw + 1;
-    /* An edge (cell, dir) is stored from its far end: far cell * 4 + the
-     * direction back to the near cell. Same edge, but the far cell, which
-     * every pop tests first, comes without a table lookup: the loop is a
-     * chain of dependent loads, and this shortens it. */
-    uint32_t *e = f->e;
-    size_t fn = 0;
-    e[fn++] = (start - pw) * 4 + PZ_DOWN;
-    e[fn++] = (start + 1) * 4 + PZ_LEFT;
-    uint64_t pool = 0;
-    int left = 0;
-    while (fn) {
-        uint32_t i = pick(r, (uint32_t)fn, &pool, &left);
-        uint32_t edge = e[i];
-        e[i] = e[--fn];
-        uint32_t nb = edge >> 2;
-        if (g[nb])
-            continue;
-        unsigned back = edge & 3;
-        g[nb] = (uint8_t)((1u << back) | (back << MAZE_PARENT_SHIFT));
-        g[nb + off[back]] |= (uint8_t)(1u << (back ^ 1));
-        /* Branch-free push: every edge is written and kept only if its
-         * far cell is new; the count is summed in a tree so the next pop
-         * waits on as few additions as possible. */
-        uint32_t up = nb - pw, down = nb + pw, lf = nb - 1, rt = nb + 1;
-        size_t k0 = g[up] == 0, k1 = g[down] == 0, k2 = g[lf] == 0, k3 = g[rt] == 0;
-        e[fn] = up * 4 + PZ_DOWN;
-        e[fn + k0] = down * 4 + PZ_UP;
-        e[fn + k0 + k1] = lf * 4 + PZ_RIGHT;
-        e[fn + k0 + k1 + k2] = rt * 4 + PZ_LEFT;
-        fn += (k0 + k1) + (k2 + k3);
-    }
-    for (int y = 0; y < h; y++)
-        memcpy(c + (size_t)y * (size_t)w, g + (size_t)(y + 1) * pw + 1, (size_t)w);
-}
-
 /* ---- structure: parents, route, measure ---- */
 
 /* next_dir[mask][k]: the lowest direction >= k whose bit is set in mask, or
@@ -205,6 +117,8 @@ static void measure(pz_puzzle *pz, uint32_t *stack)
     }
     pz->route_len = len;
     pz->dead = (long)w * h - (len + 1);
+    maze_walker wk;
+    maze_walker_init(&wk, w);
     long wasted = 0;
     int x = 0, y = h - 1;
     for (long cur = start; cur != exit;) {
@@ -222,7 +136,7 @@ static void measure(pz_puzzle *pz, uint32_t *stack)
                 y += pz_dir_dy(d);
                 break;
             }
-            wasted += maze_subtree(c, off, nb, stack);
+            wasted += maze_subtree(&wk, c, nb, stack);
         }
     }
     pz->wasted = wasted;
@@ -286,17 +200,15 @@ static pz_puzzle *draw(const pz_params *p, uint64_t seed, int want, const char *
     pz_puzzle *pz = alloc_puzzle(p->w, p->h, p->diff);
     rng_t r;
     rng_seed(&r, seed);
-    frontier f = {.e = mr_alloc(3 * (size_t)p->w * (size_t)p->h + 8, sizeof *f.e)};
-    uint8_t *g = mr_alloc(((size_t)p->w + 2) * ((size_t)p->h + 2), 1);
+    maze_scratch *scratch = maze_scratch_create(p->w, p->h);
     uint32_t *stack = mr_alloc((size_t)p->w * (size_t)p->h + 4, sizeof *stack);
     bool found = false;
     for (int i = 0; i < MAX_DRAWS && !found; i++) {
-        carve(pz->cells, g, p->w, p->h, &r, &f);
+        maze_carve(pz->cells, scratch, p->w, p->h, &r);
         measure(pz, stack);
         found = want < 0 || maze_steer(pz->cells, p->w, p->h, pz->dead, &pz->wasted, want, stack);
     }
-    free(f.e);
-    free(g);
+    maze_scratch_destroy(scratch);
     free(stack);
 
     if (!found) {

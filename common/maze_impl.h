@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "puzzle.h"
+#include "rng.h"
 
 /* One byte per cell, in the finished maze:
  *   bits 0-3  open passages, bit (1 << dir) for enum pz_dir;
@@ -59,11 +60,34 @@ static inline void maze_heading_order(int w, int x, int y, int ord[PZ_DIR_COUNT]
     ord[3] = pz_dir_opposite(f1);
 }
 
+/* Scratch space for maze_carve at one size, reused across draws; the
+ * caller destroys it (NULL is accepted). */
+typedef struct maze_scratch maze_scratch;
+maze_scratch *maze_scratch_create(int w, int h);
+void maze_scratch_destroy(maze_scratch *s);
+
+/* One randomized traversal from r into c (w * h bytes, row-major: open
+ * bits and parents; route bits clear), exactly docs/generation.md's
+ * "One draw"; r ends where that draw leaves it. */
+void maze_carve(uint8_t *c, maze_scratch *s, int w, int h, rng_t *r);
+
+/* What the subtree walks need for a board w cells wide: per cell byte's
+ * low 6 bits (open passages, parent), the offsets of its children in
+ * direction order and how many there are. */
+typedef uint32_t maze_quad __attribute__((vector_size(16)));
+typedef struct maze_walker {
+    maze_quad kids[64];
+    uint8_t count[64];
+} maze_walker;
+void maze_walker_init(maze_walker *wk, int w);
+
 /* Cells in the subtree entered from its root child ch (parent already set),
- * by a depth-first walk on an explicit stack (capacity cells + 4: each cell
- * is pushed once, and a push writes up to 3 slots past the top). Branch-free
- * pushes: which passages a cell has is random, so tests would mispredict. */
-long maze_subtree(const uint8_t *c, const long off[PZ_DIR_COUNT], long ch, uint32_t *stack);
+ * walked breadth-first through q (capacity cells + 4: each cell is queued
+ * once, and a push writes 4 slots). Breadth-first because the walk only
+ * counts: the next cell to read is usually queued long before, so reading
+ * it does not wait on the last push, and the pushes are one 16-byte store
+ * whatever the cell's passages are. */
+long maze_subtree(const maze_walker *wk, const uint8_t *c, long ch, uint32_t *q);
 
 /* Moves whole dead-end branches (subtrees hanging off the route) to another
  * route cell they touch, where the heading player's choice about them is

@@ -1,6 +1,7 @@
 /* maze_steer.c: moves dead-end branches of a finished maze between route cells so its measure falls in the
  * requested band (docs/kinds/maze.md, "Steering"). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "maze_impl.h"
 #include "util.h"
@@ -20,39 +21,51 @@ typedef struct route_cell {
     int32_t next; /* direction to the next route cell; -1 on the exit */
 } route_cell;
 
-/* The depth-first walk behind maze_subtree; with out != NULL (out == c) it
- * also sets (mark > 0) or clears (mark < 0) MAZE_SEEN_BIT on every cell.
- * Inline, so the counting walk keeps no store. */
-static inline long walk(const uint8_t *c, uint8_t *out, int mark, const long off[PZ_DIR_COUNT], long ch,
-                        uint32_t *stack)
+void maze_walker_init(maze_walker *wk, int w)
 {
-    long count = 0;
-    size_t sp = 0;
-    stack[sp++] = (uint32_t)ch;
-    while (sp) {
-        long cur = stack[--sp];
-        uint8_t cc = c[cur];
-        unsigned kids = cc & MAZE_OPEN_MASK & ~(1u << maze_parent_of(cc));
-        if (out)
-            out[cur] = mark > 0 ? (uint8_t)(cc | MAZE_SEEN_BIT) : (uint8_t)(cc & ~MAZE_SEEN_BIT);
-        count++;
-        for (int d = 0; d < PZ_DIR_COUNT; d++) {
-            stack[sp] = (uint32_t)(cur + off[d]); /* a closed side writes a value never read */
-            sp += (kids >> d) & 1u;
-        }
+    long off[PZ_DIR_COUNT];
+    maze_offsets(w, off);
+    for (unsigned x = 0; x < 64; x++) {
+        unsigned kids = x & MAZE_OPEN_MASK & ~(1u << maze_parent_of((uint8_t)x));
+        uint32_t t[PZ_DIR_COUNT] = {0, 0, 0, 0};
+        unsigned k = 0;
+        for (int d = 0; d < PZ_DIR_COUNT; d++)
+            if ((kids >> d) & 1u)
+                t[k++] = (uint32_t)off[d]; /* wrap-around intended: added to a uint32_t cell */
+        memcpy(&wk->kids[x], t, sizeof t);
+        wk->count[x] = (uint8_t)k;
     }
-    return count;
 }
 
-long maze_subtree(const uint8_t *c, const long off[PZ_DIR_COUNT], long ch, uint32_t *stack)
+/* The walk behind maze_subtree; with out != NULL (out == c) it also sets
+ * (mark > 0) or clears (mark < 0) MAZE_SEEN_BIT on every cell. Inline, so
+ * the counting walk keeps no store. */
+static inline long walk(const maze_walker *wk, const uint8_t *c, uint8_t *out, int mark, long ch, uint32_t *q)
 {
-    return walk(c, NULL, 0, off, ch, stack);
+    size_t head = 0, tail = 1;
+    q[0] = (uint32_t)ch;
+    do {
+        uint32_t cur = q[head++];
+        uint8_t cc = c[cur];
+        unsigned x = cc & 0x3Fu;
+        if (out)
+            out[cur] = mark > 0 ? (uint8_t)(cc | MAZE_SEEN_BIT) : (uint8_t)(cc & ~MAZE_SEEN_BIT);
+        maze_quad y = wk->kids[x] + cur;
+        memcpy(q + tail, &y, sizeof y);
+        tail += wk->count[x];
+    } while (head < tail);
+    return (long)tail;
+}
+
+long maze_subtree(const maze_walker *wk, const uint8_t *c, long ch, uint32_t *q)
+{
+    return walk(wk, c, NULL, 0, ch, q);
 }
 
 /* maze_subtree that also sets (or clears) MAZE_SEEN_BIT on every cell. */
-static long mark_subtree(uint8_t *c, const long off[PZ_DIR_COUNT], long ch, uint32_t *stack, bool set)
+static long mark_subtree(const maze_walker *wk, uint8_t *c, long ch, uint32_t *q, bool set)
 {
-    return walk(c, c, set ? 1 : -1, off, ch, stack);
+    return walk(wk, c, c, set ? 1 : -1, ch, q);
 }
 
 /* Whether the heading player at route cell (x, y), whose route goes on in
@@ -181,6 +194,8 @@ bool maze_steer(uint8_t *c, int w, int h, long dead, long *wasted, int want, uin
     bool up = band < want; /* walk into more: hang untried branches where they are tried */
     long off[PZ_DIR_COUNT];
     maze_offsets(w, off);
+    maze_walker wk;
+    maze_walker_init(&wk, w);
     size_t n = (size_t)w * (size_t)h;
     long rn = list_route(c, w, h, off, NULL);
     route_cell *rt = mr_alloc((size_t)rn, sizeof *rt);
@@ -199,7 +214,7 @@ bool maze_steer(uint8_t *c, int w, int h, long dead, long *wasted, int want, uin
             bool t = tried(w, x, y, d, rt[i].next);
             if (t == up && !t)
                 continue; /* going down: an untried branch is neither moved nor marked */
-            long size = t ? mark_subtree(c, off, root, stack, true) : maze_subtree(c, off, root, stack);
+            long size = t ? mark_subtree(&wk, c, root, stack, true) : maze_subtree(&wk, c, root, stack);
             if (t != up)
                 br[nb++] = (branch){root, size};
         }
@@ -215,7 +230,7 @@ bool maze_steer(uint8_t *c, int w, int h, long dead, long *wasted, int want, uin
         if (!find_attach(c, w, h, off, br[i].root, up, stack, &at, &d))
             continue;
         move_branch(c, off, br[i].root, at, d);
-        mark_subtree(c, off, at + off[d], stack, up);
+        mark_subtree(&wk, c, at + off[d], stack, up);
         wv = next;
     }
     for (size_t i = 0; i < n; i++)

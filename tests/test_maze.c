@@ -12,6 +12,8 @@
 #include <time.h>
 
 #include "maze.h"
+#include "maze_impl.h"
+#include "rng.h"
 #include "util.h"
 
 static const pz_kind *K = &pz_kind_maze;
@@ -749,6 +751,104 @@ static void test_fuzz_inputs(void **ctx)
     K->free_puzzle(pz);
 }
 
+/* ---- the traversal against the specification, written plainly ---- */
+
+/* docs/generation.md's "One draw", one value at a time with bounds checks:
+ * the cells (open bits, parent) it carves into c, and r left where the
+ * draw leaves it. *rejected counts picks that drew again. */
+static void spec_draw(uint8_t *c, int w, int h, rng_t *r, long *rejected)
+{
+    size_t n = (size_t)w * (size_t)h;
+    uint32_t *f = mr_alloc(3 * n + 2, sizeof *f); /* cell * 4 + dir */
+    bool *in = mr_alloc(n, sizeof *in);
+    memset(c, 0, n);
+    size_t start = (size_t)(h - 1) * (size_t)w, len = 0;
+    in[start] = true;
+    f[len++] = (uint32_t)start * 4 + PZ_UP;
+    f[len++] = (uint32_t)start * 4 + PZ_RIGHT;
+    uint64_t pool = 0;
+    int left = 0;
+    while (len) {
+        uint32_t i;
+        for (;;) {
+            if (left == 0) {
+                pool = rng_u64(r);
+                left = 2;
+            }
+            uint32_t v = (uint32_t)pool;
+            pool >>= 32;
+            left--;
+            uint64_t m = (uint64_t)v * len;
+            uint32_t low = (uint32_t)m;
+            if (low >= len || low >= (uint32_t)(-(uint32_t)len) % (uint32_t)len) {
+                i = (uint32_t)(m >> 32);
+                break;
+            }
+            (*rejected)++;
+        }
+        uint32_t edge = f[i];
+        f[i] = f[--len];
+        int cx = (int)(edge / 4 % (uint32_t)w), cy = (int)(edge / 4 / (uint32_t)w), d = (int)(edge & 3);
+        int nx = cx + pz_dir_dx(d), ny = cy + pz_dir_dy(d);
+        size_t nb = (size_t)ny * (size_t)w + (size_t)nx;
+        if (in[nb])
+            continue;
+        in[nb] = true;
+        c[edge / 4] |= (uint8_t)(1u << d);
+        c[nb] |= (uint8_t)((1u << pz_dir_opposite(d)) | (unsigned)pz_dir_opposite(d) << MAZE_PARENT_SHIFT);
+        for (int d2 = 0; d2 < PZ_DIR_COUNT; d2++) {
+            int x2 = nx + pz_dir_dx(d2), y2 = ny + pz_dir_dy(d2);
+            if (x2 >= 0 && y2 >= 0 && x2 < w && y2 < h && !in[(size_t)y2 * (size_t)w + (size_t)x2])
+                f[len++] = (uint32_t)nb * 4 + (uint32_t)d2;
+        }
+    }
+    free(f);
+    free(in);
+}
+
+/* maze_carve (branch-free, looking a pop ahead, buffered random values)
+ * must give the specification's maze bit for bit and leave the generator
+ * where the specification does, draw after draw from one stream: every
+ * size up to 24x24, some odd and long ones, and 1000x1000, where a few
+ * picks draw again (asserted, so that path is covered). */
+static void test_carve_matches_spec(void **ctx)
+{
+    (void)ctx;
+    static const int big[][2] = {{1000, 1000}, {999, 250}, {47, 188}, {17, 16}, {15, 33}, {128, 3}};
+    long rejected = 0;
+    for (int w = 3; w <= 24 + (int)MR_ARRAY_LEN(big); w++) {
+        for (int h = 3; h <= 24; h++) {
+            int bw = w, bh = h, draws = 4;
+            if (w > 24) { /* the odd sizes, once each */
+                if (h > 3)
+                    break;
+                bw = big[w - 25][0];
+                bh = big[w - 25][1];
+                draws = bw * bh >= 250000 ? 2 : 4;
+            }
+            size_t n = (size_t)bw * (size_t)bh;
+            uint8_t *want = mr_alloc(n, 1), *got = mr_alloc(n, 1);
+            maze_scratch *sc = maze_scratch_create(bw, bh);
+            for (uint64_t seed = 1; seed <= (n > 1000 ? 2u : 6u); seed++) {
+                rng_t a, b;
+                rng_seed(&a, seed);
+                rng_seed(&b, seed);
+                for (int k = 0; k < draws; k++) {
+                    spec_draw(want, bw, bh, &a, &rejected);
+                    maze_carve(got, sc, bw, bh, &b);
+                    if (memcmp(want, got, n) != 0 || memcmp(&a, &b, sizeof a) != 0)
+                        fail_msg("%dx%d seed %llu draw %d: maze_carve differs from the specification", bw, bh,
+                                 (unsigned long long)seed, k);
+                }
+            }
+            maze_scratch_destroy(sc);
+            free(want);
+            free(got);
+        }
+    }
+    assert_true(rejected > 0);
+}
+
 /* ---- catalogue ---- */
 
 #define CATALOGUE MR_SOURCE_DIR "/tests/catalogue/maze.txt"
@@ -811,12 +911,13 @@ static void test_catalogue(void **ctx)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_props_easy),       cmocka_unit_test(test_props_medium),
-        cmocka_unit_test(test_props_hard),       cmocka_unit_test(test_sizes),
-        cmocka_unit_test(test_props_large),      cmocka_unit_test(test_solve_from_anywhere),
-        cmocka_unit_test(test_illegal_moves),    cmocka_unit_test(test_bad_params),
-        cmocka_unit_test(test_bad_descriptions), cmocka_unit_test(test_bad_text),
-        cmocka_unit_test(test_fuzz_inputs),      cmocka_unit_test(test_catalogue),
+        cmocka_unit_test(test_props_easy),         cmocka_unit_test(test_props_medium),
+        cmocka_unit_test(test_props_hard),         cmocka_unit_test(test_sizes),
+        cmocka_unit_test(test_props_large),        cmocka_unit_test(test_solve_from_anywhere),
+        cmocka_unit_test(test_illegal_moves),      cmocka_unit_test(test_bad_params),
+        cmocka_unit_test(test_bad_descriptions),   cmocka_unit_test(test_bad_text),
+        cmocka_unit_test(test_fuzz_inputs),        cmocka_unit_test(test_catalogue),
+        cmocka_unit_test(test_carve_matches_spec),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
