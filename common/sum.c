@@ -9,9 +9,13 @@
 #include "rng.h"
 #include "util.h"
 
-/* Cells are bits of a uint64_t, so a board has at most 64 cells; the
- * measured size limit (docs/kinds/sum.md) is far below that. */
+/* Paths and cell sets hold SUM_BOARD_CELLS cells; the size limit
+ * (docs/kinds/sum.md) is SUM_MAX_CELLS. */
 enum { MAX_CELLS = SUM_BOARD_CELLS, VMIN = -9, VMAX = 9 };
+
+/* Search nodes the detour measure of a big board may take (about 20 ns
+ * each); docs/kinds/sum.md "Boards above 25 cells". */
+#define BIG_BUDGET 2000000L
 
 /* Generation effort bounds (docs/kinds/sum.md): whole draws per puzzle and
  * walk restarts per draw. Both are counts, so generation always ends. */
@@ -32,31 +36,41 @@ struct pz_puzzle {
     sum_board b;
     /* Measured once when the puzzle is built (generate, decode, parse). */
     sum_count info;
+    int detour;              /* boards above SUM_EXACT_CELLS: the shortest valid path's detour; else -1 */
+    long tries;              /* and the routes tried before it (sum_big_tries) */
     uint8_t best[MAX_CELLS]; /* a shortest valid path, info.min_cells cells */
 };
 
 struct pz_state {
     int w; /* board width, so sum_path_cell needs no puzzle */
     int len, sum;
-    uint64_t on; /* cells on the path */
+    sum_mask on; /* cells on the path */
     uint8_t path[MAX_CELLS];
 };
 
-static uint64_t bit(int i)
+static bool big_board(const sum_board *b)
 {
-    return (uint64_t)1 << i;
+    return b->n > SUM_EXACT_CELLS;
 }
 
-static int ctz64(uint64_t x)
+/* Counts every valid path, keeping a shortest one; on a big board, the
+ * detour of a shortest one instead. NULL or why the board is refused. */
+static const char *measure(pz_puzzle *pz)
 {
-    return __builtin_ctzll(x);
-}
-
-/* Counts every valid path, keeping a shortest one. */
-static void measure(pz_puzzle *pz)
-{
-    uint8_t start = (uint8_t)pz->b.start;
-    pz->info = sum_board_count(&pz->b, &start, 1, 0, pz->best);
+    pz->detour = -1;
+    if (!big_board(&pz->b)) {
+        uint8_t start = (uint8_t)pz->b.start;
+        pz->info = sum_board_count(&pz->b, &start, 1, 0, pz->best);
+        return pz->info.paths == 0 ? "no path from Start to End sums to the target" : NULL;
+    }
+    int cells = 0, e = sum_big_measure(&pz->b, BIG_BUDGET, pz->best, &cells, &pz->tries);
+    if (e == -1)
+        return "no path from Start to End with a detour of at most 12 sums to the target";
+    if (e < 0)
+        return "no path from Start to End that sums to the target was found within the search budget";
+    pz->detour = e;
+    pz->info = (sum_count){1, cells, 0};
+    return NULL;
 }
 
 /* ---- params and grading ---- */
@@ -85,7 +99,7 @@ static const char *check_params(const pz_params *p)
     if (p->diff < 0 || p->diff >= PZ_DIFF_COUNT)
         return "difficulty must be easy, medium or hard";
     if (!size_ok(p->w, p->h))
-        return "sum boards are 3x3 to 8x8 with at most " SUM_MAX_CELLS_TEXT " cells";
+        return "sum boards are 3x3 to 10x10";
     return validate_params(p);
 }
 
@@ -118,8 +132,25 @@ static int band_for(long paths, bool direct)
     return paths <= HARD_MAX_PATHS ? PZ_HARD : PZ_MEDIUM;
 }
 
+/* Boards above SUM_EXACT_CELLS (docs/kinds/sum.md), from the routes a
+ * shortest-first player tries (sum_big_tries) and the detour of the
+ * shortest valid path: hard if the detour is 3 or more or the tries are at
+ * least BIG_HARD_TRIES, easy below BIG_MEDIUM_TRIES, medium between. */
+enum { BIG_MEDIUM_TRIES = 50, BIG_HARD_TRIES = 1000 };
+
+static int band_for_big(int detour, long tries)
+{
+    if (detour < 0)
+        return -1;
+    if (detour > SUM_BIG_EXACT || tries >= BIG_HARD_TRIES)
+        return PZ_HARD;
+    return tries < BIG_MEDIUM_TRIES ? PZ_EASY : PZ_MEDIUM;
+}
+
 static int band_of(const pz_puzzle *pz)
 {
+    if (big_board(&pz->b))
+        return band_for_big(pz->detour, pz->tries);
     bool direct = pz->info.min_cells == sum_board_distance(&pz->b) + 1;
     return band_for(pz->info.paths, direct);
 }
@@ -128,10 +159,19 @@ static void grade(const pz_puzzle *pz, pz_grade *out)
 {
     memset(out, 0, sizeof *out);
     out->band = band_of(pz);
+    int dist = sum_board_distance(&pz->b);
+    if (big_board(&pz->b)) {
+        out->measure = pz->tries;
+        out->solutions = -1;
+        out->par = pz->info.min_cells - 1;
+        snprintf(out->summary, sizeof out->summary,
+                 "%ld routes tried first; shortest %d steps (distance %d, detour %d)", pz->tries, out->par,
+                 dist, pz->detour);
+        return;
+    }
     out->measure = pz->info.paths;
     out->solutions = pz->info.paths;
     out->par = pz->info.min_cells > 0 ? pz->info.min_cells - 1 : -1;
-    int dist = sum_board_distance(&pz->b);
     snprintf(out->summary, sizeof out->summary, "%ld valid paths, shortest %d steps (Start-End distance %d)",
              pz->info.paths, out->par, dist);
 }
@@ -157,18 +197,23 @@ uint64_t sum_stream_seed(const pz_params *p, uint64_t seed)
 static bool random_walk(const pz_puzzle *pz, rng_t *r, int len, uint8_t *walk)
 {
     for (int t = 0; t < WALK_TRIES; t++) {
+        static const int order[4] = {1, 2, 0, 3}; /* up, left, right, down: increasing index */
         int cur = (int)rng_below(r, (uint32_t)pz->b.n);
-        uint64_t on = bit(cur);
+        sum_mask on = {{0}};
+        sum_mask_set(&on, cur);
         walk[0] = (uint8_t)cur;
         int k = 1;
         for (; k < len; k++) {
             int free[4], nf = 0;
-            for (uint64_t m = pz->b.nbr[cur] & ~on; m; m &= m - 1)
-                free[nf++] = ctz64(m);
+            for (int a = 0; a < 4; a++) {
+                int nb = sum_board_neighbour(&pz->b, cur, order[a]);
+                if (nb >= 0 && !sum_mask_has(&on, nb))
+                    free[nf++] = nb;
+            }
             if (nf == 0)
                 break;
             cur = free[rng_below(r, (uint32_t)nf)];
-            on |= bit(cur);
+            sum_mask_set(&on, cur);
             walk[k] = (uint8_t)cur;
         }
         if (k == len)
@@ -195,7 +240,78 @@ static bool draw_fits(pz_puzzle *pz, const sum_paths *ps, int want)
     if (sum_board_path_through(&pz->b, set, pz->best) != c.min_cells)
         return false;
     pz->info = c;
+    pz->detour = -1;
     return true;
+}
+
+/* The band of a board above SUM_EXACT_CELLS whose End is walk[len - 1] and
+ * target the walk's sum up to there, from the sets of path sums from Start
+ * (f, detours 0..SUM_BIG_EXACT, exact) and the route counts from Start
+ * (routes, SUM_BIG_EXACT + 1 per cell); -1 for a cut no band takes. *detour
+ * and *tries get the measure where the sets settle it, else the walk's own
+ * detour (at least the shortest's) and BIG_HARD_TRIES. */
+static int cut_band(const sum_board *b, const sum_sets *f, const double *routes, const uint8_t *walk, int len,
+                    int target, int *detour, long *tries)
+{
+    int end = walk[len - 1];
+    for (int e = 0; e <= SUM_BIG_EXACT; e++)
+        if (sum_sets_has(f, end, e, target)) {
+            *detour = e;
+            *tries = sum_big_tries(routes + end * (SUM_BIG_EXACT + 1), e);
+            return band_for_big(e, *tries);
+        }
+    int dist = abs(b->start % b->w - end % b->w) + abs(b->start / b->w - end / b->w);
+    *detour = (len - 1 - dist) / 2;
+    *tries = BIG_HARD_TRIES;
+    /* the walk itself is a valid path: the measure's search reaches it */
+    return *detour <= SUM_BIG_SEARCH ? PZ_HARD : -1;
+}
+
+/* Boards above SUM_EXACT_CELLS (docs/generation.md): one walk of hi cells
+ * and one value draw, then End is steered along the walk: every cut
+ * walk[0 .. len) with lo <= len <= hi is a puzzle whose band the sets from
+ * Start give at once, and one of the cuts in the requested band is drawn.
+ * Only a draw with no such cut is redrawn. */
+static bool generate_big(pz_puzzle *pz, rng_t *r, int want)
+{
+    int lo, hi;
+    walk_range(pz->b.n, &lo, &hi);
+    uint8_t walk[MAX_CELLS];
+    double routes[MAX_CELLS * (SUM_BIG_EXACT + 1)];
+    for (int d = 0; d < MAX_DRAWS; d++) {
+        if (!random_walk(pz, r, hi, walk))
+            continue;
+        for (int i = 0; i < pz->b.n; i++)
+            pz->b.val[i] = (int8_t)rng_range(r, VMIN, VMAX);
+        pz->b.start = walk[0];
+        sum_sets f;
+        sum_sets_build(&pz->b, pz->b.start, SUM_BIG_EXACT, &f, routes);
+        int cands[MAX_CELLS], targets[MAX_CELLS], detours[MAX_CELLS], nc = 0, sum = 0;
+        long tries[MAX_CELLS];
+        for (int len = 1; len <= hi; len++) {
+            sum += pz->b.val[walk[len - 1]];
+            if (len >= lo && cut_band(&pz->b, &f, routes, walk, len, sum, &detours[nc], &tries[nc]) == want) {
+                cands[nc] = len;
+                targets[nc++] = sum;
+            }
+        }
+        sum_sets_free(&f);
+        if (nc == 0)
+            continue;
+        int k = (int)rng_below(r, (uint32_t)nc), len = cands[k];
+        pz->b.end = walk[len - 1];
+        pz->b.target = targets[k];
+        if (!measure(pz))
+            return true;
+        /* Out of search budget (never seen, docs/kinds/sum.md): the band
+         * stands, and the walk, a valid path, is the solution. */
+        memcpy(pz->best, walk, (size_t)len);
+        pz->info = (sum_count){1, len, 0};
+        pz->detour = detours[k];
+        pz->tries = tries[k];
+        return true;
+    }
+    return false;
 }
 
 static pz_puzzle *generate(const pz_params *p, uint64_t seed, const char **err)
@@ -210,6 +326,13 @@ static pz_puzzle *generate(const pz_params *p, uint64_t seed, const char **err)
     pz_puzzle *pz = mr_alloc(1, sizeof *pz);
     pz->params = *p;
     sum_board_init(&pz->b, p->w, p->h);
+    if (big_board(&pz->b)) {
+        if (generate_big(pz, &r, p->diff))
+            return pz;
+        free(pz);
+        *err = "could not generate a sum puzzle of this difficulty at this size (try a larger board)";
+        return NULL;
+    }
     int lo, hi;
     walk_range(pz->b.n, &lo, &hi);
     uint8_t walk[MAX_CELLS];
@@ -320,10 +443,7 @@ static const char *finish(pz_puzzle *pz)
         return "Start and End must be different cells";
     if (pz->b.target < VMIN * pz->b.n || pz->b.target > VMAX * pz->b.n)
         return "target out of range";
-    measure(pz);
-    if (pz->info.paths == 0)
-        return "no path from Start to End sums to the target";
-    return NULL;
+    return measure(pz);
 }
 
 static pz_puzzle *decode_desc(const pz_params *p, const char *desc, const char **err)
@@ -631,7 +751,7 @@ static pz_state *new_state(const pz_puzzle *pz)
     st->w = pz->b.w;
     st->len = 1;
     st->path[0] = (uint8_t)pz->b.start;
-    st->on = bit(pz->b.start);
+    sum_mask_set(&st->on, pz->b.start);
     st->sum = pz->b.val[pz->b.start];
     return st;
 }
@@ -669,19 +789,19 @@ static const char *execute_move(const pz_puzzle *pz, const pz_state *from, pz_mo
     if (from->len >= 2 && next == from->path[from->len - 2]) {
         if (to != from)
             *to = *from;
-        to->on &= ~bit(head);
+        sum_mask_clear(&to->on, head);
         to->sum -= pz->b.val[head];
         to->len--;
         return NULL;
     }
     if (head == pz->b.end)
         return "the path is finished at End with the wrong sum: step back to undo";
-    if (from->on & bit(next))
+    if (sum_mask_has(&from->on, next))
         return "already on the path";
     if (to != from)
         *to = *from;
     to->path[to->len++] = (uint8_t)next;
-    to->on |= bit(next);
+    sum_mask_set(&to->on, next);
     to->sum += pz->b.val[next];
     return NULL;
 }
@@ -709,10 +829,13 @@ static int solve(const pz_puzzle *pz, const pz_state *st, pz_move *out, int max)
         return 0;
     uint8_t path[MAX_CELLS];
     int keep = 0, cells = 0;
-    if (!st || st->len == 1) {
+    if (!st || st->len == 1 || big_board(&pz->b)) {
+        /* Big boards: back to where the path leaves the stored one. */
         memcpy(path, pz->best, (size_t)pz->info.min_cells);
         keep = 1;
         cells = pz->info.min_cells;
+        while (st && keep < st->len && keep < cells && st->path[keep] == path[keep])
+            keep++;
     } else {
         keep = st->len;
         if (st->path[keep - 1] == pz->b.end)
@@ -797,8 +920,8 @@ const pz_kind pz_kind_sum = {
     .default_h = 4,
     .min_w = 3,
     .min_h = 3,
-    .max_w = 8,
-    .max_h = 8,
+    .max_w = 10,
+    .max_h = 10,
     .validate_params = validate_params,
     .generate = generate,
     .free_puzzle = free_puzzle,

@@ -19,8 +19,8 @@ int sum_running(const pz_state *st); /* sum of the values on the path */
 /* The seed of the generator's stream for a seeded ID (docs/generation.md). */
 uint64_t sum_stream_seed(const pz_params *p, uint64_t seed);
 
-#define SUM_MAX_CELLS 25
-#define SUM_MAX_CELLS_TEXT "25"
+#define SUM_MAX_CELLS 100
+#define SUM_MAX_CELLS_TEXT "100"
 
 /* What the exact counter measured: valid paths (self-avoiding Start..End,
  * End only as the last cell, sum == target), the fewest cells of any of

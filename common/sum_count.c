@@ -21,7 +21,8 @@ void sum_board_init(sum_board *b, int w, int h)
     b->w = w;
     b->h = h;
     b->n = w * h;
-    for (int i = 0; i < b->n; i++) {
+    memset(b->nbr, 0, sizeof b->nbr);
+    for (int i = 0; b->n <= 64 && i < b->n; i++) {
         int x = i % w, y = i / w;
         uint64_t m = 0;
         if (y > 0)

@@ -571,7 +571,7 @@ static void test_bad_descriptions(void **ctx)
         assert_non_null(err);
     }
     /* a size the kind refuses */
-    pz_params big = {PZ_SUM, 9, 9, PZ_EASY};
+    pz_params big = {PZ_SUM, 11, 9, PZ_EASY};
     err = NULL;
     assert_null(K->decode_desc(&big, "0.8.5.111111111", &err));
     assert_non_null(err);
@@ -605,7 +605,7 @@ static void test_bad_text(void **ctx)
         {"target 5\nS1 1 1\n1 1 1\n1 1 SE1\n", 4, 6},
         {"target 4\nS1 1 1\n1 1 1\n1 1 E1\n", 0, 0},     /* no path sums to 4 */
         {"target 5\nS1 1\n1 1\n1 E1\n", 0, 0},           /* 2 columns: too narrow */
-        {"target 5\nS1 1 1 1 1 1 1 1 1\n", 2, 18},       /* 9 columns */
+        {"target 5\nS1 1 1 1 1 1 1 1 1 1 1\n", 2, 22},   /* 11 columns */
         {"target 5\n", 2, 1},                            /* no rows */
         {"target 99999\nS1 1 1\n1 1 1\n1 1 E1\n", 1, 8}, /* too many digits */
     };
@@ -642,11 +642,13 @@ static void test_params(void **ctx)
     assert_null(K->validate_params(&p));
     p = (pz_params){PZ_SUM, 3, 3, PZ_MEDIUM};
     assert_non_null(K->validate_params(&p));
-    p = (pz_params){PZ_SUM, 6, 5, PZ_EASY};
+    p = (pz_params){PZ_SUM, 11, 10, PZ_EASY};
     assert_non_null(K->validate_params(&p));
+    p = (pz_params){PZ_SUM, 10, 10, PZ_HARD};
+    assert_null(K->validate_params(&p));
     /* generate refuses what validation refuses, quickly, with a message */
     static const pz_params impossible[] = {
-        {PZ_SUM, 3, 3, PZ_MEDIUM}, {PZ_SUM, 6, 5, PZ_EASY},
+        {PZ_SUM, 3, 3, PZ_MEDIUM}, {PZ_SUM, 11, 5, PZ_EASY},
         {PZ_SUM, 2, 5, PZ_EASY},   {PZ_SUM, 0, 0, PZ_EASY},
         {PZ_SUM, 5, 4, 7},         {PZ_MAZE, 5, 4, PZ_EASY},
         {PZ_SUM, -5, 4, PZ_EASY},  {PZ_SUM, 100000, 100000, PZ_HARD},

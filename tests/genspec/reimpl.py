@@ -382,8 +382,111 @@ def sum_paths(w, h, val, start, end, target):
     return count, best
 
 
+def sum_walk(r, w, h, length):
+    n = w * h
+    for _t in range(64):
+        cur = r.below(n)
+        path = [cur]
+        while len(path) < length:
+            x, y = cur % w, cur // w
+            free = sorted((y + DY[d]) * w + x + DX[d] for d in range(4)
+                          if 0 <= x + DX[d] < w and 0 <= y + DY[d] < h
+                          and (y + DY[d]) * w + x + DX[d] not in path)
+            if not free:
+                break
+            cur = free[r.below(len(free))]
+            path.append(cur)
+        if len(path) == length:
+            return path
+    return None
+
+
+# Boards above 25 cells: S(c, e) and N(c, e), the sums and the number of the
+# self-avoiding paths from src to c of manhattan + 2e moves (c only at the
+# end), e = 0..2, by the walk recurrence the spec describes (no step back, no
+# three quarter turns the same way in a row). Sums as Python int bitsets.
+ANG = [(1, 0), (0, -1), (-1, 0), (0, 1)]  # a quarter turn apart
+
+
+def sum_sets(w, h, val, src):
+    n = w * h
+    md = lambda a, b: abs(a % w - b % w) + abs(a // w - b // w)
+    tmax = max(md(src, c) for c in range(n)) + 4
+    off = 9 * (tmax + 1)
+    S = [[0] * 3 for _ in range(n)]
+    N = [[0] * 3 for _ in range(n)]
+    cur = {(src, None, 0): (1 << (off + val[src]), 1)}
+    for t in range(tmax + 1):
+        nxt = {}
+        for (c, a, run), (bits, cnt) in cur.items():
+            e = (t - md(src, c)) // 2
+            S[c][e] |= bits
+            N[c][e] += cnt
+            for a2 in range(4):
+                x, y = c % w + ANG[a2][0], c // w + ANG[a2][1]
+                if not (0 <= x < w and 0 <= y < h):
+                    continue
+                nb = y * w + x
+                if a is None or a2 == a:
+                    run2 = 0
+                else:
+                    turn = (a2 - a) % 4
+                    if turn == 2:
+                        continue
+                    sgn = 1 if turn == 1 else -1
+                    run2 = run + sgn if run * sgn > 0 else sgn
+                    if abs(run2) == 3:
+                        continue
+                if t + 1 - md(src, nb) > 4:
+                    continue
+                v = val[nb]
+                sh = bits << v if v >= 0 else bits >> -v
+                ob, oc = nxt.get((nb, a2, run2), (0, 0))
+                nxt[(nb, a2, run2)] = (ob | sh, oc + cnt)
+        cur = nxt
+    return S, N, off
+
+
+def sum_big(w, h, diff, seed):
+    n = w * h
+    lo = max(3, (5 * n + 10) // 20)
+    hi = min(max(lo, (9 * n + 10) // 20), n)
+    r = Rng(stream_seed("sum", w, h, diff, seed))
+    md = lambda a, b: abs(a % w - b % w) + abs(a // w - b // w)
+    for _ in range(2000):
+        walk = sum_walk(r, w, h, hi)
+        if walk is None:
+            continue
+        val = [r.range(-9, 9) for _ in range(n)]
+        S, N, off = sum_sets(w, h, val, walk[0])
+        cands, target = [], 0
+        for length in range(1, hi + 1):
+            end = walk[length - 1]
+            target += val[end]
+            if length < lo:
+                continue
+            band = -1
+            for e in range(3):
+                if S[end][e] >> (target + off) & 1:
+                    twice = 2 * sum(N[end][:e]) + N[end][e]
+                    band = 2 if twice >= 2000 else 0 if twice < 100 else 1
+                    break
+            else:
+                if (length - 1 - md(walk[0], end)) // 2 <= 12:
+                    band = 2
+            if band == diff:
+                cands.append((end, target))
+        if cands:
+            end, target = cands[r.below(len(cands))]
+            chars = "".join(str(v) if v >= 0 else "abcdefghi"[-v - 1] for v in val)
+            return "%d.%d.%d.%s" % (walk[0], end, target, chars)
+    return None
+
+
 def sum_(w, h, diff, seed):
     n = w * h
+    if n > 25:
+        return sum_big(w, h, diff, seed)
     lo = max(3, (5 * n + 10) // 20)
     hi = min(max(lo, (9 * n + 10) // 20), n)
     r = Rng(stream_seed("sum", w, h, diff, seed))
@@ -392,22 +495,7 @@ def sum_(w, h, diff, seed):
     for _ in range(2000):
         if redraws == 64:
             length = r.range(lo, hi)
-            walk = None
-            for _t in range(64):
-                cur = r.below(n)
-                path = [cur]
-                while len(path) < length:
-                    x, y = cur % w, cur // w
-                    free = sorted((y + DY[d]) * w + x + DX[d] for d in range(4)
-                                  if 0 <= x + DX[d] < w and 0 <= y + DY[d] < h
-                                  and (y + DY[d]) * w + x + DX[d] not in path)
-                    if not free:
-                        break
-                    cur = free[r.below(len(free))]
-                    path.append(cur)
-                if len(path) == length:
-                    walk = path
-                    break
+            walk = sum_walk(r, w, h, length)
             if walk is None:
                 continue
             if diff != 0 and length == manhattan(walk[0], walk[-1]) + 1:

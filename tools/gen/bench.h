@@ -12,6 +12,7 @@ typedef struct bench_opts {
     int count;          /* puzzles per configuration (default 2000) */
     double max_seconds; /* stop a configuration after this long (default 5) */
     bool quick;         /* fewer puzzles, for smoke tests */
+    bool effort;        /* sum: only the measure vs human-like effort study */
 } bench_opts;
 
 /* Sorted-sample statistics in microseconds. */
@@ -37,6 +38,9 @@ bench_stats bench_generate(const bench_opts *o, const pz_params *p);
 /* Kind-specific benches (each in its own file): extra comparisons against
  * ../shared/baselines and the kind's sizes. */
 void bench_sum(const bench_opts *o);
+/* The detour measure of w x h sum boards against a human-like search's
+ * effort on the same boards (bench_sum_effort.c). */
+void bench_sum_effort(const bench_opts *o, int w, int h);
 void bench_maze(const bench_opts *o);
 void bench_ice(const bench_opts *o);
 void bench_pipes(const bench_opts *o);

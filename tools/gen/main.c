@@ -16,7 +16,7 @@ enum { EXIT_GEN_FAILED = 1, EXIT_USAGE = 2 };
 static const char usage_text[] =
     "usage: mazerace-gen [options] [GAME-ID]\n"
     "       mazerace-gen solve KIND [FILE|-]\n"
-    "       mazerace-gen bench [--quick] [--count N] [--kind KIND]\n"
+    "       mazerace-gen bench [--quick] [--count N] [--kind KIND] [--effort]\n"
     "       mazerace-gen vectors [FILE]\n"
     "\n"
     "Prints puzzles: a header (game ID, measured difficulty, a shortest\n"
@@ -38,7 +38,9 @@ static const char usage_text[] =
     "                       leading '#' lines are skipped) and print the minimum\n"
     "                       number of moves and a solution\n"
     "bench                  microseconds per puzzle (median, p99) for every kind x\n"
-    "                       size x difficulty, with RESULT lines\n"
+    "                       size x difficulty, with RESULT lines; --effort (sum):\n"
+    "                       only the difficulty measure against a human-like\n"
+    "                       search's effort on the same boards\n"
     "vectors [FILE]         the generator test vectors of docs/generation.md as a\n"
     "                       ```vectors block; with FILE, replaces that block in FILE\n"
     "\n"
@@ -235,6 +237,8 @@ static int cmd_bench(int argc, char **argv)
         long v;
         if (strcmp(argv[i], "--quick") == 0) {
             o.quick = true;
+        } else if (strcmp(argv[i], "--effort") == 0) {
+            o.effort = true;
         } else if (strcmp(argv[i], "--count") == 0 && i + 1 < argc) {
             if (!mr_parse_long(argv[++i], 1, 1000000, &v))
                 return usage_error("--count needs a number from 1 to 1000000, not '%s'", argv[i]);
