@@ -79,9 +79,9 @@ shoot() { # name, args...
 printf '0 wait menu\n+300 wait menu\n' >"$tmp/menu.txt"
 shoot menu --script "$tmp/menu.txt"
 # name=id: the four kinds at their usual sizes, then the big pipes board
-# (issue 13: it must fit the window).
+# and the big sum board (issue 13: they must fit the window).
 for shot in race-sum=sum:5x4:medium#7 race-maze=maze:41x31:medium#7 race-ice=ice:25x20:medium#7 \
-  race-pipes=pipes:8x6:medium#7 race-pipes-40x40=pipes:40x40:medium#7; do
+  race-pipes=pipes:8x6:medium#7 race-pipes-40x40=pipes:40x40:medium#7 race-sum-10x10=sum:10x10:medium#7; do
   name=${shot%%=*} id=${shot#*=}
   kind=${id%%:*}
   script_for "$id" >"$tmp/$kind.raw"
