@@ -13,7 +13,7 @@
  * doubling to RETRY_MAX_MS; calls in between fail at once (the writer's
  * thread is never held by a database that is down, only by one attempt). */
 #define RETRY_MIN_MS 250
-#define RETRY_MAX_MS 8000
+#define RETRY_MAX_MS 4000
 
 enum stmt_id { S_PUT, S_RECENT, S_GET, S_MOVES, S_BEST_ID, S_BEST_HASH, S_PB, S_COUNT };
 
@@ -117,15 +117,21 @@ static void no_notices(void *arg, const char *msg)
     (void)msg;
 }
 
-/* The database's error message on one line, without libpq's trailing newline. */
+/* A message on one line: libpq's newlines and tabs become spaces, the trailing ones go. */
+static void one_line(char *m)
+{
+    for (char *e = m; *e; e++)
+        if (*e == '\n' || *e == '\t')
+            *e = ' ';
+    for (char *e = m + strlen(m); e > m && e[-1] == ' '; e--)
+        e[-1] = '\0';
+}
+
+/* The connection's error message on one line. */
 static const char *conn_msg(PGconn *c, char *buf, size_t n)
 {
     snprintf(buf, n, "%s", c ? PQerrorMessage(c) : "out of memory");
-    for (char *e = buf + strlen(buf); e > buf && (e[-1] == '\n' || e[-1] == ' '); e--)
-        e[-1] = '\0';
-    for (char *e = buf; *e; e++)
-        if (*e == '\n')
-            *e = ' ';
+    one_line(buf);
     return buf;
 }
 
@@ -151,9 +157,7 @@ static bool failed(pg *g, PGresult *r, const char *what, char *err, size_t errle
     char m[256];
     const char *msg = r && PQresultErrorMessage(r)[0] ? PQresultErrorMessage(r) : PQerrorMessage(g->c);
     snprintf(m, sizeof m, "%s", msg);
-    for (char *e = m; *e; e++)
-        if (*e == '\n')
-            *e = *(e + 1) ? ' ' : '\0';
+    one_line(m);
     g->down = retryable(g->c, r);
     snprintf(err, errlen, "%s: %s: %s%s", g->where, what, m, g->down ? " (will retry)" : "");
     PQclear(r);

@@ -6,8 +6,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "st_spool.h"
 #include "util.h"
+
+/* While the database is out of reach the spool is retried after
+ * RETRY_MIN_MS, doubling to RETRY_MAX_MS. */
+#define RETRY_MIN_MS 100
+#define RETRY_MAX_MS 2000
 
 /* One queued job: a record to store or a question to answer. */
 typedef struct job {
@@ -31,6 +38,12 @@ struct st_writer {
     uint64_t queued_total, settled_total; /* records ever queued / committed or failed */
     bool stop;
     st_writer_stats st;
+    /* The spool (st_writer_spool): records the database could not take,
+     * oldest first. Only the thread touches it once set; spool_waiting in
+     * st mirrors its count under the mutex. */
+    st_spool *spool;
+    uint64_t retry_at_us; /* no spool drain before this (mr_now_us) */
+    int backoff_ms;
 };
 
 void st_answer_free(st_answer *a)
@@ -70,28 +83,140 @@ static void answer(st *s, const st_query *q, st_answer *a)
         a->error = mr_strdup(err);
 }
 
-/* Stores a batch in one transaction; if that fails, each record on its own,
- * so that one bad record does not lose the others. Returns records stored. */
-static int store_batch(st_writer *w, st_match **recs, int n, char *err, size_t errlen, int *txns)
+/* What one turn of the thread came to, counted into the stats under the mutex. */
+typedef struct outcome {
+    int stored, failed, spooled, txns;
+    char err[256];
+} outcome;
+
+/* The database is out of reach: the spool is tried again later, each time
+ * later (a database that is down costs one failed attempt per interval). */
+static void back_off(st_writer *w)
+{
+    w->backoff_ms = w->backoff_ms ? w->backoff_ms * 2 : RETRY_MIN_MS;
+    if (w->backoff_ms > RETRY_MAX_MS)
+        w->backoff_ms = RETRY_MAX_MS;
+    w->retry_at_us = mr_now_us() + (uint64_t)w->backoff_ms * 1000;
+}
+
+/* Keeps records for later; without a spool (or when it cannot be
+ * written: disk full) they are lost, counted as failed with the reason. */
+static void to_spool(st_writer *w, st_match **recs, int n, outcome *o)
+{
+    if (n > 0 && w->spool && st_spool_append(w->spool, recs, n, o->err, sizeof o->err))
+        o->spooled += n;
+    else
+        o->failed += n;
+}
+
+/* Stores records in one transaction; if the store refuses them, each one
+ * on its own, so that one bad record does not lose the others. Returns
+ * how many were settled (stored or refused) before the database turned
+ * out to be out of reach (st_unavailable): the rest are still to store. */
+static int try_put(st_writer *w, st_match **recs, int n, outcome *o)
 {
     const char *e = st_put(w->s, recs, n);
     if (!e) {
-        *txns = 1;
+        o->stored += n;
+        o->txns++;
+        w->backoff_ms = 0;
         return n;
     }
-    snprintf(err, errlen, "%s", e);
-    int ok = 0;
-    *txns = 0;
-    for (int i = 0; i < n && n > 1; i++) {
-        e = st_put(w->s, &recs[i], 1);
-        if (e)
-            snprintf(err, errlen, "%s", e);
-        else {
-            ok++;
-            (*txns)++;
-        }
+    snprintf(o->err, sizeof o->err, "%s", e);
+    if (st_unavailable(w->s))
+        return 0;
+    if (n == 1) {
+        o->failed++;
+        return 1;
     }
-    return ok;
+    for (int i = 0; i < n; i++) {
+        e = st_put(w->s, &recs[i], 1);
+        if (!e) {
+            o->stored++;
+            o->txns++;
+            continue;
+        }
+        snprintf(o->err, sizeof o->err, "%s", e);
+        if (st_unavailable(w->s))
+            return i;
+        o->failed++;
+    }
+    return n;
+}
+
+/* A batch from the queue. While older records wait in the spool, new ones
+ * join them there, so that the database receives matches in order. */
+static void store_batch(st_writer *w, st_match **recs, int n, outcome *o)
+{
+    if (w->spool && st_spool_pending(w->spool) > 0) {
+        to_spool(w, recs, n, o);
+        return;
+    }
+    int done = try_put(w, recs, n, o);
+    if (done < n) {
+        back_off(w);
+        to_spool(w, recs + done, n - done, o);
+    }
+}
+
+/* Sends the oldest spooled records in one transaction; those the database
+ * took (or refused for good) leave the spool. */
+static void drain(st_writer *w, outcome *o)
+{
+    st_match *recs[ST_WRITER_BATCH];
+    int k = st_spool_peek(w->spool, recs, ST_WRITER_BATCH, o->err, sizeof o->err);
+    if (k < 0)
+        back_off(w);
+    if (k <= 0)
+        return;
+    int done = try_put(w, recs, k, o);
+    if (!st_spool_consume(w->spool, done, o->err, sizeof o->err) || done < k)
+        back_off(w);
+    for (int i = 0; i < k; i++) {
+        st_match_free(recs[i]);
+        free(recs[i]);
+    }
+}
+
+/* Whether the spool holds records and its retry time has come (thread). */
+static bool drain_due(const st_writer *w)
+{
+    return w->spool && st_spool_pending(w->spool) > 0 && mr_now_us() >= w->retry_at_us;
+}
+
+/* Waits for work (mutex held): jobs, stop, or the spool's retry time. */
+static void wait_work(st_writer *w)
+{
+    while (!w->head && !w->stop && !drain_due(w)) {
+        if (!w->spool || st_spool_pending(w->spool) == 0) {
+            pthread_cond_wait(&w->wake, &w->mu);
+            continue;
+        }
+        uint64_t wait_us = w->retry_at_us - mr_now_us();
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        t.tv_sec += (time_t)(wait_us / 1000000);
+        t.tv_nsec += (long)(wait_us % 1000000) * 1000;
+        if (t.tv_nsec >= 1000000000) {
+            t.tv_sec++;
+            t.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&w->wake, &w->mu, &t);
+    }
+}
+
+/* Counts a turn's outcome (mutex held). */
+static void account(st_writer *w, const outcome *o, int64_t last)
+{
+    w->st.written += (uint64_t)o->stored;
+    w->st.failed += (uint64_t)o->failed;
+    w->st.spooled += (uint64_t)o->spooled;
+    w->st.transactions += (uint64_t)o->txns;
+    if (last)
+        w->st.last_id = last;
+    if (o->err[0])
+        snprintf(w->st.last_error, sizeof w->st.last_error, "%s", o->err);
+    w->st.spool_waiting = w->spool ? st_spool_pending(w->spool) : 0;
 }
 
 static void *run(void *arg)
@@ -100,10 +225,17 @@ static void *run(void *arg)
     st_match *batch[ST_WRITER_BATCH];
     pthread_mutex_lock(&w->mu);
     for (;;) {
-        while (!w->head && !w->stop)
-            pthread_cond_wait(&w->wake, &w->mu);
-        if (!w->head)
-            break;
+        wait_work(w);
+        if (!w->head) {
+            if (!drain_due(w)) /* stopping, and nothing left that can be sent now */
+                break;
+            pthread_mutex_unlock(&w->mu);
+            outcome o = {0};
+            drain(w, &o);
+            pthread_mutex_lock(&w->mu);
+            account(w, &o, 0);
+            continue;
+        }
         job *first = w->head;
         int n = 0;
         if (first->rec) { /* a run of records: one transaction */
@@ -124,10 +256,9 @@ static void *run(void *arg)
             w->tail = NULL;
         pthread_mutex_unlock(&w->mu);
 
-        char err[256] = "";
-        int stored = 0, txns = 0;
+        outcome o = {0};
         if (n)
-            stored = store_batch(w, batch, n, err, sizeof err, &txns);
+            store_batch(w, batch, n, &o);
         else
             answer(w->s, &first->q, &first->a);
         int64_t last = 0;
@@ -140,13 +271,7 @@ static void *run(void *arg)
 
         pthread_mutex_lock(&w->mu);
         if (n) {
-            w->st.written += (uint64_t)stored;
-            w->st.failed += (uint64_t)(n - stored);
-            w->st.transactions += (uint64_t)txns;
-            if (last)
-                w->st.last_id = last;
-            if (err[0])
-                snprintf(w->st.last_error, sizeof w->st.last_error, "%s", err);
+            account(w, &o, last);
             w->settled_total += (uint64_t)n;
             pthread_cond_broadcast(&w->idle);
         } else {
@@ -174,7 +299,11 @@ st_writer *st_writer_create(st *s, int max_records, int max_queries)
     w->max_queries = max_queries > 0 ? max_queries : ST_WRITER_QUERIES;
     atomic_init(&w->ndone, 0);
     pthread_mutex_init(&w->mu, NULL);
-    pthread_cond_init(&w->wake, NULL);
+    pthread_condattr_t ca; /* the spool's retry waits on the monotonic clock */
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&w->wake, &ca);
+    pthread_condattr_destroy(&ca);
     pthread_cond_init(&w->idle, NULL);
     if (pthread_create(&w->thread, NULL, run, w) != 0) {
         pthread_mutex_destroy(&w->mu);
@@ -205,7 +334,28 @@ void st_writer_destroy(st_writer *w)
     pthread_cond_destroy(&w->wake);
     pthread_cond_destroy(&w->idle);
     st_close(w->s);
+    st_spool_close(w->spool);
     free(w);
+}
+
+bool st_writer_spool(st_writer *w, const char *path, char *err, size_t errlen)
+{
+    st_spool *sp = st_spool_open(path, err, errlen);
+    if (!sp)
+        return false;
+    pthread_mutex_lock(&w->mu);
+    bool ok = !w->spool;
+    if (ok) {
+        w->spool = sp;
+        w->st.spool_waiting = st_spool_pending(sp);
+        pthread_cond_signal(&w->wake); /* records left by an earlier run are sent now */
+    }
+    pthread_mutex_unlock(&w->mu);
+    if (!ok) {
+        snprintf(err, errlen, "spool %s: this writer has a spool already", path);
+        st_spool_close(sp);
+    }
+    return ok;
 }
 
 /* Appends j to the waiting list (mutex held). */

@@ -21,7 +21,18 @@
  * and its players already have the result, so losing its record is the
  * smaller harm than a game loop waiting for a slow disk, or memory growing
  * without bound. Likewise at most max_queries questions wait; one more is
- * refused (the host answers "busy"). */
+ * refused (the host answers "busy").
+ *
+ * A database that cannot be reached (st_unavailable: a network database
+ * down or restarting) does not lose records when the writer has a spool
+ * (st_writer_spool): the thread appends what the database could not take
+ * to that local file and sends it later, oldest first, retrying with
+ * backoff (RETRY_MIN_MS doubling to RETRY_MAX_MS in st_writer.c); while
+ * records wait there, new ones join them, so the database receives matches
+ * in order. The queue itself stays short (the thread keeps emptying it
+ * into the spool), so records are dropped only when even the local disk
+ * stalls. Questions asked meanwhile are answered with the database's
+ * error at once. docs/storage.md says more. */
 
 typedef struct st_writer st_writer;
 
@@ -63,6 +74,8 @@ void st_answer_free(st_answer *a); /* what the answer owns; accepts NULL */
 typedef struct st_writer_stats {
     uint64_t written;      /* records committed */
     uint64_t dropped;      /* records refused because max_records were waiting */
+    uint64_t spooled;      /* records kept in the spool because the database was out of reach */
+    int spool_waiting;     /* records in the spool now (sent and removed when the database is back) */
     uint64_t failed;       /* records the store refused (error below) */
     uint64_t transactions; /* committed */
     uint64_t refused;      /* questions refused because max_queries were waiting */
@@ -74,7 +87,8 @@ typedef struct st_writer_stats {
 /* Starts the thread on s (taken over, closed by st_writer_destroy; also on
  * failure). 0 for a bound means its default. NULL if the thread cannot start. */
 st_writer *st_writer_create(st *s, int max_records, int max_queries);
-/* Stores every record still waiting, answers nothing more, stops the
+/* Stores every record still waiting (into the spool if the database is
+ * out of reach; the next run sends them), answers nothing more, stops the
  * thread and closes the store. Accepts NULL. */
 void st_writer_destroy(st_writer *w);
 
@@ -87,7 +101,12 @@ bool st_writer_ask(st_writer *w, st_query *q);
 /* Takes the oldest answer: true and *a filled (st_answer_free it). Cheap
  * when there is none (one atomic load). */
 bool st_writer_poll(st_writer *w, st_answer *a);
-/* Waits until every record queued so far is committed or failed (tests,
+/* Opens (creating) the spool at path and keeps it (closed by
+ * st_writer_destroy); records an earlier run left in it are sent first.
+ * Call once, before records flow (not from a game loop: it opens a file).
+ * false with a message if the file cannot be used (st_spool.h). */
+bool st_writer_spool(st_writer *w, const char *path, char *err, size_t errlen);
+/* Waits until every record queued so far is committed, failed or spooled (tests,
  * and the operator's "flush before exit"; never from a game loop). */
 void st_writer_sync(st_writer *w);
 void st_writer_stats_get(st_writer *w, st_writer_stats *out);

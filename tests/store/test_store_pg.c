@@ -65,9 +65,23 @@ static int setup(void **state)
     return 0;
 }
 
+static bool pg_stopped;
+
+/* Stops or restarts the harness's server (pg_harness.sh stop|start). */
+static void pg_ctl(const char *what)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "'%s' %s", getenv("MR_PG_HARNESS"), what);
+    if (system(cmd) != 0)
+        fail_msg("%s failed", cmd);
+    pg_stopped = strcmp(what, "stop") == 0;
+}
+
 static int teardown(void **state)
 {
     (void)state;
+    if (pg_stopped) /* a case that failed while the server was down */
+        pg_ctl("start");
     unlink(spool);
     return 0;
 }
@@ -281,6 +295,125 @@ static void test_two_servers(void **state)
     st_close(s);
 }
 
+static st_writer *spooled_writer(st *s)
+{
+    st_writer *w = st_writer_create(s, 0, 0);
+    char err[512];
+    if (!st_writer_spool(w, spool, err, sizeof err))
+        fail_msg("%s", err);
+    return w;
+}
+
+/* Waits (bounded: 60 s) until the writer has stored `written` records in
+ * all and its spool is empty; the database's reconnection backoff is a
+ * few seconds at most. */
+static void wait_drained(st_writer *w, uint64_t written)
+{
+    st_writer_stats ws;
+    for (int i = 0; i < 6000; i++) {
+        st_writer_stats_get(w, &ws);
+        if (ws.written == written && ws.spool_waiting == 0)
+            return;
+        struct timespec ts = {0, 10000000};
+        nanosleep(&ts, NULL);
+    }
+    fail_msg("spool not drained in 60 s: %llu of %llu written, %d waiting, last error %s",
+             (unsigned long long)ws.written, (unsigned long long)written, ws.spool_waiting, ws.last_error);
+}
+
+/* The database holds exactly make(0) .. make(n - 1), each once, complete,
+ * and in order (ids grow with i). */
+static void check_all_there(int n)
+{
+    assert_int_equal(sql("SELECT count(*) FROM matches"), n);
+    assert_int_equal(sql("SELECT count(DISTINCT started_ms) FROM matches"), n);
+    assert_int_equal(sql("SELECT min(started_ms) - 1764000000000 FROM matches"), 0);
+    assert_int_equal(sql("SELECT max(started_ms) - 1764000000000 FROM matches"), n - 1);
+    assert_int_equal(sql("SELECT count(*) FROM matches a JOIN matches b ON a.id < b.id"
+                         " AND a.started_ms > b.started_ms"),
+                     0);
+    assert_int_equal(sql("SELECT count(*) FROM moves"), sql("SELECT sum(moves) FROM players"));
+}
+
+/* The database stops in the middle of a run and comes back: records put
+ * meanwhile go to the spool (none dropped, none failed, the caller never
+ * waits), questions get an error at once, and once it is back the spool
+ * is sent, in order, and emptied. */
+static void test_db_stopped_mid_run(void **state)
+{
+    (void)state;
+    st_writer *w = spooled_writer(open_ok(ST_OPEN_CREATE));
+    for (int i = 0; i < 100; i++)
+        assert_true(st_writer_put(w, make(i)));
+    st_writer_sync(w);
+    pg_ctl("stop");
+    uint64_t worst_us = 0;
+    for (int i = 100; i < 200; i++) {
+        uint64_t t0 = mr_now_us();
+        assert_true(st_writer_put(w, make(i)));
+        if (mr_now_us() - t0 > worst_us)
+            worst_us = mr_now_us() - t0;
+        if (i % 20 == 19)
+            st_writer_sync(w); /* several failed attempts, each record kept */
+    }
+    st_writer_sync(w);
+    st_query q = {.type = ST_Q_RECENT, .tag = 1, .limit = 5};
+    assert_true(st_writer_ask(w, &q));
+    st_answer a;
+    wait_answer(w, &a);
+    assert_non_null(a.error);
+    print_message("asked while down: %s\n", a.error);
+    st_answer_free(&a);
+    st_writer_stats ws;
+    st_writer_stats_get(w, &ws);
+    print_message("while down: %llu written, %llu spooled, %d waiting; slowest put %llu us\n",
+                  (unsigned long long)ws.written, (unsigned long long)ws.spooled, ws.spool_waiting,
+                  (unsigned long long)worst_us);
+    assert_int_equal(ws.written, 100);
+    assert_int_equal(ws.spooled, 100);
+    assert_int_equal(ws.spool_waiting, 100);
+    assert_int_equal(ws.dropped + ws.failed, 0);
+    pg_ctl("start");
+    wait_drained(w, 200);
+    st_writer_stats_get(w, &ws);
+    assert_int_equal(ws.dropped + ws.failed, 0);
+    st_writer_destroy(w);
+    check_all_there(200);
+}
+
+/* The database is down when the server starts: the store opens anyway
+ * (down), records wait in the spool, a restart of the server keeps them,
+ * and when the database appears it is created, migrated and filled. */
+static void test_db_down_at_start(void **state)
+{
+    (void)state;
+    pg_ctl("stop");
+    char err[512];
+    st *s = st_open(path, ST_OPEN_CREATE, err, sizeof err);
+    if (!s)
+        fail_msg("open while down: %s", err);
+    assert_true(st_unavailable(s));
+    assert_int_equal(st_schema_version(s), 0);
+    assert_null(st_open(path, ST_OPEN_READONLY, err, sizeof err)); /* operator tools need it now */
+    st_writer *w = spooled_writer(s);
+    for (int i = 0; i < 30; i++)
+        assert_true(st_writer_put(w, make(i)));
+    st_writer_sync(w);
+    st_writer_destroy(w); /* the server stops while the database is still down */
+    w = spooled_writer(open_ok(ST_OPEN_CREATE));
+    for (int i = 30; i < 50; i++)
+        assert_true(st_writer_put(w, make(i)));
+    st_writer_sync(w);
+    st_writer_stats ws;
+    st_writer_stats_get(w, &ws);
+    assert_int_equal(ws.spool_waiting, 50); /* the first run's 30 and these 20 */
+    pg_ctl("start");
+    wait_drained(w, 50);
+    st_writer_destroy(w);
+    check_all_there(50);
+    assert_int_equal(sql("SELECT max(version) FROM mazerace_schema"), ST_PG_VERSION);
+}
+
 int main(void)
 {
     if (!getenv("MR_PG_URI") || !getenv("MR_PG_DIR")) {
@@ -295,6 +428,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_utf8_name, setup, teardown),
         cmocka_unit_test_setup_teardown(test_two_servers, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_db_stopped_mid_run, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_db_down_at_start, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
