@@ -4,13 +4,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "joinlink.h"
+
 void cl_args_usage(FILE *f)
 {
     fputs("usage: mazerace [options]\n"
           "  --hotseat ID        race a friend on this machine (split screen) on game ID\n"
           "  --vs-computer ID    race the computer on game ID\n"
           "  --host [ID]         host a LAN game (default: a fresh maze) and wait for a friend\n"
-          "  --join HOST:PORT    join a server; with --room CODE or --quick (the default)\n"
+          "  --join LINK         join a server: HOST:PORT with --room CODE or --quick (the\n"
+          "                      default), or a join link mazerace://HOST:PORT/CODE (or\n"
+          "                      HOST:PORT/CODE) straight into that room\n"
+          "  mazerace://...      a join link alone is the same as --join LINK (the URL\n"
+          "                      handler starts the game this way)\n"
           "  --host-bind ADDR    address the hosted server listens on (default: all)\n"
           "  --host-port N       its game port (default 27910; 0: any free port, and any\n"
           "                      free LAN discovery port)\n"
@@ -174,6 +180,8 @@ const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t e
                 snprintf(err, errlen, "--size must be WxH between 320x240 and 16384x16384");
                 return err;
             }
+        } else if (strncmp(o, "mazerace:", 9) == 0 && !a->join_addr) {
+            a->join_addr = o; /* the URL handler: mazerace %u */
         } else {
             snprintf(err, errlen, "unknown option '%s'", o);
             return err;
@@ -188,6 +196,23 @@ const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t e
     if (a->room && !a->join_addr) {
         snprintf(err, errlen, "--room needs --join HOST:PORT");
         return err;
+    }
+    if (a->join_addr) {
+        joinlink l;
+        const char *why = joinlink_parse(a->join_addr, &l);
+        char code[WIRE_ROOM_CODE_LEN + 1];
+        if (why) {
+            snprintf(err, errlen, "--join %s: %s", a->join_addr, why);
+            return err;
+        }
+        if (a->room && !wire_room_code_parse(a->room, code)) {
+            snprintf(err, errlen, "--room %s: a room code is 5 letters", a->room);
+            return err;
+        }
+        if (a->room && l.room[0] && strcmp(code, l.room) != 0) {
+            snprintf(err, errlen, "--join names room %s but --room says %s", l.room, code);
+            return err;
+        }
     }
     return NULL;
 }

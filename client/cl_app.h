@@ -94,6 +94,8 @@ struct cl_app {
     cl_race race;
     void *server; /* the in-process server when hosting (sv.h), else NULL */
     uint16_t server_port;
+    char join_host[256]; /* the server joined (cl_app_join), for the lobby's join link; "" = none */
+    int join_port;
 
     /* Per-scene state. */
     cl_form form;
@@ -164,8 +166,14 @@ void cl_record_bests_text(const cl_app *a, char *puzzle, size_t plen, char *pers
 /* Draws the race screen (boards, HUD, countdown, hints) for race and results. */
 void cl_race_draw_screen(cl_app *a);
 
-/* Networking glue, in net_*.c; each returns NULL or a message for the player. */
+/* Networking glue, in net_*.c; each returns NULL or a message for the player.
+ * cl_app_join takes "HOST[:PORT]" or a join link (common/joinlink.h): a link
+ * that names a room joins that room (quick is then ignored); a room typed
+ * as well must be the same. */
 const char *cl_app_join(cl_app *a, const char *address, const char *room, bool quick);
+/* The join link of the room being played on a server we joined (or hosted
+ * on a known address) into buf; false when there is none to share. */
+bool cl_app_join_link(const cl_app *a, char *buf, size_t cap);
 const char *cl_app_host(cl_app *a, const char *game_id, int series);
 void cl_app_net_stop(cl_app *a);
 /* LAN discovery for the join screen: starts probing / lists what answered. */

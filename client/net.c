@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cl_app.h"
+#include "joinlink.h"
 #include "util.h"
 
 #if defined(MR_HAVE_CLNET)
@@ -31,14 +32,52 @@ const char *cl_app_join(cl_app *a, const char *address, const char *room, bool q
     static char err[256];
     if (!address || !address[0])
         return "type a server address, e.g. 192.168.1.20:27910";
-    cl_backend *b = cl_backend_net(address, a->settings.name, NULL, 1, quick ? NULL : room,
+    joinlink l;
+    const char *why = joinlink_parse(address, &l);
+    if (why) {
+        snprintf(err, sizeof err, "%s", why);
+        return err;
+    }
+    char typed[WIRE_ROOM_CODE_LEN + 1] = "";
+    if (room && room[0] && !wire_room_code_parse(room, typed))
+        return "a room code is 5 letters, as the lobby shows it";
+    if (l.room[0] && typed[0] && strcmp(l.room, typed) != 0) {
+        snprintf(err, sizeof err, "the link is for room %s but the room code says %s", l.room, typed);
+        return err;
+    }
+    if (l.room[0]) {
+        memcpy(typed, l.room, sizeof typed);
+        quick = false;
+    }
+    char hostport[300];
+    snprintf(hostport, sizeof hostport, "%s:%d", l.host, l.port);
+    cl_backend *b = cl_backend_net(hostport, a->settings.name, NULL, 1, quick || !typed[0] ? NULL : typed,
                                    a->args.join_addr != NULL, NULL, a->now_ms, err, sizeof err);
     if (!b)
         return err;
     cl_app_start_backend(a, b);
-    snprintf(a->settings.last_server, sizeof a->settings.last_server, "%s", address);
+    size_t hl = strlen(hostport);
+    if (hl < sizeof a->settings.last_server) /* a longer one is not remembered */
+        memcpy(a->settings.last_server, hostport, hl + 1);
+    snprintf(a->join_host, sizeof a->join_host, "%s", l.host);
+    a->join_port = l.port;
     a->mode = CL_MODE_JOIN;
     return NULL;
+}
+
+bool cl_app_join_link(const cl_app *a, char *buf, size_t cap)
+{
+    const char *host = a->join_host;
+    int port = a->join_port;
+    if (a->mode == CL_MODE_HOST) {
+        /* Hosting: only an address given with --host-bind is known to others. */
+        host = a->args.host_bind && strcmp(a->args.host_bind, "0.0.0.0") != 0 ? a->args.host_bind : "";
+        port = a->server_port;
+    }
+    if (!a->backend || !a->backend->room[0] || !host[0] || port <= 0)
+        return false;
+    joinlink_format(host, port, a->backend->room, buf, cap);
+    return true;
 }
 
 const char *cl_app_host(cl_app *a, const char *game_id, int series)

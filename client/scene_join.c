@@ -5,6 +5,7 @@
 
 #include "cl_app.h"
 #include "cl_draw.h"
+#include "joinlink.h"
 
 enum { J_ADDR = 1, J_ROOM, J_JOIN, J_QUICK, J_BACK, J_LABEL, J_FOUND = 100 };
 
@@ -27,9 +28,9 @@ static void build(cl_app *a)
     }
     if (n == 0)
         cl_form_add(&a->form, CL_ITEM_LABEL, J_LABEL, "Searching the LAN for games...");
-    it = cl_form_add(&a->form, CL_ITEM_TEXT, J_ADDR, "Server");
+    it = cl_form_add(&a->form, CL_ITEM_TEXT, J_ADDR, "Server or link");
     snprintf(it->value, sizeof it->value, "%s", addr);
-    it->maxlen = 100;
+    it->maxlen = 150; /* a join link fits */
     it = cl_form_add(&a->form, CL_ITEM_TEXT, J_ROOM, "Room code");
     snprintf(it->value, sizeof it->value, "%s", room);
     it->maxlen = 8;
@@ -53,7 +54,9 @@ static void enter(cl_app *a)
 static void go(cl_app *a, const char *addr, bool quick)
 {
     cl_item *room = cl_form_find(&a->form, J_ROOM);
-    if (!quick && (!room || !room->value[0])) {
+    joinlink l;
+    bool link_room = !joinlink_parse(addr, &l) && l.room[0];
+    if (!quick && !link_room && (!room || !room->value[0])) {
         cl_app_say(a, true, "Type the room code your friend sees, or pick Quick match");
         return;
     }
@@ -104,8 +107,8 @@ static void update(cl_app *a)
 
 static void draw(cl_app *a)
 {
-    SDL_Rect area =
-        cl_app_title(a, "Join a game", "Pick a game found on your network, or type the host's address");
+    SDL_Rect area = cl_app_title(a, "Join a game",
+                                 "Pick a game found on your network, or type (Ctrl+V) an address or link");
     cl_form_draw(&a->form, a->ren, a->text, area);
     cl_text_draw(a->text, CL_FONT_SMALL,
                  "A room code joins a friend's room; quick match pairs you with whoever waits", a->out_w / 2,

@@ -1,11 +1,12 @@
-/* scene_lobby.c: the room before a race: the code to share, both players,
+/* scene_lobby.c: the room before a race: the code and join link to share, both players,
  * ready flags and ping. */
 #include <stdio.h>
 
 #include "cl_app.h"
 #include "cl_draw.h"
+#include "joinlink.h"
 
-enum { L_READY = 1, L_LEAVE };
+enum { L_READY = 1, L_COPY, L_LEAVE };
 
 static void enter(cl_app *a)
 {
@@ -24,6 +25,17 @@ static void event(cl_app *a, const SDL_Event *e)
     }
     if (r.activated == L_READY && a->backend)
         a->backend->ops->ready(a->backend, a->now_ms);
+    char link[JOINLINK_TEXT_MAX];
+    if (r.activated == L_COPY && cl_app_join_link(a, link, sizeof link)) {
+        if (SDL_SetClipboardText(link) == 0) {
+            cl_app_say(a, false, "Copied %s: paste it to your friend", link);
+            char *back = SDL_GetClipboardText(); /* what a paste will get, for scripts and tests */
+            printf("mazerace: join link copied: %s\n", back ? back : "");
+            fflush(stdout);
+            SDL_free(back);
+        } else
+            cl_app_say(a, true, "Could not copy the link: %s", SDL_GetError());
+    }
 }
 
 static void update(cl_app *a)
@@ -31,6 +43,16 @@ static void update(cl_app *a)
     cl_app_pump(a);
     if (a->scene == CL_SCENE_LOBBY && !a->backend)
         cl_app_set_scene(a, CL_SCENE_MENU);
+    /* The link is known once the server has given the room its code. */
+    char link[JOINLINK_TEXT_MAX];
+    if (!cl_form_find(&a->form, L_COPY) && cl_app_join_link(a, link, sizeof link)) {
+        cl_form_clear(&a->form);
+        cl_form_add(&a->form, CL_ITEM_BUTTON, L_READY, "I'm ready");
+        cl_form_add(&a->form, CL_ITEM_BUTTON, L_COPY, "Copy the join link");
+        cl_form_add(&a->form, CL_ITEM_BUTTON, L_LEAVE, "Leave");
+        printf("mazerace: join link %s\n", link);
+        fflush(stdout);
+    }
     cl_item *it = cl_form_find(&a->form, L_READY);
     if (it && a->backend)
         snprintf(it->label, sizeof it->label, "%s",
@@ -68,7 +90,13 @@ static void draw(cl_app *a)
                              b->ready[s] ? cl_col_good : cl_col_dim, CL_RIGHT);
         y += fh * 5 / 2;
     }
-    char info[160];
+    char info[160], link[JOINLINK_TEXT_MAX];
+    if (cl_app_join_link(a, link, sizeof link)) {
+        char line[JOINLINK_TEXT_MAX + 16];
+        snprintf(line, sizeof line, "Join link: %s", link);
+        cl_text_draw(t, CL_FONT_SMALL, line, a->out_w / 2, y, cl_col_text, CL_CENTER);
+        y += fh * 2;
+    }
     if (a->mode == CL_MODE_HOST)
         snprintf(
             info, sizeof info,

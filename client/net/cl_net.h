@@ -136,7 +136,8 @@ void cl_net_destroy(cl_net_t *n);
  * (CONNECTED or REFUSED/ERROR/DISCONNECTED follow), else a static message. */
 const char *cl_net_connect(cl_net_t *n, const char *host, int port, uint64_t now_ms);
 /* Parses "HOST:PORT" or "HOST" (default port WIRE_DEFAULT_PORT) into host
- * (cap bytes) and *port; NULL or a static message. */
+ * (cap bytes) and *port; NULL or a static message. The same as
+ * joinlink_parse_addr (common/joinlink.h): an IPv4 address or a name. */
 const char *cl_net_parse_addr(const char *text, char *host, size_t cap, int *port);
 
 /* Requests; each returns NULL when queued, else a static message (not

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cl_net_impl.h"
+#include "joinlink.h"
 #include "util.h"
 
 /* A server that takes the ENet connection but never answers HELLO. */
@@ -13,33 +14,7 @@
 
 const char *cl_net_parse_addr(const char *text, char *host, size_t cap, int *port)
 {
-    if (!text || !*text)
-        return "empty server address";
-    const char *colon = strrchr(text, ':');
-    size_t hlen = colon ? (size_t)(colon - text) : strlen(text);
-    if (hlen == 0 || hlen >= cap)
-        return "bad server host";
-    for (size_t i = 0; i < hlen; i++)
-        if (text[i] <= ' ' || text[i] == ':' || (unsigned char)text[i] >= 0x7F)
-            return "bad server host";
-    *port = WIRE_DEFAULT_PORT;
-    if (colon) {
-        const char *p = colon + 1;
-        long v = 0;
-        if (!*p)
-            return "missing port after ':'";
-        for (; *p; p++) {
-            if (*p < '0' || *p > '9' || v > 65535)
-                return "port is not a number";
-            v = v * 10 + (*p - '0');
-        }
-        if (v < 1 || v > 65535)
-            return "port must be 1..65535";
-        *port = (int)v;
-    }
-    memcpy(host, text, hlen);
-    host[hlen] = '\0';
-    return NULL;
+    return joinlink_parse_addr(text, host, cap, port);
 }
 
 /* Starts an ENet connection to the remembered address. */

@@ -49,6 +49,15 @@ static void test_client_races_bot_to_results(void **ctx)
     assert_non_null(strstr(out, "reason=solved"));
 }
 
+/* A client hosting game id on 127.0.0.1 (free ports) as name, running script, output to log. */
+static pid_t spawn_host(const char *id, const char *name, const char *script, const char *log)
+{
+    const char *argv[] = {MAZERACE_BIN,    "--headless", "--host",    id,   "--host-bind", "127.0.0.1",
+                          "--host-port",   "0",          "--name",    name, "--script",    script,
+                          "--max-seconds", "40",         "--no-save", NULL};
+    return clt_spawn(argv, log);
+}
+
 static void test_host_lan_game_bot_joins_by_code(void **ctx)
 {
     (void)ctx;
@@ -92,11 +101,7 @@ static void test_lan_discovery_then_join_by_code(void **ctx)
      * readies, and both reach the race. */
     assert_true(clt_write(clt_path("lanhost.txt"), "0 wait lobby\n+0 wait race\n+300 quit\n"));
     const char *hlog = clt_path("lanhost.log");
-    const char *hargv[] = {MAZERACE_BIN,    "--headless", "--host",      "ice:12x10:easy#5",
-                           "--host-bind",   "127.0.0.1",  "--host-port", "0",
-                           "--name",        "Hoster",     "--script",    clt_path("lanhost.txt"),
-                           "--max-seconds", "40",         NULL};
-    pid_t host = clt_spawn(hargv, hlog);
+    pid_t host = spawn_host("ice:12x10:easy#5", "Hoster", clt_path("lanhost.txt"), hlog);
     char disc[64], code[64];
     bool up = clt_wait_for(hlog, "LAN discovery port ", disc, sizeof disc, 15000) &&
               clt_wait_for(hlog, "room code ", code, sizeof code, 15000);
@@ -130,9 +135,49 @@ static void test_lan_discovery_then_join_by_code(void **ctx)
     assert_true(done && WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
+static void test_join_link_copied_and_opened(void **ctx)
+{
+    (void)ctx;
+    /* A host on a known address shows its room's join link; its player
+     * copies it (Down to "Copy the join link", Return): the clipboard holds
+     * the link. A second client started as the URL handler starts it
+     * (`mazerace LINK`) lands in that room and both race. */
+    assert_true(clt_write(clt_path("linkhost.txt"),
+                          "0 wait lobby\n+600 key Down\n+50 key Return\n+0 wait race\n+300 quit\n"));
+    const char *hlog = clt_path("linkhost.log");
+    pid_t host = spawn_host("maze:9x7:easy#8", "Linker", clt_path("linkhost.txt"), hlog);
+    char link[128], copied[128];
+    bool up = clt_wait_for(hlog, "mazerace: join link mazerace://", link, sizeof link, 15000) &&
+              clt_wait_for(hlog, "join link copied: ", copied, sizeof copied, 15000);
+    if (!up) {
+        clt_stop(host);
+        fail_msg("the host showed no join link, or copying it failed");
+    }
+    char full[160];
+    snprintf(full, sizeof full, "mazerace://%s", link);
+    assert_string_equal(copied, full);
+    assert_non_null(strstr(full, "mazerace://127.0.0.1:"));
+    assert_true(clt_write(clt_path("linkjoin.txt"), "0 wait lobby\n+0 wait race\n+300 quit\n"));
+    const char *args[] = {
+        full,        "--headless",    "--name", "Clicker", "--script", clt_path("linkjoin.txt"),
+        "--no-save", "--max-seconds", "40",     NULL};
+    int rc = clt_run(args, out, sizeof out, 60000);
+    int status = 0;
+    bool done = clt_wait_exit(host, 15000, &status);
+    if (!done)
+        clt_stop(host);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "race started"));
+    /* A bad link is refused before any window, with the reason. */
+    const char *bad[] = {"--headless", "--join", "mazerace://127.0.0.1:0/ABCDE", NULL};
+    assert_int_equal(clt_run(bad, out, sizeof out, 20000), 2);
+    assert_non_null(strstr(out, "the port must be 1..65535"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_join_link_copied_and_opened),
         cmocka_unit_test(test_client_races_bot_to_results),
         cmocka_unit_test(test_host_lan_game_bot_joins_by_code),
         cmocka_unit_test(test_lan_discovery_then_join_by_code),
