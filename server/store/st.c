@@ -82,19 +82,32 @@ const char *st_match_check(const st_match *m)
     return NULL;
 }
 
+/* The backend that serves location: the first that claims it, else the last. */
+static const st_backend *backend_for(const char *location)
+{
+    size_t nb = sizeof backends / sizeof backends[0];
+    for (size_t i = 0; i + 1 < nb; i++)
+        if (backends[i]->claims(location))
+            return backends[i];
+    return backends[nb - 1];
+}
+
+void st_location_text(const char *location, char *out, size_t outlen)
+{
+    const st_backend *be = backend_for(location);
+    if (be->redact)
+        be->redact(location, out, outlen);
+    else
+        snprintf(out, outlen, "%s", location);
+}
+
 st *st_open(const char *location, int flags, char *err, size_t errlen)
 {
     if (!location || !location[0]) {
         snprintf(err, errlen, "no database location given");
         return NULL;
     }
-    size_t nb = sizeof backends / sizeof backends[0];
-    const st_backend *be = backends[nb - 1];
-    for (size_t i = 0; i + 1 < nb; i++)
-        if (backends[i]->claims(location)) {
-            be = backends[i];
-            break;
-        }
+    const st_backend *be = backend_for(location);
     int version = 0;
     void *b = be->open(location, flags, &version, err, errlen);
     if (!b)

@@ -110,6 +110,9 @@ enum st_open_flags {
  * (a foreign or corrupt file, a newer schema): the message says which. */
 st *st_open(const char *location, int flags, char *err, size_t errlen);
 void st_close(st *s); /* accepts NULL */
+/* location as logs and messages may show it: a URI's password replaced by
+ * "***" (st_open's own messages already are). Never print a location raw. */
+void st_location_text(const char *location, char *out, size_t outlen);
 /* The backend's name ("sqlite", "postgresql"). */
 const char *st_backend_name(const st *s);
 /* The schema version the store is at, after migrations (0 for a network

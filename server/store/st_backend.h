@@ -26,6 +26,9 @@ typedef struct st_backend {
      * database could not be reached (down, restarting, out of resources),
      * so the same call may succeed later; false when it refused the call. */
     bool (*unavailable)(void *b);
+    /* Optional (NULL: printed as it is): location as it may be printed,
+     * without secrets (a URI's password). */
+    void (*redact)(const char *location, char *out, size_t outlen);
 } st_backend;
 
 extern const st_backend st_backend_sqlite;

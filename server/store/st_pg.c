@@ -755,4 +755,5 @@ const st_backend st_backend_pg = {
     .best_times = pg_best_times,
     .personal_best = pg_personal_best,
     .unavailable = pg_unavailable,
+    .redact = st_pg_redact,
 };

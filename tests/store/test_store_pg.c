@@ -193,6 +193,11 @@ static void test_redact(void **state)
         st_pg_redact(cases[i][0], out, sizeof out);
         assert_string_equal(out, cases[i][1]);
     }
+    char out[256];
+    st_location_text("postgres://u:pw@h/db", out, sizeof out); /* through st.h, for the server's logs */
+    assert_string_equal(out, "postgres://u:***@h/db");
+    st_location_text("/var/lib/mazerace/matches.db", out, sizeof out);
+    assert_string_equal(out, "/var/lib/mazerace/matches.db");
     assert_true(st_pg_claims("postgresql://x") && st_pg_claims("postgres://x"));
     assert_false(st_pg_claims("/var/lib/mazerace/matches.db") || st_pg_claims("postgresql:x"));
 }
