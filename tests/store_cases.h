@@ -56,6 +56,19 @@ static void test_put_get(void **state)
     assert_null(st_recent(s, 0, 10, &r, &n));
     assert_int_equal(n, 2);
     st_matches_free(r, n);
+    /* A race nobody moved in (both left during the countdown). */
+    a->nmoves = 0;
+    a->p[0].moves = a->p[1].moves = 0;
+    a->ending = ST_END_BOTH_LEFT;
+    a->winner = -1;
+    a->p[0].result = a->p[1].result = ST_NO_RESULT;
+    a->p[0].solved = false;
+    assert_null(st_put(s, &a, 1));
+    assert_null(st_get(s, a->id, &got, &found));
+    assert_true(found);
+    assert_same(&got, a, true);
+    assert_null(got.moves);
+    st_match_free(&got);
     st_match_free(a);
     st_match_free(b);
     free(a);

@@ -446,8 +446,8 @@ static void buf_int(buf *b, long long v, bool first)
 
 static void buf_close(buf *b)
 {
-    if (b->n + 2 > b->cap) {
-        b->cap += 2;
+    if (b->n + 3 > b->cap) { /* "{}" and the NUL when empty */
+        b->cap = b->n + 3;
         b->p = mr_realloc(b->p, b->cap, 1);
     }
     if (b->n == 0)
