@@ -386,6 +386,52 @@ static void test_menu_navigation_and_game_id(void **ctx)
     SDL_FreeSurface(s);
 }
 
+/* The setup screen offers sum up to 10x10 (issue 13), and the race draws
+ * all 10 x 10 tiles inside the board's rectangle (cells scaled to fit). */
+static void test_setup_big_sum(void **ctx)
+{
+    (void)ctx;
+    /* Kind: one Left from the maze to sum; Size: the fourth choice (5x4,
+     * 7x6, 10x8, 10x10); then down to Start. */
+    assert_true(clt_write(clt_path("bigsum.txt"),
+                          "0 wait menu\n+50 key Down\n+50 key Return\n+50 wait setup\n"
+                          "+50 key Left\n+50 key Down\n+50 key Right\n+50 key Right\n"
+                          "+50 key Right\n+50 key Down\n+50 key Down\n+50 key Down\n"
+                          "+50 key Down\n+50 key Return\n+50 wait race\n+300 wait race\n"));
+    const char *shot = clt_path("bigsum.bmp");
+    const char *args[] = {"--headless",   "--size", "1280x720",      "--script", clt_path("bigsum.txt"),
+                          "--screenshot", shot,     "--max-seconds", "30",       NULL};
+    assert_int_equal(clt_run(args, out, sizeof out, RUN_MS), 0);
+    SDL_Surface *s = clt_load(shot);
+    assert_non_null(s);
+    pz_params p = {PZ_SUM, 10, 10, PZ_EASY};
+    const char *err = NULL;
+    pz_puzzle *pz = pz_kind_sum.generate(&p, 1, &err);
+    assert_non_null(pz);
+    cl_race r;
+    memset(&r, 0, sizeof r);
+    cl_race_reset(&r, pz, true, true);
+    cl_layout L;
+    cl_layout_race(W, H, true, 0, &L);
+    cl_view v;
+    cl_layout_view(&L, &r, 0, &v);
+    SDL_Color bg = clt_pixel(s, L.board[0].x + 3, L.board[0].y + L.board[0].h / 2);
+    for (int y = 0; y < 10; y++)
+        for (int x = 0; x < 10; x++) {
+            SDL_Rect c = cl_view_cell_rect(&v, x, y);
+            assert_true(c.x >= L.board[0].x && c.y >= L.board[0].y &&
+                        c.x + c.w <= L.board[0].x + L.board[0].w && c.y + c.h <= L.board[0].y + L.board[0].h);
+            /* a tile's corner, inside its gap: not the board's background */
+            assert_false(clt_same(clt_pixel(s, c.x + c.w / 8 + 2, c.y + c.h / 8 + 2), bg, 6));
+        }
+    /* and nothing past the tenth column */
+    SDL_Rect last = cl_view_cell_rect(&v, 9, 5);
+    assert_true(clt_same(clt_pixel(s, last.x + last.w + last.w / 2, last.y + last.h / 2), bg, 6));
+    cl_race_free(&r);
+    pz_kind_sum.free_puzzle(pz);
+    SDL_FreeSurface(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -403,6 +449,7 @@ int main(void)
         cmocka_unit_test(test_escape_asks_first),
         cmocka_unit_test(test_bad_input_is_refused),
         cmocka_unit_test(test_menu_navigation_and_game_id),
+        cmocka_unit_test(test_setup_big_sum),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     /* Files stay behind for a look when something failed. */
