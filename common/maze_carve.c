@@ -141,6 +141,13 @@ static void clear_board(uint8_t *g, size_t pw, size_t ph)
     }
 }
 
+/* Byte k (0-3, in memory order) of a 32-bit word, whatever the byte order. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define BYTE_AT(v, k) ((uint32_t)(v) << (8 * (3 - (k))))
+#else
+#define BYTE_AT(v, k) ((uint32_t)(v) << (8 * (k)))
+#endif
+
 static inline void or32(uint8_t *p, uint32_t x)
 {
     uint32_t t;
@@ -239,8 +246,8 @@ void maze_carve(uint8_t *c, maze_scratch *s, int w, int h, rng_t *r)
      * right neighbour: "in the maze" and the parent for itself, the
      * neighbour bits for the other two. */
     for (unsigned d = 0; d < PZ_DIR_COUNT; d++)
-        parent[d] = (IN_BIT | d << PAR_SHIFT) << 8;
-    const uint32_t sides = 1u << PZ_RIGHT | (1u << PZ_LEFT) << 16;
+        parent[d] = BYTE_AT(IN_BIT | d << PAR_SHIFT, 1);
+    const uint32_t sides = BYTE_AT(1u << PZ_RIGHT, 0) | BYTE_AT(1u << PZ_LEFT, 2);
 
     values b;
     unsigned next = 0;
@@ -285,9 +292,16 @@ void maze_carve(uint8_t *c, maze_scratch *s, int w, int h, rng_t *r)
         uint64_t m0 = (uint64_t)v * fn;
         uint32_t c0 = e[m0 >> 32], c1 = e[(m0 + v) >> 32];
         uint32_t c2 = e[(m0 + 2 * (uint64_t)v) >> 32], c3 = e[(m0 + 3 * (uint64_t)v) >> 32];
-        __builtin_prefetch(g +
-                           (c0 >> 2)); /* k = 0 (half of all pops are stale) and k = 2 are the likeliest */
+        /* Their far cells for k = 0 (half of all pops are stale) and k = 2,
+         * the likeliest; and the far cells of the pop after, whose frontier
+         * is within a few edges of this one's size. At 1000x1000 the board
+         * and the frontier do not both fit in L1, and the board's byte is
+         * what each pop waits for. */
+        __builtin_prefetch(g + (c0 >> 2));
         __builtin_prefetch(g + (c2 >> 2));
+        const uint32_t *after = e + (((uint64_t)b.v[next] * fn) >> 32); /* after[2]: at most pushed */
+        __builtin_prefetch(g + (after[0] >> 2));
+        __builtin_prefetch(g + (after[2] >> 2));
         uint32_t k = count[x];
         uint64_t mk = m0 + (uint64_t)v * k;
         fn += k;
