@@ -25,10 +25,11 @@ struct slot {
     uint64_t solve_ms;
     uint32_t moves;
     pz_state *st;
-    /* Accepted moves, packed (see pack_move): a step is 1 byte, a rotation
-     * 3, so a log at the move limit stays a few KiB. */
+    /* Accepted moves with their times, packed (see log_move): a step at a
+     * human pace is 3 bytes, so a log at the move limit stays a few KiB. */
     uint8_t *log;
     size_t log_len, log_cap;
+    uint32_t log_last_ms; /* time of the last logged move, from the race start */
 };
 
 struct match {
@@ -129,6 +130,13 @@ static void free_states(match *m)
     }
 }
 
+static void clear_log(struct slot *s)
+{
+    s->moves = 0;
+    s->log_len = 0;
+    s->log_last_ms = 0;
+}
+
 /* Fresh start states, no moves: the beginning of every game. */
 static void reset_states(match *m)
 {
@@ -136,8 +144,7 @@ static void reset_states(match *m)
     for (int i = 0; i < MATCH_SLOTS; i++) {
         struct slot *s = &m->s[i];
         s->st = m->kind->new_state(m->pz);
-        s->moves = 0;
-        s->log_len = 0;
+        clear_log(s);
         s->solved = false;
         s->solve_ms = 0;
     }
@@ -399,8 +406,7 @@ static const char *start_countdown(match *m, uint64_t now)
     }
     for (int i = 0; i < MATCH_SLOTS; i++) {
         m->s[i].ready = m->s[i].rematch = false;
-        m->s[i].moves = 0;
-        m->s[i].log_len = 0;
+        clear_log(&m->s[i]);
     }
     m->fresh = false;
     m->game_no++;
@@ -461,8 +467,7 @@ const char *match_join(match *m, int slot, const char *name, uint64_t now_ms, in
     s->ready = s->rematch = false;
     memcpy(s->name, clean, sizeof s->name);
     s->token = token;
-    s->moves = 0;
-    s->log_len = 0;
+    clear_log(s);
     match_event *ev = push(m, MATCH_EV_JOINED, MATCH_TO_BOTH, slot);
     ev->name = s->name;
     if (slot_out)
@@ -631,10 +636,12 @@ static const char *reject(match *m, int slot, uint32_t seq, int c, const char *w
 
 /* Move log packing: byte 0 holds type (bits 0-2), dir (bits 3-4) and
  * whether x (bit 5) and y (bit 6) follow; x and y follow as LEB128 (1 to 3
- * bytes). Only accepted moves are logged, so every field is in range. */
-enum { PACK_MAX = 7 };
+ * bytes), then the time since the previous move (or the race start) in ms
+ * as LEB128 (1 to 5 bytes). Only accepted moves are logged, so every field
+ * is in range. */
+enum { PACK_MAX = 1 + 3 + 3 + 5 };
 
-static size_t pack_u16(uint8_t *out, uint16_t v)
+static size_t pack_u32(uint8_t *out, uint32_t v)
 {
     size_t n = 0;
     do {
@@ -647,31 +654,38 @@ static size_t pack_u16(uint8_t *out, uint16_t v)
     return n;
 }
 
-static size_t unpack_u16(const uint8_t *in, uint16_t *v)
+static size_t unpack_u32(const uint8_t *in, uint32_t *v)
 {
     size_t n = 0;
-    unsigned shift = 0, acc = 0;
+    unsigned shift = 0;
+    uint32_t acc = 0;
     do {
-        acc |= (unsigned)(in[n] & 0x7f) << shift;
+        acc |= (uint32_t)(in[n] & 0x7f) << shift;
         shift += 7;
     } while (in[n++] & 0x80);
-    *v = (uint16_t)acc;
+    *v = acc;
     return n;
 }
 
-static void log_move(struct slot *s, pz_move mv)
+static void log_move(struct slot *s, pz_move mv, uint32_t t_ms)
 {
     if (s->log_len + PACK_MAX > s->log_cap) {
-        s->log_cap = s->log_cap ? s->log_cap * 2 : 128;
+        /* Doubling, then an eighth more at a time: a log at the move limit
+         * wastes little (the memory budget counts the capacity). */
+        s->log_cap = s->log_cap < 1024 ? (s->log_cap ? s->log_cap * 2 : 128) : s->log_cap + s->log_cap / 8;
         s->log = mr_realloc(s->log, s->log_cap, 1);
     }
     uint8_t *p = s->log + s->log_len;
     size_t n = 1;
     p[0] = (uint8_t)((mv.type & 7) | (mv.dir & 3) << 3 | (mv.x ? 0x20 : 0) | (mv.y ? 0x40 : 0));
     if (mv.x)
-        n += pack_u16(p + n, mv.x);
+        n += pack_u32(p + n, mv.x);
     if (mv.y)
-        n += pack_u16(p + n, mv.y);
+        n += pack_u32(p + n, mv.y);
+    if (t_ms < s->log_last_ms) /* the host's clock must not go back; never log a negative gap */
+        t_ms = s->log_last_ms;
+    n += pack_u32(p + n, t_ms - s->log_last_ms);
+    s->log_last_ms = t_ms;
     s->log_len += n;
     s->moves++;
 }
@@ -701,7 +715,8 @@ const char *match_move(match *m, int slot, uint32_t seq, pz_move mv, uint64_t no
     const char *why = m->kind->execute_move(m->pz, s->st, mv, s->st);
     if (why)
         return reject(m, slot, seq, MATCH_REJ_ILLEGAL, why, code);
-    log_move(s, mv);
+    uint64_t t = now_ms - m->start_ms; /* racing, so now_ms >= start_ms */
+    log_move(s, mv, t > UINT32_MAX ? UINT32_MAX : (uint32_t)t);
     pz_progress pr;
     memset(&pr, 0, sizeof pr);
     m->kind->progress(m->pz, s->st, &pr);
@@ -816,24 +831,45 @@ uint32_t match_moves(const match *m, int slot)
     return slot_ok(m, slot) ? m->s[slot].moves : 0;
 }
 
-size_t match_move_log(const match *m, int slot, pz_move *out, size_t max)
+size_t match_move_log_timed(const match *m, int slot, pz_move *moves, uint32_t *times_ms, size_t max)
 {
     if (!slot_ok(m, slot))
         return 0;
     const struct slot *s = &m->s[slot];
-    size_t at = 0, i = 0;
-    for (; at < s->log_len && i < max; i++) {
+    size_t at = 0;
+    uint32_t t = 0;
+    for (size_t i = 0; at < s->log_len && i < max; i++) {
         const uint8_t *p = s->log + at;
         pz_move mv = {.type = (uint8_t)(p[0] & 7), .dir = (uint8_t)(p[0] >> 3 & 3)};
+        uint32_t v = 0;
         size_t n = 1;
-        if (p[0] & 0x20)
-            n += unpack_u16(p + n, &mv.x);
-        if (p[0] & 0x40)
-            n += unpack_u16(p + n, &mv.y);
-        out[i] = mv;
+        if (p[0] & 0x20) {
+            n += unpack_u32(p + n, &v);
+            mv.x = (uint16_t)v;
+        }
+        if (p[0] & 0x40) {
+            n += unpack_u32(p + n, &v);
+            mv.y = (uint16_t)v;
+        }
+        n += unpack_u32(p + n, &v);
+        t += v;
+        if (moves)
+            moves[i] = mv;
+        if (times_ms)
+            times_ms[i] = t;
         at += n;
     }
     return s->moves;
+}
+
+size_t match_move_log(const match *m, int slot, pz_move *out, size_t max)
+{
+    return match_move_log_timed(m, slot, out, NULL, out ? max : 0);
+}
+
+size_t match_move_times(const match *m, int slot, uint32_t *out, size_t max)
+{
+    return match_move_log_timed(m, slot, NULL, out, out ? max : 0);
 }
 
 uint64_t match_start_ms(const match *m)

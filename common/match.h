@@ -239,11 +239,20 @@ bool match_wants_rematch(const match *m, int slot);
 const char *match_name(const match *m, int slot);    /* "" for a bad or empty slot */
 match_token_t match_token(const match *m, int slot); /* all zero for a bad or empty slot */
 uint32_t match_moves(const match *m, int slot);
-/* Copies the first max accepted moves of slot, in order, into out (so a
- * resuming client can rebuild its state) and returns how many the log holds
- * (max 0 just counts); 0 for a bad slot. The log is kept packed, 1 byte a
- * step and 3 a rotation. */
+/* Copies the first max accepted moves of slot in this game, in order, into
+ * out (so a resuming client can rebuild its state) and returns how many the
+ * log holds (max 0 or out NULL just counts); 0 for a bad slot. The log is
+ * kept packed with each move's time: a step is 1 byte, a rotation 3, plus
+ * 1 to 5 bytes of time (2 for gaps under 16 s). */
 size_t match_move_log(const match *m, int slot, pz_move *out, size_t max);
+/* The same log's times: for each of the first max accepted moves, the ms
+ * from the race start (match_start_ms) to the call that accepted it;
+ * non-decreasing, saturating at UINT32_MAX (49 days). Returns the count as
+ * match_move_log. Replays, spectators and history read moves and times. */
+size_t match_move_times(const match *m, int slot, uint32_t *out, size_t max);
+/* Both at once (one pass over the log): moves and times_ms may each be
+ * NULL; writes the first max entries to each non-NULL array. */
+size_t match_move_log_timed(const match *m, int slot, pz_move *moves, uint32_t *times_ms, size_t max);
 uint64_t match_start_ms(const match *m); /* race start of the current game (0 while waiting) */
 int match_game_no(const match *m);       /* games started in this series */
 int match_series_len(const match *m);

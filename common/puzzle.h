@@ -145,6 +145,14 @@ const char *pz_difficulty_name(int diff);         /* "easy" ..., "?" if bad */
 int pz_difficulty_by_name(const char *name);      /* -1 if unknown */
 const char *pz_dir_letters(void);                 /* "UDLR", indexed by pz_dir */
 
+/* ---- move notation (docs/puzzles.md; movetext.c, in mr_common) ----
+ * U D L R a step or slide, X an ice restart, "x,y+" / "x,y-" a clockwise /
+ * counter-clockwise turn of the pipe at column x, row y (0-based). */
+/* Writes m (snprintf rules; "?" for a move with no notation). */
+int pz_move_format(pz_move m, char *buf, size_t len);
+/* Reads exactly len bytes of s as one move: NULL, or a static message. */
+const char *pz_move_parse(const char *s, size_t len, pz_move *out);
+
 const pz_params *pz_params_of(const pz_puzzle *pz);
 /* Records diff (enum pz_difficulty) as the puzzle's difficulty: a puzzle made
  * from a description is labelled with its measured band (pz_grade_band). */

@@ -53,6 +53,21 @@ check "solve: unknown kind" 2 "$GEN" solve chess -
 printf 'OOOO\nO.xO\n' > /tmp/gen_cli_bad.$$
 check "solve: bad text" 2 "$GEN" solve ice /tmp/gen_cli_bad.$$
 expect_out "solve: line and column" ":2:3: " "$GEN" solve ice /tmp/gen_cli_bad.$$
+# Replays (docs/replay.md): the example checks; a broken one names line:column, exit 2.
+REPLAY=$(dirname "$0")/replays/maze-8x6.replay
+check "replay: example" 0 "$GEN" replay "$REPLAY"
+expect_out "replay: result" "^result: ann \(player 0\) won, solved$" "$GEN" replay "$REPLAY"
+expect_out "replay: times" "^player 0: ann: 12 moves, 5.542 s, solved$" "$GEN" replay "$REPLAY"
+expect_out "replay: standard input" "^replay: ok \(20 moves checked\)$" "$GEN" replay - <"$REPLAY"
+sed 's/^move 900 0 U$/move 900 0 L/' "$REPLAY" >/tmp/gen_cli_bad.$$
+check "replay: illegal move" 2 "$GEN" replay /tmp/gen_cli_bad.$$
+expect_out "replay: illegal move's line" ":9:12: move refused by the engine: a wall is in the way" "$GEN" replay /tmp/gen_cli_bad.$$
+sed 's/^end 5542 solved 0$/end 5542 solved 1/' "$REPLAY" >/tmp/gen_cli_bad.$$
+expect_out "replay: wrong ending" ":29:5: the ending does not match" "$GEN" replay /tmp/gen_cli_bad.$$
+printf 'mazerace-replay 9\n' >/tmp/gen_cli_bad.$$
+expect_out "replay: version" ":1:17: unsupported replay version" "$GEN" replay /tmp/gen_cli_bad.$$
+check "replay: missing file" 2 "$GEN" replay /nonexistent/file
+check "replay: no file" 2 "$GEN" replay
 check "bench --quick" 0 "$GEN" bench --quick --count 5 --kind sum
 rm -f /tmp/gen_cli.$$ /tmp/gen_cli_bad.$$
 if [ "$fails" -eq 0 ]; then echo "gen_cli: all checks passed"; exit 0; fi

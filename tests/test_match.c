@@ -974,6 +974,48 @@ static void test_move_log_round_trip(void **ctx)
     match_destroy(m);
 }
 
+/* Each accepted move keeps its time from the race start, whatever the
+ * gaps (0 ms to weeks); rejected moves leave no trace; a new game starts a
+ * new log. */
+static void test_move_times(void **ctx)
+{
+    (void)ctx;
+    match *m = racing_match(1); /* race starts at 4000 */
+    static const uint64_t at[] = {4000, 4000, 4127, 4128, 20384, 20385, 2100000, 300000000, 5000000000ull};
+    match_event ev;
+    for (size_t i = 0; i < MR_ARRAY_LEN(at); i++)
+        assert_null(match_move(m, 0, (uint32_t)i, i % 2 ? LEFT : RIGHT, at[i], NULL));
+    assert_non_null(match_move(m, 0, 99, UP, 5000000001ull, NULL)); /* rejected: not logged */
+    assert_null(match_move(m, 1, 0, RIGHT, 4500, NULL));
+    while (match_poll_event(m, &ev))
+        ;
+    uint32_t t[16];
+    pz_move mv[16];
+    assert_int_equal(match_move_times(m, 0, t, 16), MR_ARRAY_LEN(at));
+    for (size_t i = 0; i + 1 < MR_ARRAY_LEN(at); i++)
+        assert_int_equal(t[i], at[i] - 4000);
+    assert_int_equal(t[MR_ARRAY_LEN(at) - 1], UINT32_MAX); /* 57 days: saturated */
+    memset(t, 0, sizeof t);
+    assert_int_equal(match_move_log_timed(m, 0, mv, t, 3), MR_ARRAY_LEN(at));
+    assert_int_equal(t[2], 127);
+    assert_int_equal(t[3], 0);
+    assert_int_equal(mv[1].dir, PZ_LEFT);
+    assert_int_equal(match_move_times(m, 1, t, 16), 1);
+    assert_int_equal(t[0], 500);
+    assert_int_equal(match_move_times(m, 1, NULL, 0), 1);
+    assert_int_equal(match_move_times(m, 2, t, 16), 0);
+    /* Slot 1 solves; the rematch starts with empty logs and times from its own start. */
+    play_moves(m, 1, LEN - 2, 6000);
+    assert_null(match_rematch(m, 0, 7000));
+    assert_null(match_rematch(m, 1, 7000));
+    match_update(m, 10000);
+    assert_int_equal(match_move_times(m, 0, t, 16), 0);
+    assert_null(match_move(m, 0, 0, RIGHT, 10250, NULL));
+    assert_int_equal(match_move_times(m, 0, t, 16), 1);
+    assert_int_equal(t[0], 250);
+    match_destroy(m);
+}
+
 /* Issue 3's budget: a running match at the default size stays under
  * 16 KiB beyond the puzzle states even when both players reach the move
  * limit (the worst a client can make it). */
@@ -1000,15 +1042,20 @@ static void test_memory_at_move_limit_default_maze(void **ctx)
             back = {PZ_MOVE_STEP, (uint8_t)pz_dir_opposite(dir), 0, 0};
     uint32_t limit = match_move_limit(m);
     match_event ev;
+    /* One move every 250 ms each, a fast human pace (gaps of 128 ms to 16 s
+     * cost the most a time usually takes, 2 bytes). */
     for (uint32_t i = 0; i < limit; i++) {
         for (int s = 0; s < 2; s++)
-            assert_null(match_move(m, s, i, i % 2 ? back : fwd, 10, NULL));
+            assert_null(match_move(m, s, i, i % 2 ? back : fwd, 1 + (uint64_t)i * 250, NULL));
         while (match_poll_event(m, &ev))
             ;
     }
     size_t bytes = match_memory(m);
     printf("match_memory, default maze, both players at the move limit (%u): %zu bytes\n", limit, bytes);
     assert_true(bytes < 16 * 1024);
+    uint32_t t[2];
+    assert_int_equal(match_move_times(m, 1, t, 2), limit);
+    assert_int_equal(t[1] - t[0], 250);
     match_destroy(m);
 }
 
@@ -1033,6 +1080,7 @@ int main(void)
         cmocka_unit_test(test_memory_budget),
         cmocka_unit_test(test_move_limit),
         cmocka_unit_test(test_move_log_round_trip),
+        cmocka_unit_test(test_move_times),
         cmocka_unit_test(test_memory_at_move_limit_default_maze),
         cmocka_unit_test(test_random_calls_keep_invariants),
         cmocka_unit_test(test_config_and_texts),

@@ -1,4 +1,4 @@
-/* main.c: mazerace-gen, prints, solves and benchmarks puzzles from the command line. */
+/* main.c: mazerace-gen, prints, solves and benchmarks puzzles and checks replays from the command line. */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -9,6 +9,7 @@
 #include "bench.h"
 #include "genvec.h"
 #include "puzzle.h"
+#include "replay.h"
 #include "util.h"
 
 enum { EXIT_GEN_FAILED = 1, EXIT_USAGE = 2 };
@@ -18,6 +19,7 @@ static const char usage_text[] =
     "       mazerace-gen solve KIND [FILE|-]\n"
     "       mazerace-gen bench [--quick] [--count N] [--kind KIND] [--effort]\n"
     "       mazerace-gen vectors [FILE]\n"
+    "       mazerace-gen replay FILE|-\n"
     "\n"
     "Prints puzzles: a header (game ID, measured difficulty, a shortest\n"
     "solution and its length) and the puzzle's text form.\n"
@@ -43,6 +45,9 @@ static const char usage_text[] =
     "                       search's effort on the same boards\n"
     "vectors [FILE]         the generator test vectors of docs/generation.md as a\n"
     "                       ```vectors block; with FILE, replaces that block in FILE\n"
+    "replay FILE|-          check a replay (docs/replay.md) by running it through\n"
+    "                       the match engine, and print the players, the result,\n"
+    "                       each player's time and moves\n"
     "\n"
     "Moves are written U D L R (sum, maze, ice), X for an ice restart, and\n"
     "x,y+ / x,y- for a clockwise / counter-clockwise turn of the pipe at column x,\n"
@@ -61,14 +66,9 @@ static int usage_error(const char *fmt, const char *arg)
 /* Writes one move in the documented notation. */
 static void print_move(FILE *f, pz_move m)
 {
-    if (m.type == PZ_MOVE_STEP && m.dir < PZ_DIR_COUNT)
-        fputc(pz_dir_letters()[m.dir], f);
-    else if (m.type == PZ_MOVE_RESTART)
-        fputc('X', f);
-    else if (m.type == PZ_MOVE_ROTATE_CW || m.type == PZ_MOVE_ROTATE_CCW)
-        fprintf(f, "%s%u,%u%c", "", m.x, m.y, m.type == PZ_MOVE_ROTATE_CW ? '+' : '-');
-    else
-        fputc('?', f);
+    char buf[32];
+    pz_move_format(m, buf, sizeof buf);
+    fputs(buf, f);
 }
 
 static void print_solution(FILE *f, const pz_move *moves, int n)
@@ -336,8 +336,64 @@ static int cmd_vectors(int argc, char **argv)
     return rc;
 }
 
+/* replay FILE: reads, runs through the engine, prints the result. */
+static int cmd_replay(int argc, char **argv)
+{
+    if (argc != 2)
+        return usage_error("replay needs one FILE (or - for standard input)%s", "");
+    const char *path = argv[1];
+    bool std_in = strcmp(path, "-") == 0;
+    pz_error e = {0, 0, ""};
+    replay *r = NULL;
+    if (std_in) {
+        size_t len = 0;
+        char *text = read_all(stdin, &len);
+        if (text)
+            r = replay_parse(text, len, &e);
+        else
+            pz_error_set(&e, 0, 0, "cannot read: %s", strerror(errno));
+        free(text);
+    } else {
+        r = replay_read_file(path, &e);
+    }
+    match_result res;
+    if (r && replay_check(r, &res, &e)) {
+        replay_destroy(r);
+        r = NULL;
+    }
+    if (!r) {
+        const char *name = std_in ? "<stdin>" : path;
+        if (e.line > 0)
+            fprintf(stderr, "%s:%d:%d: %s\n", name, e.line, e.col, e.msg);
+        else
+            fprintf(stderr, "mazerace-gen: %s: %s\n", name, e.msg);
+        return EXIT_USAGE;
+    }
+    printf("game: %s\n", replay_game_id(r));
+    if (replay_seeded_id(r)[0])
+        printf("seeded: %s\n", replay_seeded_id(r));
+    int64_t date;
+    char dbuf[21];
+    if (replay_date(r, &date) && replay_date_format(date, dbuf))
+        printf("date: %s\n", dbuf);
+    for (int i = 0; i < MATCH_SLOTS; i++)
+        printf("player %d: %s: %u moves, %llu.%03llu s%s\n", i, replay_name(r, i), res.moves[i],
+               (unsigned long long)(res.time_ms[i] / 1000), (unsigned long long)(res.time_ms[i] % 1000),
+               res.solved[i] ? ", solved" : "");
+    if (res.winner >= 0)
+        printf("result: %s (player %d) won, %s\n", replay_name(r, res.winner), res.winner,
+               match_end_text(res.reason));
+    else
+        printf("result: no winner, %s\n", match_end_text(res.reason));
+    printf("replay: ok (%zu moves checked)\n", replay_move_count(r));
+    replay_destroy(r);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 2 && strcmp(argv[1], "replay") == 0)
+        return cmd_replay(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "vectors") == 0)
         return cmd_vectors(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "solve") == 0)
