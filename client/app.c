@@ -18,6 +18,7 @@ static const cl_scene *const scenes[CL_SCENE_COUNT] = {
     [CL_SCENE_JOIN] = &cl_scene_join,         [CL_SCENE_LOBBY] = &cl_scene_lobby,
     [CL_SCENE_RACE] = &cl_scene_race,         [CL_SCENE_RESULTS] = &cl_scene_results,
     [CL_SCENE_SETTINGS] = &cl_scene_settings, [CL_SCENE_HISTORY] = &cl_scene_history,
+    [CL_SCENE_WATCH] = &cl_scene_watch,
 };
 
 void cl_app_set_scene(cl_app *a, int scene)
@@ -35,6 +36,8 @@ const char *cl_app_state_name(const cl_app *a)
 {
     if (a->scene == CL_SCENE_RACE)
         return a->race.racing || a->race.finished ? "race" : "countdown";
+    if (a->scene == CL_SCENE_WATCH)
+        return a->race.finished ? "watch-results" : a->race.pz ? "watching" : "watch";
     return scenes[a->scene]->name;
 }
 
@@ -341,6 +344,8 @@ static void start_from_args(cl_app *a)
         snprintf(fresh, sizeof fresh, "maze:21x15:medium#%u", (unsigned)rng_below(&a->fx_rng, 1000000000u));
         why = cl_app_start_mode(a, CL_MODE_HOST, a->args.host_id[0] ? a->args.host_id : fresh, a->args.series,
                                 0);
+    } else if (a->args.join_addr && a->args.watch) {
+        why = cl_app_watch(a, a->args.join_addr, strcmp(a->args.watch, "any") == 0 ? NULL : a->args.watch);
     } else if (a->args.join_addr) {
         why = cl_app_join(a, a->args.join_addr, a->args.room, !a->args.room);
         if (!why)

@@ -22,6 +22,7 @@ void cl_args_usage(FILE *f)
           "                      free LAN discovery port)\n"
           "  --lan-port N        LAN discovery port the join screen asks (default 27911)\n"
           "  --room CODE         room code to join\n"
+          "  --watch CODE        with --join: watch that room as a spectator (any: the first race)\n"
           "  --quick             quick match: pair with the next waiting player\n"
           "  --series N          best of N (1..99, default 1)\n"
           "  --bot-pace MS       computer's ms per move (default 450)\n"
@@ -110,6 +111,9 @@ const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t e
         } else if (!strcmp(o, "--join")) {
             NEED();
             a->join_addr = v;
+        } else if (!strcmp(o, "--watch")) {
+            NEED();
+            a->watch = v;
         } else if (!strcmp(o, "--room")) {
             NEED();
             a->room = v;
@@ -191,6 +195,10 @@ const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t e
     int modes = !!a->hotseat_id + !!a->computer_id + !!a->join_addr + !!a->host_id;
     if (modes > 1) {
         snprintf(err, errlen, "choose one of --hotseat, --vs-computer, --host, --join");
+        return err;
+    }
+    if (a->watch && (!a->join_addr || a->room)) {
+        snprintf(err, errlen, "--watch needs --join HOST:PORT (and no --room)");
         return err;
     }
     if (a->room && !a->join_addr) {

@@ -34,6 +34,8 @@ const char *cl_wire_error_words(int code, const char *text)
                                : "The server has no memory left for a board that size. Try a smaller one.";
     case WIRE_ERR_DRAINING:
         return "The server is restarting and takes no new games right now. Try again in a minute.";
+    case WIRE_ERR_WATCH_FULL: /* the server says whether the room or the server is full */
+        return text && text[0] ? text : "No more spectators fit in that room.";
     default:
         return text && text[0] ? text : "The server reported an error.";
     }
@@ -57,6 +59,8 @@ typedef struct netbe {
     int series;
     char room_code[16];
     bool auto_ready, connected, in_room, started, failed;
+    bool watch;                   /* a spectator (cl_backend_watch) */
+    uint64_t relist_at;           /* watching any race: when to ask for the list again, 0 = not */
     bool opp_seen, opp_connected; /* the opponent as the last room state showed them */
     uint64_t connect_at, start_ms;
     /* The race module numbers its moves; cl_net numbers what it sends. */
@@ -94,7 +98,7 @@ static void refresh_room(netbe *nb)
      * countdown or race the player hears about it. */
     int opp = (rs->your_slot & 1) ^ 1;
     bool present = rs->player[opp].present, connected = rs->player[opp].connected;
-    if (present && nb->opp_seen && connected != nb->opp_connected &&
+    if (!nb->watch && present && nb->opp_seen && connected != nb->opp_connected &&
         (rs->phase == MATCH_COUNTDOWN || rs->phase == MATCH_RACING)) {
         cl_event ev;
         memset(&ev, 0, sizeof ev);
@@ -105,8 +109,9 @@ static void refresh_room(netbe *nb)
     nb->opp_seen = present;
     nb->opp_connected = connected;
     snprintf(nb->base.room, sizeof nb->base.room, "%s", rs->code);
-    nb->base.my_slot = rs->your_slot & 1;
+    nb->base.my_slot = nb->watch ? -1 : rs->your_slot & 1;
     nb->base.series_len = rs->series_len;
+    nb->base.spectators = rs->spectators;
     for (int s = 0; s < 2; s++) {
         snprintf(nb->base.name[s], sizeof nb->base.name[s], "%s",
                  rs->player[s].present ? rs->player[s].name : "");
@@ -127,6 +132,29 @@ static uint32_t take_race_seq(netbe *nb, uint32_t net_seq)
     return 0;
 }
 
+static void set_moves(netbe *nb)
+{
+    for (int s = 0; s < 2; s++)
+        nb->base.moves[s] = cl_net_board_moves(nb->n, s);
+}
+
+/* Watching any race: the first one listed, or ask again in a second. */
+static void watch_listed(netbe *nb, uint64_t now)
+{
+    const wire_room_list *l = cl_net_room_list(nb->n);
+    if (!l || l->count == 0) {
+        if (!nb->relist_at)
+            push_text(nb, CL_BE_INFO, "No race on this server yet: waiting for one to start...");
+        nb->relist_at = now + 1000;
+        return;
+    }
+    nb->relist_at = 0;
+    snprintf(nb->room_code, sizeof nb->room_code, "%s", l->room[0].code);
+    const char *why = cl_net_watch(nb->n, nb->room_code);
+    if (why)
+        push_text(nb, CL_BE_ERROR, why);
+}
+
 static void on_event(netbe *nb, const cl_net_event *e, uint64_t now)
 {
     cl_event ev;
@@ -135,7 +163,9 @@ static void on_event(netbe *nb, const cl_net_event *e, uint64_t now)
     case CL_EV_CONNECTED: {
         nb->connected = true;
         const char *why;
-        if (nb->create_id[0])
+        if (nb->watch)
+            why = nb->room_code[0] ? cl_net_watch(nb->n, nb->room_code) : cl_net_list_rooms(nb->n);
+        else if (nb->create_id[0])
             why = cl_net_create_room_id(nb->n, nb->create_id, nb->series);
         else if (nb->room_code[0])
             why = cl_net_join_room(nb->n, nb->room_code);
@@ -165,7 +195,7 @@ static void on_event(netbe *nb, const cl_net_event *e, uint64_t now)
         break;
     case CL_EV_MATCH_START:
         refresh_room(nb);
-        nb->base.my_slot = e->slot & 1;
+        nb->base.my_slot = nb->watch ? -1 : e->slot & 1;
         snprintf(nb->base.game_id, sizeof nb->base.game_id, "%s",
                  cl_net_game_id(nb->n) ? cl_net_game_id(nb->n) : "");
         nb->start_ms = e->start_ms;
@@ -235,7 +265,19 @@ static void on_event(netbe *nb, const cl_net_event *e, uint64_t now)
         nb->nmap = 0;
         push_text(nb, CL_BE_INFO, "Reconnected - carry on!");
         ev.type = CL_BE_RESYNC;
+        set_moves(nb);
         break;
+    case CL_EV_CAUGHT_UP:
+        ev.type = CL_BE_RESYNC;
+        set_moves(nb);
+        break;
+    case CL_EV_ROOM_LIST:
+        watch_listed(nb, now);
+        return;
+    case CL_EV_WATCH_END:
+        nb->in_room = false;
+        push_text(nb, CL_BE_INFO, "The players have left: the room is closed.");
+        return;
     case CL_EV_SHUTDOWN:
         push_text(nb, CL_BE_ERROR, "The server shut down.");
         return;
@@ -271,6 +313,12 @@ static void update(cl_backend *b, uint64_t now)
     }
     if (nb->base.ping_ms >= 0 || nb->connected)
         nb->base.ping_ms = (int)cl_net_rtt_ms(nb->n);
+    if (nb->relist_at && now >= nb->relist_at) {
+        nb->relist_at = now + 1000; /* until the answer comes */
+        const char *why = cl_net_list_rooms(nb->n);
+        if (why)
+            push_text(nb, CL_BE_ERROR, why);
+    }
     /* cl_net reports the start time; the race begins when it passes. */
     if (nb->start_ms && !nb->started && now >= nb->start_ms) {
         nb->started = true;
@@ -350,7 +398,7 @@ static const pz_puzzle *puzzle(cl_backend *b)
 static const pz_state *state(cl_backend *b, int slot)
 {
     netbe *nb = (netbe *)b;
-    return slot == nb->base.my_slot ? cl_net_state(nb->n) : cl_net_opponent_state(nb->n);
+    return cl_net_board(nb->n, slot);
 }
 
 static void destroy(cl_backend *b)
@@ -408,7 +456,33 @@ cl_backend *cl_backend_net(const char *address, const char *name, const char *cr
     return &nb->base;
 }
 
+cl_backend *cl_backend_watch(const char *address, const char *name, const char *room, uint64_t now_ms,
+                             char *err, size_t errlen)
+{
+    char code[WIRE_ROOM_CODE_LEN + 1] = "";
+    if (room && room[0] && !wire_room_code_parse(room, code)) {
+        snprintf(err, errlen, "a room code is 5 letters or digits");
+        return NULL;
+    }
+    cl_backend *b =
+        cl_backend_net(address, name, NULL, 1, code[0] ? code : NULL, false, NULL, now_ms, err, errlen);
+    if (b) {
+        ((netbe *)b)->watch = true;
+        b->watching = true;
+        b->my_slot = -1;
+    }
+    return b;
+}
+
 #else
+
+cl_backend *cl_backend_watch(const char *address, const char *name, const char *room, uint64_t now_ms,
+                             char *err, size_t errlen)
+{
+    (void)address, (void)name, (void)room, (void)now_ms;
+    snprintf(err, errlen, "this build has no network play");
+    return NULL;
+}
 
 cl_backend *cl_backend_net(const char *address, const char *name, const char *create_id, int series_len,
                            const char *room, bool auto_ready, void *server, uint64_t now_ms, char *err,

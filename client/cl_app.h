@@ -28,11 +28,12 @@ enum cl_scene_id {
     CL_SCENE_RESULTS,
     CL_SCENE_SETTINGS,
     CL_SCENE_HISTORY,
+    CL_SCENE_WATCH,
     CL_SCENE_COUNT
 };
 
 /* What the setup screen starts. */
-enum cl_mode { CL_MODE_COMPUTER, CL_MODE_HOTSEAT, CL_MODE_HOST, CL_MODE_JOIN };
+enum cl_mode { CL_MODE_COMPUTER, CL_MODE_HOTSEAT, CL_MODE_HOST, CL_MODE_JOIN, CL_MODE_WATCH };
 
 typedef struct cl_app cl_app;
 
@@ -47,7 +48,7 @@ typedef struct cl_scene {
 } cl_scene;
 
 extern const cl_scene cl_scene_menu, cl_scene_setup, cl_scene_join, cl_scene_lobby, cl_scene_race,
-    cl_scene_results, cl_scene_settings, cl_scene_history;
+    cl_scene_results, cl_scene_settings, cl_scene_history, cl_scene_watch;
 
 /* The race screen's layout: the pure part, shared with the render tests. */
 typedef struct cl_layout {
@@ -57,6 +58,12 @@ typedef struct cl_layout {
     SDL_Rect ghost_info; /* opponent's figures, under the ghost board */
 } cl_layout;
 void cl_layout_race(int out_w, int out_h, bool hotseat, int my_slot, cl_layout *L);
+/* Watching: both boards side by side at equal size, drawn as ghosts. */
+void cl_layout_watch(int out_w, int out_h, cl_layout *L);
+/* Where the watch screen shows the result (pure, for the render tests). */
+SDL_Rect cl_watch_result_rect(int out_w, int out_h);
+/* The layout of the race screen for the app's backend (race, watch). */
+void cl_layout_for(const cl_app *a, cl_layout *L);
 /* The view of slot's board for a race on pz, cameras as in r. */
 void cl_layout_view(const cl_layout *L, const cl_race *r, int slot, cl_view *v);
 
@@ -174,6 +181,10 @@ const char *cl_app_join(cl_app *a, const char *address, const char *room, bool q
 /* The join link of the room being played on a server we joined (or hosted
  * on a known address) into buf; false when there is none to share. */
 bool cl_app_join_link(const cl_app *a, char *buf, size_t cap);
+/* Watches room (NULL or "": the first race the server lists) at address. */
+const char *cl_app_watch(cl_app *a, const char *address, const char *room);
+/* Rooms racing on found server i (LAN discovery), 0 if unknown. */
+int cl_app_found_races(cl_app *a, int i);
 const char *cl_app_host(cl_app *a, const char *game_id, int series);
 void cl_app_net_stop(cl_app *a);
 /* LAN discovery for the join screen: starts probing / lists what answered. */

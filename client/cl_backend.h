@@ -67,6 +67,9 @@ struct cl_backend {
     int ping_ms;        /* -1 when local */
     char game_id[160];
     int series_len;
+    bool watching;     /* a spectator: my_slot is -1, both slots are remote */
+    int spectators;    /* watching the room, as its last state said */
+    uint32_t moves[2]; /* with CL_BE_RESYNC: the moves in each slot's state */
 };
 
 void cl_backend_destroy(cl_backend *b); /* accepts NULL */
@@ -90,5 +93,11 @@ const char *cl_wire_error_words(int code, const char *text);
 cl_backend *cl_backend_net(const char *address, const char *name, const char *create_id, int series_len,
                            const char *room, bool auto_ready, void *server, uint64_t now_ms, char *err,
                            size_t errlen);
+
+/* Network backend for a spectator: connects to address as name and
+ * watches room code `room`, or (room NULL or "") the first race the
+ * server lists, asking again every second until there is one. */
+cl_backend *cl_backend_watch(const char *address, const char *name, const char *room, uint64_t now_ms,
+                             char *err, size_t errlen);
 
 #endif

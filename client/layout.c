@@ -32,6 +32,21 @@ void cl_layout_race(int out_w, int out_h, bool hotseat, int my_slot, cl_layout *
     L->ghost_info = (SDL_Rect){gx, top + label + gh + m, side, h - gh - label - m};
 }
 
+void cl_layout_watch(int out_w, int out_h, cl_layout *L)
+{
+    cl_layout_race(out_w, out_h, true, 0, L);
+    L->ghost[0] = L->ghost[1] = true;
+}
+
+void cl_layout_for(const cl_app *a, cl_layout *L)
+{
+    if (a->backend && a->backend->watching)
+        cl_layout_watch(a->out_w, a->out_h, L);
+    else
+        cl_layout_race(a->out_w, a->out_h, a->backend && a->backend->hotseat,
+                       a->backend ? a->backend->my_slot : 0, L);
+}
+
 void cl_layout_view(const cl_layout *L, const cl_race *r, int slot, cl_view *v)
 {
     const pz_params *p = pz_params_of(r->pz);

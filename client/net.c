@@ -80,6 +80,21 @@ bool cl_app_join_link(const cl_app *a, char *buf, size_t cap)
     return true;
 }
 
+const char *cl_app_watch(cl_app *a, const char *address, const char *room)
+{
+    static char err[256];
+    if (!address || !address[0])
+        return "type a server address, e.g. 192.168.1.20:27910";
+    cl_backend *b = cl_backend_watch(address, a->settings.name, room, a->now_ms, err, sizeof err);
+    if (!b)
+        return err;
+    cl_app_start_backend(a, b);
+    snprintf(a->settings.last_server, sizeof a->settings.last_server, "%s", address);
+    a->mode = CL_MODE_WATCH;
+    cl_app_set_scene(a, CL_SCENE_WATCH);
+    return NULL;
+}
+
 const char *cl_app_host(cl_app *a, const char *game_id, int series)
 {
 #if defined(MR_HAVE_SERVER) && defined(MR_HAVE_CLNET)
@@ -202,13 +217,27 @@ void cl_app_discover(cl_app *a)
 #endif
 }
 
+int cl_app_found_races(cl_app *a, int i)
+{
+#if defined(MR_HAVE_CLNET)
+    if (a->net && i >= 0 && i < a->net->nfound)
+        return a->net->found[i].races;
+#endif
+    (void)a, (void)i;
+    return 0;
+}
+
 int cl_app_found(cl_app *a, int i, char *label, size_t llen, char *address, size_t alen)
 {
     if (!a->net || i < 0 || i >= a->net->nfound)
         return -1;
 #if defined(MR_HAVE_CLNET)
     const cl_server_info *s = &a->net->found[i];
-    snprintf(label, llen, "%s  (%d waiting, %u ms)", s->name, s->players_waiting, (unsigned)s->rtt_ms);
+    if (s->races > 0)
+        snprintf(label, llen, "%s  (%d waiting, %d racing, %u ms)", s->name, s->players_waiting, s->races,
+                 (unsigned)s->rtt_ms);
+    else
+        snprintf(label, llen, "%s  (%d waiting, %u ms)", s->name, s->players_waiting, (unsigned)s->rtt_ms);
     snprintf(address, alen, "%s:%d", s->addr, s->game_port);
     return 0;
 #else

@@ -219,6 +219,7 @@ void cl_race_resync(cl_race *r, cl_backend *b)
         r->k->copy_state(p->shown, st);
         r->k->copy_state(p->confirmed, st);
         p->npending = 0;
+        p->moves = b->moves[s];
         p->ghost_lost = false;
         refresh(r, s);
     }

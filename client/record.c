@@ -50,6 +50,8 @@ static void finish(cl_app *a, const match_result *res)
 
 void cl_record_event(cl_app *a, const cl_event *ev)
 {
+    if (a->backend && a->backend->watching)
+        return; /* a race watched is not one of the player's own */
     cl_hist_race *r = &a->rec;
     int s = ev->slot;
     switch (ev->type) {

@@ -1,5 +1,5 @@
 /* scene_join.c: joining a game: servers found on the LAN, or an address,
- * then a room code or quick match. */
+ * then a room code or quick match; or watching a race there. */
 #include <stdio.h>
 #include <string.h>
 
@@ -7,7 +7,17 @@
 #include "cl_draw.h"
 #include "joinlink.h"
 
-enum { J_ADDR = 1, J_ROOM, J_JOIN, J_QUICK, J_BACK, J_LABEL, J_FOUND = 100 };
+enum { J_ADDR = 1, J_ROOM, J_JOIN, J_QUICK, J_WATCH, J_BACK, J_LABEL, J_FOUND = 100, J_WATCH_FOUND = 200 };
+
+/* Buttons the found servers need: one each, and a Watch for each racing. */
+static int found_buttons(cl_app *a)
+{
+    char l[128], ad[96];
+    int n = 0;
+    for (int i = 0; i < 6 && cl_app_found(a, i, l, sizeof l, ad, sizeof ad) == 0; i++)
+        n += 1 + (cl_app_found_races(a, i) > 0);
+    return n;
+}
 
 static void build(cl_app *a)
 {
@@ -25,6 +35,12 @@ static void build(cl_app *a)
          i++, n++) {
         it = cl_form_add(&a->form, CL_ITEM_BUTTON, J_FOUND + i, label);
         snprintf(it->value, sizeof it->value, "%s", address);
+        if (cl_app_found_races(a, i) > 0) {
+            char watch[160];
+            snprintf(watch, sizeof watch, "  Watch a race there (%d racing)", cl_app_found_races(a, i));
+            it = cl_form_add(&a->form, CL_ITEM_BUTTON, J_WATCH_FOUND + i, watch);
+            snprintf(it->value, sizeof it->value, "%s", address);
+        }
     }
     if (n == 0)
         cl_form_add(&a->form, CL_ITEM_LABEL, J_LABEL, "Searching the LAN for games...");
@@ -36,6 +52,7 @@ static void build(cl_app *a)
     it->maxlen = 8;
     cl_form_add(&a->form, CL_ITEM_BUTTON, J_JOIN, "Join the room");
     cl_form_add(&a->form, CL_ITEM_BUTTON, J_QUICK, "Quick match (anyone waiting)");
+    cl_form_add(&a->form, CL_ITEM_BUTTON, J_WATCH, "Watch (that room, or the first race)");
     cl_form_add(&a->form, CL_ITEM_BUTTON, J_BACK, "Back");
     a->form.sel = 0;
     for (int i = 0; i < a->form.n; i++)
@@ -76,7 +93,14 @@ static void event(cl_app *a, const SDL_Event *e)
         return;
     }
     cl_item *addr = cl_form_find(&a->form, J_ADDR);
-    if (r.activated >= J_FOUND) {
+    if (r.activated == J_WATCH || r.activated >= J_WATCH_FOUND) {
+        cl_item *it = r.activated == J_WATCH ? addr : cl_form_find(&a->form, r.activated);
+        cl_item *room = cl_form_find(&a->form, J_ROOM);
+        const char *why = it ? cl_app_watch(a, it->value, r.activated == J_WATCH && room ? room->value : NULL)
+                             : "no server";
+        if (why)
+            cl_app_say(a, true, "%s", why);
+    } else if (r.activated >= J_FOUND) {
         cl_item *it = cl_form_find(&a->form, r.activated);
         if (it && addr) {
             snprintf(addr->value, sizeof addr->value, "%s", it->value);
@@ -94,14 +118,10 @@ static void update(cl_app *a)
         return;
     cl_app_discover(a);
     /* Rebuild when the list changed size, keeping what was typed. */
-    char l[128], ad[96];
-    int n = 0;
-    while (n < 6 && cl_app_found(a, n, l, sizeof l, ad, sizeof ad) == 0)
-        n++;
     int shown = 0;
     for (int i = 0; i < a->form.n; i++)
         shown += a->form.items[i].id >= J_FOUND;
-    if (n != shown)
+    if (found_buttons(a) != shown)
         build(a);
 }
 
@@ -111,8 +131,9 @@ static void draw(cl_app *a)
                                  "Pick a game found on your network, or type (Ctrl+V) an address or link");
     cl_form_draw(&a->form, a->ren, a->text, area);
     cl_text_draw(a->text, CL_FONT_SMALL,
-                 "A room code joins a friend's room; quick match pairs you with whoever waits", a->out_w / 2,
-                 a->out_h - cl_text_height(a->text, CL_FONT_SMALL) * 2, cl_col_dim, CL_CENTER);
+                 "A room code joins a friend's room; quick match pairs you with whoever waits; Watch "
+                 "looks on",
+                 a->out_w / 2, a->out_h - cl_text_height(a->text, CL_FONT_SMALL) * 2, cl_col_dim, CL_CENTER);
 }
 
 const cl_scene cl_scene_join = {"join", enter, event, update, draw};

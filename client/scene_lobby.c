@@ -1,6 +1,7 @@
 /* scene_lobby.c: the room before a race: the code and join link to share, both players,
  * ready flags and ping. */
 #include <stdio.h>
+#include <string.h>
 
 #include "cl_app.h"
 #include "cl_draw.h"
@@ -104,6 +105,10 @@ static void draw(cl_app *a)
             (unsigned)a->server_port);
     else
         snprintf(info, sizeof info, "ping %d ms", b->ping_ms < 0 ? 0 : b->ping_ms);
+    if (b->spectators > 0) {
+        size_t n = strlen(info);
+        snprintf(info + n, sizeof info - n, "   -   %d watching", b->spectators);
+    }
     cl_text_draw(t, CL_FONT_SMALL, info, a->out_w / 2, y, cl_col_dim, CL_CENTER);
     y += fh * 2;
     SDL_Rect rest = {0, y, a->out_w, a->out_h - y - fh * 2};

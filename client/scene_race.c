@@ -247,8 +247,9 @@ void cl_app_pump(cl_app *a)
             a->result_printed = false;
             a->finished_at = 0;
             cl_race_event(&a->race, &ev, a->now_ms);
-            if (a->scene != CL_SCENE_RACE)
-                cl_app_set_scene(a, CL_SCENE_RACE);
+            int want = a->backend->watching ? CL_SCENE_WATCH : CL_SCENE_RACE;
+            if (a->scene != want)
+                cl_app_set_scene(a, want);
             break;
         }
         case CL_BE_FINISHED:
@@ -263,8 +264,9 @@ void cl_app_pump(cl_app *a)
             cl_app_say(a, true, "%s", ev.text);
             cl_app_end_backend(a);
             /* A join from the menu goes back to the join screen to try again. */
-            cl_app_set_scene(a,
-                             a->mode == CL_MODE_JOIN && !a->args.join_addr ? CL_SCENE_JOIN : CL_SCENE_MENU);
+            cl_app_set_scene(a, (a->mode == CL_MODE_JOIN || a->mode == CL_MODE_WATCH) && !a->args.join_addr
+                                    ? CL_SCENE_JOIN
+                                    : CL_SCENE_MENU);
             return;
         case CL_BE_RESYNC:
             cl_race_resync(&a->race, a->backend);
@@ -411,7 +413,7 @@ static void draw_board(cl_app *a, const cl_layout *L, int slot)
     }
     SDL_RenderSetClipRect(a->ren, NULL);
     cl_draw_frame(a->ren, area.x - 2, area.y - 2, area.w + 4, area.h + 4, 2, cl_col_player[slot]);
-    if (v.ghost)
+    if (v.ghost && !a->backend->watching)
         cl_text_draw(a->text, CL_FONT_SMALL, "Opponent's board", area.x,
                      area.y - cl_text_height(a->text, CL_FONT_SMALL) - 4, cl_col_dim, CL_LEFT);
     if (r->finished && r->result.solved[slot]) {
@@ -482,7 +484,7 @@ void cl_race_draw_screen(cl_app *a)
     if (!a->backend)
         return;
     cl_layout L;
-    cl_layout_race(a->out_w, a->out_h, a->backend->hotseat, a->backend->my_slot, &L);
+    cl_layout_for(a, &L);
     if (!r->pz) {
         cl_text_draw_mid(a->text, CL_FONT_TITLE, "Waiting for the puzzle...", a->out_w / 2, a->out_h / 2,
                          cl_col_text, CL_CENTER);
@@ -491,7 +493,7 @@ void cl_race_draw_screen(cl_app *a)
     for (int s = 0; s < 2; s++)
         draw_board(a, &L, s);
     draw_hud(a, &L);
-    if (!a->backend->hotseat)
+    if (!a->backend->hotseat && !a->backend->watching)
         draw_ghost_info(a, &L);
     /* One line of help for this kind, then the shareable game ID. */
     static const char *const help[PZ_KIND_COUNT] = {
@@ -502,7 +504,11 @@ void cl_race_draw_screen(cl_app *a)
     };
     int kind = pz_params_of(r->pz)->kind;
     char foot[320];
-    snprintf(foot, sizeof foot, "%s   -   Game ID %s   -   Esc leaves", help[kind], a->backend->game_id);
+    if (a->backend->watching)
+        snprintf(foot, sizeof foot, "Watching room %s (%d watching)   -   Game ID %s   -   Esc leaves",
+                 a->backend->room, a->backend->spectators, a->backend->game_id);
+    else
+        snprintf(foot, sizeof foot, "%s   -   Game ID %s   -   Esc leaves", help[kind], a->backend->game_id);
     if (cl_text_width(a->text, CL_FONT_SMALL, foot) > a->out_w - 20)
         snprintf(foot, sizeof foot, "Game ID %s   -   Esc leaves", a->backend->game_id);
     cl_text_draw(a->text, CL_FONT_SMALL, foot, a->out_w / 2,

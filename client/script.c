@@ -25,8 +25,8 @@ static const struct {
     {"quit", CL_SOP_QUIT, 0},
 };
 
-static const char *const scenes[] = {"menu", "setup",   "join",     "lobby",  "countdown",
-                                     "race", "results", "settings", "history"};
+static const char *const scenes[] = {"menu",    "setup",    "join",    "lobby", "countdown", "race",
+                                     "results", "settings", "history", "watch", "watching",  "watch-results"};
 
 static const char *parse_line(char *t, cl_script_line *l)
 {
@@ -89,7 +89,8 @@ static const char *parse_line(char *t, cl_script_line *l)
         for (size_t i = 0; i < MR_ARRAY_LEN(scenes); i++)
             if (strcmp(p, scenes[i]) == 0)
                 return NULL;
-        return "wait needs a scene: menu, setup, join, lobby, countdown, race, results, settings, history";
+        return "wait needs a scene: menu, setup, join, lobby, countdown, race, results, settings, history, "
+               "watch, watching, watch-results";
     case CL_SOP_SCREENSHOT:
     case CL_SOP_TEXT:
         return *p ? NULL : "missing argument";

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # tools/screenshots.sh: takes a screenshot of each puzzle kind mid-race (vs
 # the computer, the player half-way along a shortest solution) under Xvfb,
-# plus the menu, the results screen with best times and the History screen,
-# into docs/screenshots/*.png for the README and docs/client.md.
+# plus the menu, the results screen with best times, the History screen and
+# a race watched as a spectator, into docs/screenshots/*.png for the README
+# and docs/client.md.
 # Usage: tools/screenshots.sh [BUILD_DIR]   (default: build-screens, built here)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-screens}
-if [ ! -x "$build/client/mazerace" ] || [ ! -x "$build/tools/mazerace-gen" ]; then
+if [ ! -x "$build/client/mazerace" ] || [ ! -x "$build/tools/mazerace-gen" ] ||
+  [ ! -x "$build/server/mazerace-server" ] || [ ! -x "$build/tools/bot/mazerace-bot" ]; then
   cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DMR_TESTS=OFF >/dev/null
-  cmake --build "$build" --target mazerace mazerace-gen -j 2 >/dev/null
+  cmake --build "$build" --target mazerace mazerace-gen mazerace-server mazerace-bot -j 2 >/dev/null
 fi
 game="$build/client/mazerace"
 gen="$build/tools/mazerace-gen"
@@ -143,3 +145,21 @@ printf '0 wait menu\n+50 key Down\n+50 key Down\n+50 key Down\n+50 key Down\n+50
 hist_run history "$tmp/hist.txt"
 bmp2png "$tmp/history.bmp" "$out/history.png"
 echo "screenshots: $out/history.png"
+
+# Watching (docs/client.md, "Watching a race"): a server and two bots on
+# this machine, the game watching their race mid-way and at its end.
+srv_log="$tmp/server.log"
+"$build/server/mazerace-server" --bind 127.0.0.1 --port 0 --no-discovery --countdown 1 --log-level warn \
+  >"$srv_log" 2>&1 &
+srv_pid=$!
+trap 'kill "$srv_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+for _ in $(seq 50); do grep -q "listening on" "$srv_log" && break; sleep 0.1; done
+port=$(sed -n 's/.*listening on [0-9.]*:\([0-9]*\).*/\1/p' "$srv_log" | head -1)
+"$build/tools/bot/mazerace-bot" --server "127.0.0.1:$port" --bots 2 --name Ada --kind maze --size 15x11 \
+  --seed 7 --pace 150 --mistakes 0.2 --quiet --timeout 60 >/dev/null &
+printf '0 wait watching\n+2500 screenshot %s\n+0 wait watch-results\n+400 wait watch-results\n' \
+  "$tmp/watch.bmp" >"$tmp/watch.txt"
+shoot watch-results --join "127.0.0.1:$port" --watch any --name Watcher --script "$tmp/watch.txt"
+bmp2png "$tmp/watch.bmp" "$out/watch.png"
+echo "screenshots: $out/watch.png"
+kill "$srv_pid" 2>/dev/null || true

@@ -39,7 +39,7 @@
  * join. The events are the same, with slot -1 (ROOM_JOINED, LOBBY,
  * MATCH_START) and a PROGRESS for each move of either player; the two
  * boards are cl_net_board(n, 0) and (n, 1), rebuilt from the server's move
- * logs when watching starts mid-race. cl_net_leave stops watching;
+ * logs when watching starts mid-race (CAUGHT_UP then). cl_net_leave stops watching;
  * WATCH_END says the room closed. A watcher never resumes after a drop.
  *
  * Many connections may share one ENet host (one UDP socket), which is how
@@ -67,6 +67,7 @@ enum cl_net_ev_type {
     CL_EV_ERROR,         /* code (enum wire_error, or 0 for a local problem), text */
     CL_EV_ROOM_LIST,     /* the answer to cl_net_list_rooms: read cl_net_room_list */
     CL_EV_WATCH_END,     /* no longer watching (the room closed): text */
+    CL_EV_CAUGHT_UP,     /* watching a started game: both boards rebuilt from the move logs */
 };
 
 typedef struct cl_net_event {

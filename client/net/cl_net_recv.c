@@ -204,6 +204,9 @@ static void on_move_log(cl_net_t *n, const wire_msg *m)
             (*applied)++;
         }
     }
+    if (m->log.last && n->watching)
+        cl_net_push_text(n, CL_EV_CAUGHT_UP, 0, "caught up: %u and %u moves", (unsigned)n->own_applied,
+                         (unsigned)n->opp_applied);
     if (m->log.last && n->phase == CL_NET_RESUMING) {
         n->phase = CL_NET_IN_ROOM;
         n->retry_at = 0;
