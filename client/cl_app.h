@@ -17,6 +17,7 @@
 #include "cl_settings.h"
 #include "cl_text.h"
 #include "cl_ui.h"
+#include "replay.h"
 #include "rng.h"
 
 enum cl_scene_id {
@@ -168,6 +169,8 @@ void cl_record_update(cl_app *a);
 void cl_history_scene_free(cl_app *a);
 /* Opens a race from the history (with its move logs) as a replay. */
 void cl_history_open_replay(cl_app *a, const cl_hist_race *r);
+/* The race as a replay (history_replay.c); NULL with *err (static). */
+replay *cl_hist_race_replay(const cl_hist_race *r, const char **err);
 /* The best-times lines of the results screen ("" when none). */
 void cl_record_bests_text(const cl_app *a, char *puzzle, size_t plen, char *personal, size_t perlen);
 /* Draws the race screen (boards, HUD, countdown, hints) for race and results. */

@@ -34,6 +34,17 @@ static void finish(cl_app *a, const match_result *res)
     }
     r->winner = res->winner;
     r->reason = res->reason;
+    /* The opponent's moves are logged when their news arrives, which can be
+     * after the winner's solve as the winner's machine saw it; the engine
+     * took them before it, so they are not logged later than the solve
+     * (a replay plays them in the same order as the race). */
+    int w = r->winner;
+    if ((w == 0 || w == 1) && r->solved[w] && r->nlog[w]) {
+        uint32_t solve = r->log[w][r->nlog[w] - 1].at_ms;
+        for (uint32_t i = 0; i < r->nlog[1 - w]; i++)
+            if (r->log[1 - w][i].at_ms > solve)
+                r->log[1 - w][i].at_ms = solve;
+    }
     r->game_no = res->game_no;
     r->series_len = res->series_len;
     memset(&a->bests, 0, sizeof a->bests);

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "cl_app.h"
 #include "cl_draw.h"
 #include "cl_test_util.h"
 
@@ -120,6 +121,40 @@ static void test_results_and_history_screen(void **ctx)
     assert_int_equal(clt_count(s, below, cl_col_panel_hi, 2), 0);
     assert_true(clt_count(s, (SDL_Rect){0, 100, W, 130}, cl_col_panel_hi, 2) > 1000); /* selected row */
     SDL_FreeSurface(s);
+
+    /* Each recorded race replays through the match engine to the result
+     * the game showed: same winner, same moves. */
+    cl_history *h = cl_history_create(hist, true);
+    uint32_t t = cl_history_ask_page(h, 0, 10);
+    cl_history_flush(h);
+    static cl_hist_page p;
+    assert_true(cl_history_page(h, t, &p));
+    assert_int_equal(p.n, 2);
+    for (int i = 0; i < p.n; i++) {
+        t = cl_history_ask_race(h, p.e[i].id);
+        cl_history_flush(h);
+        cl_hist_race r;
+        assert_true(cl_history_race(h, t, &r));
+        assert_int_equal(r.id, p.e[i].id);
+        assert_int_equal(r.nlog[r.winner], r.moves[r.winner]);
+        const char *err = NULL;
+        replay *rp = cl_hist_race_replay(&r, &err);
+        if (!rp)
+            fprintf(stderr, "replay: %s\n", err);
+        assert_non_null(rp);
+        match_result res;
+        pz_error e;
+        const char *why = replay_check(rp, &res, &e);
+        if (why)
+            fprintf(stderr, "replay_check: %s (line %d)\n", why, e.line);
+        assert_null(why);
+        assert_int_equal(res.winner, r.winner);
+        assert_int_equal(res.moves[0], r.moves[0]);
+        assert_int_equal(res.moves[1], r.moves[1]);
+        replay_destroy(rp);
+        cl_hist_race_free(&r);
+    }
+    cl_history_destroy(h);
 
     /* The same win without a history draws no best times. */
     assert_int_equal(race("none", true, clt_path("nohist.bmp"), "+100 quit\n"), 0);
