@@ -9,8 +9,8 @@
 
 replay *cl_hist_race_replay(const cl_hist_race *r, const char **err)
 {
-    replay *rp = replay_create(r->game_id, r->name[0][0] ? r->name[0] : "?", r->name[1][0] ? r->name[1] : "?",
-                               err);
+    replay *rp =
+        replay_create(r->game_id, r->name[0][0] ? r->name[0] : "?", r->name[1][0] ? r->name[1] : "?", err);
     if (!rp)
         return NULL;
     pz_move *mv[2] = {NULL, NULL};
