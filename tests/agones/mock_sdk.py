@@ -7,13 +7,14 @@ As a module: MockSdk(mode).start() serves on 127.0.0.1 (an ephemeral port), .cal
   "ok"    answers like the sidecar (200 and a small JSON body)
   "slow"  waits 5 s before each answer
   "error" answers 500 to everything
-As a program (tools/netbench/run.sh AGONES=1): mock_sdk.py [--mode M] [--port-file F] serves until killed and
-writes its port to F (or prints "mock sdk on PORT").
+As a program (tools/netbench/run.sh AGONES=1): mock_sdk.py [--mode M] [--port-file F] serves until SIGTERM or
+SIGINT, writes its port to F, prints "mock sdk on PORT" and, at the end, a count of the calls by path.
 Paths: POST /ready /health /shutdown /allocate, PUT /metadata/label /metadata/annotation, GET /gameserver,
 GET and PATCH /v1beta1/counters/NAME (counters "players" and "rooms"; others answer 404 like the sidecar).
 """
 import argparse
 import json
+import signal
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -169,13 +170,23 @@ def main():
         import os
         os.replace(a.port_file + ".tmp", a.port_file)
     print("mock sdk on %d" % m.port, flush=True)
+
+    def on_term(sig, frame):
+        raise KeyboardInterrupt  # SIGTERM (a script's background job ignores SIGINT): print the summary
+
+    signal.signal(signal.SIGTERM, on_term)
     try:
         while True:
             time.sleep(3600)
     except KeyboardInterrupt:
         pass
     with m._lock:
-        print("calls: %d (%s)" % (len(m._calls), ", ".join(sorted({c[1] + " " + c[2] for c in m._calls}))))
+        kinds = {}
+        for c in m._calls:
+            k = c[1] + " " + c[2]
+            kinds[k] = kinds.get(k, 0) + 1
+        print("calls: %d (%s)" % (len(m._calls), ", ".join("%s x%d" % kv for kv in sorted(kinds.items()))),
+              flush=True)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,10 @@
 #   PAIRED="ARGS"  each repetition also runs the server a second time with these extra flags
 #              (SCRAPE=1 scrapes only that second run); the table gets a "mazerace+B" row and
 #              B/A ratios, each pair run back to back under the same machine load
+#   AGONES=1   start the mock Agones SDK sidecar (tests/agones/mock_sdk.py) and point every run whose
+#              flags include --agones at it (AGONES_SDK_HTTP_PORT); e.g. AGONES=1 PAIRED=--agones
+#              runs each repetition plain (A) and as an Agones GameServer (B); the mock's call counts
+#              are printed at the end
 #   STEAL_MAX=3    repeat a repetition (enet_echo and ours alike, up to STEAL_TRIES=4 times) while
 #                  any of its runs had more CPU steal than this many per cent; the runs set aside are
 #                  listed at the end (default: keep every run)
@@ -45,8 +49,10 @@ fi
 gen_budget="--gen-rate 1000 --gen-burst 600000 --gen-queue 4096"
 work=$(mktemp -d /tmp/netbench.XXXXXX)
 server_pid=
+mock_pid=
 cleanup() {
   if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then kill -INT "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  if [ -n "$mock_pid" ] && kill -0 "$mock_pid" 2>/dev/null; then kill "$mock_pid" 2>/dev/null || true; wait "$mock_pid" 2>/dev/null || true; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -57,6 +63,19 @@ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMR_TESTS=OFF -D
 cmake --build "$build" --target mazerace-server mazerace-bot -j2 >/dev/null
 srv_bin=$(find "$build" -name mazerace-server -type f -perm -u+x | head -1)
 bot_bin=$(find "$build" -name mazerace-bot -type f -perm -u+x | head -1)
+
+mock_port=
+if [ -n "${AGONES:-}" ]; then
+  python3 "$root/tests/agones/mock_sdk.py" --port-file "$work/mock.port" >"$work/mock.log" 2>&1 &
+  mock_pid=$!
+  for _ in $(seq 1 100); do
+    [ -s "$work/mock.port" ] && break
+    sleep 0.1
+  done
+  mock_port=$(cat "$work/mock.port" 2>/dev/null || true)
+  [ -n "$mock_port" ] || { echo "netbench: the mock Agones sidecar did not start:" >&2; cat "$work/mock.log" >&2; exit 1; }
+  echo "== mock Agones SDK sidecar on 127.0.0.1:$mock_port (runs with --agones use it)"
+fi
 
 results=$work/results.txt
 attempt=$work/attempt.txt # one repetition's RESULT lines, until it is kept or set aside
@@ -90,7 +109,9 @@ run_ours() { # k window [variant-flags]: the variant's RESULT lines are tagged "
   [ -n "${PAIRED+x}" ] && [ -z "$variant" ] && scrape= # paired: only run B is scraped
   local cap=$((k + 8)) rooms=$((k / 2 + 8))
   # Same socket buffers and peer capacity as enet_echo -b 4096 -k K (+8 slots).
-  "$srv_bin" --bind 127.0.0.1 --port 0 --no-discovery --countdown 1 --max-clients "$cap" \
+  local agones_env=
+  case " ${SERVER_ARGS:-} $variant " in *" --agones "*) [ -n "$mock_port" ] && agones_env="AGONES_SDK_HTTP_PORT=$mock_port" ;; esac
+  env $agones_env "$srv_bin" --bind 127.0.0.1 --port 0 --no-discovery --countdown 1 --max-clients "$cap" \
     --max-rooms "$rooms" --sockbuf 4096 --log-level warn $gen_budget ${scrape:+--metrics 127.0.0.1:0} ${SERVER_ARGS:-} $variant >"$log" 2>&1 &
   server_pid=$!
   for _ in $(seq 1 100); do
@@ -100,6 +121,10 @@ run_ours() { # k window [variant-flags]: the variant's RESULT lines are tagged "
     sleep 0.1
   done
   [ -n "$port" ] || { echo "netbench: server did not start:" >&2; cat "$log" >&2; exit 1; }
+  if [ -n "$agones_env" ]; then
+    grep -q '^agones sdk at ' "$log" || { echo "netbench: --agones given but the server did not start it:" >&2; cat "$log" >&2; exit 1; }
+    echo "  (Agones on: SDK sidecar mock at 127.0.0.1:$mock_port)"
+  fi
   local scraper=
   if [ -n "$scrape" ]; then
     local mport path=${SCRAPE_PATH:-/metrics}
@@ -258,4 +283,10 @@ if [ -s "$set_aside" ]; then
   echo "set aside (STEAL_MAX=$steal_max; not in the medians above):"
   awk '/^RESULT/ { p50 = p99 = st = "?"; for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "p50_us") p50 = kv[2]; if (kv[1] == "p99_us") p99 = kv[2]; if (kv[1] == "steal_pct") st = kv[2] }
          printf "  %-5s %-28s p50 %9s us   p99 %9s us   steal %5s%%\n", $2, $3, p50, p99, st }' "$set_aside"
+fi
+if [ -n "$mock_pid" ]; then
+  kill -TERM "$mock_pid" 2>/dev/null || true
+  wait "$mock_pid" 2>/dev/null || true
+  mock_pid=
+  echo "mock Agones sidecar: $(grep '^calls:' "$work/mock.log" || echo 'no summary')"
 fi

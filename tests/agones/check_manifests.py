@@ -1,0 +1,318 @@
+#!/usr/bin/env python3
+"""tests/agones/check_manifests.py: the Agones manifests in packaging/agones/ are valid YAML with the fields Agones
+requires (a small schema per kind, below), agree with each other (fleet name, counter keys) and with the server
+(its flags pass mazerace-server --check-config, the counter capacities are its --max-rooms / --max-clients, the
+protocol label is its wire version, the health period outlasts its ping interval).
+
+Usage: check_manifests.py MANIFEST_DIR [MAZERACE_SERVER]
+Not a full Kubernetes validation (no cluster here): the fields and values listed are the ones Agones rejects
+or that would break the deployment described in docs/scaling.md.
+"""
+import os
+import re
+import subprocess
+import sys
+
+import yaml
+
+errors = []
+
+
+def err(path, msg):
+    errors.append("%s: %s" % (path, msg))
+
+
+def get(doc, dotted, path, want=None):
+    """The value at a dotted path (list indexes as numbers); records an error if missing or of the wrong type."""
+    cur = doc
+    for part in dotted.split("."):
+        if isinstance(cur, list) and part.isdigit() and int(part) < len(cur):
+            cur = cur[int(part)]
+        elif isinstance(cur, dict) and part in cur:
+            cur = cur[part]
+        else:
+            err(path, "missing %s" % dotted)
+            return None
+    if want is not None and not isinstance(cur, want) or isinstance(cur, bool) and want is int:
+        err(path, "%s should be %s, not %r" % (dotted, getattr(want, "__name__", want), cur))
+        return None
+    return cur
+
+
+def one_of(path, dotted, v, allowed):
+    if v is not None and v not in allowed:
+        err(path, "%s is %r, not one of %s" % (dotted, v, ", ".join(map(str, allowed))))
+
+
+def int_in(path, dotted, v, lo, hi=None):
+    if v is not None and (v < lo or (hi is not None and v > hi)):
+        err(path, "%s = %d is out of range %d..%s" % (dotted, v, lo, hi if hi is not None else ""))
+
+
+def header(doc, path, api, kind):
+    if not isinstance(doc, dict):
+        err(path, "not a YAML mapping")
+        return False
+    one_of(path, "apiVersion", doc.get("apiVersion"), [api])
+    one_of(path, "kind", doc.get("kind"), [kind])
+    return True
+
+
+def check_counters(path, dotted, counters):
+    if not isinstance(counters, dict) or not counters:
+        err(path, "%s should map counter names to {count, capacity}" % dotted)
+        return {}
+    for name, c in counters.items():
+        if not re.match(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", str(name)):
+            err(path, "%s: bad counter name %r" % (dotted, name))
+        count = get(c, "count", path, int)
+        cap = get(c, "capacity", path, int)
+        if count is not None and cap is not None and not 0 <= count <= cap:
+            err(path, "%s.%s: count %d not within 0..capacity %d" % (dotted, name, count, cap))
+    return counters
+
+
+def check_fleet(doc, path):
+    if not header(doc, path, "agones.dev/v1", "Fleet"):
+        return None
+    name = get(doc, "metadata.name", path, str)
+    int_in(path, "spec.replicas", get(doc, "spec.replicas", path, int), 0)
+    one_of(path, "spec.scheduling", doc.get("spec", {}).get("scheduling", "Packed"), ["Packed", "Distributed"])
+    gs = get(doc, "spec.template.spec", path, dict) or {}
+    ports = get(gs, "ports", path, list) or []
+    if not ports:
+        err(path, "spec.template.spec.ports is empty")
+    for i, p in enumerate(ports):
+        one_of(path, "ports[%d].portPolicy" % i, p.get("portPolicy", "Dynamic"),
+               ["Dynamic", "Static", "Passthrough", "None"])
+        one_of(path, "ports[%d].protocol" % i, p.get("protocol", "UDP"), ["UDP", "TCP", "TCPUDP"])
+        int_in(path, "ports[%d].containerPort" % i, get(p, "containerPort", path, int), 1, 65535)
+        if p.get("portPolicy") == "Static":
+            get(p, "hostPort", path, int)
+    if ports and ports[0].get("protocol", "UDP") != "UDP":
+        err(path, "the game port is UDP (ENet)")
+    health = gs.get("health", {})
+    for k in ("initialDelaySeconds", "periodSeconds", "failureThreshold"):
+        if k in health:
+            int_in(path, "health." + k, get(health, k, path, int), 1 if k != "initialDelaySeconds" else 0)
+    counters = check_counters(path, "spec.template.spec.counters", get(gs, "counters", path))
+    for needed in ("rooms", "players"):
+        if needed not in counters:
+            err(path, "the server reports a %r counter: declare it (else its updates get 404)" % needed)
+    pod = get(gs, "template.spec", path, dict) or {}
+    containers = get(pod, "containers", path, list) or []
+    names = [c.get("name") for c in containers]
+    for i, c in enumerate(containers):
+        get(c, "name", path, str)
+        get(c, "image", path, str)
+    if len(containers) > 1 or "container" in gs:
+        one_of(path, "spec.template.spec.container", gs.get("container"), names)
+    server = next((c for c in containers if c.get("name") == gs.get("container", names[0] if names else None)),
+                  None)
+    return {"name": name, "counters": counters, "health": health, "server": server, "path": path}
+
+
+def check_autoscaler(doc, path, fleet):
+    if not header(doc, path, "autoscaling.agones.dev/v1", "FleetAutoscaler"):
+        return
+    get(doc, "metadata.name", path, str)
+    fname = get(doc, "spec.fleetName", path, str)
+    if fleet and fname != fleet["name"]:
+        err(path, "spec.fleetName %r is not the Fleet %r" % (fname, fleet["name"]))
+    ptype = get(doc, "spec.policy.type", path, str)
+    one_of(path, "spec.policy.type", ptype, ["Buffer", "Webhook", "Counter", "List", "Schedule", "Chain"])
+    if ptype == "Counter":
+        key = get(doc, "spec.policy.counter.key", path, str)
+        if fleet and key not in fleet["counters"]:
+            err(path, "counter key %r is not a counter of the Fleet" % key)
+        buf = get(doc, "spec.policy.counter.bufferSize", path)
+        lo = get(doc, "spec.policy.counter.minCapacity", path, int)
+        hi = get(doc, "spec.policy.counter.maxCapacity", path, int)
+        if isinstance(buf, int) and not isinstance(buf, bool):
+            int_in(path, "bufferSize", buf, 1)
+            if lo is not None and lo < buf:
+                err(path, "minCapacity %d is below bufferSize %d (Agones refuses it)" % (lo, buf))
+        elif not (isinstance(buf, str) and re.match(r"^([1-9][0-9]?)%$", buf)):
+            err(path, "bufferSize should be a count or a percentage 1%..99%, not %r" % buf)
+        if lo is not None and hi is not None and not 0 <= lo <= hi:
+            err(path, "minCapacity %d..maxCapacity %d is not a range" % (lo, hi))
+        if hi is not None and fleet and "rooms" in fleet["counters"] and hi % fleet["counters"]["rooms"]["capacity"]:
+            err(path, "maxCapacity %d is not a whole number of servers' rooms" % hi)
+    sync = doc.get("spec", {}).get("sync")
+    if sync is not None:
+        one_of(path, "spec.sync.type", get(sync, "type", path, str), ["FixedInterval"])
+        int_in(path, "spec.sync.fixedInterval.seconds", get(sync, "fixedInterval.seconds", path, int), 1)
+
+
+def check_allocation(doc, path, fleet, protocol):
+    if not header(doc, path, "allocation.agones.dev/v1", "GameServerAllocation"):
+        return
+    spec = get(doc, "spec", path, dict) or {}
+    one_of(path, "spec.scheduling", spec.get("scheduling", "Packed"), ["Packed", "Distributed"])
+    sels = get(spec, "selectors", path, list) or []
+    if not sels:
+        err(path, "spec.selectors is empty")
+    for i, s in enumerate(sels):
+        labels = s.get("matchLabels", {})
+        if fleet and labels.get("agones.dev/fleet") != fleet["name"]:
+            err(path, "selectors[%d] does not pick the Fleet %r" % (i, fleet["name"]))
+        if protocol is not None and isinstance(labels.get("agones.dev/sdk-protocol"), str) and \
+                labels["agones.dev/sdk-protocol"] != str(protocol):
+            err(path, "selectors[%d] wants protocol %r, the server speaks %d" % (i, labels["agones.dev/sdk-protocol"],
+                                                                              protocol))
+        for k, v in labels.items():
+            if not isinstance(v, str):
+                err(path, "selectors[%d].matchLabels.%s should be a string (quote it)" % (i, k))
+        one_of(path, "selectors[%d].gameServerState" % i, s.get("gameServerState", "Ready"), ["Ready", "Allocated"])
+        for key, c in (s.get("counters") or {}).items():
+            if fleet and key not in fleet["counters"]:
+                err(path, "selectors[%d] counter %r is not a counter of the Fleet" % (i, key))
+            for bound in ("minCount", "maxCount", "minAvailable", "maxAvailable"):
+                if bound in c:
+                    int_in(path, "selectors[%d].counters.%s.%s" % (i, key, bound), get(c, bound, path, int), 0)
+    for i, p in enumerate(spec.get("priorities") or []):
+        one_of(path, "priorities[%d].type" % i, p.get("type"), ["Counter", "List"])
+        one_of(path, "priorities[%d].order" % i, p.get("order", "Ascending"), ["Ascending", "Descending"])
+        if fleet and p.get("type") == "Counter" and p.get("key") not in fleet["counters"]:
+            err(path, "priorities[%d] key %r is not a counter of the Fleet" % (i, p.get("key")))
+    for key, c in (spec.get("counters") or {}).items():
+        if fleet and key not in fleet["counters"]:
+            err(path, "counters.%s is not a counter of the Fleet" % key)
+        one_of(path, "counters.%s.action" % key, c.get("action"), ["Increment", "Decrement"])
+        int_in(path, "counters.%s.amount" % key, get(c, "amount", path, int), 1)
+
+
+def flag_value(args, flag):
+    for a, b in zip(args, args[1:]):
+        if a == flag:
+            return b
+    return None
+
+
+def check_server(fleet, server_bin):
+    """The Fleet's server arguments against the real server."""
+    path = fleet["path"]
+    c = fleet["server"]
+    if not c:
+        err(path, "no container is the game server")
+        return None
+    args = [str(a) for a in c.get("args", [])]
+    r = subprocess.run([server_bin, "--config", "/dev/null"] + args + ["--check-config"], capture_output=True,
+                       text=True, timeout=30)
+    if r.returncode != 0:
+        err(path, "the server refuses its args %s: %s" % (args, r.stderr.strip()))
+    for counter, flag in (("rooms", "--max-rooms"), ("players", "--max-clients")):
+        v = flag_value(args, flag)
+        cap = fleet["counters"].get(counter, {}).get("capacity")
+        if v is None:
+            err(path, "the server args should set %s (the %s capacity)" % (flag, counter))
+        elif cap is not None and int(v) != cap:
+            err(path, "counter %s capacity %d but the server runs with %s %s" % (counter, cap, flag, v))
+    ports = [p.get("containerPort") for p in c.get("ports", [])]
+    mv = flag_value(args, "--metrics")
+    if mv and int(mv.rsplit(":", 1)[-1]) not in ports:
+        err(path, "--metrics %s: its port is not among the container's ports %s" % (mv, ports))
+    period = fleet["health"].get("periodSeconds", 5)
+    if period * 1000 <= 2000:
+        err(path, "health.periodSeconds %d is not longer than the server's 2 s ping interval" % period)
+    v = subprocess.run([server_bin, "--version"], capture_output=True, text=True, timeout=30).stdout
+    m = re.search(r"protocol (\d+)", v)
+    return int(m.group(1)) if m else None
+
+
+# --self-test: each of these edits to a copy of the manifests must be caught, with this in the message.
+MUTATIONS = [
+    ("fleet.yaml", "protocol: UDP", "protocol: SCTP", "ports[0].protocol"),
+    ("fleet.yaml", "capacity: 500", "capacity: 400", "capacity 400 but the server runs with --max-rooms 500"),
+    ("fleet.yaml", "        players:\n          count: 0\n          capacity: 1000\n", "",
+     "the server reports a 'players' counter"),
+    ("fleet.yaml", '- "500"', '- "0"', "the server refuses its args"),
+    ("fleet.yaml", "periodSeconds: 5", "periodSeconds: 2", "not longer than the server's 2 s ping"),
+    ("fleet.yaml", "apiVersion: agones.dev/v1", "apiVersion: agones.dev/v2", "apiVersion"),
+    ("fleet.yaml", "image: ", "imagename: ", "missing image"),
+    ("fleetautoscaler.yaml", "key: rooms", "key: seats", "not a counter of the Fleet"),
+    ("fleetautoscaler.yaml", "minCapacity: 500", "minCapacity: 50", "below bufferSize"),
+    ("fleetautoscaler.yaml", "fleetName: mazerace", "fleetName: other", "is not the Fleet"),
+    ("gameserverallocation.yaml", 'sdk-protocol: "', 'sdk-protocol: "9', "the server speaks"),
+    ("gameserverallocation.yaml", "gameServerState: Allocated", "gameServerState: Busy", "gameServerState"),
+    ("gameserverallocation.yaml", "action: Increment", "action: Add", "action"),
+    ("gameserverallocation.yaml", "  selectors:", "  selectors: []\n  x:", "selectors is empty"),
+    ("fleetautoscaler.yaml", "spec:", "spec: [", "not valid YAML"),
+]
+
+
+def self_test(d, server_bin):
+    import shutil
+    import tempfile
+    global errors
+    missed = []
+    for fname, old, new, want in MUTATIONS:
+        with tempfile.TemporaryDirectory() as tmp:
+            for n in os.listdir(d):
+                shutil.copy(os.path.join(d, n), tmp)
+            p = os.path.join(tmp, fname)
+            with open(p) as f:
+                text = f.read()
+            if old not in text:
+                missed.append("%s: %r not found (update MUTATIONS)" % (fname, old))
+                continue
+            with open(p, "w") as f:
+                f.write(text.replace(old, new, 1))
+            errors = []
+            check_dir(tmp, server_bin)
+            if not any(want in e for e in errors):
+                missed.append("%s: %r -> %r not caught (wanted %r; got %s)" % (fname, old, new, want, errors))
+    errors = []
+    for m in missed:
+        print("FAIL self-test " + m)
+    print("check_manifests self-test: %d mutations, %d caught" % (len(MUTATIONS), len(MUTATIONS) - len(missed)))
+    return 1 if missed else 0
+
+
+def main():
+    args = [a for a in sys.argv[1:] if a != "--self-test"]
+    if not args:
+        sys.exit("usage: check_manifests.py [--self-test] MANIFEST_DIR [MAZERACE_SERVER]")
+    d = args[0]
+    server_bin = args[1] if len(args) > 1 else None
+    if "--self-test" in sys.argv:
+        return self_test(d, server_bin)
+    n = check_dir(d, server_bin)
+    for e in errors:
+        print("FAIL " + e)
+    print("check_manifests: %d manifests, %d problems%s" % (n, len(errors),
+                                                            "" if server_bin else " (no server given: its args unchecked)"))
+    return 1 if errors else 0
+
+
+def check_dir(d, server_bin):
+    """Checks every manifest in d; problems go to errors. Returns the number of documents."""
+    docs = {}
+    for name in sorted(os.listdir(d)):
+        if not name.endswith((".yaml", ".yml")):
+            continue
+        p = os.path.join(d, name)
+        try:
+            with open(p) as f:
+                items = [x for x in yaml.safe_load_all(f) if x is not None]
+        except yaml.YAMLError as e:
+            err(p, "not valid YAML: %s" % e)
+            continue
+        for x in items:
+            docs.setdefault(x.get("kind") if isinstance(x, dict) else None, []).append((x, p))
+    for kind in ("Fleet", "FleetAutoscaler", "GameServerAllocation"):
+        if kind not in docs:
+            err(d, "no %s manifest" % kind)
+    fleet = None
+    for doc, p in docs.get("Fleet", []):
+        fleet = check_fleet(doc, p) or fleet
+    protocol = check_server(fleet, server_bin) if fleet and server_bin else None
+    for doc, p in docs.get("FleetAutoscaler", []):
+        check_autoscaler(doc, p, fleet)
+    for doc, p in docs.get("GameServerAllocation", []):
+        check_allocation(doc, p, fleet, protocol)
+    return sum(len(v) for v in docs.values())
+
+
+if __name__ == "__main__":
+    sys.exit(main())
