@@ -37,6 +37,12 @@
 #define WIRE_MOVE_LOG_MAX 256                                /* moves per MOVE_LOG message */
 #define WIRE_MAX_SERIES 99
 #define WIRE_DESC_CHUNK_MAX 60000 /* description bytes per DESC_CHUNK */
+/* Match records (docs/protocol.md, "Match records"). */
+#define WIRE_REPLAY_CHUNK_MAX 60000         /* replay text bytes per REPLAY_CHUNK */
+#define WIRE_REPLAY_MAX (32u * 1024 * 1024) /* a whole replay's text, bytes (= REPLAY_MAX_BYTES) */
+#define WIRE_RECENT_MAX 10                  /* matches per RECENT_LIST */
+#define WIRE_BEST_MAX 10                    /* rows per BEST_LIST */
+#define WIRE_LIST_ID_MAX 100                /* game ID bytes in a RECENT_LIST entry (longer: sent empty) */
 /* No message is longer than this (MATCH_START with the longest game ID). */
 #define WIRE_MSG_MAX (WIRE_GAME_ID_MAX + 64)
 #define WIRE_SLOT_NONE 0xFF
@@ -54,9 +60,12 @@ enum wire_type {
     WIRE_REMATCH = 15,
     WIRE_RESUME = 16,
     WIRE_MOVE = 17,
-    WIRE_DESC_REQUEST = 18, /* a chunk of the current puzzle's description game ID */
-    WIRE_WATCH = 22,        /* watch a room as a spectator (code) */
-    WIRE_LIST_ROOMS = 23,   /* which rooms are racing (ROOM_LIST) */
+    WIRE_DESC_REQUEST = 18,   /* a chunk of the current puzzle's description game ID */
+    WIRE_REPLAY_REQUEST = 19, /* a chunk of a stored match's replay text */
+    WIRE_RECENT_REQUEST = 20, /* a page of the newest stored matches */
+    WIRE_BEST_REQUEST = 21,   /* the best times on one puzzle */
+    WIRE_WATCH = 22,          /* watch a room as a spectator (code) */
+    WIRE_LIST_ROOMS = 23,     /* which rooms are racing (ROOM_LIST) */
     /* server -> client */
     WIRE_WELCOME = 2,
     WIRE_REFUSED = 3,
@@ -71,6 +80,9 @@ enum wire_type {
     WIRE_SHUTDOWN = 38,
     WIRE_ERROR = 39,
     WIRE_DESC_CHUNK = 40,
+    WIRE_REPLAY_CHUNK = 41,
+    WIRE_RECENT_LIST = 42,
+    WIRE_BEST_LIST = 43,
     WIRE_WATCH_START = 44, /* to a spectator: a game begins (or is on) */
     WIRE_ROOM_LIST = 45,   /* rooms in progress, for "Watch" */
     WIRE_WATCH_END = 46,   /* to a spectator: no longer watching (the room closed) */
@@ -95,8 +107,11 @@ enum wire_error {
     WIRE_ERR_BUSY = 15,       /* server too busy / generation budget used up: retry later */
     WIRE_ERR_MEMORY = 16,     /* server puzzle memory full, or too much for your address */
     WIRE_ERR_DRAINING = 17,   /* server is restarting: no new rooms, quick matches or races */
+    WIRE_ERR_NO_RECORDS = 18, /* this server keeps no match records (or cannot read them now) */
+    WIRE_ERR_NO_MATCH = 19,   /* no stored match with that id */
     WIRE_ERR_WATCH_FULL = 20, /* the room's (or the server's) spectator limit is reached */
     WIRE_ERR_SPECTATOR = 21,  /* not allowed to a spectator (MOVE: counted as bad) */
+    WIRE_ERR_MAX = WIRE_ERR_SPECTATOR,
 };
 
 /* CREATE_ROOM. */
@@ -203,6 +218,82 @@ typedef struct wire_desc_chunk {
     const char *bytes; /* not NUL-terminated; points into the buffer */
 } wire_desc_chunk;
 
+/* Match records. Every request carries a req number of the client's
+ * choosing, echoed in its answer; an answer's status is 0 or the enum
+ * wire_error code that says why there is nothing (BUSY, NO_RECORDS,
+ * NO_MATCH, INTERNAL), and then its list is empty. */
+typedef struct wire_replay_req {
+    uint32_t req;
+    uint64_t match_id; /* 1..INT64_MAX */
+    uint32_t offset;   /* first byte wanted */
+} wire_replay_req;
+
+/* REPLAY_CHUNK: bytes [offset, offset + count) of the match's replay text
+ * (docs/replay.md), total bytes in all. Text bytes: '\n' and 0x20..0xFF
+ * except 0x7F. */
+typedef struct wire_replay_chunk {
+    uint32_t req;
+    uint8_t status;
+    uint64_t match_id;
+    uint32_t total, offset; /* total <= WIRE_REPLAY_MAX */
+    uint16_t count;         /* 0..WIRE_REPLAY_CHUNK_MAX */
+    const char *bytes;      /* not NUL-terminated; points into the buffer */
+} wire_replay_chunk;
+
+typedef struct wire_recent_req {
+    uint32_t req;
+    uint64_t before_id; /* matches with a smaller id; 0 = from the newest */
+    uint8_t limit;      /* 1..WIRE_RECENT_MAX */
+} wire_recent_req;
+
+typedef struct wire_rec_player {
+    char name[WIRE_NAME_MAX + 1];
+    uint32_t time_ms, moves;
+    bool solved;
+} wire_rec_player;
+
+typedef struct wire_recent_entry {
+    uint64_t match_id;
+    uint64_t start_utc_ms; /* ms since 1970 UTC */
+    pz_params params;
+    uint8_t winner; /* 0, 1 or WIRE_SLOT_NONE */
+    uint8_t ending; /* enum match_end_reason */
+    uint16_t game_no;
+    uint8_t series_len;
+    wire_rec_player player[2];
+    char game_id[WIRE_LIST_ID_MAX + 1]; /* "" when longer than WIRE_LIST_ID_MAX (fetch the replay) */
+} wire_recent_entry;
+
+typedef struct wire_recent_list {
+    uint32_t req;
+    uint8_t status;
+    uint64_t next_before; /* before_id of the next page; 0 = this is the last */
+    uint8_t count;        /* 0..WIRE_RECENT_MAX */
+    wire_recent_entry e[WIRE_RECENT_MAX];
+} wire_recent_list;
+
+typedef struct wire_best_req {
+    uint32_t req;
+    uint64_t desc_hash;  /* the puzzle, when game_id_len is 0 (MATCH_START's desc_hash) */
+    uint8_t limit;       /* 1..WIRE_BEST_MAX */
+    const char *game_id; /* or the game ID as played (not NUL-terminated), 0..WIRE_GAME_ID_MAX bytes */
+    uint16_t game_id_len;
+} wire_best_req;
+
+typedef struct wire_best_entry {
+    uint64_t match_id;
+    char name[WIRE_NAME_MAX + 1];
+    uint32_t time_ms, moves;
+    uint64_t start_utc_ms;
+} wire_best_entry;
+
+typedef struct wire_best_list {
+    uint32_t req;
+    uint8_t status;
+    uint8_t count; /* 0..WIRE_BEST_MAX, fastest first */
+    wire_best_entry e[WIRE_BEST_MAX];
+} wire_best_list;
+
 typedef struct wire_msg {
     uint8_t type; /* enum wire_type */
     union {
@@ -265,6 +356,12 @@ typedef struct wire_msg {
             bool last;      /* no more MOVE_LOG follows for this resume */
             pz_move moves[WIRE_MOVE_LOG_MAX];
         } log;
+        wire_replay_req replay_req;
+        wire_replay_chunk replay;
+        wire_recent_req recent_req;
+        wire_recent_list recent;
+        wire_best_req best_req;
+        wire_best_list best;
     };
 } wire_msg;
 

@@ -11,6 +11,7 @@
 #include "sv_log.h"
 #include "sv_opts.h"
 #include "svc_agones.h"
+#include "svc_db.h"
 #include "svc_metrics.h"
 #include "util.h"
 #include "wire.h"
@@ -254,25 +255,39 @@ int main(int argc, char **argv)
     case SV_CLI_PRINT_TEMPLATE:
         sv_opts_print_template(stdout);
         return 0;
+    case SV_CLI_LIST_MATCHES:
+        return svc_db_list(&cfg, sv_cli.list_n, stdout);
+    case SV_CLI_DUMP_REPLAY:
+        return svc_db_dump_replay(&cfg, sv_cli.match_id, stdout);
     default:
         break;
     }
+    struct st_writer *store = NULL;
+    char db[512] = "";
+    int dbrc = svc_db_open(&cfg, &store, db, sizeof db);
+    if (dbrc)
+        return dbrc;
     const char *why = NULL;
     sv_t *sv = sv_create(&cfg, &why);
     if (!sv) {
         fprintf(stderr, "mazerace-server: %s\n", why ? why : "cannot start");
+        svc_db_close(store);
         return 1;
     }
+    sv_set_store(sv, store);
     const sv_log *lg = sv_logger(sv);
     sv_loge(lg, SV_LOG_INFO, "config", NULL, NULL, NULL, "settings: %s%s",
             path[0] ? "config file " : "no config file (" SV_CONFIG_DEFAULT " absent), defaults",
             path[0] ? path : "");
     services svc = {NULL, NULL};
+    sv_loge(lg, SV_LOG_INFO, "database", NULL, NULL, NULL, "match database: %s",
+            store ? db : "none (no records)");
     if (cfg.metrics[0]) {
         svc.metrics = svc_metrics_start(cfg.metrics, sv_socket_fd(sv), &why);
         if (!svc.metrics) {
             fprintf(stderr, "mazerace-server: --metrics %s: %s\n", cfg.metrics, why);
             sv_destroy(sv);
+            svc_db_close(store);
             return 1;
         }
     }
@@ -281,6 +296,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "mazerace-server: %s\n", why);
         svc_metrics_stop(svc.metrics);
         sv_destroy(sv);
+        svc_db_close(store);
         return 1;
     }
     if (agones_port > 0) {
@@ -290,6 +306,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "mazerace-server: agones: %s\n", why);
             svc_metrics_stop(svc.metrics);
             sv_destroy(sv);
+            svc_db_close(store);
             return 1;
         }
     }
@@ -320,5 +337,7 @@ int main(int argc, char **argv)
     svc_metrics_stop(svc.metrics);
     svc_agones_stop(svc.agones); /* Shutdown: the players are gone */
     sv_destroy(sv);
+    /* Stores the records still queued (the last races, the aborted ones). */
+    svc_db_close(store);
     return rc;
 }

@@ -26,6 +26,7 @@ enum sv_log_format { SV_LOGFMT_AUTO, SV_LOGFMT_TEXT, SV_LOGFMT_JOURNAL, SV_LOGFM
 #define SV_DEFAULT_PORT WIRE_DEFAULT_PORT
 #define SV_DEFAULT_DISCOVERY_PORT WIRE_DISCOVERY_PORT
 #define SV_DEFAULT_PROGRESS_HOLD_MS 50
+#define SV_DB_NONE "none" /* sv_config.db: keep no records */
 
 typedef struct sv_config {
     char bind_addr[64];         /* numeric IPv4 or host name; default "0.0.0.0" (all interfaces) */
@@ -79,6 +80,9 @@ typedef struct sv_config {
     bool agones;
     int agones_health_ms;
     int agones_idle_ms;
+    /* The match database (mazerace-server opens it; docs/server.md,
+     * "Database"): a path, SV_DB_NONE, or "" for the default location. */
+    char db[256];
 
     int log_level;  /* enum sv_log_level; default SV_LOG_INFO */
     int log_format; /* enum sv_log_format; default SV_LOGFMT_AUTO */
@@ -109,6 +113,10 @@ typedef struct sv_stats {
     uint64_t watch_refused; /* WATCHes refused by a spectator limit (WATCH_FULL) */
     int spectators_now;
     uint64_t discovery_replies;
+    /* Match records (sv_set_store): handed to the store's thread, committed
+     * there, dropped because its queue was full, refused by the store. */
+    uint64_t records_queued, records_stored, records_dropped, records_failed;
+    uint64_t queries;            /* clients' questions handed to the store (REPLAY/RECENT/BEST_REQUEST) */
     uint64_t discovery_dropped;  /* probes over the reply rate (50 a second) */
     uint64_t steps;              /* sv_service calls */
     uint64_t max_step_us;        /* the longest step's work after its wait, since the last stats print */
@@ -194,6 +202,12 @@ uint16_t sv_discovery_port(const sv_t *sv);
  * max_bad, drain timeout; new rooms get the new room settings. The rest of
  * cfg is ignored. Not thread-safe: call between sv_service steps. */
 void sv_reconfigure(sv_t *sv, const sv_config *cfg);
+/* Records every finished game into w (st_writer.h: its thread does the
+ * writing; the server never waits for it). The server does not own w: the
+ * embedder destroys it after sv_destroy, which stores what is still
+ * queued. NULL: no records (the default). Call before the first sv_service. */
+struct st_writer;
+void sv_set_store(sv_t *sv, struct st_writer *w);
 /* The server's log (sv_log.h), for an embedder's own lines in the same format. */
 struct sv_log;
 const struct sv_log *sv_logger(const sv_t *sv);
@@ -220,7 +234,16 @@ enum sv_cli_result {
     SV_CLI_PRINT_DOC,      /* --print-config-doc */
     SV_CLI_PRINT_TEMPLATE, /* --print-config-template */
     SV_CLI_CHECK,          /* --check-config */
+    SV_CLI_LIST_MATCHES,   /* --list-matches [N]: cli.list_n */
+    SV_CLI_DUMP_REPLAY,    /* --dump-replay MATCH_ID: cli.match_id */
 };
+/* The arguments of the commands that are not settings. */
+typedef struct sv_cli_args {
+    int list_n;       /* --list-matches: newest N (default 20) */
+    int64_t match_id; /* --dump-replay */
+} sv_cli_args;
+/* Where sv_cli_parse puts them (mazerace-server's only; not thread-safe). */
+extern sv_cli_args sv_cli;
 /* Parses the flags in argv[1..] on top of cfg (which holds defaults or a
  * file's settings), then checks the whole. On SV_CLI_ERROR writes a
  * one-line message to err. --config is accepted and skipped. */

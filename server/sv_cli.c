@@ -2,6 +2,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,11 @@ static const struct {
     {"--print-config", NULL, SV_CLI_PRINT_CONFIG, "print the effective settings in the config file's format"},
     {"--print-config-doc", NULL, SV_CLI_PRINT_DOC, "print the settings reference (Markdown, docs/server.md)"},
     {"--print-config-template", NULL, SV_CLI_PRINT_TEMPLATE, "print the commented default config file"},
+    {"--list-matches", "[N]", SV_CLI_LIST_MATCHES,
+     "print the newest N (default 20, at most 100) matches of the database, one line each, and exit; works "
+     "while a server runs on the same file"},
+    {"--dump-replay", "MATCH_ID", SV_CLI_DUMP_REPLAY,
+     "write that match's replay (docs/replay.md) to stdout and exit (exit 1 if there is no such match)"},
     {"--help", NULL, SV_CLI_HELP, "this text"},
     {"--version", NULL, SV_CLI_VERSION, "version and protocol version"},
 };
@@ -92,6 +98,8 @@ void sv_cli_print_usage(FILE *f)
                "line or config file; 1: could not start (e.g. port in use).\n");
 }
 
+sv_cli_args sv_cli = {.list_n = 20};
+
 static int fail(char *err, size_t errlen, const char *fmt, const char *a, const char *b, const char *c)
 {
     if (err && errlen)
@@ -128,6 +136,10 @@ int sv_cli_parse(sv_config *cfg, int argc, char **argv, char *err, size_t errlen
             if (cmd < 0)
                 return fail(err, errlen, "unknown option '%s'%s%s (see --help)", flag, "", "");
             needs_value = commands[cmd].arg != NULL;
+            /* --list-matches takes an optional count: the next word if it is not a flag. */
+            if (commands[cmd].result == SV_CLI_LIST_MATCHES && !val &&
+                (i + 1 >= argc || strncmp(argv[i + 1], "--", 2) == 0))
+                needs_value = false;
         }
         if (!needs_value && val)
             return fail(err, errlen, "option %s takes no value%s%s", flag, "", "");
@@ -137,6 +149,18 @@ int sv_cli_parse(sv_config *cfg, int argc, char **argv, char *err, size_t errlen
             val = argv[++i];
         }
         if (cmd >= 0) {
+            long n = 0;
+            uint64_t id = 0;
+            if (commands[cmd].result == SV_CLI_LIST_MATCHES && val) {
+                if (!mr_parse_long(val, 1, 100, &n))
+                    return fail(err, errlen, "%s: '%s' is not a count 1..100%s", flag, val, "");
+                sv_cli.list_n = (int)n;
+            }
+            if (commands[cmd].result == SV_CLI_DUMP_REPLAY) {
+                if (!mr_parse_u64(val, &id) || id < 1 || id > INT64_MAX)
+                    return fail(err, errlen, "%s: '%s' is not a match id (a number from 1)%s", flag, val, "");
+                sv_cli.match_id = (int64_t)id;
+            }
             if (strcmp(flag, "--no-discovery") == 0)
                 cfg->discovery_port = -1;
             else if (commands[cmd].result == SV_CLI_HELP || commands[cmd].result == SV_CLI_VERSION)

@@ -44,6 +44,8 @@ const char *sv_config_check(const sv_config *cfg)
 {
     if (!memchr(cfg->bind_addr, '\0', sizeof cfg->bind_addr) || !memchr(cfg->name, '\0', sizeof cfg->name))
         return "bind address or server name not terminated";
+    if (!memchr(cfg->db, '\0', sizeof cfg->db))
+        return "database path not terminated";
     if (!cfg->bind_addr[0])
         return "bind address is empty";
     if (cfg->port < 0 || cfg->port > 65535)

@@ -289,6 +289,7 @@ static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
          * second one follows (docs/protocol.md, "Message order"). */
         for (int s = 0; s < MATCH_SLOTS; s++)
             send_match_start(sv, room, s);
+        sv_record_countdown(sv, room);
         sv_spec_match_start(sv, room);
         break;
     }
@@ -297,6 +298,7 @@ static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
         log_result(sv, room, &ev->result);
         for (int s = 0; s < MATCH_SLOTS; s++)
             send_match_end(sv, room, s, &ev->result);
+        sv_record_finished(sv, room);
         if (room->spec_head) {
             sv_game_fill_match_end(sv->msg, &ev->result);
             sv_spec_send_room(sv, room, sv->msg);
@@ -1129,6 +1131,11 @@ void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
         break;
     case WIRE_DESC_REQUEST:
         on_desc(sv, c, in->desc_req.offset);
+        break;
+    case WIRE_REPLAY_REQUEST:
+    case WIRE_RECENT_REQUEST:
+    case WIRE_BEST_REQUEST:
+        sv_query_receive(sv, c, in);
         break;
     case WIRE_WATCH:
         on_watch(sv, c, in->join.code);

@@ -51,6 +51,7 @@ typedef struct sv_client {
     sv_budget gen;       /* generation CPU budget */
     sv_gen_job *gen_job; /* its CREATE_ROOM / QUICK_MATCH being generated, or NULL */
     bool quick_waiting;  /* seated in the quick-match room being generated when it opens */
+    uint8_t queries;     /* its questions to the match store not yet answered (sv_query.c) */
     sv_room *watch;      /* the room it watches as a spectator (then room is NULL), or NULL */
     struct sv_client *spec_next, *spec_prev; /* the room's spectator list */
 } sv_client;
@@ -132,8 +133,12 @@ struct sv {
     int shake_max;           /* half-open peers allowed at once (sv_shake.c) */
     uint64_t *shake_since;   /* per peer slot: when it was first seen in ENet's handshake, 0 = not */
     uint64_t next_shake_ms;
-    sv_loglimit lim_socket;  /* log lines of socket errors */
-    sv_loglimit lim_refused; /* refused JOIN / RESUME lines */
+    sv_loglimit lim_socket;          /* log lines of socket errors */
+    sv_loglimit lim_refused;         /* refused JOIN / RESUME lines */
+    struct st_writer *store;         /* match records (sv_record.c), or NULL */
+    uint64_t store_failed_seen;      /* store failures already logged */
+    struct sv_replay_cache *replays; /* sv_query.c: replay texts being fetched, or NULL */
+    sv_loglimit lim_records;         /* lines about lost records */
     /* Spectators (sv_spec.c). */
     int spectators;      /* watching now, every room */
     sv_spec_item *specq; /* this step's sends to spectators, in order */
@@ -163,6 +168,19 @@ void sv_game_abort_all(sv_t *sv);
  * of the hold pool (SV_CLIENT_BYTES). */
 size_t sv_room_memory(const sv_t *sv);
 
+/* sv_record.c: match records for the store (docs/server.md, "Database"). */
+/* At a countdown: keeps the names and the wall-clock start of the race. */
+void sv_record_countdown(sv_t *sv, sv_room *room);
+/* At the end of a game: hands its record to the store's thread. */
+void sv_record_finished(sv_t *sv, sv_room *room);
+
+/* sv_query.c: clients' questions about stored matches (docs/protocol.md, "Match records"). */
+#define SV_QUERIES_PER_CLIENT 4 /* in flight; one more is answered BUSY */
+/* REPLAY_REQUEST, RECENT_REQUEST, BEST_REQUEST from a welcomed client. */
+void sv_query_receive(sv_t *sv, sv_client *c, const wire_msg *in);
+/* Sends the answers the store's thread has finished. Once per step. */
+void sv_query_poll(sv_t *sv);
+void sv_query_free(sv_t *sv);
 /* Fills m with the ROOM_STATE of room as slot (0, 1 or WIRE_SLOT_WATCHER) sees it. */
 void sv_game_fill_room_state(sv_t *sv, sv_room *room, int slot, wire_msg *m);
 /* ROOM_STATE to both players and every spectator. */

@@ -190,6 +190,18 @@ static void get_metrics(const sv_config *cfg, char *b, size_t n)
     snprintf(b, n, "%s", cfg->metrics[0] ? cfg->metrics : "off");
 }
 
+static const char *set_db(sv_config *cfg, const char *v)
+{
+    if (!*v || strlen(v) >= sizeof cfg->db)
+        return "is not a path (1..255 bytes), none or default";
+    snprintf(cfg->db, sizeof cfg->db, "%s", strcmp(v, "default") == 0 ? "" : v);
+    return NULL;
+}
+static void get_db(const sv_config *cfg, char *b, size_t n)
+{
+    snprintf(b, n, "%s", cfg->db[0] ? cfg->db : "default");
+}
+
 /* The order here is the order of --help, --print-config and the docs. */
 const sv_opt sv_opts[] = {
     {"bind", "ADDR", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_NETWORK, false,
@@ -268,6 +280,12 @@ const sv_opt sv_opts[] = {
      "connected, "
      "0..86400 s; 0 = never (a long-lived server of many rooms)",
      NULL, NULL},
+    {"db", "PATH", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_SERVICE, false,
+     "the match database (SQLite): every finished match with both move logs; none = keep no records; "
+     "default = $STATE_DIRECTORY/matches.db under systemd, else $XDG_STATE_HOME/mazerace/matches.db "
+     "(~/.local/state/mazerace/matches.db). A database given here that cannot be opened stops the start "
+     "(exit 2); the default one only warns",
+     set_db, get_db},
     {"log_level", "L", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_OUTPUT, true, "off, error, warn, info or debug",
      set_log_level, get_log_level},
     {"log_format", "F", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_OUTPUT, false,

@@ -30,6 +30,11 @@ typedef struct sv_room {
     size_t desc_len;                       /* whose hash is desc_for (malloc'd; freed with the room) */
     uint64_t desc_for;
     uint64_t created_ms;
+    /* sv_record.c: the players' names and the wall-clock start of the race
+     * being played, kept at its countdown (a player who leaves mid-race is
+     * no longer in the match when its record is made). */
+    char rec_names[MATCH_SLOTS][MATCH_NAME_MAX + 1];
+    int64_t rec_start_utc_ms;
     struct sv_client *spec_head; /* spectators watching it (sv_spec.c), a list through the clients */
     int nspec;
 } sv_room;

@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 
 #include "secrand.h"
+#include "st_writer.h"
 #include "sv_internal.h"
 #include "util.h"
 
@@ -599,6 +600,7 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
         handled++;
     }
     sv_game_poll_gen(sv);
+    sv_query_poll(sv);
     sv_shake_expire(sv);
     if (sv->disc)
         handled += sv_disc_poll(sv->disc, answer_probe, sv, 64);
@@ -881,6 +883,7 @@ void sv_destroy(sv_t *sv)
     free(sv->msg);
     free(sv->late);
     free(sv->due);
+    sv_query_free(sv);
     free(sv);
     if (--enet_users == 0)
         enet_deinitialize();
@@ -947,4 +950,10 @@ void sv_get_stats(const sv_t *sv, sv_stats *out)
     }
     out->matches_running = running;
     out->room_bytes = sv_room_memory(sv);
+    if (sv->store) {
+        st_writer_stats ws;
+        st_writer_stats_get(sv->store, &ws);
+        out->records_stored = ws.written;
+        out->records_failed = ws.failed;
+    }
 }

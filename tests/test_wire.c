@@ -176,18 +176,64 @@ static void sample(int type, wire_msg *m)
         m->log.moves[1] = (pz_move){PZ_MOVE_ROTATE_CW, 0, 5, 3};
         m->log.moves[2] = (pz_move){PZ_MOVE_STEP, PZ_RIGHT, 0, 0};
         break;
+    case WIRE_REPLAY_REQUEST:
+        m->replay_req = (wire_replay_req){.req = 7, .match_id = 0x123456789Aull, .offset = 60000};
+        break;
+    case WIRE_REPLAY_CHUNK:
+        m->replay = (wire_replay_chunk){
+            .req = 8, .match_id = 42, .total = 100, .offset = 60, .count = 12, .bytes = "move 20 1 R\n"};
+        break;
+    case WIRE_RECENT_REQUEST:
+        m->recent_req = (wire_recent_req){.req = 9, .before_id = 1000, .limit = WIRE_RECENT_MAX};
+        break;
+    case WIRE_RECENT_LIST: {
+        wire_recent_list *l = &m->recent;
+        l->req = 10;
+        l->next_before = 998;
+        l->count = 2;
+        for (int i = 0; i < 2; i++) {
+            wire_recent_entry *e = &l->e[i];
+            e->match_id = 1000 - (uint64_t)i;
+            e->start_utc_ms = 1764063000123ull + (uint64_t)i;
+            e->params = (pz_params){PZ_MAZE, 30, 20, PZ_HARD};
+            e->winner = i ? WIRE_SLOT_NONE : 1;
+            e->ending = i ? MATCH_END_ABORTED : MATCH_END_SOLVED;
+            e->game_no = 2;
+            e->series_len = 3;
+            e->player[0] = (wire_rec_player){"ann", 5000, 40, false};
+            e->player[1] = (wire_rec_player){"Zo\xc3\xab", 4000, 38, true};
+            strcpy(e->game_id, i ? "" : long_id);
+        }
+        break;
+    }
+    case WIRE_BEST_REQUEST:
+        m->best_req = (wire_best_req){.req = 11,
+                                      .desc_hash = 0x8877665544332211ull,
+                                      .limit = 5,
+                                      .game_id = long_id,
+                                      .game_id_len = (uint16_t)strlen(long_id)};
+        break;
+    case WIRE_BEST_LIST:
+        m->best.req = 12;
+        m->best.count = 2;
+        m->best.e[0] = (wire_best_entry){1, "bob", 1500, 20, 1764063000000ull};
+        m->best.e[1] = (wire_best_entry){77, "ann", 1600, 18, 1764063000999ull};
+        break;
     default:
         fail_msg("no sample for type %d", type);
     }
 }
 
 static const int types[] = {
-    WIRE_HELLO,       WIRE_WELCOME,      WIRE_REFUSED,       WIRE_CREATE_ROOM, WIRE_JOIN_ROOM,
-    WIRE_QUICK_MATCH, WIRE_LEAVE_ROOM,   WIRE_READY,         WIRE_REMATCH,     WIRE_RESUME,
-    WIRE_MOVE,        WIRE_ROOM_STATE,   WIRE_MATCH_START,   WIRE_ACK,         WIRE_REJECT,
-    WIRE_PROGRESS,    WIRE_MATCH_END,    WIRE_REMATCH_OFFER, WIRE_MOVE_LOG,    WIRE_SHUTDOWN,
-    WIRE_ERROR,       WIRE_DESC_REQUEST, WIRE_DESC_CHUNK,    WIRE_WATCH,       WIRE_LIST_ROOMS,
-    WIRE_WATCH_START, WIRE_ROOM_LIST,    WIRE_WATCH_END,
+    WIRE_HELLO,          WIRE_WELCOME,       WIRE_REFUSED,        WIRE_CREATE_ROOM,
+    WIRE_JOIN_ROOM,      WIRE_QUICK_MATCH,   WIRE_LEAVE_ROOM,     WIRE_READY,
+    WIRE_REMATCH,        WIRE_RESUME,        WIRE_MOVE,           WIRE_ROOM_STATE,
+    WIRE_MATCH_START,    WIRE_ACK,           WIRE_REJECT,         WIRE_PROGRESS,
+    WIRE_MATCH_END,      WIRE_REMATCH_OFFER, WIRE_MOVE_LOG,       WIRE_SHUTDOWN,
+    WIRE_ERROR,          WIRE_DESC_REQUEST,  WIRE_DESC_CHUNK,     WIRE_WATCH,
+    WIRE_LIST_ROOMS,     WIRE_WATCH_START,   WIRE_ROOM_LIST,      WIRE_WATCH_END,
+    WIRE_REPLAY_REQUEST, WIRE_REPLAY_CHUNK,  WIRE_RECENT_REQUEST, WIRE_RECENT_LIST,
+    WIRE_BEST_REQUEST,   WIRE_BEST_LIST,
 };
 
 static size_t encode(const wire_msg *m, uint8_t *buf, size_t cap)
@@ -373,18 +419,46 @@ static void test_bad_fields_fail(void **ctx)
     expect_bad(WIRE_ROOM_LIST, 9, 0);      /* entry phase waiting */
     expect_bad(WIRE_ROOM_LIST, 9, 3);      /* entry phase finished */
     expect_bad(WIRE_ROOM_LIST, 10, PZ_KIND_COUNT);
-    expect_bad(WIRE_ROOM_LIST, 18, 25);    /* name length 25 */
-    expect_bad(WIRE_ROOM_LIST, 19, 1);     /* a control character in a name */
-    expect_bad(WIRE_ROOM_STATE, 7, 4);     /* phase */
-    expect_bad(WIRE_ROOM_STATE, 17, 0x10); /* player flags */
-    expect_bad(WIRE_MATCH_END, 1, 2);      /* winner */
-    expect_bad(WIRE_MATCH_END, 2, 4);      /* reason */
-    expect_bad(WIRE_MATCH_START, 1, 2);    /* slot */
-    expect_bad(WIRE_MATCH_START, 40, ' '); /* space in the game ID */
-    expect_bad(WIRE_REFUSED, 1, 0);        /* code 0 */
-    expect_bad(WIRE_MOVE_LOG, 8, 2);       /* last */
-    expect_bad(WIRE_DESC_CHUNK, 12, 0);    /* total below offset + count */
-    expect_bad(WIRE_DESC_CHUNK, 23, ' ');  /* a space in the bytes */
+    expect_bad(WIRE_ROOM_LIST, 18, 25);                  /* name length 25 */
+    expect_bad(WIRE_ROOM_LIST, 19, 1);                   /* a control character in a name */
+    expect_bad(WIRE_ROOM_STATE, 7, 4);                   /* phase */
+    expect_bad(WIRE_ROOM_STATE, 17, 0x10);               /* player flags */
+    expect_bad(WIRE_MATCH_END, 1, 2);                    /* winner */
+    expect_bad(WIRE_MATCH_END, 2, 4);                    /* reason */
+    expect_bad(WIRE_MATCH_START, 1, 2);                  /* slot */
+    expect_bad(WIRE_MATCH_START, 40, ' ');               /* space in the game ID */
+    expect_bad(WIRE_REFUSED, 1, 0);                      /* code 0 */
+    expect_bad(WIRE_MOVE_LOG, 8, 2);                     /* last */
+    expect_bad(WIRE_DESC_CHUNK, 12, 0);                  /* total below offset + count */
+    expect_bad(WIRE_DESC_CHUNK, 23, ' ');                /* a space in the bytes */
+    expect_bad(WIRE_REPLAY_REQUEST, 5, 0x80);            /* match id above INT64_MAX */
+    expect_bad(WIRE_REPLAY_CHUNK, 5, WIRE_ERR_MAX + 1);  /* status */
+    expect_bad(WIRE_REPLAY_CHUNK, 5, WIRE_ERR_NO_MATCH); /* an error status with bytes */
+    expect_bad(WIRE_REPLAY_CHUNK, 17, 0);                /* total below offset + count */
+    expect_bad(WIRE_REPLAY_CHUNK, 24, 0x01);             /* a control character in the text */
+    expect_bad(WIRE_REPLAY_CHUNK, 35, 0x7F);
+    expect_bad(WIRE_RECENT_REQUEST, 13, 0); /* limit */
+    expect_bad(WIRE_RECENT_REQUEST, 13, WIRE_RECENT_MAX + 1);
+    expect_bad(WIRE_RECENT_LIST, 5, WIRE_ERR_BUSY); /* an error status with entries */
+    expect_bad(WIRE_RECENT_LIST, 6, 0x80);          /* next_before above INT64_MAX */
+    expect_bad(WIRE_RECENT_LIST, 14, WIRE_RECENT_MAX + 1);
+    expect_bad(WIRE_RECENT_LIST, 15, 0x80); /* match id */
+    expect_bad(WIRE_RECENT_LIST, 31, PZ_KIND_COUNT);
+    expect_bad(WIRE_RECENT_LIST, 36, PZ_DIFF_COUNT);
+    expect_bad(WIRE_RECENT_LIST, 37, 2); /* winner */
+    expect_bad(WIRE_RECENT_LIST, 38, MATCH_END_ABORTED + 1);
+    expect_bad(WIRE_RECENT_LIST, 41, 0);                    /* series */
+    expect_bad(WIRE_RECENT_LIST, 42, 0);                    /* an empty name */
+    expect_bad(WIRE_RECENT_LIST, 43, 0x07);                 /* a control character in the name */
+    expect_bad(WIRE_RECENT_LIST, 54, 2);                    /* solved is a bool */
+    expect_bad(WIRE_RECENT_LIST, 69, WIRE_LIST_ID_MAX + 1); /* game ID length */
+    expect_bad(WIRE_RECENT_LIST, 71, ' ');                  /* space in the game ID */
+    expect_bad(WIRE_BEST_REQUEST, 13, 0);                   /* limit */
+    expect_bad(WIRE_BEST_REQUEST, 13, WIRE_BEST_MAX + 1);
+    expect_bad(WIRE_BEST_REQUEST, 16, ' ');
+    expect_bad(WIRE_BEST_LIST, 6, WIRE_BEST_MAX + 1);
+    expect_bad(WIRE_BEST_LIST, 7, 0x80);
+    expect_bad(WIRE_BEST_LIST, 15, WIRE_NAME_MAX + 1); /* name length */
 
     /* Issue 12 point 6: out-of-range settings decode (the layout is fine)
      * and wire_create_problem gives the BAD_PARAMS reason. */

@@ -75,6 +75,9 @@ void cl_net_destroy(cl_net_t *n)
     cl_hub_t *h = n->hub;
     cl_hub_forget(h, n);
     h->conns--;
+    for (size_t i = 0; i < n->ev_len; i++)
+        free(n->evq[(n->ev_head + i) % n->ev_cap].owned);
+    cl_net_records_free(n);
     free(n->evq);
     free(n->pend);
     free(n->rooms);
@@ -168,6 +171,8 @@ static void run_timers(cl_net_t *n, uint64_t now_ms)
 
 bool cl_net_poll(cl_net_t *n, uint64_t now_ms, cl_net_event *ev)
 {
+    free(n->ev_owned); /* the last event's data lived until now */
+    n->ev_owned = NULL;
     if (n->ev_len == 0) {
         run_timers(n, now_ms);
         if (n->hub->private)
@@ -176,6 +181,7 @@ bool cl_net_poll(cl_net_t *n, uint64_t now_ms, cl_net_event *ev)
     if (n->ev_len == 0)
         return false;
     *ev = n->evq[n->ev_head];
+    n->ev_owned = ev->owned;
     n->ev_head = (n->ev_head + 1) % n->ev_cap;
     n->ev_len--;
     return true;
@@ -186,6 +192,7 @@ bool cl_net_poll(cl_net_t *n, uint64_t now_ms, cl_net_event *ev)
 void cl_net_on_disconnect(cl_net_t *n, uint64_t now_ms)
 {
     n->peer = NULL;
+    cl_net_records_disconnected(n);
     if (n->closing || n->phase == CL_NET_CLOSED) {
         n->phase = CL_NET_CLOSED;
         cl_net_push_text(n, CL_EV_DISCONNECTED, 0, "connection closed");

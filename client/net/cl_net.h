@@ -68,6 +68,9 @@ enum cl_net_ev_type {
     CL_EV_ROOM_LIST,     /* the answer to cl_net_list_rooms: read cl_net_room_list */
     CL_EV_WATCH_END,     /* no longer watching (the room closed): text */
     CL_EV_CAUGHT_UP,     /* watching a started game: both boards rebuilt from the move logs */
+    CL_EV_REPLAY,        /* cl_net_fetch_replay answered: req, match_id, code; replay (text) when code 0 */
+    CL_EV_RECENT,        /* cl_net_request_recent answered: req, code; recent when code 0 */
+    CL_EV_BEST,          /* cl_net_request_best answered: req, code; best when code 0 */
 };
 
 typedef struct cl_net_event {
@@ -86,6 +89,17 @@ typedef struct cl_net_event {
     wire_progress progress; /* PROGRESS */
     wire_match_end end;     /* MATCH_END */
     char text[WIRE_TEXT_MAX + 1];
+    /* REPLAY, RECENT, BEST: the request's number and the server's status
+     * (code: 0, or WIRE_ERR_BUSY, NO_RECORDS, NO_MATCH, INTERNAL). The data
+     * belongs to the connection and stays valid until the next cl_net_poll
+     * on it (or cl_net_destroy); copy what you keep. */
+    uint32_t req;
+    uint64_t match_id;              /* REPLAY */
+    const char *replay;             /* REPLAY: the replay text (docs/replay.md), NUL-terminated */
+    size_t replay_len;              /* its bytes */
+    const wire_recent_list *recent; /* RECENT */
+    const wire_best_list *best;     /* BEST */
+    void *owned;                    /* cl_net's: what replay/recent/best point into */
 } cl_net_event;
 
 /* Connection phase, for menus. */
@@ -219,6 +233,25 @@ uint32_t cl_net_board_moves(const cl_net_t *n, int slot);
 /* The last ROOM_LIST (NULL before one came); valid until the next
  * CL_EV_ROOM_LIST is returned, or destroy. */
 const wire_room_list *cl_net_room_list(const cl_net_t *n);
+
+/* ---- match records (docs/protocol.md, "Match records") ----
+ * Questions about the matches the server has stored; any time after
+ * CONNECTED, in a room or not. Each returns the request's number (never 0)
+ * that its answer event carries, or 0 if it was not sent (not connected,
+ * or a replay fetch is already running). */
+
+/* Fetches the whole replay text of match_id, chunk by chunk (at most
+ * WIRE_REPLAY_MAX bytes); one fetch at a time. Event CL_EV_REPLAY. */
+uint32_t cl_net_fetch_replay(cl_net_t *n, uint64_t match_id);
+/* The newest stored matches with an id below before_id (0: the newest),
+ * limit 1..WIRE_RECENT_MAX (clamped). Event CL_EV_RECENT (next_before:
+ * the next page). */
+uint32_t cl_net_request_recent(cl_net_t *n, uint64_t before_id, int limit);
+/* The fastest solved games on one puzzle: by game_id as played (a seeded
+ * or description ID; at most WIRE_GAME_ID_MAX bytes), or, with game_id
+ * NULL, by the description hash (MATCH_START's, e.g. the race just run).
+ * limit 1..WIRE_BEST_MAX (clamped). Event CL_EV_BEST. */
+uint32_t cl_net_request_best(cl_net_t *n, const char *game_id, uint64_t desc_hash, int limit);
 
 /* ---- LAN discovery: plain UDP probes to the servers' discovery port ---- */
 

@@ -62,6 +62,14 @@ struct cl_net {
 
     uint64_t connect_deadline; /* CONNECTING: give up at this time */
 
+    /* Match records (cl_net_records.c). */
+    uint32_t next_req;
+    void *ev_owned;     /* data of the event cl_net_poll returned last */
+    uint32_t fetch_req; /* the replay being fetched, 0 = none */
+    uint64_t fetch_id;
+    char *fetch_buf; /* fetch_total + 1 bytes once the first chunk came */
+    size_t fetch_len, fetch_total;
+
     /* Resume after a drop. */
     uint32_t resume_window_ms;
     uint64_t resume_deadline;
@@ -88,6 +96,13 @@ bool cl_net_send_msg(cl_net_t *n, const wire_msg *m);
 /* cl_net_req.c: starts an ENet connection to n->host:n->port; NULL or a
  * static message. */
 const char *cl_net_start_connect(cl_net_t *n);
+
+/* cl_net_records.c: REPLAY_CHUNK, RECENT_LIST, BEST_LIST from the server;
+ * cl_net_records_free frees a fetch in progress. */
+void cl_net_on_records(cl_net_t *n, const wire_msg *m);
+void cl_net_records_free(cl_net_t *n);
+/* The connection dropped: a fetch in progress ends (CL_EV_REPLAY, INTERNAL). */
+void cl_net_records_disconnected(cl_net_t *n);
 
 /* cl_net_recv.c: what the hub hands to a connection. */
 void cl_net_on_connect(cl_net_t *n);

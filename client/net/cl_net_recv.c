@@ -373,6 +373,11 @@ void cl_net_on_receive(cl_net_t *n, const uint8_t *data, size_t len)
     case WIRE_ERROR:
         on_error(n, m);
         break;
+    case WIRE_REPLAY_CHUNK:
+    case WIRE_RECENT_LIST:
+    case WIRE_BEST_LIST:
+        cl_net_on_records(n, m);
+        break;
     default: /* a client-to-server type: the server would not send it */
         cl_net_push_text(n, CL_EV_ERROR, WIRE_ERR_BAD_MESSAGE, "unexpected %s from the server",
                          wire_type_name(m->type));

@@ -53,6 +53,7 @@ void st_answer_free(st_answer *a)
     free((char *)a->error);
     st_matches_free(a->matches, a->n);
     st_match_free(&a->match);
+    free(a->text);
     free(a->best);
     memset(a, 0, sizeof *a);
 }
@@ -62,12 +63,20 @@ static void answer(st *s, const st_query *q, st_answer *a)
     const char *err = NULL;
     a->type = q->type;
     a->tag = q->tag;
+    a->tag2 = q->tag2;
+    a->id = q->id;
     switch (q->type) {
     case ST_Q_RECENT:
         err = st_recent(s, q->id, q->limit, &a->matches, &a->n);
         break;
     case ST_Q_GET:
         err = st_get(s, q->id, &a->match, &a->found);
+        if (!err && a->found && q->render) {
+            a->text = q->render(&a->match, &a->text_len);
+            st_match_free(&a->match);
+            if (!a->text)
+                err = "the match cannot be rendered";
+        }
         break;
     case ST_Q_BEST:
         err = st_best_times(s, q->game_id, q->desc_hash, q->limit, &a->best, &a->n);

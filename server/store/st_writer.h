@@ -47,9 +47,17 @@ enum st_query_type {
     ST_Q_PB,         /* st_personal_best(name, kind, width, height) */
 };
 
+/* GET only, optional: called on the store's thread with the match found;
+ * returns malloc'd bytes (and their length) that the answer carries
+ * instead of the match, e.g. its replay text, so that the host's loop
+ * does not do that work either. NULL: a->error says it could not. */
+typedef char *(*st_render_fn)(const st_match *m, size_t *len);
+
 typedef struct st_query {
     int type;      /* enum st_query_type */
     uint64_t tag;  /* the host's, returned in the answer (e.g. which client asked) */
+    uint64_t tag2; /* the same, a second word (e.g. what exactly it asked) */
+    st_render_fn render;
     int64_t id;    /* GET: the match; RECENT: before_id (0 = newest) */
     int limit;     /* RECENT, BEST */
     char *game_id; /* BEST: malloc'd, taken over by st_writer_ask (even when refused); NULL = by desc_hash */
@@ -61,13 +69,16 @@ typedef struct st_query {
 
 typedef struct st_answer {
     int type; /* the query's */
-    uint64_t tag;
+    uint64_t tag, tag2;
+    int64_t id;        /* the query's (GET: the match asked for) */
     const char *error; /* NULL, or what failed (owned by the answer) */
     st_match *matches; /* RECENT: n rows (no desc_id, no moves) */
     int n;             /* RECENT, BEST: rows */
-    st_match match;    /* GET, when found */
-    bool found;        /* GET, PB */
-    st_best *best;     /* BEST: n rows; PB: 1 row when found */
+    st_match match;    /* GET, when found (and no render) */
+    char *text;        /* GET with render, when found: its bytes */
+    size_t text_len;
+    bool found;    /* GET, PB */
+    st_best *best; /* BEST: n rows; PB: 1 row when found */
 } st_answer;
 void st_answer_free(st_answer *a); /* what the answer owns; accepts NULL */
 

@@ -48,7 +48,7 @@ n_tmpl=$(grep -c '^[a-z_]* = ' "$tmp/uncommented.conf")
 [ "$n_keys" = "$n_tmpl" ] && ok "template has all $n_keys keys" || bad "template has $n_tmpl keys of $n_keys"
 # Every flag in --help (but the commands) is a key.
 for flag in $("$SRV" --help | grep -oE '^  --[a-z-]+' | sed 's/^  --//'); do
-  case $flag in config | check-config | no-discovery | print-config | print-config-doc | print-config-template | help | version) continue ;; esac
+  case $flag in config | check-config | no-discovery | print-config | print-config-doc | print-config-template | list-matches | dump-replay | help | version) continue ;; esac
   grep -q "^${flag//-/_} = " "$tmp/defaults" || bad "flag --$flag has no config key"
 done
 ok "every flag has a key"

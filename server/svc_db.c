@@ -1,0 +1,198 @@
+/* svc_db.c: mazerace-server's match database: default location, opening, --list-matches and --dump-replay. */
+#include "svc_db.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "st_engine.h"
+#include "st_writer.h"
+
+#define DB_FILE "matches.db"
+
+const char *svc_db_path(const sv_config *cfg, char *buf, size_t n)
+{
+    if (strcmp(cfg->db, SV_DB_NONE) == 0) {
+        snprintf(buf, n, "%s", "");
+        return NULL;
+    }
+    if (cfg->db[0]) {
+        snprintf(buf, n, "%s", cfg->db);
+        return NULL;
+    }
+    /* systemd's StateDirectory= (the unit sets StateDirectory=mazerace:
+     * /var/lib/mazerace, owned by the service's user); may list several
+     * directories separated by ':', the first is ours. */
+    const char *sd = getenv("STATE_DIRECTORY");
+    if (sd && sd[0]) {
+        size_t len = strcspn(sd, ":");
+        snprintf(buf, n, "%.*s/" DB_FILE, (int)len, sd);
+        return NULL;
+    }
+    const char *xdg = getenv("XDG_STATE_HOME");
+    if (xdg && xdg[0] == '/') {
+        snprintf(buf, n, "%s/mazerace/" DB_FILE, xdg);
+        return NULL;
+    }
+    const char *home = getenv("HOME");
+    if (home && home[0] == '/') {
+        snprintf(buf, n, "%s/.local/state/mazerace/" DB_FILE, home);
+        return NULL;
+    }
+    return "no default place for it: STATE_DIRECTORY, XDG_STATE_HOME and HOME are all unset";
+}
+
+/* mkdir -p of path's directory (the default location may not exist yet). */
+static int make_parent(const char *path)
+{
+    char d[512];
+    snprintf(d, sizeof d, "%s", path);
+    char *slash = strrchr(d, '/');
+    if (!slash || slash == d)
+        return 0;
+    *slash = '\0';
+    for (char *p = d + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(d, 0700) != 0 && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    return mkdir(d, 0700) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+void svc_db_close(struct st_writer *w)
+{
+    st_writer_destroy(w);
+}
+
+int svc_db_open(const sv_config *cfg, st_writer **w, char *path, size_t pathlen)
+{
+    *w = NULL;
+    bool explicit = cfg->db[0] != '\0';
+    const char *why = svc_db_path(cfg, path, pathlen);
+    if (why) {
+        fprintf(stderr,
+                "mazerace-server: match database: %s; running without records (--db PATH to choose)\n", why);
+        return 0;
+    }
+    if (!path[0])
+        return 0; /* --db none */
+    if (!explicit && make_parent(path) != 0) {
+        fprintf(stderr,
+                "mazerace-server: match database %s: cannot create its directory: %s; running "
+                "without records (--db PATH or --db none to choose)\n",
+                path, strerror(errno));
+        return 0;
+    }
+    char err[512];
+    st *s = st_open(path, ST_OPEN_CREATE, err, sizeof err);
+    if (!s) {
+        if (explicit) {
+            fprintf(stderr, "mazerace-server: --db: %s\n", err);
+            return 2;
+        }
+        fprintf(stderr,
+                "mazerace-server: match database: %s; running without records (--db PATH or "
+                "--db none to choose)\n",
+                err);
+        return 0;
+    }
+    *w = st_writer_create(s, 0, 0);
+    if (!*w) {
+        fprintf(stderr, "mazerace-server: match database %s: cannot start its thread\n", path);
+        return explicit ? 2 : 0;
+    }
+    return 0;
+}
+
+static st *open_read(const sv_config *cfg)
+{
+    char path[512], err[512];
+    const char *why = svc_db_path(cfg, path, sizeof path);
+    if (why || !path[0]) {
+        fprintf(stderr, "mazerace-server: no match database: %s\n", why ? why : "--db none");
+        return NULL;
+    }
+    st *s = st_open(path, ST_OPEN_READONLY, err, sizeof err);
+    if (!s)
+        fprintf(stderr, "mazerace-server: %s\n", err);
+    return s;
+}
+
+/* "2026-11-25T09:30:01.250Z" */
+static void utc_text(int64_t ms, char *buf, size_t n)
+{
+    time_t t = (time_t)(ms / 1000);
+    struct tm tm;
+    if (ms < 0 || !gmtime_r(&t, &tm)) {
+        snprintf(buf, n, "?");
+        return;
+    }
+    char day[32];
+    strftime(day, sizeof day, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(buf, n, "%s.%03dZ", day, (int)(ms % 1000));
+}
+
+int svc_db_list(const sv_config *cfg, int n, FILE *out)
+{
+    st *s = open_read(cfg);
+    if (!s)
+        return 1;
+    st_match *rows = NULL;
+    int count = 0;
+    const char *err = st_recent(s, 0, n, &rows, &count);
+    if (err) {
+        fprintf(stderr, "mazerace-server: %s\n", err);
+        st_close(s);
+        return 1;
+    }
+    /* Tab-separated (names may hold spaces): newest first. */
+    fprintf(out, "# id\tstart_utc\tgame_id\tplayer1\tplayer2\twinner\ttime_ms\tmoves\tending\n");
+    for (int i = 0; i < count; i++) {
+        const st_match *m = &rows[i];
+        char when[40];
+        utc_text(m->start_utc_ms, when, sizeof when);
+        const char *winner = m->winner == 0 || m->winner == 1 ? m->p[m->winner].name : "-";
+        /* A description game ID can be long: the line keeps its first 60 bytes. */
+        size_t glen = strlen(m->game_id);
+        fprintf(out, "%lld\t%s\t%.60s%s\t%s\t%s\t%s\t%llu/%llu\t%u/%u\t%s\n", (long long)m->id, when,
+                m->game_id, glen > 60 ? "..." : "", m->p[0].name, m->p[1].name, winner,
+                (unsigned long long)m->p[0].time_ms, (unsigned long long)m->p[1].time_ms, m->p[0].moves,
+                m->p[1].moves, st_ending_text(m->ending));
+    }
+    st_matches_free(rows, count);
+    st_close(s);
+    return 0;
+}
+
+int svc_db_dump_replay(const sv_config *cfg, int64_t id, FILE *out)
+{
+    st *s = open_read(cfg);
+    if (!s)
+        return 1;
+    st_match m;
+    bool found = false;
+    const char *err = st_get(s, id, &m, &found);
+    int rc = 1;
+    if (err)
+        fprintf(stderr, "mazerace-server: %s\n", err);
+    else if (!found)
+        fprintf(stderr, "mazerace-server: no match %lld in the database\n", (long long)id);
+    else {
+        replay *rp = st_to_replay(&m, &err);
+        char *text = rp ? replay_format(rp) : NULL;
+        if (!text)
+            fprintf(stderr, "mazerace-server: match %lld: cannot make its replay: %s\n", (long long)id,
+                    err ? err : "no text");
+        else if (fputs(text, out) >= 0 && fflush(out) == 0)
+            rc = 0;
+        free(text);
+        replay_destroy(rp);
+        st_match_free(&m);
+    }
+    st_close(s);
+    return rc;
+}

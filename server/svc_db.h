@@ -1,0 +1,36 @@
+/* svc_db.h: mazerace-server's match database: where it is, opening it, and the operator tools that read it.
+ */
+#ifndef MR_SVC_DB_H
+#define MR_SVC_DB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sv.h"
+
+struct st_writer;
+
+/* The database path cfg names: cfg->db, or the default location
+ * ($STATE_DIRECTORY/matches.db, else $XDG_STATE_HOME/mazerace/matches.db,
+ * else $HOME/.local/state/mazerace/matches.db). "" when cfg says none.
+ * NULL, or a static message when no default can be found (no HOME). */
+const char *svc_db_path(const sv_config *cfg, char *buf, size_t n);
+
+/* Opens the server's store and starts its writer thread. *w is NULL when
+ * there is to be no database (cfg->db is none). Returns 0, or 2 when the
+ * database was named explicitly (flag or config file) and cannot be used;
+ * a default database that cannot be used is reported on stderr and the
+ * server runs without records (*w NULL). */
+int svc_db_open(const sv_config *cfg, struct st_writer **w, char *path, size_t pathlen);
+/* Stores what is still queued and closes the database (accepts NULL). */
+void svc_db_close(struct st_writer *w);
+
+/* --list-matches N and --dump-replay ID: read the database (read-only,
+ * beside a running server) and print to out. Return the exit status (0;
+ * 1 when the match does not exist or the database cannot be read), with
+ * errors on stderr. */
+int svc_db_list(const sv_config *cfg, int n, FILE *out);
+int svc_db_dump_replay(const sv_config *cfg, int64_t id, FILE *out);
+
+#endif
