@@ -21,12 +21,16 @@
 #              flags include --agones at it (AGONES_SDK_HTTP_PORT); e.g. AGONES=1 PAIRED=--agones
 #              runs each repetition plain (A) and as an Agones GameServer (B); the mock's call counts
 #              are printed at the end
+#   CHURN=N    also run N more bots (N/2 rooms) racing short games (8x8 mazes, one after the other) during
+#              our runs, so that games end and match records are written while the bench measures
+#              (pair with PAIRED="--db PATH" to compare the database on and off)
 #   STEAL_MAX=3    repeat a repetition (enet_echo and ours alike, up to STEAL_TRIES=4 times) while
 #                  any of its runs had more CPU steal than this many per cent; the runs set aside are
 #                  listed at the end (default: keep every run)
 # Every bot connects from 127.0.0.1, so the server's per-address generation budget (--gen-rate,
 # --gen-burst, --gen-queue; docs/reliability.md) is raised to fit 1000 players from one address;
-# SERVER_ARGS come after and can set it back.
+# SERVER_ARGS come after and can set it back. The server keeps no match records (--db none) unless
+# SERVER_ARGS or PAIRED name a database (--db PATH): a bench never writes into the operator's one.
 # Only 127.0.0.1 is used. Every program stops by itself (the server is stopped with SIGINT: at once, not the drain of SIGTERM).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -112,7 +116,7 @@ run_ours() { # k window [variant-flags]: the variant's RESULT lines are tagged "
   local agones_env=
   case " ${SERVER_ARGS:-} $variant " in *" --agones "*) [ -n "$mock_port" ] && agones_env="AGONES_SDK_HTTP_PORT=$mock_port" ;; esac
   env $agones_env "$srv_bin" --bind 127.0.0.1 --port 0 --no-discovery --countdown 1 --max-clients "$cap" \
-    --max-rooms "$rooms" --sockbuf 4096 --log-level warn $gen_budget ${scrape:+--metrics 127.0.0.1:0} ${SERVER_ARGS:-} $variant >"$log" 2>&1 &
+    --max-rooms "$rooms" --sockbuf 4096 --log-level warn --db none $gen_budget ${scrape:+--metrics 127.0.0.1:0} ${SERVER_ARGS:-} $variant >"$log" 2>&1 &
   server_pid=$!
   for _ in $(seq 1 100); do
     port=$(sed -n 's/^listening on [0-9.]*:\([0-9]*\)$/\1/p' "$log")
@@ -162,10 +166,20 @@ PY
     fi
     scraper=$!
   fi
+  local churn=
+  if [ -n "${CHURN:-}" ]; then
+    "$bot_bin" --server "127.0.0.1:$port" --bots "$CHURN" --kind maze --size 8x8 --difficulty easy --pace 50 \
+      --matches 1000000 --name churn --quiet --timeout $((d + 120)) >"$work/churn-$k.log" 2>&1 &
+    churn=$!
+  fi
   "$bot_bin" --server "127.0.0.1:$port" --bots "$k" --bench "$d" --pace $((1000 / rate)) \
     --server-pid "$server_pid" --sockbuf 4096 --timeout $((d + 60)) |
     if [ -n "$variant" ]; then sed -u 's/^RESULT net /RESULT netB /'; else cat; fi | tee -a "$attempt" ||
     echo "netbench: bot bench k=$k failed" >&2
+  if [ -n "$churn" ]; then
+    kill -INT "$churn" 2>/dev/null || true
+    wait "$churn" 2>/dev/null || true
+  fi
   kill -INT "$server_pid"
   wait "$server_pid" || echo "netbench: server exited with $?" >&2
   server_pid=
