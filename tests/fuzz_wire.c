@@ -2,7 +2,7 @@
  *
  * Build and run (from the repository root):
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Icommon \
- *       tests/fuzz_wire.c common/wire.c common/rng.c -o /tmp/fuzz_wire
+ *       tests/fuzz_wire.c common/wire.c common/wire_rec.c common/rng.c -o /tmp/fuzz_wire
  *   /tmp/fuzz_wire -max_total_time=60 -max_len=1024
  *
  * Every input goes through every decoder. Whatever decodes must encode
