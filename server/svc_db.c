@@ -91,7 +91,7 @@ int svc_db_open(const sv_config *cfg, st_writer **w, char *path, size_t pathlen)
     st *s = st_open(path, ST_OPEN_CREATE, err, sizeof err);
     if (!s) {
         if (explicit) {
-            fprintf(stderr, "mazerace-server: --db: %s\n", err);
+            fprintf(stderr, "mazerace-server: --db: %s\n", err); /* st_open's messages hide a password */
             return 2;
         }
         fprintf(stderr,
@@ -100,11 +100,34 @@ int svc_db_open(const sv_config *cfg, st_writer **w, char *path, size_t pathlen)
                 err);
         return 0;
     }
+    bool network = strcmp(st_backend_name(s), "sqlite") != 0;
     *w = st_writer_create(s, 0, 0);
+    char shown[512];
+    st_location_text(path, shown, sizeof shown);
     if (!*w) {
-        fprintf(stderr, "mazerace-server: match database %s: cannot start its thread\n", path);
+        fprintf(stderr, "mazerace-server: match database %s: cannot start its thread\n", shown);
         return explicit ? 2 : 0;
     }
+    /* A network database may be out of reach for a while: records wait in
+     * a spool file in the default database's directory (docs/storage.md). */
+    if (network) {
+        sv_config d = *cfg;
+        d.db[0] = '\0';
+        char spool[600];
+        if (svc_db_path(&d, spool, sizeof spool) == NULL && make_parent(spool) == 0) {
+            char *slash = strrchr(spool, '/');
+            snprintf(slash ? slash + 1 : spool, sizeof spool - (size_t)(slash ? slash + 1 - spool : 0),
+                     "matches.spool");
+            if (!st_writer_spool(*w, spool, err, sizeof err))
+                fprintf(stderr,
+                        "mazerace-server: spool %s: %s; records are lost while the database is down\n", spool,
+                        err);
+        } else {
+            fprintf(stderr, "mazerace-server: no directory for a spool: records are lost while the database "
+                            "is down\n");
+        }
+    }
+    snprintf(path, pathlen, "%s", shown); /* for the log: no password */
     return 0;
 }
 

@@ -22,6 +22,7 @@ const char *svc_db_path(const sv_config *cfg, char *buf, size_t n);
  * database was named explicitly (flag or config file) and cannot be used;
  * a default database that cannot be used is reported on stderr and the
  * server runs without records (*w NULL). */
+/* path gets the location as the log may show it (no password). */
 int svc_db_open(const sv_config *cfg, struct st_writer **w, char *path, size_t pathlen);
 /* Stores what is still queued and closes the database (accepts NULL). */
 void svc_db_close(struct st_writer *w);
