@@ -310,20 +310,6 @@ const char *wire_create_problem(const wire_create *c)
     return pz_validate_params(&c->params);
 }
 
-static bool read_params(reader *r, pz_params *p)
-{
-    uint8_t kind, diff;
-    uint16_t w, h;
-    if (!(get_below(r, &kind, PZ_KIND_COUNT) && get_u16(r, &w) && get_u16(r, &h) &&
-          get_below(r, &diff, PZ_DIFF_COUNT)))
-        return false;
-    p->kind = kind;
-    p->w = w;
-    p->h = h;
-    p->diff = diff;
-    return true;
-}
-
 static bool read_player(reader *r, wire_player *p)
 {
     uint8_t f;
@@ -364,7 +350,7 @@ static bool get_seat_name(reader *r, char out[WIRE_NAME_MAX + 1])
 static bool read_room_entry(reader *r, wire_room_entry *e)
 {
     return get_code(r, e->code) && get_u8(r, &e->phase) &&
-           (e->phase == MATCH_COUNTDOWN || e->phase == MATCH_RACING) && read_params(r, &e->params) &&
+           (e->phase == MATCH_COUNTDOWN || e->phase == MATCH_RACING) && get_params(r, &e->params) &&
            get_u16(r, &e->spectators) && get_seat_name(r, e->name[0]) && get_seat_name(r, e->name[1]);
 }
 
@@ -441,7 +427,7 @@ static bool read_body(reader *r, wire_msg *m)
         wire_room_state *s = &m->room;
         return get_code(r, s->code) && get_u8(r, &s->your_slot) &&
                (s->your_slot < 2 || s->your_slot == WIRE_SLOT_WATCHER) &&
-               get_below(r, &s->phase, MATCH_FINISHED + 1) && read_params(r, &s->params) &&
+               get_below(r, &s->phase, MATCH_FINISHED + 1) && get_params(r, &s->params) &&
                get_series(r, &s->series_len) && get_u8(r, &s->score[0]) && get_u8(r, &s->score[1]) &&
                read_player(r, &s->player[0]) && read_player(r, &s->player[1]) && get_u16(r, &s->spectators);
     }

@@ -241,6 +241,20 @@ static inline bool get_series(reader *r, uint8_t *n)
     return get_u8(r, n) && *n >= 1 && *n <= WIRE_MAX_SERIES;
 }
 
+static inline bool get_params(reader *r, pz_params *p)
+{
+    uint8_t kind, diff;
+    uint16_t w, h;
+    if (!(get_below(r, &kind, PZ_KIND_COUNT) && get_u16(r, &w) && get_u16(r, &h) &&
+          get_below(r, &diff, PZ_DIFF_COUNT)))
+        return false;
+    p->kind = kind;
+    p->w = w;
+    p->h = h;
+    p->diff = diff;
+    return true;
+}
+
 static inline bool at_end(const reader *r)
 {
     return r->pos == r->len;

@@ -143,20 +143,6 @@ static bool get_status(reader *r, uint8_t *s)
     return get_u8(r, s) && status_ok(*s);
 }
 
-static bool get_params(reader *r, pz_params *p)
-{
-    uint8_t kind, diff;
-    uint16_t w, h;
-    if (!(get_below(r, &kind, PZ_KIND_COUNT) && get_u16(r, &w) && get_u16(r, &h) &&
-          get_below(r, &diff, PZ_DIFF_COUNT)))
-        return false;
-    p->kind = kind;
-    p->w = w;
-    p->h = h;
-    p->diff = diff;
-    return true;
-}
-
 static bool read_replay_chunk(reader *r, wire_replay_chunk *c)
 {
     if (!(get_u32(r, &c->req) && get_status(r, &c->status) && get_id(r, &c->match_id, 0) &&
