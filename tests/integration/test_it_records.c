@@ -180,10 +180,9 @@ static void answer(cl_net_t *n, int type, uint32_t req, cl_net_event *ev)
     fail_msg("no answer to request %u in 10 s", req);
 }
 
-/* Runs mazerace-server with a tool's flags; its output as one string (malloc'd). */
-static char *tool(const char *flag, const char *arg, int *code)
+/* Runs argv to its end; its output as one string (malloc'd). */
+static char *run_capture(char *const argv[], int *code)
 {
-    char *argv[] = {MR_SERVER_PATH, "--db", db, (char *)flag, (char *)arg, NULL};
     it_proc p;
     assert_true(it_proc_spawn(&p, argv));
     size_t cap = 1 << 16, len = 0;
@@ -200,6 +199,13 @@ static char *tool(const char *flag, const char *arg, int *code)
     out[len] = '\0';
     assert_true(it_proc_wait(&p, 5000, code, "tool"));
     return out;
+}
+
+/* mazerace-server with a tool's flags on the test's database. */
+static char *tool(const char *flag, const char *arg, int *code)
+{
+    char *argv[] = {MR_SERVER_PATH, "--db", db, (char *)flag, (char *)arg, NULL};
+    return run_capture(argv, code);
 }
 
 static void test_three_matches(void **state)
@@ -299,6 +305,26 @@ static void test_three_matches(void **state)
         check_replay(text, &games[i]);
         free(text);
     }
+    /* mazerace-bot asks the running server the same over the wire. */
+    char addr[32], id2[24];
+    snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+    snprintf(id2, sizeof id2, "%lld", (long long)rows[1].id);
+    char *bargv[] = {MR_BOT_PATH, "--server", addr, "--fetch-replay", id2, NULL};
+    char *text = run_capture(bargv, &code);
+    assert_int_equal(code, 0);
+    check_replay(text, &games[1]);
+    free(text);
+    char *rargv[] = {MR_BOT_PATH, "--server", addr, "--recent", "2", NULL};
+    list = run_capture(rargv, &code);
+    assert_int_equal(code, 0);
+    lines = 0;
+    for (char *p = list; (p = strchr(p, '\n')); p++)
+        lines++;
+    assert_int_equal(lines, 3); /* header + the newest 2 */
+    assert_non_null(strstr(list, games[2].game_id));
+    assert_null(strstr(list, games[0].game_id));
+    free(list);
+
     char *none = tool("--dump-replay", "424242", &code);
     assert_int_equal(code, 1);
     assert_non_null(strstr(none, "no match 424242"));

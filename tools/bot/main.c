@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bt_fleet.h"
+#include "bt_records.h"
 #include "util.h"
 
 static const char usage[] =
@@ -37,6 +38,9 @@ static const char usage[] =
     "                      walking the solution back and forth so the race never ends; measures the\n"
     "                      move acknowledgement round trip for S seconds once every bot is racing\n"
     "  --server-pid PID    bench: read the server's CPU time from /proc/PID/stat\n"
+    "  --recent N          play nothing: print the newest N (1..1000) matches the server stored, one a\n"
+    "                      line (tab-separated: id, start, game ID, players, winner, times, moves, ending)\n"
+    "  --fetch-replay ID   play nothing: write the replay of stored match ID to stdout (docs/replay.md)\n"
     "  --quiet             print only the summary and failures\n"
     "  --help, --version\n"
     "\n"
@@ -88,6 +92,8 @@ int main(int argc, char **argv)
     bool creating = false, pace_set = false, size_set = false, diff_set = false;
     const char *kind = NULL;
     int w = 0, h = 0, diff = PZ_MEDIUM;
+    int recent = 0;
+    uint64_t replay_id = 0;
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -103,11 +109,11 @@ int main(int argc, char **argv)
             o.quiet = true;
             continue;
         }
-        static const char *const with_value[] = {"--server",     "--room",       "--kind",    "--size",
-                                                 "--difficulty", "--id",         "--seed",    "--series",
-                                                 "--pace",       "--mistakes",   "--matches", "--bots",
-                                                 "--name",       "--bot-seed",   "--timeout", "--sockbuf",
-                                                 "--bench",      "--server-pid", "--watch",   "--spectators"};
+        static const char *const with_value[] = {
+            "--server", "--room",       "--kind",    "--size",        "--difficulty", "--id",
+            "--seed",   "--series",     "--pace",    "--mistakes",    "--matches",    "--bots",
+            "--name",   "--bot-seed",   "--timeout", "--sockbuf",     "--bench",      "--server-pid",
+            "--watch",  "--spectators", "--recent",  "--fetch-replay"};
         bool known = false;
         for (size_t k = 0; k < MR_ARRAY_LEN(with_value); k++)
             known = known || strcmp(a, with_value[k]) == 0;
@@ -204,6 +210,13 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--bench") == 0) {
             if (!parse_double(v, 0.1, 600, &o.bench_s))
                 return bad("--bench: '%s' is not a number of seconds 0.1..600", v);
+        } else if (strcmp(a, "--recent") == 0) {
+            if (!mr_parse_long(v, 1, 1000, &n))
+                return bad("--recent: '%s' is not a number 1..1000", v);
+            recent = (int)n;
+        } else if (strcmp(a, "--fetch-replay") == 0) {
+            if (!mr_parse_u64(v, &replay_id) || replay_id < 1 || replay_id > INT64_MAX)
+                return bad("--fetch-replay: '%s' is not a match id (a number from 1)", v);
         } else if (strcmp(a, "--server-pid") == 0) {
             if (!mr_parse_long(v, 1, 1L << 30, &n))
                 return bad("--server-pid: '%s' is not a process id", v);
@@ -213,6 +226,11 @@ int main(int argc, char **argv)
         }
     }
 
+    if (recent || replay_id) {
+        if (recent && replay_id)
+            return bad("--recent and --fetch-replay: one at a time%s", "");
+        return bt_records_run(o.host, o.port, recent, replay_id, o.timeout_s);
+    }
     if (o.player.mode == BT_JOIN && creating)
         return bad("--room joins a room; --kind/--size/--difficulty/--id/--seed create one%s", "");
     if (o.player.mode == BT_WATCH && (creating || o.bench_s > 0 || o.spectators))
