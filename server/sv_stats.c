@@ -35,6 +35,11 @@ void sv_print_stats(const sv_t *sv, FILE *f)
     fprintf(f, "stats rooms_created %llu\n", (unsigned long long)s.rooms_created);
     fprintf(f, "stats matches_started %llu\n", (unsigned long long)s.matches_started);
     fprintf(f, "stats matches_finished %llu\n", (unsigned long long)s.matches_finished);
+    fprintf(f, "stats records_queued %llu\n", (unsigned long long)s.records_queued);
+    fprintf(f, "stats records_stored %llu\n", (unsigned long long)s.records_stored);
+    fprintf(f, "stats records_dropped %llu\n", (unsigned long long)s.records_dropped);
+    fprintf(f, "stats records_failed %llu\n", (unsigned long long)s.records_failed);
+    fprintf(f, "stats queries %llu\n", (unsigned long long)s.queries);
     fprintf(f, "stats watches %llu\n", (unsigned long long)s.watches);
     fprintf(f, "stats watch_refused %llu\n", (unsigned long long)s.watch_refused);
     fprintf(f, "stats spectators_now %d\n", s.spectators_now);

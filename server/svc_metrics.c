@@ -95,6 +95,12 @@ static void render(svc_metrics *m, textbuf *b)
            (double)s.matches_started);
     metric(b, "mazerace_matches_finished_total", "counter", "Games ended (solved, forfeit or aborted).",
            (double)s.matches_finished);
+    metric(b, "mazerace_records_stored_total", "counter", "Match records committed to the match database.",
+           (double)s.records_stored);
+    metric(b, "mazerace_records_dropped_total", "counter",
+           "Match records lost before the database: its queue was full.", (double)s.records_dropped);
+    metric(b, "mazerace_records_failed_total", "counter", "Match records the database refused.",
+           (double)s.records_failed);
     metric(b, "mazerace_moves_validated_total", "counter", "Moves handed to the match engine.",
            (double)s.moves_validated);
     put(b, "# HELP mazerace_moves_total Moves checked by the match engine, by puzzle kind and result.\n"

@@ -69,6 +69,7 @@ echo "   mazerace-server Depends: $server_deps"
 grep -q 'libsdl2-2.0-0' <<<"$game_deps" || fail "mazerace does not depend on libsdl2-2.0-0"
 grep -q 'libsdl2-ttf' <<<"$game_deps" || fail "mazerace does not depend on libsdl2-ttf"
 grep -q 'libenet7' <<<"$server_deps" || fail "mazerace-server does not depend on libenet7"
+grep -q 'libsqlite3-0' <<<"$server_deps" || fail "mazerace-server does not depend on libsqlite3-0 (the match database)"
 if grep -qi 'sdl' <<<"$server_deps"; then fail "mazerace-server depends on SDL"; fi
 server_files=$(dpkg-deb -c "$server_deb")
 server_conffiles=$(dpkg-deb --ctrl-tarfile "$server_deb" | tar -xOf - ./conffiles 2>/dev/null || true)
