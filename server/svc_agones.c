@@ -148,10 +148,13 @@ static void label_body(int i, char *body, size_t cap)
     }
 }
 
-/* The value of the first "state" key in a GameServer JSON: status.state. */
+/* Whether status.state of a GameServer JSON is want: the first "state"
+ * key after the "status" key (labels and annotations come before it, in
+ * object_meta, and the spec has no "state"). */
 static bool state_is(const char *json, const char *want)
 {
-    const char *p = strstr(json, "\"state\"");
+    const char *p = strstr(json, "\"status\"");
+    p = p ? strstr(p, "\"state\"") : NULL;
     if (!p)
         return false;
     p += 7;
