@@ -189,7 +189,7 @@ static void destroy(cl_backend *b)
     free(l);
 }
 
-static const cl_backend_ops local_ops = {update, poll, move, ready, rematch, puzzle, state, destroy};
+static const cl_backend_ops local_ops = {update, poll, move, ready, rematch, puzzle, state, destroy, NULL};
 
 void cl_backend_destroy(cl_backend *b)
 {

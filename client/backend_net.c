@@ -66,6 +66,7 @@ typedef struct netbe {
     /* The race module numbers its moves; cl_net numbers what it sends. */
     uint32_t map_race[SEQMAP], map_net[SEQMAP];
     int nmap;
+    uint32_t best_req; /* the best-time question in flight, 0 none */
     cl_event q[64];
     int qh, qn;
 } netbe;
@@ -278,6 +279,18 @@ static void on_event(netbe *nb, const cl_net_event *e, uint64_t now)
         nb->in_room = false;
         push_text(nb, CL_BE_INFO, "The players have left: the room is closed.");
         return;
+    case CL_EV_BEST:
+        if (!e->req || e->req != nb->best_req)
+            return;
+        nb->best_req = 0;
+        ev.type = CL_BE_BEST;
+        if (e->code == 0 && e->best && e->best->count > 0) {
+            ev.best_ms = e->best->e[0].time_ms;
+            snprintf(ev.text, sizeof ev.text, "%s", e->best->e[0].name);
+        } else if (e->code != 0) {
+            ev.moves = UINT32_MAX; /* no records there (or none readable now) */
+        }
+        break;
     case CL_EV_SHUTDOWN:
         push_text(nb, CL_BE_ERROR, "The server shut down.");
         return;
@@ -416,7 +429,13 @@ static void destroy(cl_backend *b)
     free(nb);
 }
 
-static const cl_backend_ops net_ops = {update, poll, move, ready, rematch, puzzle, state, destroy};
+static void ask_best(cl_backend *b, const char *game_id)
+{
+    netbe *nb = (netbe *)b;
+    nb->best_req = cl_net_request_best(nb->n, game_id, 0, 1);
+}
+
+static const cl_backend_ops net_ops = {update, poll, move, ready, rematch, puzzle, state, destroy, ask_best};
 
 cl_backend *cl_backend_net(const char *address, const char *name, const char *create_id, int series_len,
                            const char *room, bool auto_ready, void *server, uint64_t now_ms, char *err,

@@ -127,6 +127,11 @@ struct cl_app {
     uint32_t bests_ticket;
     bool bests_in;
     cl_hist_bests bests;
+    /* The server's best on the puzzle just raced (online): 0 not asked, 1
+     * asked, 2 answered (ms 0: none yet), 3 the server keeps no records. */
+    int server_best;
+    uint64_t server_best_ms;
+    char server_best_name[32];
     /* The History screen: the page shown and how it was reached. */
     struct {
         uint32_t ticket, race_ticket;
@@ -171,8 +176,9 @@ void cl_history_scene_free(cl_app *a);
 void cl_history_open_replay(cl_app *a, const cl_hist_race *r);
 /* The race as a replay (history_replay.c); NULL with *err (static). */
 replay *cl_hist_race_replay(const cl_hist_race *r, const char **err);
-/* The best-times lines of the results screen ("" when none). */
-void cl_record_bests_text(const cl_app *a, char *puzzle, size_t plen, char *personal, size_t perlen);
+/* The best-times lines of the results screen (at most 3, each < 160
+ * bytes) into lines; returns how many. */
+int cl_record_bests_text(const cl_app *a, char lines[][160]);
 /* Draws the race screen (boards, HUD, countdown, hints) for race and results. */
 void cl_race_draw_screen(cl_app *a);
 

@@ -24,6 +24,8 @@ enum cl_ev_type {
     CL_BE_RESYNC,        /* states were rebuilt (resume): re-read state() */
     CL_BE_INFO,          /* text for the player; the game goes on */
     CL_BE_ERROR,         /* text for the player; the backend is finished */
+    CL_BE_BEST,          /* ask_best answered: best_ms (0: none), text the name; moves
+                            -1 (UINT32_MAX) when the server keeps no records */
 };
 
 typedef struct cl_event {
@@ -35,6 +37,7 @@ typedef struct cl_event {
     pz_progress progress;
     uint64_t start_ms; /* app clock */
     match_result result;
+    uint64_t best_ms; /* BEST */
     char text[256];
 } cl_event;
 
@@ -53,6 +56,9 @@ typedef struct cl_backend_ops {
     /* The authority's view of slot's state, or NULL if it has none here. */
     const pz_state *(*state)(cl_backend *b, int slot);
     void (*destroy)(cl_backend *b); /* leaves politely and frees */
+    /* Asks the authority for the best time on game_id; answered by a
+     * CL_BE_BEST event. NULL when the authority keeps no records (local). */
+    void (*ask_best)(cl_backend *b, const char *game_id);
 } cl_backend_ops;
 
 /* What every backend shows the lobby and race screens. */

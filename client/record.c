@@ -50,6 +50,7 @@ static void finish(cl_app *a, const match_result *res)
     memset(&a->bests, 0, sizeof a->bests);
     a->bests_in = false;
     a->bests_ticket = 0;
+    a->server_best = 0;
     if (!a->history)
         return;
     if (!a->args.no_save)
@@ -88,14 +89,30 @@ void cl_record_event(cl_app *a, const cl_event *ev)
     case CL_BE_FINISHED:
         finish(a, &ev->result);
         break;
+    case CL_BE_BEST:
+        a->server_best = ev->moves == UINT32_MAX ? 3 : 2;
+        a->server_best_ms = ev->best_ms;
+        snprintf(a->server_best_name, sizeof a->server_best_name, "%.31s", ev->text);
+        printf("SERVER_BEST %s ms=%llu name=%s\n", a->server_best == 3 ? "no-records" : "answered",
+               (unsigned long long)a->server_best_ms, a->server_best_name[0] ? a->server_best_name : "-");
+        fflush(stdout);
+        break;
     default:
         break;
     }
 }
 
-/* Picks up the best times once the history answers. */
+/* Picks up the best times once the history answers; online, asks the
+ * server for its best once the results show (by then the server has
+ * usually stored this race too). */
 void cl_record_update(cl_app *a)
 {
+    cl_backend *b = a->backend;
+    if (a->server_best == 0 && a->scene == CL_SCENE_RESULTS && a->rec.game_id[0] && b && b->ops->ask_best &&
+        !b->watching) {
+        b->ops->ask_best(b, a->rec.game_id);
+        a->server_best = 1;
+    }
     if (a->bests_ticket && !a->bests_in && cl_history_bests(a->history, a->bests_ticket, &a->bests))
         a->bests_in = true;
 }
@@ -106,36 +123,41 @@ static void secs(char *buf, size_t len, uint64_t ms)
              (unsigned long long)(ms % 1000 / 10));
 }
 
-void cl_record_bests_text(const cl_app *a, char *puzzle, size_t plen, char *personal, size_t perlen)
+int cl_record_bests_text(const cl_app *a, char lines[][160])
 {
-    puzzle[0] = personal[0] = '\0';
-    if (!a->history || !a->bests_ticket)
-        return;
-    if (!a->bests_in) {
-        snprintf(puzzle, plen, "Best times: reading...");
-        return;
-    }
-    const cl_hist_bests *b = &a->bests;
-    if (!b->ok)
-        return;
+    int n = 0;
     char t[32];
-    /* A new best is news when one of this machine's players set it. */
     const cl_hist_race *r = &a->rec;
-    uint64_t mine = r->me < 0 || r->winner == r->me ? cl_hist_race_best_ms(r) : 0;
-    if (b->have_puzzle) {
-        secs(t, sizeof t, b->puzzle_ms);
-        snprintf(puzzle, plen, "Best on this puzzle: %s (%.24s)%s", t, b->puzzle_name,
-                 mine && mine == b->puzzle_ms ? "  -  new best!" : "");
-    } else {
-        snprintf(puzzle, plen, "Best on this puzzle: nobody solved it yet");
+    const cl_hist_bests *b = &a->bests;
+    if (a->history && a->bests_ticket && !a->bests_in)
+        snprintf(lines[n++], 160, "Best times: reading...");
+    if (a->history && a->bests_in && b->ok) {
+        /* A new best is news when one of this machine's players set it. */
+        uint64_t mine = r->me < 0 || r->winner == r->me ? cl_hist_race_best_ms(r) : 0;
+        if (b->have_puzzle) {
+            secs(t, sizeof t, b->puzzle_ms);
+            snprintf(lines[n++], 160, "Best on this puzzle: %s (%.24s)%s", t, b->puzzle_name,
+                     mine && mine == b->puzzle_ms ? "  -  new best!" : "");
+        } else {
+            snprintf(lines[n++], 160, "Best on this puzzle: nobody solved it yet");
+        }
+        const pz_kind *k = pz_kind_by_id(r->params.kind);
+        if (b->have_personal) {
+            secs(t, sizeof t, b->personal_ms);
+            snprintf(lines[n++], 160, "Your best on %s %dx%d: %s", k ? k->name : "?", r->params.w,
+                     r->params.h, t);
+        } else {
+            snprintf(lines[n++], 160, "Your best on %s %dx%d: none yet", k ? k->name : "?", r->params.w,
+                     r->params.h);
+        }
     }
-    const pz_kind *k = pz_kind_by_id(a->rec.params.kind);
-    if (b->have_personal) {
-        secs(t, sizeof t, b->personal_ms);
-        snprintf(personal, perlen, "Your best on %s %dx%d: %s", k ? k->name : "?", a->rec.params.w,
-                 a->rec.params.h, t);
-    } else {
-        snprintf(personal, perlen, "Your best on %s %dx%d: none yet", k ? k->name : "?", a->rec.params.w,
-                 a->rec.params.h);
+    if (a->server_best == 1) {
+        snprintf(lines[n++], 160, "Server best: asking...");
+    } else if (a->server_best == 2 && a->server_best_ms) {
+        secs(t, sizeof t, a->server_best_ms);
+        snprintf(lines[n++], 160, "Server best: %s (%.24s)", t, a->server_best_name);
+    } else if (a->server_best == 2) {
+        snprintf(lines[n++], 160, "Server best: nobody solved it there yet");
     }
+    return n;
 }

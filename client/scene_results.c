@@ -49,9 +49,8 @@ static void draw(cl_app *a)
     cl_text *t = a->text;
     int fh = cl_text_height(t, CL_FONT_BODY);
     /* Height from the content: title, reason, table, series line, buttons. */
-    char best[2][160];
-    cl_record_bests_text(a, best[0], sizeof best[0], best[1], sizeof best[1]);
-    int nbest = !!best[0][0] + !!best[1][0];
+    char best[3][160];
+    int nbest = cl_record_bests_text(a, best);
     int sh = cl_text_height(t, CL_FONT_SMALL);
     int content = fh + cl_text_height(t, CL_FONT_TITLE) + fh * 2 + fh * 3 / 2 * 3 +
                   (res->series_len > 1 ? fh * 3 / 2 : 0) + nbest * sh * 5 / 4 + fh +
@@ -109,9 +108,7 @@ static void draw(cl_app *a)
         cl_text_draw(t, CL_FONT_BODY, buf, a->out_w / 2, ty, cl_col_accent, CL_CENTER);
         ty += fh * 3 / 2;
     }
-    for (int i = 0; i < 2; i++) {
-        if (!best[i][0])
-            continue;
+    for (int i = 0; i < nbest; i++) {
         bool news = strstr(best[i], "new best") != NULL;
         cl_text_draw(t, CL_FONT_SMALL, best[i], a->out_w / 2, ty, news ? cl_col_good : cl_col_dim, CL_CENTER);
         ty += sh * 5 / 4;

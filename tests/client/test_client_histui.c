@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -181,11 +182,68 @@ static void test_corrupt_history_said_once(void **ctx)
     assert_non_null(strstr(out, "HISTORY page=1 races=0"));
 }
 
+#if defined(MR_SERVER_BIN) && defined(MR_BOT_BIN)
+/* Online: the client races a bot through the real server (which keeps its
+ * own records); the race lands in the client's history as an online race
+ * against the bot, and the results screen gets the server's best on the
+ * puzzle without waiting for it. */
+static void test_online_race_and_server_best(void **ctx)
+{
+    (void)ctx;
+    char db[512], hist[512], slog[512];
+    snprintf(db, sizeof db, "%s", clt_path("server.db"));
+    snprintf(hist, sizeof hist, "%s", clt_path("online.sqlite"));
+    snprintf(slog, sizeof slog, "%s", clt_path("server.log"));
+    const char *sv_argv[] = {MR_SERVER_BIN, "--bind", "127.0.0.1", "--port", "0", "--no-discovery",
+                             "--countdown", "1",      "--db",      db,       NULL};
+    pid_t sv = clt_spawn(sv_argv, slog);
+    assert_true(sv > 0);
+    char rest[256], addr[64];
+    if (!clt_wait_for(slog, "listening on 127.0.0.1:", rest, sizeof rest, 10000)) {
+        clt_stop(sv);
+        fail_msg("the server did not start");
+    }
+    snprintf(addr, sizeof addr, "127.0.0.1:%d", atoi(rest));
+    const char *bot_argv[] = {MR_BOT_BIN, "--server",  addr, "--pace", "40",
+                              "--quiet",  "--timeout", "60", NULL};
+    pid_t bot = clt_spawn(bot_argv, clt_path("bot.log"));
+    char script[512];
+    snprintf(script, sizeof script,
+             "0 wait race\n+0 wait results\n+1500 screenshot %s\n+100 key Escape\n" TO_HISTORY
+             "+100 wait history\n+300 quit\n",
+             clt_path("online.bmp"));
+    assert_true(clt_write(clt_path("online.txt"), script));
+    const char *args[] = {"--headless",    "--join",    addr, "--quick",  "--name",
+                          "Tester",        "--history", hist, "--script", clt_path("online.txt"),
+                          "--max-seconds", "60",        NULL};
+    int rc = clt_run(args, out, sizeof out, 90000);
+    clt_stop(bot);
+    clt_stop(sv);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "winner_name=bot"));
+    assert_non_null(strstr(out, "SERVER_BEST answered ms="));
+    assert_non_null(strstr(out, "name=bot"));
+    assert_non_null(strstr(out, "HISTORY page=1 races=1 more=0"));
+    cl_history *h = cl_history_create(hist, true);
+    uint32_t t = cl_history_ask_page(h, 0, 1);
+    cl_history_flush(h);
+    static cl_hist_page p;
+    assert_true(cl_history_page(h, t, &p));
+    assert_int_equal(p.n, 1);
+    assert_int_equal(p.e[0].mode, CL_HIST_ONLINE);
+    assert_string_equal(p.e[0].name[p.e[0].winner], "bot");
+    cl_history_destroy(h);
+}
+#endif
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_results_and_history_screen),
         cmocka_unit_test(test_corrupt_history_said_once),
+#if defined(MR_SERVER_BIN) && defined(MR_BOT_BIN)
+        cmocka_unit_test(test_online_race_and_server_best),
+#endif
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     if (rc == 0)

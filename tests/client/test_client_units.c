@@ -222,7 +222,8 @@ static void f_destroy(cl_backend *b)
 {
     (void)b;
 }
-static const cl_backend_ops fake_ops = {f_update, f_poll, f_move, f_nop, f_nop, f_puzzle, f_state, f_destroy};
+static const cl_backend_ops fake_ops = {f_update, f_poll,  f_move,    f_nop, f_nop,
+                                        f_puzzle, f_state, f_destroy, NULL};
 
 static void test_prediction_and_rollback(void **ctx)
 {
