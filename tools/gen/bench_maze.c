@@ -239,7 +239,7 @@ void bench_maze(const bench_opts *o)
     bench_moves(1000, o->quick ? 100000 : 10000000);
     bench_solve_decode(1000);
 
-    printf("maze: generate + grade (redraws until the band matches)\n");
+    printf("maze: generate + grade (steered into the band, redrawn if steering misses)\n");
     static const int sizes[][2] = {{21, 15}, {64, 48}, {100, 100}, {160, 160}, {200, 200}, {1000, 1000}};
     for (size_t s = 0; s < MR_ARRAY_LEN(sizes); s++)
         for (int d = 0; d < PZ_DIFF_COUNT; d++) {
