@@ -16,13 +16,14 @@
 
 static const char *const fast_server[] = {"--no-discovery", "--countdown", "0.2", NULL};
 
-/* Creator (player 0) and joiner (player 1) on kind, with their paces. */
-static void add_pair(it_env *e, int kind, uint32_t pace0, uint32_t pace1, bool shared)
+/* Creator (player 0) and joiner (player 1) on kind at w x h (0: the
+ * kind's default size), with their paces. */
+static void add_pair(it_env *e, int kind, int w, int h, uint32_t pace0, uint32_t pace1, bool shared)
 {
     bt_player_cfg a = it_cfg("fast", BT_CREATE, pace0);
     a.params.kind = kind;
-    a.params.w = pz_kind_by_id(kind)->default_w;
-    a.params.h = pz_kind_by_id(kind)->default_h;
+    a.params.w = w ? w : pz_kind_by_id(kind)->default_w;
+    a.params.h = h ? h : pz_kind_by_id(kind)->default_h;
     a.params.diff = PZ_MEDIUM; /* pars of several moves: the slow one gets to move too */
     a.has_seed = true;
     a.seed = 1000 + (uint64_t)kind;
@@ -41,45 +42,58 @@ static const bt_result *only_result(bt_player *p)
     return r;
 }
 
-/* Two bots race to the end on each kind; the fast one must win on the
- * server's clock, and each saw every accepted move of the other. */
+/* Two bots race to the end on kind at w x h (0: default); the fast one
+ * must win on the server's clock, and each saw every accepted move of the
+ * other. */
+static void race_fast_wins(int kind, int w, int h)
+{
+    const pz_kind *k = pz_kind_by_id(kind);
+    assert_non_null(k->generate); /* every kind is raced; none skipped */
+    it_env e;
+    assert_true(it_env_start(&e, fast_server));
+    /* One pair on private connections, the sum pair on the shared hub,
+     * so both ways of running cl_net are raced. */
+    add_pair(&e, kind, w, h, 10, 20, kind == PZ_SUM);
+    bool ok = it_env_run(&e, it_all_done, NULL, 60000);
+    const bt_result *ra = only_result(e.p[0]), *rb = only_result(e.p[1]);
+    assert_true(ok);
+    int sa = ra->slot, sb = rb->slot;
+    assert_int_not_equal(sa, sb);
+    assert_int_equal(ra->end.winner, sa);
+    assert_int_equal(rb->end.winner, sa);
+    assert_int_equal(ra->end.reason, MATCH_END_SOLVED);
+    assert_true(ra->end.solved[sa]);
+    assert_false(ra->end.solved[sb]);
+    assert_true(ra->end.time_ms[sa] <= ra->end.time_ms[sb]);
+    /* Progress: a PROGRESS for each accepted move of the other. */
+    const bt_counts *ca = bt_player_counts(e.p[0]), *cb = bt_player_counts(e.p[1]);
+    assert_true(ra->end.moves[sa] > 0);
+    assert_true(ra->end.moves[sb] > 0); /* the slow one got going too */
+    assert_int_equal(cb->progress, ra->end.moves[sa]);
+    assert_int_equal(ca->progress, ra->end.moves[sb]);
+    assert_int_equal(ca->acked, ra->end.moves[sa]);
+    assert_int_equal(ca->rejected, 0);
+    /* Both bots' own confirmed state: the winner's is solved. */
+    cl_net_t *na = bt_player_net(e.p[0]);
+    assert_true(k->is_solved(cl_net_puzzle(na), cl_net_state(na)));
+    fprintf(stderr, "%s: fast %u moves in %u ms, slow %u moves\n", k->name, ra->end.moves[sa],
+            ra->end.time_ms[sa], ra->end.moves[sb]);
+    it_env_stop(&e);
+}
+
 static void test_each_kind_fast_bot_wins(void **ctx)
 {
     (void)ctx;
-    for (int kind = 0; kind < PZ_KIND_COUNT; kind++) {
-        const pz_kind *k = pz_kind_by_id(kind);
-        assert_non_null(k->generate); /* every kind is raced; none skipped */
-        it_env e;
-        assert_true(it_env_start(&e, fast_server));
-        /* One pair on private connections, the sum pair on the shared hub,
-         * so both ways of running cl_net are raced. */
-        add_pair(&e, kind, 10, 20, kind == PZ_SUM);
-        bool ok = it_env_run(&e, it_all_done, NULL, 60000);
-        const bt_result *ra = only_result(e.p[0]), *rb = only_result(e.p[1]);
-        assert_true(ok);
-        int sa = ra->slot, sb = rb->slot;
-        assert_int_not_equal(sa, sb);
-        assert_int_equal(ra->end.winner, sa);
-        assert_int_equal(rb->end.winner, sa);
-        assert_int_equal(ra->end.reason, MATCH_END_SOLVED);
-        assert_true(ra->end.solved[sa]);
-        assert_false(ra->end.solved[sb]);
-        assert_true(ra->end.time_ms[sa] <= ra->end.time_ms[sb]);
-        /* Progress: a PROGRESS for each accepted move of the other. */
-        const bt_counts *ca = bt_player_counts(e.p[0]), *cb = bt_player_counts(e.p[1]);
-        assert_true(ra->end.moves[sa] > 0);
-        assert_true(ra->end.moves[sb] > 0); /* the slow one got going too */
-        assert_int_equal(cb->progress, ra->end.moves[sa]);
-        assert_int_equal(ca->progress, ra->end.moves[sb]);
-        assert_int_equal(ca->acked, ra->end.moves[sa]);
-        assert_int_equal(ca->rejected, 0);
-        /* Both bots' own confirmed state: the winner's is solved. */
-        cl_net_t *na = bt_player_net(e.p[0]);
-        assert_true(k->is_solved(cl_net_puzzle(na), cl_net_state(na)));
-        fprintf(stderr, "%s: fast %u moves in %u ms, slow %u moves\n", k->name, ra->end.moves[sa],
-                ra->end.time_ms[sa], ra->end.moves[sb]);
-        it_env_stop(&e);
-    }
+    for (int kind = 0; kind < PZ_KIND_COUNT; kind++)
+        race_fast_wins(kind, 0, 0);
+}
+
+/* The largest number path (issue 13, 100 cells: paths past the first 64
+ * cells, PROGRESS of long paths) over the wire. */
+static void test_big_sum_race(void **ctx)
+{
+    (void)ctx;
+    race_fast_wins(PZ_SUM, 10, 10);
 }
 
 /* A move the rules refuse, sent in the middle of the race: REJECT with the
@@ -89,7 +103,7 @@ static void test_illegal_move_rejected_play_continues(void **ctx)
     (void)ctx;
     it_env e;
     assert_true(it_env_start(&e, fast_server));
-    add_pair(&e, PZ_MAZE, 5, 8, false);
+    add_pair(&e, PZ_MAZE, 0, 0, 5, 8, false);
     /* Wait until player 0 has a few accepted moves. */
     bool ok = false;
     uint64_t deadline = mr_now_us() + 30000000u;
@@ -118,7 +132,7 @@ static void drop_and_resume(bool silently)
 {
     it_env e;
     assert_true(it_env_start(&e, fast_server));
-    add_pair(&e, PZ_MAZE, 10, 12, false);
+    add_pair(&e, PZ_MAZE, 0, 0, 10, 12, false);
     bool ok = false;
     uint64_t deadline = mr_now_us() + 30000000u;
     while (!ok && mr_now_us() < deadline) {
@@ -167,7 +181,7 @@ static void test_no_return_forfeits(void **ctx)
     static const char *const short_grace[] = {"--no-discovery", "--countdown", "0.2", "--grace", "0.5", NULL};
     it_env e;
     assert_true(it_env_start(&e, short_grace));
-    add_pair(&e, PZ_MAZE, 50, 50, false);
+    add_pair(&e, PZ_MAZE, 0, 0, 50, 50, false);
     bool ok = false;
     uint64_t deadline = mr_now_us() + 30000000u;
     while (!ok && mr_now_us() < deadline) {
@@ -231,7 +245,7 @@ static void test_server_shutdown_reaches_both(void **ctx)
     (void)ctx;
     it_env e;
     assert_true(it_env_start(&e, fast_server));
-    add_pair(&e, PZ_MAZE, 200, 200, false);
+    add_pair(&e, PZ_MAZE, 0, 0, 200, 200, false);
     bool ok = false;
     uint64_t deadline = mr_now_us() + 30000000u;
     while (!ok && mr_now_us() < deadline) {
@@ -260,6 +274,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_each_kind_fast_bot_wins, it_teardown),
+        cmocka_unit_test_teardown(test_big_sum_race, it_teardown),
         cmocka_unit_test_teardown(test_illegal_move_rejected_play_continues, it_teardown),
         cmocka_unit_test_teardown(test_drop_and_resume, it_teardown),
         cmocka_unit_test_teardown(test_silent_drop_and_resume, it_teardown),
