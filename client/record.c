@@ -13,6 +13,15 @@ static uint32_t since_start(const cl_app *a, uint64_t at)
     return at > s ? (uint32_t)(at - s > UINT32_MAX ? UINT32_MAX : at - s) : 0;
 }
 
+/* Whose personal best the results show: this machine's player; in hotseat
+ * the winner (else player 1). */
+static int best_slot(const cl_hist_race *r)
+{
+    if (r->me == 0 || r->me == 1)
+        return r->me;
+    return r->winner == 1 ? 1 : 0;
+}
+
 static void finish(cl_app *a, const match_result *res)
 {
     cl_hist_race *r = &a->rec;
@@ -57,7 +66,7 @@ static void finish(cl_app *a, const match_result *res)
         cl_history_add(a->history, r);
     /* Asked after the add: the worker runs requests in order, so the answer
      * already counts this race. */
-    a->bests_ticket = cl_history_ask_bests(a->history, r->game_id, &r->params, a->settings.name);
+    a->bests_ticket = cl_history_ask_bests(a->history, r->game_id, &r->params, r->name[best_slot(r)]);
 }
 
 void cl_record_event(cl_app *a, const cl_event *ev)
@@ -142,12 +151,15 @@ int cl_record_bests_text(const cl_app *a, char lines[][160])
             snprintf(lines[n++], 160, "Best on this puzzle: nobody solved it yet");
         }
         const pz_kind *k = pz_kind_by_id(r->params.kind);
+        char who[48] = "Your";
+        if (r->me < 0)
+            snprintf(who, sizeof who, "%.24s's", r->name[best_slot(r)]);
         if (b->have_personal) {
             secs(t, sizeof t, b->personal_ms);
-            snprintf(lines[n++], 160, "Your best on %s %dx%d: %s", k ? k->name : "?", r->params.w,
+            snprintf(lines[n++], 160, "%s best on %s %dx%d: %s", who, k ? k->name : "?", r->params.w,
                      r->params.h, t);
         } else {
-            snprintf(lines[n++], 160, "Your best on %s %dx%d: none yet", k ? k->name : "?", r->params.w,
+            snprintf(lines[n++], 160, "%s best on %s %dx%d: none yet", who, k ? k->name : "?", r->params.w,
                      r->params.h);
         }
     }
