@@ -111,7 +111,7 @@ run_echo() { # enet_echo arguments; its RESULT line gets the run's steal_pct
 run_ours() { # k window [variant-flags]: the variant's RESULT lines are tagged "netB"
   local k=$1 d=$2 log=$work/server-$1.log port variant=${3-} scrape=${SCRAPE:-}
   [ -n "${PAIRED+x}" ] && [ -z "$variant" ] && scrape= # paired: only run B is scraped
-  local cap=$((k + 8)) rooms=$((k / 2 + 8))
+  local cap=$((k + 8 + ${CHURN:-0})) rooms=$((k / 2 + 8 + ${CHURN:-0} / 2))
   # Same socket buffers and peer capacity as enet_echo -b 4096 -k K (+8 slots).
   local agones_env=
   case " ${SERVER_ARGS:-} $variant " in *" --agones "*) [ -n "$mock_port" ] && agones_env="AGONES_SDK_HTTP_PORT=$mock_port" ;; esac
@@ -179,6 +179,7 @@ PY
   if [ -n "$churn" ]; then
     kill -INT "$churn" 2>/dev/null || true
     wait "$churn" 2>/dev/null || true
+    echo "  churn: $(grep -h '^summary' "$work/churn-$k.log" | tail -1)"
   fi
   kill -INT "$server_pid"
   wait "$server_pid" || echo "netbench: server exited with $?" >&2
