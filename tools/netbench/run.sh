@@ -169,7 +169,7 @@ PY
   local churn=
   if [ -n "${CHURN:-}" ]; then
     "$bot_bin" --server "127.0.0.1:$port" --bots "$CHURN" --kind maze --size 8x8 --difficulty easy --pace 50 \
-      --matches 1000000 --name churn --quiet --timeout $((d + 120)) >"$work/churn-$k.log" 2>&1 &
+      --matches 100000 --name churn --quiet --timeout $((d + 120)) >"$work/churn-$k.log" 2>&1 &
     churn=$!
   fi
   "$bot_bin" --server "127.0.0.1:$port" --bots "$k" --bench "$d" --pace $((1000 / rate)) \
