@@ -83,6 +83,10 @@ typedef struct sv_config {
     /* The match database (mazerace-server opens it; docs/server.md,
      * "Database"): a path, SV_DB_NONE, or "" for the default location. */
     char db[256];
+    /* Where records wait while a network database is out of reach
+     * (docs/storage.md): a path, or "" for matches.spool in the default
+     * database's directory. */
+    char db_spool[256];
 
     int log_level;  /* enum sv_log_level; default SV_LOG_INFO */
     int log_format; /* enum sv_log_format; default SV_LOGFMT_AUTO */
@@ -116,6 +120,8 @@ typedef struct sv_stats {
     /* Match records (sv_set_store): handed to the store's thread, committed
      * there, dropped because its queue was full, refused by the store. */
     uint64_t records_queued, records_stored, records_dropped, records_failed;
+    uint64_t records_spooled;    /* kept in the spool: the network database was out of reach */
+    int records_spool_waiting;   /* in the spool now (sent when the database is back) */
     uint64_t queries;            /* clients' questions handed to the store (REPLAY/RECENT/BEST_REQUEST) */
     uint64_t discovery_dropped;  /* probes over the reply rate (50 a second) */
     uint64_t steps;              /* sv_service calls */

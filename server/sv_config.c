@@ -44,7 +44,7 @@ const char *sv_config_check(const sv_config *cfg)
 {
     if (!memchr(cfg->bind_addr, '\0', sizeof cfg->bind_addr) || !memchr(cfg->name, '\0', sizeof cfg->name))
         return "bind address or server name not terminated";
-    if (!memchr(cfg->db, '\0', sizeof cfg->db))
+    if (!memchr(cfg->db, '\0', sizeof cfg->db) || !memchr(cfg->db_spool, '\0', sizeof cfg->db_spool))
         return "database path not terminated";
     if (!cfg->bind_addr[0])
         return "bind address is empty";

@@ -137,6 +137,8 @@ struct sv {
     sv_loglimit lim_refused;         /* refused JOIN / RESUME lines */
     struct st_writer *store;         /* match records (sv_record.c), or NULL */
     uint64_t store_failed_seen;      /* store failures already logged */
+    uint64_t store_spooled_seen;     /* records spooled already logged */
+    bool store_spool_logged;         /* "kept in the spool" said; "sent" not yet */
     struct sv_replay_cache *replays; /* sv_query.c: replay texts being fetched, or NULL */
     sv_loglimit lim_records;         /* lines about lost records */
     /* Spectators (sv_spec.c). */

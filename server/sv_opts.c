@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "puzzle.h"
+#include "st.h"
 #include "sv_log.h"
 #include "util.h"
 #include "wire.h"
@@ -197,9 +198,23 @@ static const char *set_db(sv_config *cfg, const char *v)
     snprintf(cfg->db, sizeof cfg->db, "%s", strcmp(v, "default") == 0 ? "" : v);
     return NULL;
 }
+/* Shown without a URI's password (--print-config, reload lines): keep it
+ * in ~/.pgpass or PGPASSFILE rather than in the setting. */
 static void get_db(const sv_config *cfg, char *b, size_t n)
 {
-    snprintf(b, n, "%s", cfg->db[0] ? cfg->db : "default");
+    st_location_text(cfg->db[0] ? cfg->db : "default", b, n);
+}
+
+static const char *set_db_spool(sv_config *cfg, const char *v)
+{
+    if (!*v || strlen(v) >= sizeof cfg->db_spool)
+        return "is not a path (1..255 bytes) or default";
+    snprintf(cfg->db_spool, sizeof cfg->db_spool, "%s", strcmp(v, "default") == 0 ? "" : v);
+    return NULL;
+}
+static void get_db_spool(const sv_config *cfg, char *b, size_t n)
+{
+    snprintf(b, n, "%s", cfg->db_spool[0] ? cfg->db_spool : "default");
 }
 
 /* The order here is the order of --help, --print-config and the docs. */
@@ -281,11 +296,16 @@ const sv_opt sv_opts[] = {
      "0..86400 s; 0 = never (a long-lived server of many rooms)",
      NULL, NULL},
     {"db", "PATH", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_SERVICE, false,
-     "the match database (SQLite): every finished match with both move logs; none = keep no records; "
+     "the match database: every finished match with both move logs; a file (SQLite), or a "
+     "postgresql:// URI shared by a fleet of servers; none = keep no records; "
      "default = $STATE_DIRECTORY/matches.db under systemd, else $XDG_STATE_HOME/mazerace/matches.db "
      "(~/.local/state/mazerace/matches.db). A database given here that cannot be opened stops the start "
      "(exit 2); the default one only warns",
      set_db, get_db},
+    {"db_spool", "PATH", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_SERVICE, false,
+     "where records wait while a postgresql:// database is out of reach, sent when it is back; default = "
+     "matches.spool beside the default database (one spool per server: it is locked)",
+     set_db_spool, get_db_spool},
     {"log_level", "L", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_OUTPUT, true, "off, error, warn, info or debug",
      set_log_level, get_log_level},
     {"log_format", "F", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_OUTPUT, false,

@@ -30,6 +30,18 @@ static void log_store_failures(sv_t *sv)
 {
     st_writer_stats ws;
     st_writer_stats_get(sv->store, &ws);
+    if (ws.spooled != sv->store_spooled_seen) { /* a network database out of reach (docs/storage.md) */
+        sv_logf_limited(&sv->log, &sv->lim_records, sv->now_ms, SV_LOG_WARN, "record_spooled",
+                        "match database out of reach: %llu more records kept in the spool (%d waiting): %s",
+                        (unsigned long long)(ws.spooled - sv->store_spooled_seen), ws.spool_waiting,
+                        ws.last_error);
+        sv->store_spooled_seen = ws.spooled;
+        sv->store_spool_logged = true;
+    } else if (sv->store_spool_logged && ws.spool_waiting == 0) {
+        sv_loge(&sv->log, SV_LOG_INFO, "record_spool_sent", NULL, NULL, NULL,
+                "match database back: the records in the spool have been sent");
+        sv->store_spool_logged = false;
+    }
     if (ws.failed == sv->store_failed_seen)
         return;
     sv_logf_limited(&sv->log, &sv->lim_records, sv->now_ms, SV_LOG_WARN, "record_failed",

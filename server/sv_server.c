@@ -955,5 +955,7 @@ void sv_get_stats(const sv_t *sv, sv_stats *out)
         st_writer_stats_get(sv->store, &ws);
         out->records_stored = ws.written;
         out->records_failed = ws.failed;
+        out->records_spooled = ws.spooled;
+        out->records_spool_waiting = ws.spool_waiting;
     }
 }

@@ -39,6 +39,8 @@ void sv_print_stats(const sv_t *sv, FILE *f)
     fprintf(f, "stats records_stored %llu\n", (unsigned long long)s.records_stored);
     fprintf(f, "stats records_dropped %llu\n", (unsigned long long)s.records_dropped);
     fprintf(f, "stats records_failed %llu\n", (unsigned long long)s.records_failed);
+    fprintf(f, "stats records_spooled %llu\n", (unsigned long long)s.records_spooled);
+    fprintf(f, "stats records_spool_waiting %d\n", s.records_spool_waiting);
     fprintf(f, "stats queries %llu\n", (unsigned long long)s.queries);
     fprintf(f, "stats watches %llu\n", (unsigned long long)s.watches);
     fprintf(f, "stats watch_refused %llu\n", (unsigned long long)s.watch_refused);

@@ -114,7 +114,15 @@ int svc_db_open(const sv_config *cfg, st_writer **w, char *path, size_t pathlen)
         sv_config d = *cfg;
         d.db[0] = '\0';
         char spool[600];
-        if (svc_db_path(&d, spool, sizeof spool) == NULL && make_parent(spool) == 0) {
+        if (cfg->db_spool[0]) {
+            snprintf(spool, sizeof spool, "%s", cfg->db_spool);
+            if (!st_writer_spool(*w, spool, err, sizeof err)) { /* named by the operator: a start error */
+                fprintf(stderr, "mazerace-server: --db-spool: %s\n", err);
+                st_writer_destroy(*w);
+                *w = NULL;
+                return 2;
+            }
+        } else if (svc_db_path(&d, spool, sizeof spool) == NULL && make_parent(spool) == 0) {
             char *slash = strrchr(spool, '/');
             snprintf(slash ? slash + 1 : spool, sizeof spool - (size_t)(slash ? slash + 1 - spool : 0),
                      "matches.spool");

@@ -101,6 +101,12 @@ static void render(svc_metrics *m, textbuf *b)
            "Match records lost before the database: its queue was full.", (double)s.records_dropped);
     metric(b, "mazerace_records_failed_total", "counter", "Match records the database refused.",
            (double)s.records_failed);
+    metric(b, "mazerace_records_spooled_total", "counter",
+           "Match records kept in the local spool because the database was out of reach.",
+           (double)s.records_spooled);
+    metric(b, "mazerace_records_spool_waiting", "gauge",
+           "Match records in the spool now, sent when the database is back.",
+           (double)s.records_spool_waiting);
     metric(b, "mazerace_moves_validated_total", "counter", "Moves handed to the match engine.",
            (double)s.moves_validated);
     put(b, "# HELP mazerace_moves_total Moves checked by the match engine, by puzzle kind and result.\n"
