@@ -11,6 +11,7 @@
 #include "cl_assets.h"
 #include "cl_bench.h"
 #include "cl_draw.h"
+#include "cl_replay.h"
 #include "util.h"
 
 static const cl_scene *const scenes[CL_SCENE_COUNT] = {
@@ -18,7 +19,7 @@ static const cl_scene *const scenes[CL_SCENE_COUNT] = {
     [CL_SCENE_JOIN] = &cl_scene_join,         [CL_SCENE_LOBBY] = &cl_scene_lobby,
     [CL_SCENE_RACE] = &cl_scene_race,         [CL_SCENE_RESULTS] = &cl_scene_results,
     [CL_SCENE_SETTINGS] = &cl_scene_settings, [CL_SCENE_HISTORY] = &cl_scene_history,
-    [CL_SCENE_WATCH] = &cl_scene_watch,
+    [CL_SCENE_WATCH] = &cl_scene_watch,       [CL_SCENE_REPLAY] = &cl_scene_replay,
 };
 
 void cl_app_set_scene(cl_app *a, int scene)
@@ -36,6 +37,8 @@ const char *cl_app_state_name(const cl_app *a)
 {
     if (a->scene == CL_SCENE_RACE)
         return a->race.racing || a->race.finished ? "race" : "countdown";
+    if (a->scene == CL_SCENE_REPLAY)
+        return a->replay && cl_rview_at_end(a->replay->v) ? "replay-end" : "replay";
     if (a->scene == CL_SCENE_WATCH)
         return a->race.finished ? "watch-results" : a->race.pz ? "watching" : "watch";
     return scenes[a->scene]->name;
@@ -189,6 +192,13 @@ static void handle_global(cl_app *a, SDL_Event *e, bool *eaten)
                 cl_app_toggle_fullscreen(a);
             *eaten = true;
         }
+        break;
+    case SDL_DROPFILE:
+        /* A file dropped on the window is a replay to play. */
+        if (e->drop.file)
+            cl_replay_open_file(a, e->drop.file);
+        SDL_free(e->drop.file);
+        *eaten = true;
         break;
     case SDL_CONTROLLERDEVICEADDED:
     case SDL_CONTROLLERDEVICEREMOVED:
@@ -344,6 +354,11 @@ static void start_from_args(cl_app *a)
         snprintf(fresh, sizeof fresh, "maze:21x15:medium#%u", (unsigned)rng_below(&a->fx_rng, 1000000000u));
         why = cl_app_start_mode(a, CL_MODE_HOST, a->args.host_id[0] ? a->args.host_id : fresh, a->args.series,
                                 0);
+    } else if (a->args.replay) {
+        if (cl_replay_open_file(a, a->args.replay)) {
+            a->exit_code = 2; /* a bad file, said with its line:column */
+            return;
+        }
     } else if (a->args.join_addr && a->args.watch) {
         why = cl_app_watch(a, a->args.join_addr, strcmp(a->args.watch, "any") == 0 ? NULL : a->args.watch);
     } else if (a->args.join_addr) {
@@ -474,6 +489,7 @@ int cl_app_run(const cl_args *args)
     cl_history_destroy(a->history);
     cl_hist_race_free(&a->rec);
     cl_history_scene_free(a);
+    cl_replay_close(a);
     cl_script_destroy(a->script);
     cl_pads_close_all(&a->pads);
     cl_text_destroy(a->text);

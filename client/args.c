@@ -23,6 +23,8 @@ void cl_args_usage(FILE *f)
           "  --lan-port N        LAN discovery port the join screen asks (default 27911)\n"
           "  --room CODE         room code to join\n"
           "  --watch CODE        with --join: watch that room as a spectator (any: the first race)\n"
+          "  --replay FILE       play a replay file (docs/replay.md); dropping a file on\n"
+          "                      the window opens it too\n"
           "  --quick             quick match: pair with the next waiting player\n"
           "  --series N          best of N (1..99, default 1)\n"
           "  --bot-pace MS       computer's ms per move (default 450)\n"
@@ -111,6 +113,9 @@ const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t e
         } else if (!strcmp(o, "--join")) {
             NEED();
             a->join_addr = v;
+        } else if (!strcmp(o, "--replay")) {
+            NEED();
+            a->replay = v;
         } else if (!strcmp(o, "--watch")) {
             NEED();
             a->watch = v;
@@ -192,9 +197,9 @@ const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t e
         }
 #undef NEED
     }
-    int modes = !!a->hotseat_id + !!a->computer_id + !!a->join_addr + !!a->host_id;
+    int modes = !!a->hotseat_id + !!a->computer_id + !!a->join_addr + !!a->host_id + !!a->replay;
     if (modes > 1) {
-        snprintf(err, errlen, "choose one of --hotseat, --vs-computer, --host, --join");
+        snprintf(err, errlen, "choose one of --hotseat, --vs-computer, --host, --join, --replay");
         return err;
     }
     if (a->watch && (!a->join_addr || a->room)) {

@@ -30,6 +30,7 @@ enum cl_scene_id {
     CL_SCENE_SETTINGS,
     CL_SCENE_HISTORY,
     CL_SCENE_WATCH,
+    CL_SCENE_REPLAY,
     CL_SCENE_COUNT
 };
 
@@ -49,7 +50,7 @@ typedef struct cl_scene {
 } cl_scene;
 
 extern const cl_scene cl_scene_menu, cl_scene_setup, cl_scene_join, cl_scene_lobby, cl_scene_race,
-    cl_scene_results, cl_scene_settings, cl_scene_history, cl_scene_watch;
+    cl_scene_results, cl_scene_settings, cl_scene_history, cl_scene_watch, cl_scene_replay;
 
 /* The race screen's layout: the pure part, shared with the render tests. */
 typedef struct cl_layout {
@@ -61,6 +62,25 @@ typedef struct cl_layout {
 void cl_layout_race(int out_w, int out_h, bool hotseat, int my_slot, cl_layout *L);
 /* Watching: both boards side by side at equal size, drawn as ghosts. */
 void cl_layout_watch(int out_w, int out_h, cl_layout *L);
+/* The replay player: both boards at equal size over a control bar of
+ * buttons and the timeline. */
+enum cl_replay_button {
+    CL_RB_START,
+    CL_RB_BACK,
+    CL_RB_PLAY,
+    CL_RB_STEP,
+    CL_RB_SLOWER,
+    CL_RB_SPEED,
+    CL_RB_FASTER,
+    CL_RB_COUNT
+};
+typedef struct cl_replay_layout {
+    cl_layout race;               /* HUD and the two boards */
+    SDL_Rect bar;                 /* the control bar under the boards */
+    SDL_Rect button[CL_RB_COUNT]; /* CL_RB_SPEED is the speed's label */
+    SDL_Rect timeline;            /* the track; seeking takes the bar's full height */
+} cl_replay_layout;
+void cl_layout_replay(int out_w, int out_h, cl_replay_layout *L);
 /* Where the watch screen shows the result (pure, for the render tests). */
 SDL_Rect cl_watch_result_rect(int out_w, int out_h);
 /* The layout of the race screen for the app's backend (race, watch). */
@@ -118,6 +138,7 @@ struct cl_app {
     int score[2]; /* series score after the last finished game */
     bool series_over;
     cl_netui *net;
+    struct cl_replay_ui *replay; /* the replay player's state (scene_replay.c), NULL when closed */
 
     /* The game's own history (history.c; NULL: none this run), the race
      * being recorded (record.c) and the best times for the results screen. */
@@ -172,6 +193,14 @@ void cl_record_event(cl_app *a, const cl_event *ev);
 void cl_record_update(cl_app *a);
 /* Frees the History screen's state (scene_history.c). */
 void cl_history_scene_free(cl_app *a);
+/* The replay player (scene_replay.c). cl_replay_open takes r over and
+ * shows it, checked through the match engine first; leaving returns to the
+ * scene it was opened from. label names it (a file name, "history"). Both
+ * return NULL, or why not (also said on screen; a file's faults name its
+ * line:column). Refused while a race is on. */
+const char *cl_replay_open(cl_app *a, replay *r, const char *label);
+const char *cl_replay_open_file(cl_app *a, const char *path);
+void cl_replay_close(cl_app *a); /* frees the player's state; accepts none open */
 /* Opens a race from the history (with its move logs) as a replay. */
 void cl_history_open_replay(cl_app *a, const cl_hist_race *r);
 /* The race as a replay (history_replay.c); NULL with *err (static). */

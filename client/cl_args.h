@@ -10,7 +10,8 @@ typedef struct cl_args {
     const char *script, *screenshot, *settings;
     const char *history; /* --history PATH, or "none"; NULL: the default */
     const char *hotseat_id, *computer_id, *join_addr, *host_id, *room;
-    const char *watch; /* with join_addr: watch this room code ("any": the first race listed) */
+    const char *watch;  /* with join_addr: watch this room code ("any": the first race listed) */
+    const char *replay; /* --replay FILE */
     bool quick;
     int series; /* best of N for --hotseat / --vs-computer / --host, default 1 */
     int bot_ms; /* --bot-pace: ms per move of the computer */

@@ -7,7 +7,9 @@
  *           text STRING | click X Y | rclick X Y | drag X0 Y0 X1 Y1
  *           tap X Y | swipe X0 Y0 X1 Y1 (touch, in window pixels)
  *           pad BUTTON (SDL names: a, b, dpup, start ...)
- *           wait SCENE (menu, setup, join, lobby, countdown, race, results)
+ *           drop PATH (a file dropped on the window)
+ *           wait SCENE (menu, setup, join, lobby, countdown, race, results,
+ *                       replay, replay-end ...)
  *           screenshot PATH | quit
  * Inputs become ordinary SDL events, so they take the real input path. */
 #ifndef CL_SCRIPT_H
@@ -30,7 +32,8 @@ enum cl_script_op {
     CL_SOP_SWIPE,
     CL_SOP_WAIT,
     CL_SOP_SCREENSHOT,
-    CL_SOP_QUIT
+    CL_SOP_QUIT,
+    CL_SOP_DROP
 };
 
 typedef struct cl_script_line {

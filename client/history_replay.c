@@ -58,5 +58,5 @@ void cl_history_open_replay(cl_app *a, const cl_hist_race *r)
         cl_app_say(a, true, "This race cannot be replayed: %s", why ? why : "unknown problem");
         return;
     }
-    (void)rp;
+    cl_replay_open(a, rp, "history");
 }

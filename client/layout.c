@@ -38,6 +38,27 @@ void cl_layout_watch(int out_w, int out_h, cl_layout *L)
     L->ghost[0] = L->ghost[1] = true;
 }
 
+void cl_layout_replay(int out_w, int out_h, cl_replay_layout *L)
+{
+    cl_layout_race(out_w, out_h, true, 0, &L->race);
+    int m = out_h / 60 < 6 ? 6 : out_h / 60;
+    int bh = out_h / 14 < 40 ? 40 : out_h / 14;
+    SDL_Rect *b = L->race.board;
+    for (int s = 0; s < 2; s++)
+        b[s].h -= bh + m;
+    L->bar = (SDL_Rect){b[0].x, b[0].y + b[0].h + m, b[1].x + b[1].w - b[0].x, bh};
+    /* Square-ish buttons, wider for Play/Pause and the speed label. */
+    static const int widths[CL_RB_COUNT] = {10, 10, 16, 10, 8, 11, 8}; /* tenths of the bar's height */
+    int x = L->bar.x;
+    for (int i = 0; i < CL_RB_COUNT; i++) {
+        int w = bh * widths[i] / 10;
+        L->button[i] = (SDL_Rect){x, L->bar.y, w, bh};
+        x += w + (i == CL_RB_STEP || i == CL_RB_FASTER ? 2 * m : m / 2);
+    }
+    int th = bh / 5 < 4 ? 4 : bh / 5;
+    L->timeline = (SDL_Rect){x + m, L->bar.y + (bh - th) / 2, L->bar.x + L->bar.w - x - 2 * m, th};
+}
+
 void cl_layout_for(const cl_app *a, cl_layout *L)
 {
     if (a->backend && a->backend->watching)

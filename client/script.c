@@ -22,11 +22,12 @@ static const struct {
     {"text", CL_SOP_TEXT, 0}, {"click", CL_SOP_CLICK, 2}, {"rclick", CL_SOP_RCLICK, 2},
     {"drag", CL_SOP_DRAG, 4}, {"tap", CL_SOP_TAP, 2},     {"swipe", CL_SOP_SWIPE, 4},
     {"pad", CL_SOP_PAD, 0},   {"wait", CL_SOP_WAIT, 0},   {"screenshot", CL_SOP_SCREENSHOT, 0},
-    {"quit", CL_SOP_QUIT, 0},
+    {"quit", CL_SOP_QUIT, 0}, {"drop", CL_SOP_DROP, 0},
 };
 
-static const char *const scenes[] = {"menu",    "setup",    "join",    "lobby", "countdown", "race",
-                                     "results", "settings", "history", "watch", "watching",  "watch-results"};
+static const char *const scenes[] = {"menu",     "setup",         "join",     "lobby",     "countdown",
+                                     "race",     "results",       "settings", "history",   "watch",
+                                     "watching", "watch-results", "replay",   "replay-end"};
 
 static const char *parse_line(char *t, cl_script_line *l)
 {
@@ -90,8 +91,9 @@ static const char *parse_line(char *t, cl_script_line *l)
             if (strcmp(p, scenes[i]) == 0)
                 return NULL;
         return "wait needs a scene: menu, setup, join, lobby, countdown, race, results, settings, history, "
-               "watch, watching, watch-results";
+               "watch, watching, watch-results, replay, replay-end";
     case CL_SOP_SCREENSHOT:
+    case CL_SOP_DROP:
     case CL_SOP_TEXT:
         return *p ? NULL : "missing argument";
     case CL_SOP_QUIT:
@@ -307,6 +309,13 @@ void cl_script_push_events(const cl_script_line *l, int w, int h)
         push_finger(SDL_FINGERDOWN, l->x0, l->y0, w, h);
         push_finger(SDL_FINGERMOTION, (l->x0 + l->x1) / 2, (l->y0 + l->y1) / 2, w, h);
         push_finger(SDL_FINGERUP, l->x1, l->y1, w, h);
+        break;
+    case CL_SOP_DROP:
+        /* As a file manager drops one: SDL_free'd by whoever takes it. */
+        e.type = SDL_DROPFILE;
+        e.drop.file = SDL_strdup(l->arg);
+        if (SDL_PushEvent(&e) != 1)
+            SDL_free(e.drop.file);
         break;
     case CL_SOP_PAD:
         for (int down = 1; down >= 0; down--) {

@@ -2,7 +2,7 @@
 # tools/screenshots.sh: takes a screenshot of each puzzle kind mid-race (vs
 # the computer, the player half-way along a shortest solution) under Xvfb,
 # plus the menu, the results screen with best times, the History screen and
-# a race watched as a spectator, into docs/screenshots/*.png for the README
+# a race watched as a spectator and a replay, into docs/screenshots/*.png for the README
 # and docs/client.md.
 # Usage: tools/screenshots.sh [BUILD_DIR]   (default: build-screens, built here)
 set -euo pipefail
@@ -145,6 +145,11 @@ printf '0 wait menu\n+50 key Down\n+50 key Down\n+50 key Down\n+50 key Down\n+50
 hist_run history "$tmp/hist.txt"
 bmp2png "$tmp/history.bmp" "$out/history.png"
 echo "screenshots: $out/history.png"
+
+# The replay player (docs/client.md, "Replays"): the example replay at 2x,
+# paused part-way.
+printf '0 wait replay\n+50 key Up\n+50 key Space\n+1800 key Space\n+200 wait replay\n' >"$tmp/replay.txt"
+shoot replay --replay tests/replays/maze-8x6.replay --script "$tmp/replay.txt"
 
 # Watching (docs/client.md, "Watching a race"): a server and two bots on
 # this machine, the game watching their race mid-way and at its end.

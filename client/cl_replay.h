@@ -1,0 +1,23 @@
+/* cl_replay.h: the replay player scene's state, shared by scene_replay.c (opening, input) and replay_draw.c.
+ */
+#ifndef CL_REPLAY_H
+#define CL_REPLAY_H
+
+#include "cl_app.h"
+#include "cl_rview.h"
+
+struct cl_replay_ui {
+    cl_rview *v;
+    cl_race race; /* pz and cameras only; its states are the view's (never cl_race_free) */
+    int back;     /* the scene to return to */
+    bool seeking; /* the timeline is being dragged */
+    bool was_playing;
+    char label[64];
+};
+
+/* Draws the scene. */
+void cl_replay_draw(cl_app *a);
+/* "m:ss.t" (the race screen's clock). */
+void cl_replay_fmt_clock(char *buf, size_t len, uint64_t ms);
+
+#endif
