@@ -15,10 +15,10 @@ int sum_path_len(const pz_state *st); /* >= 1: Start is always on the path */
 void sum_path_cell(const pz_state *st, int i, int *x, int *y);
 int sum_running(const pz_state *st); /* sum of the values on the path */
 
-/* Most cells on a sum board (the measured limit, docs/kinds/sum.md). */
 /* The seed of the generator's stream for a seeded ID (docs/generation.md). */
 uint64_t sum_stream_seed(const pz_params *p, uint64_t seed);
 
+/* Most cells on a sum board (10x10; docs/kinds/sum.md). */
 #define SUM_MAX_CELLS 100
 #define SUM_MAX_CELLS_TEXT "100"
 

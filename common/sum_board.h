@@ -113,9 +113,9 @@ bool sum_sets_has(const sum_sets *s, int cell, int e, int sum);
 void sum_sets_free(sum_sets *s);
 
 /* One valid path of b with exactly dist + 2 * detour moves, pruned with g
- * (sets from End, emax >= detour for any pruning): written to out, its cell
- * count returned; 0 if there is none, -1 if *budget search nodes ran out
- * (*budget is decreased by the nodes used). */
+ * (sets from End; detour must be at most g->emax, else 0 without a
+ * search): written to out, its cell count returned; 0 if there is none, -1
+ * if *budget search nodes ran out (*budget is decreased by the nodes used). */
 int sum_find_path(const sum_board *b, const sum_sets *g, int detour, long *budget, uint8_t *out);
 
 /* The routes a player who tries every route of detour 0, then 1, ... is
