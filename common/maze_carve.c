@@ -58,7 +58,7 @@ struct maze_scratch {
 maze_scratch *maze_scratch_create(int w, int h)
 {
     maze_scratch *s = mr_alloc(1, sizeof *s);
-    s->g = mr_alloc(((size_t)w + 2) * ((size_t)h + 2), 1);
+    s->g = mr_realloc(NULL, ((size_t)w + 2) * ((size_t)h + 2), 1); /* clear_board writes every byte */
     s->cap = FRONTIER_START;
     s->e = mr_alloc(s->cap, sizeof *s->e);
     return s;
