@@ -247,9 +247,10 @@ static void test_player_headless(void **ctx)
              "+50 key End\n+100 screenshot %s\n"
              "+50 drag %d %d %d %d\n+100 screenshot %s\n"
              "+50 key Up\n+50 key Up\n+50 key Up\n+50 key Space\n+0 wait replay-end\n"
-             "+50 click %d %d\n+50 quit\n",
+             "+50 click %d %d\n+50 pad dpleft\n+50 tap %d %d\n+50 pad a\n+50 pad a\n+50 quit\n",
              clt_path("start.bmp"), clt_path("five.bmp"), clt_path("end.bmp"), tl.x + 10, ty, tl.x + tl.w / 2,
-             ty, clt_path("half.bmp"), L.button[CL_RB_BACK].x + 5, L.button[CL_RB_BACK].y + 5);
+             ty, clt_path("half.bmp"), L.button[CL_RB_BACK].x + 5, L.button[CL_RB_BACK].y + 5,
+             L.button[CL_RB_STEP].x + 5, L.button[CL_RB_STEP].y + 5);
     assert_true(clt_write(clt_path("player.txt"), script));
     const char *args[] = {
         "--headless",           "--size",        "1280x720", "--replay", example(), "--script",
@@ -262,7 +263,11 @@ static void test_player_headless(void **ctx)
     assert_non_null(strstr(out, "REPLAY speed pos=")); /* Up three times: 8x */
     assert_non_null(strstr(out, "speed=8x playing"));
     assert_non_null(strstr(out, "REPLAY end pos=20/20 t=5542 moves=12,8 speed=8x paused"));
-    assert_non_null(strstr(out, "REPLAY back pos=19/20 t=5115 moves=11,8"));
+    assert_non_null(strstr(out, "REPLAY back pos=19/20 t=5115 moves=11,8")); /* the < button */
+    assert_non_null(strstr(out, "REPLAY back pos=18/20 t=5054 moves=10,8")); /* the pad's d-pad */
+    assert_non_null(strstr(out, "REPLAY step pos=19/20 t=5115 moves=11,8")); /* a tap on > */
+    assert_non_null(strstr(out, "REPLAY play pos=19/20 t=5115 moves=11,8")); /* pad A, twice */
+    assert_non_null(strstr(out, "REPLAY pause pos=19/20"));
     /* The drag ends half-way along the timeline: the clock there. */
     char want[64];
     snprintf(want, sizeof want, "REPLAY seek pos=");
