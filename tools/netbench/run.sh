@@ -17,6 +17,7 @@
 #   PAIRED="ARGS"  each repetition also runs the server a second time with these extra flags
 #              (SCRAPE=1 scrapes only that second run); the table gets a "mazerace+B" row and
 #              B/A ratios, each pair run back to back under the same machine load
+#   PAIRED_ORDER=alternate  even repetitions run B before A (no side always runs second)
 #   AGONES=1   start the mock Agones SDK sidecar (tests/agones/mock_sdk.py) and point every run whose
 #              flags include --agones at it (AGONES_SDK_HTTP_PORT); e.g. AGONES=1 PAIRED=--agones
 #              runs each repetition plain (A) and as an Agones GameServer (B); the mock's call counts
@@ -55,7 +56,14 @@ work=$(mktemp -d /tmp/netbench.XXXXXX)
 server_pid=
 mock_pid=
 cleanup() {
-  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then kill -INT "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
+    # SIGINT stops it at once; one that has not installed its handler yet ignores SIGINT (a background
+    # job's), so it gets SIGKILL after 5 s rather than leaving this script waiting.
+    kill -INT "$server_pid" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+  fi
   if [ -n "$mock_pid" ] && kill -0 "$mock_pid" 2>/dev/null; then kill "$mock_pid" 2>/dev/null || true; wait "$mock_pid" 2>/dev/null || true; fi
   rm -rf "$work"
 }
@@ -119,7 +127,8 @@ run_ours() { # k window [variant-flags]: the variant's RESULT lines are tagged "
     --max-rooms "$rooms" --sockbuf 4096 --log-level warn --db none $gen_budget ${scrape:+--metrics 127.0.0.1:0} ${SERVER_ARGS:-} $variant >"$log" 2>&1 &
   server_pid=$!
   for _ in $(seq 1 100); do
-    port=$(sed -n 's/^listening on [0-9.]*:\([0-9]*\)$/\1/p' "$log")
+    # The log may not exist yet (the background job has not opened it): no errexit for that.
+    port=$(sed -n 's/^listening on [0-9.]*:\([0-9]*\)$/\1/p' "$log" 2>/dev/null || true)
     [ -n "$port" ] && break
     kill -0 "$server_pid" 2>/dev/null || break
     sleep 0.1
@@ -204,12 +213,19 @@ for k in $loads; do
         echo "== [$rep/$reps] enet_echo -k $k -r $rate -d $d (ENet default buffers)"
         run_echo -k "$k" -r "$rate" -d "$d"
       fi
-      echo "== [$rep/$reps] mazerace-server + mazerace-bot --bench: $k players, $((k / 2)) matches, $rate moves/s each"
-      run_ours "$k" "$d"
-      if [ -n "${PAIRED+x}" ]; then
-        echo "== [$rep/$reps] the same, run B: extra flags '${PAIRED}'${SCRAPE:+, scraped once a second (${SCRAPER:-bash} scraper, ${SCRAPE_PATH:-/metrics})}"
-        run_ours "$k" "$d" "${PAIRED:- }"
-      fi
+      # PAIRED_ORDER=alternate: even repetitions run B first, so a load that
+      # rises or falls during the batch does not always favour one side.
+      order="A B"
+      [ -n "${PAIRED+x}" ] && [ "${PAIRED_ORDER:-}" = alternate ] && [ $((rep % 2)) -eq 0 ] && order="B A"
+      for side in $order; do
+        if [ "$side" = A ]; then
+          echo "== [$rep/$reps] mazerace-server + mazerace-bot --bench: $k players, $((k / 2)) matches, $rate moves/s each"
+          run_ours "$k" "$d"
+        elif [ -n "${PAIRED+x}" ]; then
+          echo "== [$rep/$reps] the same, run B: extra flags '${PAIRED}'${SCRAPE:+, scraped once a second (${SCRAPER:-bash} scraper, ${SCRAPE_PATH:-/metrics})}"
+          run_ours "$k" "$d" "${PAIRED:- }"
+        fi
+      done
       # Keep the repetition unless STEAL_MAX is set, one of its runs had
       # more steal than that, and tries are left; both tools alike.
       worst=$(awk '/^RESULT/ { for (i = 1; i <= NF; i++) if ($i ~ /^steal_pct=/) { v = substr($i, 11) + 0; if (v > m) m = v } } END { printf "%.1f", m + 0 }' "$attempt")
