@@ -450,6 +450,9 @@ int cl_app_run(const cl_args *args)
         code = cl_bench_run(a, launch);
     } else {
         a->virtual_clock = a->args.headless && !a->args.join_addr && !a->args.host_id;
+        /* On the virtual clock a frame shows the same on any machine: the
+         * history answers before the frame goes on. */
+        cl_history_set_sync(a->history, a->virtual_clock);
         a->start_ms = a->now_ms = 1000; /* never 0: 0 means "unset" in places */
         uint64_t wall0 = wall_ms();
         if (a->msg[0]) {

@@ -88,6 +88,10 @@ void cl_history_destroy(cl_history *h);
 bool cl_history_problem(cl_history *h, char *buf, size_t len);
 /* Waits until every queued request is done (tests and shutdown only). */
 void cl_history_flush(cl_history *h);
+/* In sync mode every request waits for its answer before returning: for
+ * headless runs on a virtual clock, where frame N must show the same thing
+ * on any machine. Never for play. */
+void cl_history_set_sync(cl_history *h, bool sync);
 
 /* Queues r to be stored (copied, logs included). */
 void cl_history_add(cl_history *h, const cl_hist_race *r);

@@ -41,6 +41,7 @@ struct cl_history {
     char problem[512];
     bool problem_new;
     bool read_only;
+    bool sync;
     /* The latest answer of each kind and its ticket. */
     uint32_t page_ticket, bests_ticket, race_ticket;
     cl_hist_page *page;
@@ -278,6 +279,15 @@ void cl_history_flush(cl_history *h)
     pthread_mutex_unlock(&h->lock);
 }
 
+void cl_history_set_sync(cl_history *h, bool sync)
+{
+    if (!h)
+        return;
+    pthread_mutex_lock(&h->lock);
+    h->sync = sync;
+    pthread_mutex_unlock(&h->lock);
+}
+
 /* Queues j (taken over) and returns its ticket; 0 if the worker is gone. */
 static uint32_t enqueue(cl_history *h, job *j)
 {
@@ -301,6 +311,8 @@ static uint32_t enqueue(cl_history *h, job *j)
     h->queued++;
     uint32_t t = j->ticket;
     pthread_cond_signal(&h->wake);
+    while (h->sync && (h->head || h->busy) && !h->stop)
+        pthread_cond_wait(&h->idle, &h->lock);
     pthread_mutex_unlock(&h->lock);
     return t;
 }

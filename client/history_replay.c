@@ -29,6 +29,10 @@ replay *cl_hist_race_replay(const cl_hist_race *r, const char **err)
         if (r->time_ms[s] > end)
             end = r->time_ms[s] > UINT32_MAX ? UINT32_MAX : (uint32_t)r->time_ms[s];
     }
+    /* A solved game ends at the solving move (as the engine that checks the
+     * replay will see it), whatever clock the result's times came from. */
+    if (r->reason == MATCH_END_SOLVED && (r->winner == 0 || r->winner == 1) && n[r->winner])
+        end = at[r->winner][n[r->winner] - 1];
     const pz_move *const cm[2] = {mv[0], mv[1]};
     const uint32_t *const ct[2] = {at[0], at[1]};
     bool won = r->reason == MATCH_END_SOLVED || r->reason == MATCH_END_FORFEIT;

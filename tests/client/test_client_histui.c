@@ -83,7 +83,7 @@ static int count_of(const char *hay, const char *needle)
 static void test_results_and_history_screen(void **ctx)
 {
     (void)ctx;
-    char hist[512], then[512];
+    char hist[512], then[1536];
     snprintf(hist, sizeof hist, "%s", clt_path("history.sqlite")); /* clt_path's buffers rotate */
     /* A lost race: recorded; its results show the computer's time as the
      * best on this puzzle (no "new best" for us: nothing green). */
@@ -100,11 +100,31 @@ static void test_results_and_history_screen(void **ctx)
 
     /* A won race on the same puzzle: a new best, drawn in green; then the
      * History screen lists both, newest first. */
-    snprintf(then, sizeof then, "+100 key Escape\n" TO_HISTORY "+100 wait history\n+500 screenshot %s\n",
-             clt_path("history.bmp"));
+    /* ... and Enter on the newest opens it in the replay screen; Esc comes
+     * back to the History screen. */
+    char replay_bmp[512];
+    snprintf(replay_bmp, sizeof replay_bmp, "%s", clt_path("replay.bmp"));
+    snprintf(then, sizeof then,
+             "+100 key Escape\n" TO_HISTORY "+100 wait history\n+500 screenshot %s\n+100 key Return\n"
+             "+100 wait replay\n+300 screenshot %s\n+100 key Escape\n+100 wait history\n+100 quit\n",
+             clt_path("history.bmp"), replay_bmp);
     assert_int_equal(race(hist, true, clt_path("won.bmp"), then), 0);
     assert_non_null(strstr(out, "RESULT winner=0 "));
     assert_non_null(strstr(out, "HISTORY page=1 races=2 more=0"));
+    /* The replay is the race just won: Ada's moves, none of the computer's. */
+    pz_move sol[512];
+    pz_puzzle *pz;
+    int nsol = clt_solution(ID, sol, 512, &pz);
+    pz_kind_of(pz)->free_puzzle(pz);
+    char want[160];
+    snprintf(want, sizeof want, "REPLAY open history game=");
+    assert_non_null(strstr(out, want));
+    snprintf(want, sizeof want, " players=Ada,Computer moves=%d ", nsol);
+    assert_non_null(strstr(out, want));
+    s = clt_load(replay_bmp);
+    assert_non_null(s);
+    assert_true(clt_count(s, (SDL_Rect){0, 0, W, H}, cl_col_player[0], 6) > 50); /* Ada's marker */
+    SDL_FreeSurface(s);
     s = clt_load(clt_path("won.bmp"));
     assert_non_null(s);
     int green = panel_count(s, cl_col_good);
@@ -210,7 +230,7 @@ static void test_online_race_and_server_best(void **ctx)
     char script[512];
     snprintf(script, sizeof script,
              "0 wait race\n+0 wait results\n+1500 screenshot %s\n+100 key Escape\n" TO_HISTORY
-             "+100 wait history\n+300 quit\n",
+             "+100 wait history\n+300 key Return\n+100 wait replay\n+300 quit\n",
              clt_path("online.bmp"));
     assert_true(clt_write(clt_path("online.txt"), script));
     const char *args[] = {"--headless",    "--join",    addr, "--quick",  "--name",
@@ -224,6 +244,9 @@ static void test_online_race_and_server_best(void **ctx)
     assert_non_null(strstr(out, "SERVER_BEST answered ms="));
     assert_non_null(strstr(out, "name=bot"));
     assert_non_null(strstr(out, "HISTORY page=1 races=1 more=0"));
+    /* Its logs (ours as played, the bot's as its progress arrived) replay
+     * through the engine: the replay screen opened it. */
+    assert_non_null(strstr(out, "REPLAY open history game="));
     cl_history *h = cl_history_create(hist, true);
     uint32_t t = cl_history_ask_page(h, 0, 1);
     cl_history_flush(h);
