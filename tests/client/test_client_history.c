@@ -48,6 +48,15 @@ static void race(cl_hist_race *r, int mode, uint64_t seed, const char *name0, co
     r->series_len = 1;
 }
 
+/* Queues such a race (with Ada as slot 0) into h. */
+static void add(cl_history *h, int mode, uint64_t seed, const char *name1, int w, uint64_t ms)
+{
+    cl_hist_race r;
+    race(&r, mode, seed, "Ada", name1, w, ms);
+    cl_history_add(h, &r);
+    cl_hist_race_free(&r);
+}
+
 static void page(cl_history *h, int64_t before, int n, cl_hist_page *p)
 {
     uint32_t t = cl_history_ask_page(h, before, n);
@@ -61,16 +70,9 @@ static void test_races_in_and_out(void **ctx)
     (void)ctx;
     const char *path = clt_path("races.sqlite");
     cl_history *h = cl_history_create(path, false);
-    cl_hist_race r;
-    race(&r, CL_HIST_COMPUTER, 1, "Ada", "Computer", 0, 9000);
-    cl_history_add(h, &r);
-    cl_hist_race_free(&r);
-    race(&r, CL_HIST_HOTSEAT, 2, "Ada", "Bob", 1, 7000);
-    cl_history_add(h, &r);
-    cl_hist_race_free(&r);
-    race(&r, CL_HIST_ONLINE, 1, "Ada", "Cy", 0, 8000);
-    cl_history_add(h, &r);
-    cl_hist_race_free(&r);
+    add(h, CL_HIST_COMPUTER, 1, "Computer", 0, 9000);
+    add(h, CL_HIST_HOTSEAT, 2, "Bob", 1, 7000);
+    add(h, CL_HIST_ONLINE, 1, "Cy", 0, 8000);
 
     static cl_hist_page p;
     page(h, 0, 2, &p);
@@ -149,10 +151,7 @@ static void test_races_in_and_out(void **ctx)
 static void check_unusable(const char *path, const char *words)
 {
     cl_history *h = cl_history_create(path, false);
-    cl_hist_race r;
-    race(&r, CL_HIST_COMPUTER, 4, "Ada", "Computer", 0, 5000);
-    cl_history_add(h, &r);
-    cl_hist_race_free(&r);
+    add(h, CL_HIST_COMPUTER, 4, "Computer", 0, 5000);
     static cl_hist_page p;
     page(h, 0, 5, &p);
     assert_false(p.ok);
@@ -247,10 +246,7 @@ static int read_only_check(const char *path)
 {
     int bad = 0;
     cl_history *h = cl_history_create(path, false);
-    cl_hist_race r;
-    race(&r, CL_HIST_COMPUTER, 8, "Ada", "Computer", 0, 5000);
-    cl_history_add(h, &r);
-    cl_hist_race_free(&r);
+    add(h, CL_HIST_COMPUTER, 8, "Computer", 0, 5000);
     static cl_hist_page p;
     uint32_t t = cl_history_ask_page(h, 0, 5);
     cl_history_flush(h);
@@ -268,10 +264,7 @@ static void test_read_only_file(void **ctx)
     char path[512];
     snprintf(path, sizeof path, "%s", clt_path("ro.sqlite"));
     cl_history *h = cl_history_create(path, false);
-    cl_hist_race r;
-    race(&r, CL_HIST_COMPUTER, 6, "Ada", "Computer", 0, 5000);
-    cl_history_add(h, &r);
-    cl_hist_race_free(&r);
+    add(h, CL_HIST_COMPUTER, 6, "Computer", 0, 5000);
     cl_history_destroy(h);
     assert_int_equal(chmod(path, 0444), 0);
     if (geteuid() != 0) {
@@ -299,10 +292,7 @@ static void test_no_save_creates_nothing(void **ctx)
     (void)ctx;
     const char *path = clt_path("nosave.sqlite");
     cl_history *h = cl_history_create(path, true);
-    cl_hist_race r;
-    race(&r, CL_HIST_COMPUTER, 7, "Ada", "Computer", 0, 5000);
-    cl_history_add(h, &r);
-    cl_hist_race_free(&r);
+    add(h, CL_HIST_COMPUTER, 7, "Computer", 0, 5000);
     cl_history_flush(h);
     char why[512];
     assert_false(cl_history_problem(h, why, sizeof why));

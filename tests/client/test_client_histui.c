@@ -100,12 +100,13 @@ static void test_results_and_history_screen(void **ctx)
 
     /* A won race on the same puzzle: a new best, drawn in green; then the
      * History screen lists both, newest first. */
-    /* ... and Enter on the newest opens it in the replay screen; Esc comes
+    /* ... and the gamepad's A on the newest (after down and up) opens it in the replay screen; Esc comes
      * back to the History screen. */
     char replay_bmp[512];
     snprintf(replay_bmp, sizeof replay_bmp, "%s", clt_path("replay.bmp"));
     snprintf(then, sizeof then,
-             "+100 key Escape\n" TO_HISTORY "+100 wait history\n+500 screenshot %s\n+100 key Return\n"
+             "+100 key Escape\n" TO_HISTORY
+             "+100 wait history\n+500 screenshot %s\n+100 pad dpdown\n+50 pad dpup\n+50 pad a\n"
              "+100 wait replay\n+300 screenshot %s\n+100 key Escape\n+100 wait history\n+100 quit\n",
              clt_path("history.bmp"), replay_bmp);
     assert_int_equal(race(hist, true, clt_path("won.bmp"), then), 0);
@@ -202,6 +203,43 @@ static void test_corrupt_history_said_once(void **ctx)
     assert_non_null(strstr(out, "HISTORY page=1 races=0"));
 }
 
+/* Twelve races: the History screen shows ten, PageDown the other two,
+ * the gamepad's left shoulder the first ten again. */
+static void test_history_pages(void **ctx)
+{
+    (void)ctx;
+    char hist[512];
+    snprintf(hist, sizeof hist, "%s", clt_path("pages.sqlite"));
+    cl_history *h = cl_history_create(hist, false);
+    for (int i = 1; i <= 12; i++) {
+        cl_hist_race r;
+        memset(&r, 0, sizeof r);
+        r.started = 1795598277 + i;
+        r.mode = CL_HIST_COMPUTER;
+        snprintf(r.game_id, sizeof r.game_id, "maze:9x7:easy#%d", i);
+        r.params = (pz_params){PZ_MAZE, 9, 7, PZ_EASY};
+        snprintf(r.name[0], sizeof r.name[0], "Ada");
+        snprintf(r.name[1], sizeof r.name[1], "Computer");
+        r.winner = i % 2;
+        r.solved[i % 2] = true;
+        r.time_ms[0] = r.time_ms[1] = 1000u * (unsigned)i;
+        r.game_no = r.series_len = 1;
+        cl_history_add(h, &r);
+    }
+    cl_history_destroy(h);
+    assert_true(clt_write(clt_path("pages.txt"),
+                          "0 wait menu\n" TO_HISTORY "+100 wait history\n+100 key PageDown\n"
+                          "+100 wait history\n+100 pad leftshoulder\n+100 quit\n"));
+    const char *args[] = {"--headless",          "--name",        "Ada", "--history", hist, "--script",
+                          clt_path("pages.txt"), "--max-seconds", "30",  NULL};
+    assert_int_equal(clt_run(args, out, sizeof out, RUN_MS), 0);
+    const char *p1 = strstr(out, "HISTORY page=1 races=10 more=1 newest=maze:9x7:easy#12");
+    assert_non_null(p1);
+    const char *p2 = strstr(p1, "HISTORY page=2 races=2 more=0 newest=maze:9x7:easy#2");
+    assert_non_null(p2);
+    assert_non_null(strstr(p2, "HISTORY page=1 races=10 more=1 newest=maze:9x7:easy#12"));
+}
+
 #if defined(MR_SERVER_BIN) && defined(MR_BOT_BIN)
 /* Online: the client races a bot through the real server (which keeps its
  * own records); the race lands in the client's history as an online race
@@ -264,6 +302,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_results_and_history_screen),
         cmocka_unit_test(test_corrupt_history_said_once),
+        cmocka_unit_test(test_history_pages),
 #if defined(MR_SERVER_BIN) && defined(MR_BOT_BIN)
         cmocka_unit_test(test_online_race_and_server_best),
 #endif
