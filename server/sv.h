@@ -37,6 +37,8 @@ typedef struct sv_config {
     int max_per_ip;             /* connections from one IPv4 address; default 0 = no limit */
     int room_spectators;        /* spectators per room, 0..1024 (0: no watching); default 16 */
     int max_spectators;         /* spectators on the server, 0..4000; default 512 */
+    int spectator_batch_ms; /* spectators' messages go out together every this many ms, 0..1000; default 100
+                             */
 
     /* What quick match plays (a create request brings its own settings);
      * countdown and grace apply to every room. */

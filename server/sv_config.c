@@ -16,6 +16,7 @@ void sv_config_defaults(sv_config *cfg)
     cfg->max_rooms = 1024;
     cfg->room_spectators = 16;
     cfg->max_spectators = 512;
+    cfg->spectator_batch_ms = 100;
     cfg->kind = PZ_MAZE;
     cfg->w = 0;
     cfg->h = 0;
@@ -62,6 +63,8 @@ const char *sv_config_check(const sv_config *cfg)
         return "spectators per room must be 0..1024";
     if (cfg->max_spectators < 0 || cfg->max_spectators > SV_MAX_CLIENTS)
         return "spectators on the server must be 0..4000";
+    if (cfg->spectator_batch_ms < 0 || cfg->spectator_batch_ms > 1000)
+        return "spectator batch must be 0..1000 ms";
     if (cfg->countdown_ms < 0 || cfg->countdown_ms > 60000)
         return "countdown must be 0..60 s";
     if (cfg->grace_ms < 0 || cfg->grace_ms > 3600000)

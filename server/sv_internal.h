@@ -145,6 +145,7 @@ struct sv {
     int spectators;      /* watching now, every room */
     sv_spec_item *specq; /* this step's sends to spectators, in order */
     int specq_n, specq_cap;
+    uint64_t spec_due_ms;  /* when the queued sends go out (the first one's time + the batch) */
     wire_room_list *races; /* the LIST_ROOMS answer, rebuilt at most once a second */
     uint64_t races_ms;
     bool races_valid;
@@ -214,8 +215,9 @@ void sv_spec_match_start(sv_t *sv, sv_room *room);
 /* The room is closing: its spectators get WATCH_END and watch nothing. */
 void sv_spec_room_closed(sv_t *sv, sv_room *room);
 /* End of a step: the deferred sends go to ENet, after a flush of what the
- * players were sent. */
-void sv_spec_flush(sv_t *sv);
+ * players were sent, once cfg.spectator_batch_ms have passed since the
+ * first of them was queued (or now). */
+void sv_spec_flush(sv_t *sv, bool now);
 /* Frees the queue (and drops what is in it). */
 void sv_spec_free(sv_t *sv);
 /* Rooms in countdown or racing (cached up to a second), for discovery. */

@@ -244,6 +244,9 @@ const sv_opt sv_opts[] = {
      "spectators on the whole server, 0..4000 (they count as connected players too); beyond: ERROR "
      "WATCH_FULL",
      NULL, NULL},
+    {"spectator_batch", "MS", SV_OPT_INT, F(spectator_batch_ms), 0, 1000, 1, SV_SEC_NETWORK, true,
+     "spectators' messages go out together every MS ms (after the players'), 0..1000; 0 = every step", NULL,
+     NULL},
     {"progress_hold", "MS", SV_OPT_INT, F(progress_hold_ms), 0, 1000, 1, SV_SEC_NETWORK, true,
      "how long the opponent's PROGRESS may wait for a fast player's next packet, 0..1000 ms; 0 = at once",
      NULL, NULL},

@@ -566,6 +566,8 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
     uint64_t due = sv_rooms_next_deadline(sv->rooms);
     if (sv->due_n > 0 && due_at(sv, 0)->due_ms < due)
         due = due_at(sv, 0)->due_ms;
+    if (sv->specq_n > 0 && sv->spec_due_ms < due)
+        due = sv->spec_due_ms;
     if (due != UINT64_MAX && timeout_ms > 0) {
         uint64_t left = due >= sv->now_ms ? due - sv->now_ms + 1 : 0;
         if (left < (uint64_t)timeout_ms)
@@ -614,7 +616,7 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
         housekeeping(sv);
     }
     flush_late(sv);
-    sv_spec_flush(sv);
+    sv_spec_flush(sv, false);
     sv->step_max_slot = -1; /* whatever is queued now leaves before the next step's packets */
     /* ENet walks every peer slot on each flush. A caller that waits (sv_run)
      * comes straight back into enet_host_service, which sends everything
@@ -684,7 +686,7 @@ static void shutdown_begin(sv_t *sv)
     sv_loge(&sv->log, SV_LOG_INFO, "stopping", NULL, NULL, NULL, "stopping: telling %d clients",
             sv->st.peers_now);
     sv_game_abort_all(sv);
-    sv_spec_flush(sv); /* spectators see the aborted game's MATCH_END before SHUTDOWN */
+    sv_spec_flush(sv, true); /* spectators see the aborted game's MATCH_END before SHUTDOWN */
     for (int i = 0; i < sv->nclients; i++) {
         sv_client *c = &sv->clients[i];
         if (c->state == SV_CL_FREE || c->state == SV_CL_CLOSING)
@@ -905,6 +907,7 @@ void sv_reconfigure(sv_t *sv, const sv_config *cfg)
     c->max_bad = cfg->max_bad;
     c->room_spectators = cfg->room_spectators;
     c->max_spectators = cfg->max_spectators;
+    c->spectator_batch_ms = cfg->spectator_batch_ms;
     c->drain_timeout_ms = cfg->drain_timeout_ms;
     c->log_moves = cfg->log_moves;
     c->log_level = cfg->log_level;

@@ -24,6 +24,8 @@ static void push_item(sv_t *sv, sv_client *c, ENetPacket *p)
         sv->specq_cap = sv->specq_cap ? 2 * sv->specq_cap : 64;
         sv->specq = mr_realloc(sv->specq, (size_t)sv->specq_cap, sizeof *sv->specq);
     }
+    if (sv->specq_n == 0)
+        sv->spec_due_ms = sv->now_ms + (uint64_t)sv->cfg.spectator_batch_ms;
     p->referenceCount++;
     sv->specq[sv->specq_n++] = (sv_spec_item){.client = (int)(c - sv->clients), .id = c->id, .p = p};
 }
@@ -65,9 +67,13 @@ void sv_spec_send_room(sv_t *sv, sv_room *room, const wire_msg *m)
     unref(p);
 }
 
-void sv_spec_flush(sv_t *sv)
+void sv_spec_flush(sv_t *sv, bool now)
 {
-    if (sv->specq_n == 0)
+    /* Spectators get their messages in batches: with the default 100 ms a
+     * spectator gets at most ten datagrams a second however fast the
+     * players move (ENet puts what is queued for a peer in one datagram),
+     * so watching costs the server a fraction of what playing does. */
+    if (sv->specq_n == 0 || (!now && sv->now_ms < sv->spec_due_ms))
         return;
     /* The players' packets of this step leave first: ENet sends peer by
      * peer in slot order, so without this flush a spectator in a lower

@@ -25,6 +25,9 @@
 #   CHURN=N    also run N more bots (N/2 rooms) racing short games (8x8 mazes, one after the other) during
 #              our runs, so that games end and match records are written while the bench measures
 #              (pair with PAIRED="--db PATH" to compare the database on and off)
+#   PAIRED_BOT="--spectators 2"  extra mazerace-bot flags for run B (with PAIRED unset, run B has
+#              no extra server flags): e.g. spectators watching every match. Both runs then get the
+#              same --max-clients, sized for the spectators, so only the spectators differ
 #   STEAL_MAX=3    repeat a repetition (enet_echo and ours alike, up to STEAL_TRIES=4 times) while
 #                  any of its runs had more CPU steal than this many per cent; the runs set aside are
 #                  listed at the end (default: keep every run)
@@ -116,10 +119,16 @@ run_echo() { # enet_echo arguments; its RESULT line gets the run's steal_pct
   awk -v st="$st" '/^RESULT/ { $0 = $0 " steal_pct=" st } { print }' "$out" >> "$attempt"
 }
 
-run_ours() { # k window [variant-flags]: the variant's RESULT lines are tagged "netB"
-  local k=$1 d=$2 log=$work/server-$1.log port variant=${3-} scrape=${SCRAPE:-}
-  [ -n "${PAIRED+x}" ] && [ -z "$variant" ] && scrape= # paired: only run B is scraped
-  local cap=$((k + 8 + ${CHURN:-0})) rooms=$((k / 2 + 8 + ${CHURN:-0} / 2))
+paired=
+[ -n "${PAIRED+x}" ] || [ -n "${PAIRED_BOT:-}" ] && paired=1
+# Spectators per match asked for by PAIRED_BOT (--spectators N), for the peer capacity.
+spect=$(printf '%s\n' "${PAIRED_BOT:-}" | sed -n 's/.*--spectators[ =]\([0-9]*\).*/\1/p')
+spect=${spect:-0}
+
+run_ours() { # k window [variant-flags [bot-flags]]: the variant's RESULT lines are tagged "netB"
+  local k=$1 d=$2 log=$work/server-$1.log port variant=${3-} botflags=${4-} scrape=${SCRAPE:-}
+  [ -n "$paired" ] && [ -z "$variant" ] && scrape= # paired: only run B is scraped
+  local cap=$((k + k / 2 * spect + 8 + ${CHURN:-0})) rooms=$((k / 2 + 8 + ${CHURN:-0} / 2))
   # Same socket buffers and peer capacity as enet_echo -b 4096 -k K (+8 slots).
   local agones_env=
   case " ${SERVER_ARGS:-} $variant " in *" --agones "*) [ -n "$mock_port" ] && agones_env="AGONES_SDK_HTTP_PORT=$mock_port" ;; esac
@@ -182,7 +191,7 @@ PY
     churn=$!
   fi
   "$bot_bin" --server "127.0.0.1:$port" --bots "$k" --bench "$d" --pace $((1000 / rate)) \
-    --server-pid "$server_pid" --sockbuf 4096 --timeout $((d + 60)) |
+    --server-pid "$server_pid" --sockbuf 4096 --timeout $((d + 60)) $botflags |
     if [ -n "$variant" ]; then sed -u 's/^RESULT net /RESULT netB /'; else cat; fi | tee -a "$attempt" ||
     echo "netbench: bot bench k=$k failed" >&2
   if [ -n "$churn" ]; then
@@ -216,14 +225,14 @@ for k in $loads; do
       # PAIRED_ORDER=alternate: even repetitions run B first, so a load that
       # rises or falls during the batch does not always favour one side.
       order="A B"
-      [ -n "${PAIRED+x}" ] && [ "${PAIRED_ORDER:-}" = alternate ] && [ $((rep % 2)) -eq 0 ] && order="B A"
+      [ -n "$paired" ] && [ "${PAIRED_ORDER:-}" = alternate ] && [ $((rep % 2)) -eq 0 ] && order="B A"
       for side in $order; do
         if [ "$side" = A ]; then
           echo "== [$rep/$reps] mazerace-server + mazerace-bot --bench: $k players, $((k / 2)) matches, $rate moves/s each"
           run_ours "$k" "$d"
-        elif [ -n "${PAIRED+x}" ]; then
-          echo "== [$rep/$reps] the same, run B: extra flags '${PAIRED}'${SCRAPE:+, scraped once a second (${SCRAPER:-bash} scraper, ${SCRAPE_PATH:-/metrics})}"
-          run_ours "$k" "$d" "${PAIRED:- }"
+        elif [ -n "$paired" ]; then
+          echo "== [$rep/$reps] the same, run B: extra flags '${PAIRED:-}', bot flags '${PAIRED_BOT:-}'${SCRAPE:+, scraped once a second (${SCRAPER:-bash} scraper, ${SCRAPE_PATH:-/metrics})}"
+          run_ours "$k" "$d" "${PAIRED:- }" "${PAIRED_BOT:-}"
         fi
       done
       # Keep the repetition unless STEAL_MAX is set, one of its runs had
