@@ -54,15 +54,24 @@ typedef struct sv_client {
     uint8_t queries;     /* its questions to the match store not yet answered (sv_query.c) */
     sv_room *watch;      /* the room it watches as a spectator (then room is NULL), or NULL */
     struct sv_client *spec_next, *spec_prev; /* the room's spectator list */
+    int specq_head, specq_tail;              /* its queued items (sv_spec.c): index + 1, 0 = none */
+    uint64_t spec_due_ms;                    /* when they go out */
 } sv_client;
 
-/* A send to a spectator, made during a step and handed to ENet at its end,
- * after the players' packets (sv_spec.c). The packet is shared. */
+/* A message queued for a spectator (sv_spec.c), in a pool: each
+ * spectator's queue is a list through next, and it goes out
+ * cfg.spectator_batch_ms after the first of them was queued. The packet
+ * is shared by the room's spectators. */
 typedef struct sv_spec_item {
-    int client;  /* index in sv->clients */
-    uint32_t id; /* its id then */
+    int next; /* the same spectator's next item (or the next free one): index + 1, 0 = none */
     ENetPacket *p;
 } sv_spec_item;
+/* A spectator with queued items, in the order their batches are due. */
+typedef struct sv_spec_due {
+    int client;  /* index in sv->clients */
+    uint32_t id; /* its id then: the slot may be reused */
+} sv_spec_due;
+#define SV_SPEC_TICK_MS 10 /* the batches due are sent together at most this often */
 
 /* Held-back packets per client before they go out anyway. */
 #define SV_HOLD_MAX 8
@@ -143,9 +152,11 @@ struct sv {
     sv_loglimit lim_records;         /* lines about lost records */
     /* Spectators (sv_spec.c). */
     int spectators;      /* watching now, every room */
-    sv_spec_item *specq; /* this step's sends to spectators, in order */
-    int specq_n, specq_cap;
-    uint64_t spec_due_ms;  /* when the queued sends go out (the first one's time + the batch) */
+    sv_spec_item *specq; /* the pool of messages queued for spectators */
+    int specq_n, specq_cap, specq_free;
+    sv_spec_due *specdue; /* spectators with queued items, oldest batch first: a ring */
+    int specdue_head, specdue_n, specdue_cap;
+    uint64_t spec_tick_ms; /* the next batches go out at this tick at the earliest */
     wire_room_list *races; /* the LIST_ROOMS answer, rebuilt at most once a second */
     uint64_t races_ms;
     bool races_valid;
@@ -214,10 +225,12 @@ void sv_spec_send(sv_t *sv, sv_client *c, const wire_msg *m);
 void sv_spec_match_start(sv_t *sv, sv_room *room);
 /* The room is closing: its spectators get WATCH_END and watch nothing. */
 void sv_spec_room_closed(sv_t *sv, sv_room *room);
-/* End of a step: the deferred sends go to ENet, after a flush of what the
- * players were sent, once cfg.spectator_batch_ms have passed since the
- * first of them was queued (or now). */
+/* End of a step: the spectators whose batch is due (all with now) get
+ * it, after a flush of what the players were sent; at most once per
+ * SV_SPEC_TICK_MS unless now. */
 void sv_spec_flush(sv_t *sv, bool now);
+/* c is gone: its queued items are dropped. */
+void sv_spec_discard(sv_t *sv, sv_client *c);
 /* Frees the queue (and drops what is in it). */
 void sv_spec_free(sv_t *sv);
 /* Rooms in countdown or racing (cached up to a second), for discovery. */

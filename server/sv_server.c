@@ -325,6 +325,7 @@ static void on_disconnect(sv_t *sv, ENetPeer *peer)
             "client #%u %s (%s) disconnected (%d peers)", c->id, c->addr, c->name[0] ? c->name : "-",
             sv->st.peers_now);
     discard_late(sv, c);
+    sv_spec_discard(sv, c);
     c->state = SV_CL_FREE;
     c->peer = NULL;
     peer->data = NULL;
@@ -446,6 +447,7 @@ static void drop_now(sv_t *sv, sv_client *c)
         return;
     sv_game_disconnected(sv, c);
     discard_late(sv, c);
+    sv_spec_discard(sv, c);
     enet_peer_disconnect_now(c->peer, 0);
     c->peer->data = NULL;
     c->state = SV_CL_FREE;
@@ -566,8 +568,8 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
     uint64_t due = sv_rooms_next_deadline(sv->rooms);
     if (sv->due_n > 0 && due_at(sv, 0)->due_ms < due)
         due = due_at(sv, 0)->due_ms;
-    if (sv->specq_n > 0 && sv->spec_due_ms < due)
-        due = sv->spec_due_ms;
+    if (sv->specq_n > 0 && sv->now_ms + SV_SPEC_TICK_MS < due)
+        due = sv->now_ms + SV_SPEC_TICK_MS;
     if (due != UINT64_MAX && timeout_ms > 0) {
         uint64_t left = due >= sv->now_ms ? due - sv->now_ms + 1 : 0;
         if (left < (uint64_t)timeout_ms)

@@ -8,39 +8,81 @@
 
 /* ---- the deferred sends ----
  * A message for spectators is encoded once into one ENet packet, shared
- * by every spectator of the room: each queue entry holds one reference
- * (referenceCount, as ENet's own queue does), given back at the flush. */
+ * by every spectator of the room: each queued item holds one reference
+ * (referenceCount, as ENet's own queue does), given back when it is
+ * handed to ENet or dropped. A spectator's items wait for its batch:
+ * cfg.spectator_batch_ms after the first of them was queued, then ENet
+ * sends them in one datagram. Batches fall due at different times for
+ * different spectators, and the due ones go out together every
+ * SV_SPEC_TICK_MS at most: a few datagrams at a time, never a burst of
+ * every spectator at once. */
 
 static bool watching(const sv_client *c)
 {
     return c && c->peer && c->state == SV_CL_ACTIVE && c->watch;
 }
 
+/* Gives back a queue reference; frees the packet if nobody else holds it. */
+static void unref(ENetPacket *p)
+{
+    if (--p->referenceCount == 0)
+        enet_packet_destroy(p);
+}
+
+static int take_item(sv_t *sv)
+{
+    if (!sv->specq_free) {
+        /* Grows to the busiest moment's size and stays: no allocation per
+         * move once the server has seen its load. */
+        int old = sv->specq_cap;
+        sv->specq_cap = old ? 2 * old : 256;
+        sv->specq = mr_realloc(sv->specq, (size_t)sv->specq_cap, sizeof *sv->specq);
+        for (int i = old; i < sv->specq_cap; i++)
+            sv->specq[i] = (sv_spec_item){.next = i + 1 < sv->specq_cap ? i + 2 : 0, .p = NULL};
+        sv->specq_free = old + 1;
+    }
+    int e = sv->specq_free;
+    sv->specq_free = sv->specq[e - 1].next;
+    return e;
+}
+
+static void put_due(sv_t *sv, sv_client *c)
+{
+    if (sv->specdue_n == sv->specdue_cap) {
+        int cap = sv->specdue_cap ? 2 * sv->specdue_cap : 64;
+        sv_spec_due *r = mr_alloc((size_t)cap, sizeof *r);
+        for (int i = 0; i < sv->specdue_n; i++)
+            r[i] = sv->specdue[(sv->specdue_head + i) % sv->specdue_cap];
+        free(sv->specdue);
+        sv->specdue = r;
+        sv->specdue_cap = cap;
+        sv->specdue_head = 0;
+    }
+    sv->specdue[(sv->specdue_head + sv->specdue_n) % sv->specdue_cap] =
+        (sv_spec_due){.client = (int)(c - sv->clients), .id = c->id};
+    sv->specdue_n++;
+}
+
 static void push_item(sv_t *sv, sv_client *c, ENetPacket *p)
 {
-    if (sv->specq_n == sv->specq_cap) {
-        /* Grows to the busiest step's size and stays: no allocation per
-         * move once the server has seen its load. */
-        sv->specq_cap = sv->specq_cap ? 2 * sv->specq_cap : 64;
-        sv->specq = mr_realloc(sv->specq, (size_t)sv->specq_cap, sizeof *sv->specq);
-    }
-    if (sv->specq_n == 0)
-        sv->spec_due_ms = sv->now_ms + (uint64_t)sv->cfg.spectator_batch_ms;
+    int e = take_item(sv);
+    sv->specq[e - 1] = (sv_spec_item){.next = 0, .p = p};
     p->referenceCount++;
-    sv->specq[sv->specq_n++] = (sv_spec_item){.client = (int)(c - sv->clients), .id = c->id, .p = p};
+    sv->specq_n++;
+    if (c->specq_tail) {
+        sv->specq[c->specq_tail - 1].next = e;
+    } else {
+        c->specq_head = e;
+        c->spec_due_ms = sv->now_ms + (uint64_t)sv->cfg.spectator_batch_ms;
+        put_due(sv, c);
+    }
+    c->specq_tail = e;
 }
 
 static ENetPacket *encode(sv_t *sv, const wire_msg *m)
 {
     size_t n = wire_write(m, sv->out, WIRE_MSG_MAX);
     return enet_packet_create(sv->out, n, ENET_PACKET_FLAG_RELIABLE);
-}
-
-/* Gives back the queue's reference; frees the packet if nobody else holds it. */
-static void unref(ENetPacket *p)
-{
-    if (--p->referenceCount == 0)
-        enet_packet_destroy(p);
 }
 
 void sv_spec_send(sv_t *sv, sv_client *c, const wire_msg *m)
@@ -67,41 +109,71 @@ void sv_spec_send_room(sv_t *sv, sv_room *room, const wire_msg *m)
     unref(p);
 }
 
-void sv_spec_flush(sv_t *sv, bool now)
+/* Hands c's queued items to ENet (send) or drops them, in order. Sent to
+ * whoever is still connected: what was queued before a LEAVE_ROOM (or the
+ * room's WATCH_END) goes out too. */
+static void release(sv_t *sv, sv_client *c, bool send)
 {
-    /* Spectators get their messages in batches: with the default 100 ms a
-     * spectator gets at most ten datagrams a second however fast the
-     * players move (ENet puts what is queued for a peer in one datagram),
-     * so watching costs the server a fraction of what playing does. */
-    if (sv->specq_n == 0 || (!now && sv->now_ms < sv->spec_due_ms))
-        return;
-    /* The players' packets of this step leave first: ENet sends peer by
-     * peer in slot order, so without this flush a spectator in a lower
-     * slot would be sent to before a player. */
-    if (sv->step_max_slot >= 0) {
-        enet_host_flush(sv->host);
-        sv->step_max_slot = -1;
-    }
-    for (int i = 0; i < sv->specq_n; i++) {
-        sv_spec_item *it = &sv->specq[i];
-        sv_client *c = &sv->clients[it->client];
-        /* Sent to whoever is still connected: what was queued before a
-         * LEAVE_ROOM (or the room's WATCH_END) goes out in order. */
-        if (c->id == it->id && c->peer && c->state == SV_CL_ACTIVE &&
-            enet_peer_send(c->peer, WIRE_CHANNEL, it->p) == 0)
+    bool ok = send && c->peer && c->state == SV_CL_ACTIVE;
+    for (int i = c->specq_head; i;) {
+        sv_spec_item *it = &sv->specq[i - 1];
+        int next = it->next;
+        if (ok && enet_peer_send(c->peer, WIRE_CHANNEL, it->p) == 0)
             sv->st.packets_out++;
         unref(it->p);
+        *it = (sv_spec_item){.next = sv->specq_free, .p = NULL};
+        sv->specq_free = i;
+        sv->specq_n--;
+        i = next;
     }
-    sv->specq_n = 0;
+    c->specq_head = c->specq_tail = 0;
+}
+
+void sv_spec_discard(sv_t *sv, sv_client *c)
+{
+    release(sv, c, false);
+}
+
+void sv_spec_flush(sv_t *sv, bool now)
+{
+    if (sv->specq_n == 0 || (!now && sv->now_ms < sv->spec_tick_ms))
+        return;
+    sv->spec_tick_ms = sv->now_ms + SV_SPEC_TICK_MS;
+    bool flushed = false;
+    /* Bounded by the spectators with queued items (one entry each). */
+    while (sv->specdue_n > 0) {
+        sv_spec_due *d = &sv->specdue[sv->specdue_head];
+        sv_client *c = &sv->clients[d->client];
+        bool live = c->id == d->id && c->specq_head;
+        if (live && !now && c->spec_due_ms > sv->now_ms)
+            break; /* the oldest batch is not due: nor are the ones behind it */
+        sv->specdue_head = (sv->specdue_head + 1) % sv->specdue_cap;
+        sv->specdue_n--;
+        if (!live)
+            continue; /* its client went away (its items were dropped then) */
+        /* The players' packets of this step leave first: ENet sends peer
+         * by peer in slot order, so without this flush a spectator in a
+         * lower slot would be sent to before a player. */
+        if (!flushed && sv->step_max_slot >= 0) {
+            enet_host_flush(sv->host);
+            sv->step_max_slot = -1;
+        }
+        flushed = true;
+        release(sv, c, true);
+    }
 }
 
 void sv_spec_free(sv_t *sv)
 {
-    for (int i = 0; i < sv->specq_n; i++)
-        unref(sv->specq[i].p);
+    for (int i = 0; i < sv->specq_cap; i++)
+        if (sv->specq[i].p)
+            unref(sv->specq[i].p);
     free(sv->specq);
+    free(sv->specdue);
     sv->specq = NULL;
-    sv->specq_n = sv->specq_cap = 0;
+    sv->specdue = NULL;
+    sv->specq_n = sv->specq_cap = sv->specq_free = 0;
+    sv->specdue_n = sv->specdue_cap = sv->specdue_head = 0;
     free(sv->races);
     sv->races = NULL;
 }
