@@ -55,6 +55,8 @@ cleanup() {
   rm -rf "$MR_PG_DIR"
 }
 trap cleanup EXIT
+trap 'exit 143' TERM # ctest's timeout: the EXIT trap stops the server
+trap 'exit 130' INT
 if [ "$(id -u)" = 0 ]; then
   chown "${MR_PG_USER:-nobody}" "$MR_PG_DIR"
 fi
