@@ -174,10 +174,10 @@ static void drain(st_writer *w, outcome *o)
 {
     st_match *recs[ST_WRITER_BATCH];
     int k = st_spool_peek(w->spool, recs, ST_WRITER_BATCH, o->err, sizeof o->err);
-    if (k < 0)
+    if (k <= 0) { /* a read error (or nothing readable): try again later, never in a tight loop */
         back_off(w);
-    if (k <= 0)
         return;
+    }
     int done = try_put(w, recs, k, o);
     if (!st_spool_consume(w->spool, done, o->err, sizeof o->err) || done < k)
         back_off(w);
