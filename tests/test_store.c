@@ -208,7 +208,10 @@ static void test_writer_queue_full(void **state)
             dropped++;
     }
     uint64_t took_us = mr_now_us() - t0;
-    assert_true(accepted >= 2 && accepted <= 3); /* 2 waiting, maybe 1 taken by the thread */
+    /* 2 waiting, plus what the thread took off the queue before it blocked
+     * on the lock: nothing yet, or one batch of what was waiting then (at
+     * most the queue's 2). Which one depends on when the thread woke. */
+    assert_true(accepted >= 2 && accepted <= 4);
     assert_int_equal(accepted + dropped, 10);
     assert_true(took_us < 1000000); /* nowhere near the 5 s busy timeout */
     assert_int_equal(sqlite3_exec(lock, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
