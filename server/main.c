@@ -197,6 +197,7 @@ static int serve(sv_t *sv, sv_config *cfg, services *svc, int argc, char **argv)
         }
     }
     sv_shutdown(sv, 1000);
+    sv_record_stopping(sv);
     if (metrics || agones)
         sv_get_stats(sv, &st);
     if (metrics)

@@ -216,6 +216,10 @@ void sv_reconfigure(sv_t *sv, const sv_config *cfg);
  * queued. NULL: no records (the default). Call before the first sv_service. */
 struct st_writer;
 void sv_set_store(sv_t *sv, struct st_writer *w);
+/* After the last race (sv_shutdown): waits for the store's thread to take
+ * every record queued and logs how many still wait in the spool (never
+ * from a running game loop: it waits). */
+void sv_record_stopping(sv_t *sv);
 /* The server's log (sv_log.h), for an embedder's own lines in the same format. */
 struct sv_log;
 const struct sv_log *sv_logger(const sv_t *sv);

@@ -187,6 +187,9 @@ size_t sv_room_memory(const sv_t *sv);
 void sv_record_countdown(sv_t *sv, sv_room *room);
 /* At the end of a game: hands its record to the store's thread. */
 void sv_record_finished(sv_t *sv, sv_room *room);
+/* Logs what the store's thread could not store (record_failed,
+ * record_spooled, record_spool_sent); from the housekeeping tick. */
+void sv_record_poll(sv_t *sv);
 
 /* sv_query.c: clients' questions about stored matches (docs/protocol.md, "Match records"). */
 #define SV_QUERIES_PER_CLIENT 4 /* in flight; one more is answered BUSY */

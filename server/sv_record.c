@@ -25,7 +25,8 @@ void sv_record_countdown(sv_t *sv, sv_room *room)
 }
 
 /* The store's thread reports what it could not store in its statistics;
- * the game loop logs it at the next record (rate limited). */
+ * the game loop logs it once a second (sv_record_poll, rate limited) and
+ * at each record. */
 static void log_store_failures(sv_t *sv)
 {
     st_writer_stats ws;
@@ -48,6 +49,27 @@ static void log_store_failures(sv_t *sv)
                     "match store: %llu records could not be stored: %s",
                     (unsigned long long)(ws.failed - sv->store_failed_seen), ws.last_error);
     sv->store_failed_seen = ws.failed;
+}
+
+void sv_record_poll(sv_t *sv)
+{
+    if (sv->store)
+        log_store_failures(sv);
+}
+
+void sv_record_stopping(sv_t *sv)
+{
+    if (!sv->store)
+        return;
+    st_writer_sync(sv->store); /* every record queued so far is stored or spooled */
+    log_store_failures(sv);
+    st_writer_stats ws;
+    st_writer_stats_get(sv->store, &ws);
+    if (ws.spool_waiting > 0)
+        sv_loge(&sv->log, SV_LOG_WARN, "record_spool_left", NULL, NULL, NULL,
+                "stopping with %d records still in the spool (the database is out of reach: %s); the "
+                "next start sends them",
+                ws.spool_waiting, ws.last_error);
 }
 
 /* The record is made here, on the game loop (a copy of the move logs,

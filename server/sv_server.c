@@ -466,6 +466,7 @@ static void housekeeping(sv_t *sv)
     int period =
         sv->cfg.hello_timeout_ms / 2 < SV_HOUSEKEEPING_MS ? sv->cfg.hello_timeout_ms / 2 : SV_HOUSEKEEPING_MS;
     sv->next_housekeeping_ms = sv->now_ms + (uint64_t)(period > 0 ? period : 1);
+    sv_record_poll(sv); /* database trouble is logged within a second, not at the next game's end */
     for (int i = 0; i < sv->nclients; i++) {
         sv_client *c = &sv->clients[i];
         /* A closing peer that keeps its connection open (a flooder that

@@ -87,7 +87,7 @@ int svc_db_open(const sv_config *cfg, st_writer **w, char *path, size_t pathlen)
                 path, strerror(errno));
         return 0;
     }
-    char err[512];
+    char err[512] = "";
     st *s = st_open(path, ST_OPEN_CREATE, err, sizeof err);
     if (!s) {
         if (explicit) {
@@ -101,6 +101,9 @@ int svc_db_open(const sv_config *cfg, st_writer **w, char *path, size_t pathlen)
         return 0;
     }
     bool network = strcmp(st_backend_name(s), "sqlite") != 0;
+    char down[512] = ""; /* why the first connection failed, when it did */
+    if (network && st_unavailable(s))
+        snprintf(down, sizeof down, "%s", err[0] ? err : "no answer");
     *w = st_writer_create(s, 0, 0);
     char shown[512];
     st_location_text(path, shown, sizeof shown);
@@ -135,6 +138,11 @@ int svc_db_open(const sv_config *cfg, st_writer **w, char *path, size_t pathlen)
                             "is down\n");
         }
     }
+    if (down[0])
+        fprintf(stderr,
+                "mazerace-server: warning: match database out of reach at start: %s; the server runs and "
+                "keeps records in the spool until it answers\n",
+                down);                    /* st_open's messages name the database (without its password) */
     snprintf(path, pathlen, "%s", shown); /* for the log: no password */
     return 0;
 }

@@ -216,6 +216,10 @@ static void test_down_at_start(void **state)
     bot_end(&bot);
     assert_int_equal(games, 2 * 4);
     pg_ctl("start");
+    /* Said by the server's once-a-second check, with no game ending after
+     * the database came back (the bot is gone). */
+    char line[1024];
+    assert_true(it_proc_expect(&sv, "match database back", line, sizeof line, 30000, "server"));
     wait_rows(4, &sv, 1, &leaks); /* and the schema was made on the way */
     assert_int_equal(sql("SELECT count(*) FROM players WHERE slot = 0 AND name LIKE 'early%'"), 4);
     it_proc_signal(&sv, SIGINT);
