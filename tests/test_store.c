@@ -124,6 +124,22 @@ static void write_file(const char *p, const void *data, size_t n)
     fclose(f);
 }
 
+/* Locations refused with a message naming the real trouble. */
+static void test_refused_locations(void **state)
+{
+    (void)state;
+    char err[512];
+    assert_null(st_open("none ", ST_OPEN_CREATE, err, sizeof err));
+    assert_non_null(strstr(err, "white space"));
+    assert_int_equal(access("none ", F_OK), -1); /* no file made */
+    assert_null(st_open("mysql://u@h/db", ST_OPEN_CREATE, err, sizeof err));
+    assert_non_null(strstr(err, "unknown database scheme 'mysql://'"));
+    assert_null(st_open("/nonexistent-mr/dir/x.db", ST_OPEN_CREATE, err, sizeof err));
+    assert_non_null(strstr(err, "the directory /nonexistent-mr/dir does not exist"));
+    assert_null(st_open("/nonexistent-mr/x.db", ST_OPEN_READONLY, err, sizeof err));
+    assert_non_null(strstr(err, "No such file"));
+}
+
 static void test_refused_files(void **state)
 {
     (void)state;
@@ -232,6 +248,7 @@ int main(void)
         STORE_CASES(setup, teardown),
         cmocka_unit_test_setup_teardown(test_migrations, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refused_files, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_refused_locations, setup, teardown),
         cmocka_unit_test_setup_teardown(test_writer_queue_full, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

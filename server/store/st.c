@@ -1,6 +1,7 @@
 /* st.c: the store interface: picks a backend, checks arguments, keeps the last error. */
 #include "st.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,7 +108,26 @@ st *st_open(const char *location, int flags, char *err, size_t errlen)
         snprintf(err, errlen, "no database location given");
         return NULL;
     }
+    size_t len = strlen(location);
+    if (isspace((unsigned char)location[0]) || isspace((unsigned char)location[len - 1])) {
+        snprintf(err, errlen,
+                 "the database location has white space at its start or end (a typo?): "
+                 "refusing it");
+        return NULL;
+    }
     const st_backend *be = backend_for(location);
+    const char *scheme = strstr(location, "://");
+    size_t slen = scheme ? (size_t)(scheme - location) : 0;
+    if (slen == 0 ||
+        strspn(location, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-") < slen)
+        scheme = NULL; /* a path with "://" in it, not a URI */
+    if (scheme && be == &st_backend_sqlite) {
+        snprintf(err, errlen,
+                 "unknown database scheme '%.*s://': use postgresql://... for PostgreSQL or a file path for "
+                 "SQLite",
+                 (int)(scheme - location < 32 ? scheme - location : 32), location);
+        return NULL;
+    }
     int version = 0;
     void *b = be->open(location, flags, &version, err, errlen);
     if (!b)

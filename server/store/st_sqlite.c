@@ -1,8 +1,11 @@
 /* st_sqlite.c: the SQLite store backend: WAL, busy timeout, migrations at open, prepared statements. */
+#include <errno.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "st_backend.h"
 #include "st_sqlite.h"
@@ -134,10 +137,64 @@ bad:
 
 /* Opens path and checks that it is ours (or empty), sets WAL and the busy
  * timeout and migrates up to target (read-only: refuses an older schema). */
+/* Why path cannot be opened before SQLite tries, in the operator's words:
+ * a missing file (read-only) or a missing directory (read-write). */
+static bool check_place(const char *path, bool ro, char *err, size_t errlen)
+{
+    struct stat sb;
+    if (stat(path, &sb) == 0) {
+        if (S_ISDIR(sb.st_mode)) {
+            snprintf(err, errlen, "%s: is a directory, not a database file", path);
+            return false;
+        }
+        return true;
+    }
+    if (ro) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return false;
+    }
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        return true; /* the working directory */
+    slash[slash == dir ? 1 : 0] = '\0';
+    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+        snprintf(err, errlen, "%s: the directory %s does not exist (create it, or choose another --db)", path,
+                 dir);
+        return false;
+    }
+    return true;
+}
+
+/* The first read failed: say why in words an operator can act on. */
+static void open_failed(sqlite3 *db, const char *path, bool ro, char *err, size_t errlen)
+{
+    int code = sqlite3_extended_errcode(db) & 0xff;
+    if (code == SQLITE_NOTADB)
+        snprintf(err, errlen, "%s: not a mazerace database (not an SQLite file: %s)", path,
+                 sqlite3_errmsg(db));
+    else if (code == SQLITE_READONLY || code == SQLITE_CANTOPEN || code == SQLITE_PERM || code == SQLITE_AUTH)
+        snprintf(err, errlen,
+                 "%s: no %s access to it or to %s-shm / %s-wal beside it (%s): a WAL database's readers "
+                 "write its -shm file too; run as the server's user",
+                 path, ro ? "read" : "write", path, path, sqlite3_errmsg(db));
+    else
+        snprintf(err, errlen, "%s: cannot read it: %s", path, sqlite3_errmsg(db));
+}
+
+static bool read_header(sqlite3 *db, int64_t *app, int64_t *uv, int64_t *objects)
+{
+    return query_int(db, "PRAGMA application_id", app) && query_int(db, "PRAGMA user_version", uv) &&
+           query_int(db, "SELECT count(*) FROM sqlite_master", objects);
+}
+
 static sqlite3 *open_db(const char *path, int flags, int target, int *version, char *err, size_t errlen)
 {
     bool ro = flags & ST_OPEN_READONLY;
     sqlite3 *db = NULL;
+    if (!check_place(path, ro, err, errlen))
+        return NULL;
     int of = (ro ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX;
     if (sqlite3_open_v2(path, &db, of, NULL) != SQLITE_OK) {
         snprintf(err, errlen, "%s: cannot open: %s", path, db ? sqlite3_errmsg(db) : "out of memory");
@@ -147,10 +204,39 @@ static sqlite3 *open_db(const char *path, int flags, int target, int *version, c
     sqlite3_extended_result_codes(db, 1);
     sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
     int64_t app = 0, uv = 0, objects = 0;
-    if (!query_int(db, "PRAGMA application_id", &app) || !query_int(db, "PRAGMA user_version", &uv) ||
-        !query_int(db, "SELECT count(*) FROM sqlite_master", &objects)) {
-        snprintf(err, errlen, "%s: not a mazerace database (%s)", path, sqlite3_errmsg(db));
-        goto out;
+    if (!read_header(db, &app, &uv, &objects)) {
+        int code = sqlite3_extended_errcode(db) & 0xff;
+        char wal[1040];
+        snprintf(wal, sizeof wal, "%s-wal", path);
+        /* A reader without write access to the directory cannot make the
+         * -shm file of a WAL database. With no -wal file no server has it
+         * open, so the file alone is the whole database: read it immutable. */
+        bool retry = ro && (code == SQLITE_READONLY || code == SQLITE_CANTOPEN) && access(wal, F_OK) != 0;
+        if (retry) {
+            sqlite3_close(db);
+            db = NULL;
+            /* A path with URI syntax in it is not retried (it would need escaping). */
+            char *u = sqlite3_mprintf("file:%s?immutable=1", path);
+            int rc = u && !strpbrk(path, "?#%") ? sqlite3_open_v2(u, &db, of | SQLITE_OPEN_URI, NULL)
+                                                : SQLITE_CANTOPEN;
+            sqlite3_free(u);
+            if (rc == SQLITE_OK) {
+                sqlite3_extended_result_codes(db, 1);
+                retry = read_header(db, &app, &uv, &objects);
+            } else {
+                retry = false;
+            }
+        }
+        if (!retry) {
+            if (db)
+                open_failed(db, path, ro, err, errlen);
+            else
+                snprintf(err, errlen,
+                         "%s: cannot read it (no access to the -shm file beside it): run as the "
+                         "server's user",
+                         path);
+            goto out;
+        }
     }
     if (app != ST_SQLITE_APP_ID && (app != 0 || objects > 0)) {
         snprintf(err, errlen,
