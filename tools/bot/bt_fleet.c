@@ -9,6 +9,7 @@
 
 #include "bt_due.h"
 #include "bt_measure.h"
+#include "bt_watchers.h"
 #include "match.h"
 #include "util.h"
 
@@ -81,7 +82,7 @@ static bool make_fleet(fleet *f, const bt_opts *o)
     const char *err = NULL;
     /* Spectators come after the players: S per pair, the pair of spectator
      * j being j / S (its creator is player 2 * (j / S)). */
-    int watchers = o->player.mode == BT_CREATE ? o->bots / 2 * o->spectators : 0;
+    int watchers = o->player.mode == BT_CREATE && !o->spectator_thread ? o->bots / 2 * o->spectators : 0;
     int total = o->bots + watchers;
     f->players = o->bots;
     f->hub = cl_hub_create(total, o->sockbuf_kib, &err);
@@ -360,6 +361,33 @@ static int bench(fleet *f)
                 (double)(mr_now_us() - t_launch) / 1e6);
         return 1;
     }
+    /* Spectators apart: on their own thread and socket, watching each
+     * pair's room (they come mid-race and catch up); the window opens once
+     * they all watch. */
+    bt_watchers *apart = NULL;
+    int napart = 0;
+    if (o->spectator_thread && o->spectators > 0) {
+        int rooms = f->players / 2;
+        const char **codes = mr_alloc((size_t)(rooms ? rooms : 1), sizeof *codes);
+        for (int r = 0; r < rooms; r++)
+            codes[r] = bt_player_room(f->p[2 * r]);
+        const char *err = NULL;
+        apart = bt_watchers_start(o->host, o->port, codes, rooms, o->spectators, o->sockbuf_kib, &err);
+        free(codes);
+        if (!apart) {
+            fprintf(stderr, "mazerace-bot: spectators: %s\n", err ? err : "cannot start");
+            return 1;
+        }
+        napart = rooms * o->spectators;
+        while (!stop_flag && mr_now_us() < deadline && bt_watchers_watching(apart) < napart)
+            turn(f);
+        if (bt_watchers_watching(apart) < napart) {
+            char why[256] = "";
+            bt_watchers_stop(apart, why, sizeof why);
+            fprintf(stderr, "mazerace-bot: bench setup: spectators not all watching %s\n", why);
+            return 1;
+        }
+    }
     double setup_s = (double)(mr_now_us() - t_launch) / 1e6;
     for (int i = 0; i < f->n; i++)
         bt_player_record(f->p[i], true);
@@ -379,6 +407,7 @@ static int bench(fleet *f)
         }
     }
     take_snap(f, &b);
+    int apart_watching = apart ? bt_watchers_watching(apart) : 0;
     for (int i = 0; i < f->n; i++)
         bt_player_pause(f->p[i]);
     f->sweep_us = SWEEP_US;
@@ -391,6 +420,8 @@ static int bench(fleet *f)
             out += bt_player_outstanding(f->p[i]);
     }
     failed = first_failure(f);
+    char apart_why[256] = "";
+    int apart_failed = bt_watchers_stop(apart, apart_why, sizeof apart_why);
 
     uint64_t sent = 0, answered = 0, rejected = 0;
     for (int i = 0; i < f->n; i++) {
@@ -430,6 +461,10 @@ static int bench(fleet *f)
     printf("  ghost delay us (opponent sends a move -> its PROGRESS reaches us): p50 %.1f  p99 %.1f  (%zu "
            "samples)\n",
            g50, g99, ng);
+    if (apart)
+        printf("  spectators: %d on a thread and socket of their own, %d watching at the window's end, %d "
+               "failed\n",
+               napart, apart_watching, apart_failed);
     if (f->n > f->players)
         printf(
             "  spectator lag us (a player sends a move -> its PROGRESS reaches a spectator): p50 %.1f  p99 "
@@ -450,10 +485,14 @@ static int bench(fleet *f)
            rate, f->players, (unsigned long long)rt, rt / win, 2 * rt / win, p50, p90, p99, mx,
            srv_cpu >= 0 ? 100 * srv_cpu / win : -1, srv_cpu >= 0 && rt ? srv_cpu * 1e6 / (double)rt : -1,
            100 * cli_cpu / win, sdrop, cdrop, (unsigned long long)sent, (unsigned long long)answered,
-           (unsigned long long)rejected, steal, g50, g99, f->n - f->players, w50, w99);
+           (unsigned long long)rejected, steal, g50, g99, f->n - f->players + napart, w50, w99);
     fflush(stdout);
     if (failed >= 0) {
         report_failure(f, failed);
+        return 1;
+    }
+    if (apart_failed) {
+        fprintf(stderr, "mazerace-bot: %d spectators failed: %s\n", apart_failed, apart_why);
         return 1;
     }
     if (sent != answered) {

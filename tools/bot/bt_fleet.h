@@ -9,14 +9,15 @@
 typedef struct bt_opts {
     char host[256];
     int port;
-    bt_player_cfg player; /* name is the base name; bots get NAME-1.. when there are several */
-    int bots;             /* 1..4000 */
-    int spectators;       /* with pairs (creating rooms): spectators per match, watching with BT_WATCH */
-    double timeout_s;     /* the whole run, always bounded */
-    bool quiet;           /* only the summary (and failures) */
-    int sockbuf_kib;      /* client socket buffers (0: ENet's default) */
-    double bench_s;       /* > 0: bench mode, the measurement window */
-    int server_pid;       /* bench: read the server's CPU time from /proc (0: unknown) */
+    bt_player_cfg player;  /* name is the base name; bots get NAME-1.. when there are several */
+    int bots;              /* 1..4000 */
+    int spectators;        /* with pairs (creating rooms): spectators per match, watching with BT_WATCH */
+    bool spectator_thread; /* bench: the spectators on a thread and socket of their own (bt_watchers.h) */
+    double timeout_s;      /* the whole run, always bounded */
+    bool quiet;            /* only the summary (and failures) */
+    int sockbuf_kib;       /* client socket buffers (0: ENet's default) */
+    double bench_s;        /* > 0: bench mode, the measurement window */
+    int server_pid;        /* bench: read the server's CPU time from /proc (0: unknown) */
 } bt_opts;
 
 /* Runs the bots until each has played its matches (or, in bench mode, the

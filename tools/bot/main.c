@@ -18,6 +18,7 @@ static const char usage[] =
     "  --watch CODE        watch this room as spectators (each bot one) until --matches games end;\n"
     "                      each checks it saw every move of both players against the result\n"
     "  --spectators N      with bots creating rooms (or --bench): N spectators watch each match\n"
+    "  --spectator-thread  bench: the spectators on a thread and socket of their own\n"
     "  --kind K            create a room: sum, maze, ice or pipes\n"
     "  --size WxH          create a room of this size (columns x rows)\n"
     "  --difficulty D      create a room: easy, medium or hard\n"
@@ -107,6 +108,10 @@ int main(int argc, char **argv)
         }
         if (strcmp(a, "--quiet") == 0) {
             o.quiet = true;
+            continue;
+        }
+        if (strcmp(a, "--spectator-thread") == 0) {
+            o.spectator_thread = true;
             continue;
         }
         static const char *const with_value[] = {
