@@ -119,6 +119,22 @@ static void notify_status(sv_t *sv, const sv_stats *st)
                st->matches_running, sv_draining(sv) ? "; draining" : "");
 }
 
+/* The rooms the matchmaker reserved through the GameServer's annotation
+ * (docs/scaling.md): each opened with its code, or logged why not. */
+static void agones_reservations(sv_t *sv, const sv_config *cfg, svc_agones *ag)
+{
+    svc_agones_resv r;
+    for (int i = 0; i < 64 && svc_agones_take_reservation(ag, &r); i++) {
+        const char *why = sv_reserve_room(sv, r.code, r.game_id, cfg->agones_reserve_ms);
+        if (why)
+            sv_loge(sv_logger(sv), SV_LOG_WARN, "agones_bad_reservation", r.code, NULL, why,
+                    "agones: reservation %s=%s refused: %s", r.code, r.game_id, why);
+        else
+            sv_loge(sv_logger(sv), SV_LOG_INFO, "agones_reservation", r.code, NULL, NULL,
+                    "agones: reserving room %s for %s", r.code, r.game_id);
+    }
+}
+
 /* Agones, once Allocated: no player for cfg->agones_idle_ms drains the
  * server (its Shutdown follows at the end). *idle_since is 0 while someone
  * is connected. */
@@ -191,6 +207,7 @@ static int serve(sv_t *sv, sv_config *cfg, services *svc, int argc, char **argv)
             if (agones) {
                 svc_agones_publish(agones, st.peers_now, st.rooms_now, sv_draining(sv));
                 agones_idle(sv, cfg, agones, &st, now, &idle_since);
+                agones_reservations(sv, cfg, agones);
             }
             if (done)
                 next_publish = now + PUBLISH_EVERY_MS;

@@ -82,6 +82,7 @@ typedef struct sv_config {
     bool agones;
     int agones_health_ms;
     int agones_idle_ms;
+    int agones_reserve_ms; /* a matchmaker's reserved room waits this long for a player; default 60000 */
     /* The match database (mazerace-server opens it; docs/server.md,
      * "Database"): a path, SV_DB_NONE, or "" for the default location. */
     char db[256];
@@ -189,6 +190,12 @@ bool sv_stop_requested(const sv_t *sv);
  * no race is running, or after cfg.drain_timeout_ms, when the players still
  * racing get ERROR DRAINING first. */
 void sv_request_drain(sv_t *sv);
+/* A matchmaker's reservation (docs/scaling.md, "Quick match across a
+ * fleet"): a waiting room with exactly this code playing game_id (a
+ * pz_id, "kind:WxH:difficulty[#seed]"), made on a worker, opened with no
+ * player and closed if nobody joins within wait_ms. NULL when queued, else
+ * why not (a code in use, a bad ID, no room, draining). Game loop only. */
+const char *sv_reserve_room(sv_t *sv, const char *code, const char *game_id, int wait_ms);
 bool sv_draining(const sv_t *sv);
 bool sv_done(const sv_t *sv);
 /* Safe from a signal handler: the next sv_service prints the statistics

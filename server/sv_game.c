@@ -382,16 +382,24 @@ void sv_game_flush_room(sv_t *sv, sv_room *room)
      * connected: the player may come back to a finished game to learn how
      * it ended (its MATCH_END may have been lost with the link). The
      * grace deadline brings us back here to close it. */
-    if (!room->player[0] && !room->player[1] && (phase == MATCH_WAITING || phase == MATCH_FINISHED)) {
+    bool reserved = room->reserved_until && sv->now_ms < room->reserved_until;
+    if (!reserved && !room->player[0] && !room->player[1] &&
+        (phase == MATCH_WAITING || phase == MATCH_FINISHED)) {
         bool held = false;
         for (int s = 0; s < MATCH_SLOTS; s++)
             held = held || (match_present(room->m, s) && !match_connected(room->m, s));
         if (!held) {
+            if (room->reserved_until)
+                sv_loge(&sv->log, SV_LOG_INFO, "room_reserve_expired", room->code, NULL, NULL,
+                        "reserved room %s: nobody joined in time", room->code);
             remove_room(sv, room);
             return;
         }
     }
-    sv_rooms_set_deadline(sv->rooms, room, match_next_deadline(room->m));
+    uint64_t next = match_next_deadline(room->m);
+    if (reserved && room->reserved_until < next)
+        next = room->reserved_until; /* comes back here to close it if nobody came */
+    sv_rooms_set_deadline(sv->rooms, room, next);
 }
 
 int sv_game_running(sv_t *sv, bool tell)
@@ -745,6 +753,7 @@ static const char *try_seat(sv_t *sv, sv_client *c, sv_room *room)
     if (err || slot < 0 || slot >= MATCH_SLOTS)
         return err ? err : "cannot join now";
     attach(room, slot, c);
+    room->reserved_until = 0; /* a player came: an ordinary room from now on */
     sv_loge(&sv->log, SV_LOG_INFO, "joined", room->code, c->name, NULL,
             "room %s: #%u \"%s\" joined as player %d", room->code, c->id, c->name, slot + 1);
     sv_game_flush_room(sv, room);
@@ -876,8 +885,80 @@ static void cancel_request(sv_t *sv, sv_client *c)
 
 /* A finished room job: the room opens for its owner, or (quick match, the
  * owner gone) for the player waiting for it; else it is dropped. */
+/* A matchmaker's reserved room is made (sv_reserve_room): opened empty
+ * under its code, closed by sv_game_flush_room if nobody joins in time. */
+static void reserved_job_done(sv_t *sv, sv_gen_job *j)
+{
+    sv_room *room = NULL;
+    if (j->m) {
+        room = sv_rooms_add_code(sv->rooms, j->m, sv->now_ms, j->reserve);
+        if (room)
+            j->m = NULL;
+    }
+    if (!room) {
+        release_bytes(sv, j->ip, j->est_bytes, true);
+        sv_loge(&sv->log, SV_LOG_WARN, "room_reserve_failed", j->reserve, NULL, NULL,
+                "reserved room %s not opened: %s", j->reserve,
+                j->err[0] ? j->err : "its code is in use or every room is taken");
+        return;
+    }
+    room->ip = j->ip;
+    room->puzzle_bytes = j->est_bytes;
+    room->reserved_until = sv->now_ms + (uint64_t)j->reserve_ms;
+    sv->st.rooms_created++;
+    char id[128];
+    match_game_id(room->m, id, sizeof id);
+    sv_loge(&sv->log, SV_LOG_INFO, "room_reserved", room->code, NULL, NULL,
+            "room %s reserved by the matchmaker: %s, waits %d ms for its players (%d rooms)", room->code, id,
+            j->reserve_ms, sv_rooms_count(sv->rooms));
+    sv->waiting_cache_valid = false;
+    sv_game_flush_room(sv, room);
+}
+
+const char *sv_reserve_room(sv_t *sv, const char *code, const char *game_id, int wait_ms)
+{
+    static char err[200];
+    pz_id id;
+    if (!wire_room_code_ok(code))
+        return "not a room code";
+    if (wait_ms < 1)
+        return "the wait must be at least 1 ms";
+    if (sv_rooms_find(sv->rooms, code))
+        return "a room with that code exists";
+    if (pz_id_parse(game_id, &id, err, sizeof err))
+        return err;
+    if (sv_draining(sv))
+        return "the server is draining";
+    if (sv_rooms_count(sv->rooms) >= sv_rooms_capacity(sv->rooms))
+        return "the server has no free room";
+    sv_gen_job *j = sv_gen_job_new();
+    j->what = SV_GEN_ROOM;
+    match_cfg(sv, 0, &j->mc);
+    memcpy(j->reserve, code, sizeof j->reserve);
+    j->reserve_ms = wait_ms;
+    j->game_id = mr_strdup(game_id);
+    j->params = id.params;
+    j->rng_init = secrand_u64();
+    j->est_bytes = 2 * sv_gen_estimate_bytes(&j->params);
+    j->est_us = sv_gen_estimate_us(&j->params);
+    if (sv->puzzle_bytes + j->est_bytes > (size_t)sv->cfg.puzzle_mem_mb << 20) {
+        sv_gen_job_free(j);
+        return "the server's puzzle memory is full";
+    }
+    if (!sv_gen_submit(sv->gen, j)) {
+        sv_gen_job_free(j);
+        return "the server is busy making puzzles";
+    }
+    sv->puzzle_bytes += j->est_bytes;
+    return NULL;
+}
+
 static void room_job_done(sv_t *sv, sv_gen_job *j)
 {
+    if (j->reserve[0]) {
+        reserved_job_done(sv, j);
+        return;
+    }
     sv_client *c = &sv->clients[j->client];
     bool owner_here = c->gen_job == j && c->id == j->owner && c->state == SV_CL_ACTIVE;
     if (owner_here)

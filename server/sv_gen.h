@@ -7,6 +7,7 @@
 
 #include "match.h"
 #include "puzzle.h"
+#include "wire.h"
 
 /* Two lanes, one thread each: small jobs (estimated under SV_GEN_BIG_MS of
  * CPU) and big ones, so that a queue of 1000x1000 mazes never holds up a
@@ -29,7 +30,9 @@ typedef struct sv_gen_job {
     int room;        /* SV_GEN_NEXT: room index */
     uint32_t serial; /* SV_GEN_NEXT: that room's serial when it asked */
     bool quick;
-    char *game_id; /* SV_GEN_ROOM by ID: malloc'd, freed with the job */
+    char reserve[WIRE_ROOM_CODE_LEN + 1]; /* SV_GEN_ROOM for sv_reserve_room: the code; "" otherwise */
+    int reserve_ms;                       /* ...and how long it waits for its players */
+    char *game_id;                        /* SV_GEN_ROOM by ID: malloc'd, freed with the job */
     pz_params params;
     uint64_t seed;
     uint64_t rng_init;

@@ -293,6 +293,10 @@ const sv_opt sv_opts[] = {
      "Agones: the game loop pings the sidecar's /health this often, 0.1..60 s (keep it under the Fleet's "
      "health periodSeconds)",
      NULL, NULL},
+    {"agones_reserve_wait", "SEC", SV_OPT_SECONDS, F(agones_reserve_ms), 0, 3600, 1, SV_SEC_SERVICE, true,
+     "Agones: a room a matchmaker reserved (annotation mazerace.io/room-CODE) closes if nobody joins it "
+     "within this, 0.1..3600 s",
+     NULL, NULL},
     {"agones_idle_shutdown", "SEC", SV_OPT_SECONDS, F(agones_idle_ms), 0, 86400, 1, SV_SEC_SERVICE, true,
      "Agones: once the GameServer is Allocated, drain and shut down after this long with no player "
      "connected, "

@@ -121,7 +121,6 @@ sv_room *sv_rooms_add(sv_rooms *t, match *m, uint64_t now_ms)
 {
     if (t->free_head < 0)
         return NULL;
-    sv_room *room = &t->rooms[t->free_head];
     /* There are 31^5 codes and at most 65536 rooms, so a collision is rare
      * (under 0.3% per draw when full); the loop is bounded anyway. */
     char code[WIRE_ROOM_CODE_LEN + 1];
@@ -131,15 +130,24 @@ sv_room *sv_rooms_add(sv_rooms *t, match *m, uint64_t now_ms)
     } while (sv_rooms_find(t, code) && ++tries < 64);
     if (tries >= 64)
         return NULL;
+    return sv_rooms_add_code(t, m, now_ms, code);
+}
+
+sv_room *sv_rooms_add_code(sv_rooms *t, match *m, uint64_t now_ms, const char *code)
+{
+    if (t->free_head < 0 || !wire_room_code_ok(code) || sv_rooms_find(t, code))
+        return NULL;
+    sv_room *room = &t->rooms[t->free_head];
     t->free_head = room->next_free;
     room->next_free = -1;
-    memcpy(room->code, code, sizeof code);
+    memcpy(room->code, code, sizeof room->code);
     room->key = pack_code(code);
     room->m = m;
     room->player[0] = room->player[1] = NULL;
     room->spec_head = NULL;
     room->nspec = 0;
     room->quick = false;
+    room->reserved_until = 0;
     room->serial = ++t->serial;
     room->puzzle_bytes = 0;
     room->created_ms = now_ms;

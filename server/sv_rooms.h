@@ -23,11 +23,13 @@ typedef struct sv_room {
     int index;                             /* position in the table */
     int next_free;                         /* free list link, -1 at the end */
     bool quick;                            /* made by quick match */
-    uint32_t serial;                       /* a new value each time the slot is used */
-    uint32_t ip;                           /* address charged for its puzzle memory */
-    size_t puzzle_bytes;                   /* that charge (estimated) */
-    char *desc;                            /* DESC_REQUEST cache: the description game ID of the puzzle */
-    size_t desc_len;                       /* whose hash is desc_for (malloc'd; freed with the room) */
+    /* A matchmaker's reservation (sv_reserve_room): kept open with nobody in it until then; 0 = none. */
+    uint64_t reserved_until;
+    uint32_t serial;     /* a new value each time the slot is used */
+    uint32_t ip;         /* address charged for its puzzle memory */
+    size_t puzzle_bytes; /* that charge (estimated) */
+    char *desc;          /* DESC_REQUEST cache: the description game ID of the puzzle */
+    size_t desc_len;     /* whose hash is desc_for (malloc'd; freed with the room) */
     uint64_t desc_for;
     uint64_t created_ms;
     /* sv_record.c: the players' names and the wall-clock start of the race
@@ -49,6 +51,9 @@ void sv_rooms_destroy(sv_rooms *t); /* accepts NULL */
 /* A free room with a fresh unused code drawn from secrand, holding m (taken
  * over; destroyed with the room). NULL when every room is in use. */
 sv_room *sv_rooms_add(sv_rooms *t, match *m, uint64_t now_ms);
+/* The same with the given code (wire_room_code_ok); NULL when it is not a
+ * code, already in use or every room is taken. */
+sv_room *sv_rooms_add_code(sv_rooms *t, match *m, uint64_t now_ms, const char *code);
 /* Destroys the match and frees the room (and its code). */
 void sv_rooms_remove(sv_rooms *t, sv_room *room);
 /* The room with this exact code (upper case, as wire_room_code_ok), or NULL:

@@ -23,6 +23,9 @@
 #define WAKE_MS 200          /* the thread looks at its jobs at least this often */
 #define REPLY_MAX 65536      /* GET /gameserver: more is cut (the state comes early) */
 
+#define RESV_QUEUE 32  /* reservations read and not yet taken by the loop */
+#define RESV_SEEN 1024 /* entries remembered (taken or refused), so each is acted on once */
+
 enum { C_PLAYERS, C_ROOMS, C_COUNT };
 static const char *const counter_names[C_COUNT] = {"players", "rooms"};
 
@@ -40,6 +43,8 @@ struct svc_agones {
     unsigned health_calls;
     int players, rooms;
     bool draining, stop, allocated;
+    svc_agones_resv queue[RESV_QUEUE];
+    int queued;
 
     /* Set before the thread starts, then read-only. */
     const sv_log *lg;
@@ -51,6 +56,8 @@ struct svc_agones {
     struct curl_slist *headers;
     char reply[REPLY_MAX];
     size_t reply_len;
+    char seen[RESV_SEEN][SVC_AGONES_ENTRY_MAX + 1]; /* a ring of the entries met */
+    int seen_next;
 };
 
 static uint64_t now_ms(void)
@@ -164,6 +171,83 @@ static bool state_is(const char *json, const char *want)
     return *p == '"' && strncmp(p + 1, want, n) == 0 && p[1 + n] == '"';
 }
 
+const char *svc_agones_parse_entry(const char *entry, svc_agones_resv *out, char *err, size_t errlen)
+{
+    const char *eq = strchr(entry, '=');
+    size_t len = strlen(entry);
+    if (len > SVC_AGONES_ENTRY_MAX)
+        return "longer than 160 bytes";
+    if (!eq || eq - entry != WIRE_ROOM_CODE_LEN)
+        return "the key does not end in a five-letter room code";
+    memcpy(out->code, entry, WIRE_ROOM_CODE_LEN);
+    out->code[WIRE_ROOM_CODE_LEN] = '\0';
+    if (!wire_room_code_ok(out->code))
+        return "not a room code (five of " WIRE_ROOM_ALPHABET ")";
+    snprintf(out->game_id, sizeof out->game_id, "%s", eq + 1);
+    pz_id id;
+    return pz_id_parse(out->game_id, &id, err, errlen);
+}
+
+/* Remembers entry; false if it was already met. */
+static bool first_time(svc_agones *a, const char *entry)
+{
+    for (int i = 0; i < RESV_SEEN; i++)
+        if (strcmp(a->seen[i], entry) == 0)
+            return false;
+    snprintf(a->seen[a->seen_next], sizeof a->seen[0], "%s", entry);
+    a->seen_next = (a->seen_next + 1) % RESV_SEEN;
+    return true;
+}
+
+/* Every new annotation SVC_AGONES_ROOM_PREFIX "CODE": "GAMEID" in the
+ * GameServer JSON (object_meta.annotations): a good one queued for the
+ * loop, a bad one logged; each once. The prefix is found as a quoted key
+ * anywhere; the value must be a plain string (no escapes: the format needs
+ * none). */
+static void read_reservations(svc_agones *a)
+{
+    static const char key[] = "\"" SVC_AGONES_ROOM_PREFIX;
+    const char *p = a->reply;
+    while ((p = strstr(p, key))) {
+        p += sizeof key - 1;
+        const char *kend = strchr(p, '"');
+        if (!kend)
+            return;
+        const char *v = kend + 1;
+        while (*v == ' ' || *v == '\t' || *v == '\n' || *v == '\r' || *v == ':')
+            v++;
+        const char *vend = *v == '"' ? strchr(v + 1, '"') : NULL;
+        size_t klen = (size_t)(kend - p), vlen = vend ? (size_t)(vend - v - 1) : 0;
+        char entry[SVC_AGONES_ENTRY_MAX + 1];
+        const char *bad = NULL;
+        if (!vend || klen + 1 + vlen > SVC_AGONES_ENTRY_MAX || memchr(v + 1, '\\', vlen)) {
+            snprintf(entry, sizeof entry, "%.*s", (int)(klen < 32 ? klen : 32), p);
+            bad = "the value is not a plain string of at most 160 bytes";
+        } else {
+            snprintf(entry, sizeof entry, "%.*s=%.*s", (int)klen, p, (int)vlen, v + 1);
+        }
+        p = vend ? vend + 1 : kend + 1;
+        if (!first_time(a, entry))
+            continue;
+        svc_agones_resv r;
+        char why[200];
+        if (!bad)
+            bad = svc_agones_parse_entry(entry, &r, why, sizeof why);
+        if (!bad) {
+            pthread_mutex_lock(&a->lock);
+            if (a->queued < RESV_QUEUE)
+                a->queue[a->queued++] = r;
+            else
+                bad = "too many reservations at once";
+            pthread_mutex_unlock(&a->lock);
+        }
+        if (bad)
+            sv_loge(a->lg, SV_LOG_WARN, "agones_bad_reservation", NULL, NULL, bad,
+                    "agones: ignoring annotation %s%s: %s (docs/scaling.md)", SVC_AGONES_ROOM_PREFIX, entry,
+                    bad);
+    }
+}
+
 /* What the thread has done so far. */
 typedef struct progress {
     job ready, label, health, counter[C_COUNT], gameserver;
@@ -223,9 +307,11 @@ static void step(svc_agones *a, progress *pr, unsigned health_calls, const int c
         pr->health_seen = health_calls;
         settle(a, &pr->health, "POST /health", call(a, "POST", "/health", "{}", REQUEST_TIMEOUT_MS));
         /* The state rides along with the pings: is the server Allocated? */
-        if (now >= pr->gameserver.next_ms &&
-            settle(a, &pr->gameserver, "GET /gameserver", call(a, "GET", "/gameserver", NULL, 1000)) &&
-            state_is(a->reply, "Allocated")) {
+        bool got = now >= pr->gameserver.next_ms &&
+                   settle(a, &pr->gameserver, "GET /gameserver", call(a, "GET", "/gameserver", NULL, 1000));
+        if (got)
+            read_reservations(a);
+        if (got && state_is(a->reply, "Allocated")) {
             pthread_mutex_lock(&a->lock);
             bool was = a->allocated;
             a->allocated = true;
@@ -390,6 +476,18 @@ bool svc_agones_allocated(svc_agones *a)
     bool v = a->allocated;
     pthread_mutex_unlock(&a->lock);
     return v;
+}
+
+bool svc_agones_take_reservation(svc_agones *a, svc_agones_resv *out)
+{
+    pthread_mutex_lock(&a->lock);
+    bool got = a->queued > 0;
+    if (got) {
+        *out = a->queue[0];
+        memmove(a->queue, a->queue + 1, (size_t)--a->queued * sizeof a->queue[0]);
+    }
+    pthread_mutex_unlock(&a->lock);
+    return got;
 }
 
 void svc_agones_stop(svc_agones *a)

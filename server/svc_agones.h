@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "sv.h"
+#include "wire.h"
 
 /* The game loop never waits on the sidecar: every call below only takes a
  * mutex for a copy of a few integers. The thread does the HTTP, with
@@ -33,6 +34,22 @@ void svc_agones_publish(svc_agones *a, int players, int rooms, bool draining);
 /* True once the sidecar has reported the GameServer Allocated (GET
  * /gameserver after each health ping). */
 bool svc_agones_allocated(svc_agones *a);
+/* A matchmaker's room reservation, read from an annotation of the
+ * GameServer (docs/scaling.md, "Quick match across a fleet"):
+ * "mazerace.io/room-CODE": "GAMEID", one annotation per room, so that
+ * allocations never overwrite each other's. */
+#define SVC_AGONES_ROOM_PREFIX "mazerace.io/room-"
+#define SVC_AGONES_ENTRY_MAX 160 /* bytes of one CODE=GAMEID entry */
+typedef struct svc_agones_resv {
+    char code[WIRE_ROOM_CODE_LEN + 1];
+    char game_id[SVC_AGONES_ENTRY_MAX + 1];
+} svc_agones_resv;
+/* Checks one entry "CODE=GAMEID" (the key's code, then the value) strictly (a room code, then a game ID
+ * pz_id_parse takes) into *out: NULL, or why not (static, or in err). */
+const char *svc_agones_parse_entry(const char *entry, svc_agones_resv *out, char *err, size_t errlen);
+/* The oldest reservation read and not yet taken (true), each entry once
+ * (the last 1024 entries are remembered); never waits on the sidecar. */
+bool svc_agones_take_reservation(svc_agones *a, svc_agones_resv *out);
 /* Asks for POST /shutdown (retried for up to 5 s), stops the thread and
  * frees. Returns once the thread has ended: at most about 8 s with a
  * sidecar that hangs. Accepts NULL. */

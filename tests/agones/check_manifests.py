@@ -175,6 +175,13 @@ def check_allocation(doc, path, fleet, protocol):
         one_of(path, "priorities[%d].order" % i, p.get("order", "Ascending"), ["Ascending", "Descending"])
         if fleet and p.get("type") == "Counter" and p.get("key") not in fleet["counters"]:
             err(path, "priorities[%d] key %r is not a counter of the Fleet" % (i, p.get("key")))
+    for key, v in ((spec.get("metadata") or {}).get("annotations") or {}).items():
+        if not key.startswith("mazerace.io/room-"):
+            continue
+        if not re.fullmatch(r"[ABCDEFGHJKMNPQRSTUVWXYZ2-9]{5}", key[len("mazerace.io/room-"):]):
+            err(path, "metadata.annotations.%s: the key must end in a room code" % key)
+        if not isinstance(v, str) or not re.fullmatch(r"(sum|maze|ice|pipes):\d+x\d+:(easy|medium|hard)(#\d+)?", v):
+            err(path, "metadata.annotations.%s: %r is not kind:WxH:difficulty[#seed]" % (key, v))
     for key, c in (spec.get("counters") or {}).items():
         if fleet and key not in fleet["counters"]:
             err(path, "counters.%s is not a counter of the Fleet" % key)
@@ -236,6 +243,8 @@ MUTATIONS = [
     ("gameserverallocation.yaml", 'sdk-protocol: "', 'sdk-protocol: "9', "the server speaks"),
     ("gameserverallocation.yaml", "gameServerState: Allocated", "gameServerState: Busy", "gameServerState"),
     ("gameserverallocation.yaml", "action: Increment", "action: Add", "action"),
+    ("gameserverallocation.yaml", "room-Q7KM4:", "room-Q7KM0:", "must end in a room code"),
+    ("gameserverallocation.yaml", '"maze:15x11:easy"', '"maze:15x11"', "is not kind:WxH:difficulty"),
     ("gameserverallocation.yaml", "  selectors:", "  selectors: []\n  x:", "selectors is empty"),
     ("fleetautoscaler.yaml", "spec:", "spec: [", "not valid YAML"),
 ]

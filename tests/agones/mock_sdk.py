@@ -3,7 +3,8 @@
 recorded, with modes that misbehave (slow, failing) for the tests.
 
 As a module: MockSdk(mode).start() serves on 127.0.0.1 (an ephemeral port), .calls() lists what came in,
-.set_state("Allocated") changes what GET /gameserver says, .mode can change at any time:
+.set_state("Allocated") changes what GET /gameserver says, .set_annotation(key, value) sets an annotation on the
+GameServer as a GameServerAllocation's metadata would (object_meta.annotations), .mode can change at any time:
   "ok"    answers like the sidecar (200 and a small JSON body)
   "slow"  waits 5 s before each answer
   "error" answers 500 to everything
@@ -27,6 +28,7 @@ class MockSdk:
         self.mode = mode
         self.state = "Scheduled"
         self.labels = {}
+        self.annotations = {}  # as set by an allocation (PUT /metadata/annotation adds "agones.dev/sdk-" keys)
         self.counters = {c: {"count": 0, "capacity": 0} for c in counters}
         self._calls = []  # (time, method, path, body as parsed JSON or None)
         self._lock = threading.Lock()
@@ -50,6 +52,10 @@ class MockSdk:
     def set_state(self, state):
         with self._lock:
             self.state = state
+
+    def set_annotation(self, key, value):
+        with self._lock:
+            self.annotations[key] = value
 
     @property
     def port(self):
@@ -128,12 +134,16 @@ class MockSdk:
             if method == "PUT" and path in ("/metadata/label", "/metadata/annotation"):
                 if not isinstance(body, dict) or "key" not in body or "value" not in body:
                     return 400, {"error": "key and value wanted"}
-                self.labels[body["key"]] = body["value"]
+                if path == "/metadata/label":
+                    self.labels[body["key"]] = body["value"]
+                else:
+                    self.annotations["agones.dev/sdk-" + body["key"]] = body["value"]
                 return 200, {}
             if method == "GET" and path == "/gameserver":
                 labels = {"agones.dev/sdk-" + k: v for k, v in self.labels.items()}
                 return 200, {
-                    "object_meta": {"name": "mock", "namespace": "default", "labels": labels},
+                    "object_meta": {"name": "mock", "namespace": "default", "labels": labels,
+                                    "annotations": dict(self.annotations)},
                     "status": {"state": self.state, "address": "127.0.0.1",
                                "counters": {k: {"count": str(v["count"]), "capacity": str(v["capacity"])}
                                             for k, v in self.counters.items()}},

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tests/agones/test_agones.py: the real mazerace-server against the mock Agones SDK sidecar (mock_sdk.py), with
 real bots over 127.0.0.1: Ready, labels, periodic Health, Counters as bots join and leave, Shutdown after a drain
-(SIGTERM, or idle after an allocation), and a sidecar that is down, slow or failing never slows a bot match.
+(SIGTERM, or idle after an allocation), rooms a matchmaker reserved by annotation, and a sidecar that is down, slow or failing never slows a bot match.
 
 Usage: test_agones.py SERVER BOT
 """
@@ -182,6 +182,47 @@ class AgonesTest(unittest.TestCase):
         self.assertEqual(srv.wait(20), 0)
         self.assertTrue(srv.expect(r"no player for 1000 ms: draining", 1))
         self.assertEqual(len(sdk.calls("/shutdown")), 1)
+
+    def test_reserved_rooms(self):
+        """A matchmaker's annotations mazerace.io/room-CODE: GAMEID: the reserved code opens with its game ID, two
+        bots join it by code and race to a result; bad entries are logged once and ignored; an unused
+        reservation expires; an entry is acted on once."""
+        sdk = self.sdk = MockSdk().start()
+        srv = self.start(sdk.port, "--agones-health", "0.2", "--agones-reserve-wait", "2", "--db", "none")
+        self.assertTrue(sdk.wait_for(lambda: sdk.calls("/ready"), 10))
+        good = {"ABCDE": "maze:15x11:easy", "XYZ23": "sum:5x5:easy"}
+        bad = {"BAD": "sum:5x5:easy", "QWERT": "nokind:3x3:easy", "abcde": "maze:15x11:easy", "KMNPQ": "",
+               "ABCD0": "sum:5x5:easy", "MNPQR": "sum:5x5:easy with spaces"}
+        for code, gid in list(good.items()) + list(bad.items()):
+            sdk.set_annotation("mazerace.io/room-" + code, gid)
+        sdk.set_state("Allocated")
+        self.assertTrue(srv.expect(r"room ABCDE reserved by the matchmaker: maze:15x11:easy#\d+", 10))
+        self.assertTrue(srv.expect(r"room XYZ23 reserved by the matchmaker: sum:5x5:easy#\d+", 5))
+        for code, gid in bad.items():
+            self.assertTrue(srv.expect(r'ignoring annotation mazerace.io/room-%s: ' % re.escape(code + "=" + gid), 5),
+                            code)
+        out = bots(srv.port, "--room", "ABCDE", "--bots", "2", "--matches", "1", "--pace", "30")
+        self.assertIn("2 done, 0 failed", out)
+        self.assertTrue(srv.expect(r"room ABCDE game 1 finished: winner bot-\d \(solved\)", 5))
+        # Nobody came for XYZ23: closed after --agones-reserve-wait, its code unknown from then on.
+        self.assertTrue(srv.expect(r"reserved room XYZ23: nobody joined in time", 10))
+        r = subprocess.run([BOT, "--server", "127.0.0.1:%d" % srv.port, "--room", "XYZ23", "--bots", "1",
+                            "--matches", "1", "--quiet"], capture_output=True, text=True, timeout=30)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("no room with code XYZ23", r.stdout + r.stderr)
+        # Each entry once: more GET /gameserver with the same annotations, no second reservation or warning.
+        g0 = len(sdk.calls("/gameserver"))
+        self.assertTrue(sdk.wait_for(lambda: len(sdk.calls("/gameserver")) >= g0 + 5, 5))
+        with srv._lock:
+            lines = list(srv.lines)
+        self.assertEqual(len([l for l in lines if "room ABCDE reserved" in l]), 1)
+        self.assertEqual(len([l for l in lines if "ignoring annotation mazerace.io/room-BAD=" in l]), 1)
+        # A later allocation adds its own annotation beside the others: taken; the server kept running.
+        sdk.set_annotation("mazerace.io/room-HJK23", "ice:8x8:easy")
+        self.assertTrue(srv.expect(r"room HJK23 reserved by the matchmaker: ice:8x8:easy#\d+", 10))
+        self.assertIsNone(srv.p.poll())
+        srv.p.send_signal(signal.SIGTERM)
+        self.assertEqual(srv.wait(15), 0)
 
     def test_default_off(self):
         """Without --agones and without AGONES_SDK_HTTP_PORT nothing talks to a sidecar."""
