@@ -65,6 +65,30 @@ static void test_rooms_codes(void **ctx)
     sv_rooms_destroy(t);
 }
 
+/* A reserved room's code is the one asked for; one in use, or not a code,
+ * or a full table is refused without taking the match. */
+static void test_rooms_add_code(void **ctx)
+{
+    (void)ctx;
+    sv_rooms *t = sv_rooms_create(2);
+    sv_room *r = sv_rooms_add_code(t, small_match(), 5, "Q7KM4");
+    assert_non_null(r);
+    assert_string_equal(r->code, "Q7KM4");
+    assert_int_equal(r->reserved_until, 0);
+    assert_ptr_equal(sv_rooms_find(t, "Q7KM4"), r);
+    match *m = small_match();
+    assert_null(sv_rooms_add_code(t, m, 5, "Q7KM4")); /* in use */
+    assert_null(sv_rooms_add_code(t, m, 5, "q7km4"));
+    assert_null(sv_rooms_add_code(t, m, 5, "Q7KM0")); /* 0 is not in the alphabet */
+    assert_null(sv_rooms_add_code(t, m, 5, "Q7KM"));
+    assert_int_equal(sv_rooms_count(t), 1);
+    assert_non_null(sv_rooms_add_code(t, m, 5, "HJK23"));
+    assert_null(sv_rooms_add_code(t, NULL, 5, "ABCDE")); /* full */
+    sv_rooms_remove(t, r);
+    assert_null(sv_rooms_find(t, "Q7KM4"));
+    sv_rooms_destroy(t);
+}
+
 /* The timer heap always yields the earliest deadline, and only when due. */
 static void test_rooms_deadlines(void **ctx)
 {
@@ -317,9 +341,13 @@ static void test_log_limit(void **ctx)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_rooms_codes),      cmocka_unit_test(test_rooms_deadlines),
-        cmocka_unit_test(test_bucket),           cmocka_unit_test(test_cli),
-        cmocka_unit_test(test_memory_per_match), cmocka_unit_test(test_log_limit),
+        cmocka_unit_test(test_rooms_codes),
+        cmocka_unit_test(test_rooms_add_code),
+        cmocka_unit_test(test_rooms_deadlines),
+        cmocka_unit_test(test_bucket),
+        cmocka_unit_test(test_cli),
+        cmocka_unit_test(test_memory_per_match),
+        cmocka_unit_test(test_log_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
