@@ -20,6 +20,7 @@ static const cl_scene *const scenes[CL_SCENE_COUNT] = {
     [CL_SCENE_RACE] = &cl_scene_race,         [CL_SCENE_RESULTS] = &cl_scene_results,
     [CL_SCENE_SETTINGS] = &cl_scene_settings, [CL_SCENE_HISTORY] = &cl_scene_history,
     [CL_SCENE_WATCH] = &cl_scene_watch,       [CL_SCENE_REPLAY] = &cl_scene_replay,
+    [CL_SCENE_SRVREP] = &cl_scene_srvrep,
 };
 
 void cl_app_set_scene(cl_app *a, int scene)
@@ -41,6 +42,8 @@ const char *cl_app_state_name(const cl_app *a)
         return a->replay && cl_rview_at_end(a->replay->v) ? "replay-end" : "replay";
     if (a->scene == CL_SCENE_WATCH)
         return a->race.finished ? "watch-results" : a->race.pz ? "watching" : "watch";
+    if (a->scene == CL_SCENE_SRVREP)
+        return cl_srvrep_state(a);
     return scenes[a->scene]->name;
 }
 
@@ -359,6 +362,8 @@ static void start_from_args(cl_app *a)
             a->exit_code = 2; /* a bad file, said with its line:column */
             return;
         }
+    } else if (a->args.replay_from) {
+        why = cl_srvrep_open(a, a->args.replay_from, a->args.replay_from_id);
     } else if (a->args.join_addr && a->args.watch) {
         why = cl_app_watch(a, a->args.join_addr, strcmp(a->args.watch, "any") == 0 ? NULL : a->args.watch);
     } else if (a->args.join_addr) {
@@ -449,7 +454,7 @@ int cl_app_run(const cl_args *args)
     if (a->args.bench) {
         code = cl_bench_run(a, launch);
     } else {
-        a->virtual_clock = a->args.headless && !a->args.join_addr && !a->args.host_id;
+        a->virtual_clock = a->args.headless && !a->args.join_addr && !a->args.host_id && !a->args.replay_from;
         /* On the virtual clock a frame shows the same on any machine: the
          * history answers before the frame goes on. */
         cl_history_set_sync(a->history, a->virtual_clock);
@@ -493,6 +498,7 @@ int cl_app_run(const cl_args *args)
     cl_hist_race_free(&a->rec);
     cl_history_scene_free(a);
     cl_replay_close(a);
+    cl_srvrep_free(a);
     cl_script_destroy(a->script);
     cl_pads_close_all(&a->pads);
     cl_text_destroy(a->text);

@@ -1,6 +1,7 @@
 /* args.c: parsing the client's command line. */
 #include "cl_args.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,9 @@ void cl_args_usage(FILE *f)
           "  --watch CODE        with --join: watch that room as a spectator (any: the first race)\n"
           "  --replay FILE       play a replay file (docs/replay.md); dropping a file on\n"
           "                      the window opens it too\n"
+          "  --replay-from HOST:PORT [MATCHID]\n"
+          "                      play match MATCHID as stored on that server (its --db);\n"
+          "                      without MATCHID list the server's stored matches\n"
           "  --quick             quick match: pair with the next waiting player\n"
           "  --series N          best of N (1..99, default 1)\n"
           "  --bot-pace MS       computer's ms per move (default 450)\n"
@@ -116,6 +120,20 @@ const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t e
         } else if (!strcmp(o, "--replay")) {
             NEED();
             a->replay = v;
+        } else if (!strcmp(o, "--replay-from")) {
+            NEED();
+            a->replay_from = v;
+            const char *id = i + 1 < argc ? argv[i + 1] : NULL;
+            if (id && id[0] >= '0' && id[0] <= '9') {
+                char *end;
+                unsigned long long n = strtoull(id, &end, 10);
+                if (*end || n < 1 || n > INT64_MAX) {
+                    snprintf(err, errlen, "--replay-from: '%s' is not a match id (a number from 1)", id);
+                    return err;
+                }
+                a->replay_from_id = n;
+                i++;
+            }
         } else if (!strcmp(o, "--watch")) {
             NEED();
             a->watch = v;
@@ -197,14 +215,25 @@ const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t e
         }
 #undef NEED
     }
-    int modes = !!a->hotseat_id + !!a->computer_id + !!a->join_addr + !!a->host_id + !!a->replay;
+    int modes =
+        !!a->hotseat_id + !!a->computer_id + !!a->join_addr + !!a->host_id + !!a->replay + !!a->replay_from;
     if (modes > 1) {
-        snprintf(err, errlen, "choose one of --hotseat, --vs-computer, --host, --join, --replay");
+        snprintf(err, errlen,
+                 "choose one of --hotseat, --vs-computer, --host, --join, --replay, --replay-from");
         return err;
     }
     if (a->watch && (!a->join_addr || a->room)) {
         snprintf(err, errlen, "--watch needs --join HOST:PORT (and no --room)");
         return err;
+    }
+    if (a->replay_from) {
+        char host[256];
+        int port;
+        const char *why = joinlink_parse_addr(a->replay_from, host, sizeof host, &port);
+        if (why) {
+            snprintf(err, errlen, "--replay-from %s: %s", a->replay_from, why);
+            return err;
+        }
     }
     if (a->room && !a->join_addr) {
         snprintf(err, errlen, "--room needs --join HOST:PORT");

@@ -31,6 +31,7 @@ enum cl_scene_id {
     CL_SCENE_HISTORY,
     CL_SCENE_WATCH,
     CL_SCENE_REPLAY,
+    CL_SCENE_SRVREP,
     CL_SCENE_COUNT
 };
 
@@ -50,7 +51,7 @@ typedef struct cl_scene {
 } cl_scene;
 
 extern const cl_scene cl_scene_menu, cl_scene_setup, cl_scene_join, cl_scene_lobby, cl_scene_race,
-    cl_scene_results, cl_scene_settings, cl_scene_history, cl_scene_watch, cl_scene_replay;
+    cl_scene_results, cl_scene_settings, cl_scene_history, cl_scene_watch, cl_scene_replay, cl_scene_srvrep;
 
 /* The race screen's layout: the pure part, shared with the render tests. */
 typedef struct cl_layout {
@@ -139,6 +140,7 @@ struct cl_app {
     bool series_over;
     cl_netui *net;
     struct cl_replay_ui *replay; /* the replay player's state (scene_replay.c), NULL when closed */
+    struct cl_srvrep *srvrep;    /* the Server replays screen's (scene_srvrep.c), NULL when closed */
 
     /* The game's own history (history.c; NULL: none this run), the race
      * being recorded (record.c) and the best times for the results screen. */
@@ -201,6 +203,16 @@ void cl_history_scene_free(cl_app *a);
 const char *cl_replay_open(cl_app *a, replay *r, const char *label);
 const char *cl_replay_open_file(cl_app *a, const char *path);
 void cl_replay_close(cl_app *a); /* frees the player's state; accepts none open */
+/* The Server replays screen (scene_srvrep.c) for the server at address
+ * ("HOST[:PORT]"): it connects, lists the stored matches and fetches any of
+ * them into the replay player; match_id > 0 fetches that one at once.
+ * NULL, or why not (a bad address). cl_srvrep_free closes it (accepts none
+ * open). */
+const char *cl_srvrep_open(cl_app *a, const char *address, uint64_t match_id);
+void cl_srvrep_free(cl_app *a);
+/* For script waits: "server-replays-list" once a page shows and nothing is
+ * asked, else "server-replays". */
+const char *cl_srvrep_state(const cl_app *a);
 /* Opens a race from the history (with its move logs) as a replay. */
 void cl_history_open_replay(cl_app *a, const cl_hist_race *r);
 /* The race as a replay (history_replay.c); NULL with *err (static). */

@@ -3,6 +3,7 @@
 #define CL_ARGS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 typedef struct cl_args {
@@ -10,8 +11,10 @@ typedef struct cl_args {
     const char *script, *screenshot, *settings;
     const char *history; /* --history PATH, or "none"; NULL: the default */
     const char *hotseat_id, *computer_id, *join_addr, *host_id, *room;
-    const char *watch;  /* with join_addr: watch this room code ("any": the first race listed) */
-    const char *replay; /* --replay FILE */
+    const char *watch;       /* with join_addr: watch this room code ("any": the first race listed) */
+    const char *replay;      /* --replay FILE */
+    const char *replay_from; /* --replay-from HOST:PORT [MATCHID]: the server */
+    uint64_t replay_from_id; /* its MATCHID, 0: list the server's matches */
     bool quick;
     int series; /* best of N for --hotseat / --vs-computer / --host, default 1 */
     int bot_ms; /* --bot-pace: ms per move of the computer */

@@ -44,6 +44,23 @@ void cl_item_choice(cl_item *it, const char *text); /* adds a choice */
 cl_form_result cl_form_event(cl_form *f, const SDL_Event *e, float scale);
 /* Draws the form centred in area, one row per item. */
 void cl_form_draw(cl_form *f, SDL_Renderer *r, cl_text *t, SDL_Rect area);
+/* Table screens (History, Server replays): a row's panel at rc, lit with
+ * the accent bar when selected; and the items with ids >= first_id as one
+ * row of equal buttons across width w at (x, y), each row high. */
+/* A page turn on a paged table: -1 (PageUp, Left, wheel up, LB, d-pad
+ * left), 1 (PageDown, Right, wheel down, RB, d-pad right) or 0. */
+int cl_form_page_turn(const SDL_Event *e);
+void cl_form_draw_row_panel(SDL_Renderer *r, SDL_Rect rc, bool sel, int bar);
+/* A table's geometry on a screen out_w wide from y = top (rows row high,
+ * gap apart, w wide at x; fh the body font's height), its ncols column heads
+ * drawn (at: where each starts, percent of w); g->y is under the heads. */
+typedef struct cl_table_geo {
+    int x, y, w, row, gap, fh;
+} cl_table_geo;
+void cl_form_table_heads(cl_text *t, int out_w, int top, int ncols, const char *const head[], const int at[],
+                         const int align[], cl_table_geo *g);
+void cl_form_draw_button_row(cl_form *f, SDL_Renderer *r, cl_text *t, int first_id, int x, int y, int w,
+                             int row);
 /* True if the selected item is a text field (typing goes there). */
 bool cl_form_editing(const cl_form *f);
 

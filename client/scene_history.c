@@ -72,23 +72,10 @@ static void turn(cl_app *a, int d)
 
 static void event(cl_app *a, const SDL_Event *e)
 {
-    /* Pages: PageUp/PageDown, Left/Right, the wheel, the shoulder buttons. */
-    if (e->type == SDL_KEYDOWN) {
-        SDL_Keycode k = e->key.keysym.sym;
-        if (k == SDLK_PAGEUP || k == SDLK_LEFT || k == SDLK_PAGEDOWN || k == SDLK_RIGHT) {
-            turn(a, k == SDLK_PAGEUP || k == SDLK_LEFT ? -1 : 1);
-            return;
-        }
-    } else if (e->type == SDL_MOUSEWHEEL && e->wheel.y != 0) {
-        turn(a, e->wheel.y > 0 ? -1 : 1);
+    int d = cl_form_page_turn(e);
+    if (d) {
+        turn(a, d);
         return;
-    } else if (e->type == SDL_CONTROLLERBUTTONDOWN) {
-        int b = e->cbutton.button;
-        if (b == SDL_CONTROLLER_BUTTON_LEFTSHOULDER || b == SDL_CONTROLLER_BUTTON_DPAD_LEFT ||
-            b == SDL_CONTROLLER_BUTTON_RIGHTSHOULDER || b == SDL_CONTROLLER_BUTTON_DPAD_RIGHT) {
-            turn(a, b == SDL_CONTROLLER_BUTTON_LEFTSHOULDER || b == SDL_CONTROLLER_BUTTON_DPAD_LEFT ? -1 : 1);
-            return;
-        }
     }
     cl_form_result r = cl_form_event(&a->form, e, a->mouse_scale);
     if (r.back || r.activated == H_BACK) {
@@ -186,17 +173,13 @@ static void draw(cl_app *a)
     snprintf(sub, sizeof sub, "Your races, newest first  -  page %d", a->hist.page_no + 1);
     SDL_Rect area = cl_app_title(a, "History", sub);
     cl_text *t = a->text;
-    int fh = cl_text_height(t, CL_FONT_BODY);
-    int row = fh * 3 / 2, gap = fh / 5;
-    int w = a->out_w - 80 < fh * 44 ? a->out_w - 80 : fh * 44, x = (a->out_w - w) / 2;
-    int y = area.y;
     /* Where each column starts (fractions of the table width). */
     static const int at[5] = {2, 24, 41, 73, 98};
     static const int align[5] = {CL_LEFT, CL_LEFT, CL_LEFT, CL_LEFT, CL_RIGHT};
     static const char *const head[5] = {"date", "puzzle", "opponent", "result", "winning time"};
-    for (int c = 0; c < 5; c++)
-        cl_text_draw(t, CL_FONT_SMALL, head[c], x + w * at[c] / 100, y, cl_col_dim, align[c]);
-    y += cl_text_height(t, CL_FONT_SMALL) + gap;
+    cl_table_geo g;
+    cl_form_table_heads(t, a->out_w, area.y, 5, head, at, align, &g);
+    int fh = g.fh, row = g.row, gap = g.gap, w = g.w, x = g.x, y = g.y;
     const cl_hist_page *p = a->hist.page;
     int rows_top = y;
     if (!a->history || (p && !p->ok)) {
@@ -216,9 +199,7 @@ static void draw(cl_app *a)
         const cl_hist_race *r = &p->e[it->id - H_ROW];
         bool sel = i == a->form.sel;
         it->rect = (SDL_Rect){x, y, w, row};
-        cl_draw_panel(a->ren, x, y, w, row, sel ? cl_col_panel_hi : cl_col_panel);
-        if (sel)
-            cl_draw_fill(a->ren, x, y, fh / 4, row, cl_col_accent);
+        cl_form_draw_row_panel(a->ren, it->rect, sel, fh / 4);
         char cols[5][64];
         columns(a, r, cols);
         int me = my_slot(a, r);
@@ -232,20 +213,7 @@ static void draw(cl_app *a)
     }
     /* The buttons in one row under the table's full height. */
     y = rows_top + ROWS * (row + gap) + gap;
-    int nb = 0, bw = (w - 2 * fh) / 3;
-    for (int i = 0; i < a->form.n; i++) {
-        cl_item *it = &a->form.items[i];
-        if (it->id < H_NEWER)
-            continue;
-        int bx = x + nb++ * (bw + fh);
-        bool sel = i == a->form.sel && !it->disabled;
-        it->rect = (SDL_Rect){bx, y, bw, row};
-        cl_draw_panel(a->ren, bx, y, bw, row, sel ? cl_col_panel_hi : cl_col_panel);
-        if (sel)
-            cl_draw_fill(a->ren, bx, y, fh / 4, row, cl_col_accent);
-        cl_text_draw_mid(t, CL_FONT_BODY, it->label, bx + bw / 2, y + row / 2,
-                         it->disabled ? cl_col_dim : cl_col_text, CL_CENTER);
-    }
+    cl_form_draw_button_row(&a->form, a->ren, t, H_NEWER, x, y, w, row);
     cl_text_draw(t, CL_FONT_SMALL,
                  "Enter/click opens a replay  -  PgUp/PgDn, Left/Right, wheel or LB/RB turn pages",
                  a->out_w / 2, a->out_h - cl_text_height(t, CL_FONT_SMALL) * 2, cl_col_dim, CL_CENTER);

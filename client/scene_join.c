@@ -7,7 +7,18 @@
 #include "cl_draw.h"
 #include "joinlink.h"
 
-enum { J_ADDR = 1, J_ROOM, J_JOIN, J_QUICK, J_WATCH, J_BACK, J_LABEL, J_FOUND = 100, J_WATCH_FOUND = 200 };
+enum {
+    J_ADDR = 1,
+    J_ROOM,
+    J_JOIN,
+    J_QUICK,
+    J_WATCH,
+    J_REPLAYS,
+    J_BACK,
+    J_LABEL,
+    J_FOUND = 100,
+    J_WATCH_FOUND = 200
+};
 
 /* Buttons the found servers need: one each, and a Watch for each racing. */
 static int found_buttons(cl_app *a)
@@ -53,6 +64,7 @@ static void build(cl_app *a)
     cl_form_add(&a->form, CL_ITEM_BUTTON, J_JOIN, "Join the room");
     cl_form_add(&a->form, CL_ITEM_BUTTON, J_QUICK, "Quick match (anyone waiting)");
     cl_form_add(&a->form, CL_ITEM_BUTTON, J_WATCH, "Watch (that room, or the first race)");
+    cl_form_add(&a->form, CL_ITEM_BUTTON, J_REPLAYS, "Server replays (stored matches there)");
     cl_form_add(&a->form, CL_ITEM_BUTTON, J_BACK, "Back");
     a->form.sel = 0;
     for (int i = 0; i < a->form.n; i++)
@@ -98,6 +110,15 @@ static void event(cl_app *a, const SDL_Event *e)
         cl_item *room = cl_form_find(&a->form, J_ROOM);
         const char *why = it ? cl_app_watch(a, it->value, r.activated == J_WATCH && room ? room->value : NULL)
                              : "no server";
+        if (why)
+            cl_app_say(a, true, "%s", why);
+    } else if (r.activated == J_REPLAYS) {
+        /* The address typed, else the first server found on the LAN. */
+        char label[128], found[96];
+        const char *at = addr && addr->value[0]                                              ? addr->value
+                         : cl_app_found(a, 0, label, sizeof label, found, sizeof found) == 0 ? found
+                                                                                             : "";
+        const char *why = at[0] ? cl_srvrep_open(a, at, 0) : "Type a server's address first";
         if (why)
             cl_app_say(a, true, "%s", why);
     } else if (r.activated >= J_FOUND) {

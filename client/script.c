@@ -25,9 +25,10 @@ static const struct {
     {"quit", CL_SOP_QUIT, 0}, {"drop", CL_SOP_DROP, 0},
 };
 
-static const char *const scenes[] = {"menu",     "setup",         "join",     "lobby",     "countdown",
-                                     "race",     "results",       "settings", "history",   "watch",
-                                     "watching", "watch-results", "replay",   "replay-end"};
+static const char *const scenes[] = {"menu",      "setup",      "join",           "lobby",
+                                     "countdown", "race",       "results",        "settings",
+                                     "history",   "watch",      "watching",       "watch-results",
+                                     "replay",    "replay-end", "server-replays", "server-replays-list"};
 
 static const char *parse_line(char *t, cl_script_line *l)
 {
@@ -91,7 +92,7 @@ static const char *parse_line(char *t, cl_script_line *l)
             if (strcmp(p, scenes[i]) == 0)
                 return NULL;
         return "wait needs a scene: menu, setup, join, lobby, countdown, race, results, settings, history, "
-               "watch, watching, watch-results, replay, replay-end";
+               "watch, watching, watch-results, replay, replay-end, server-replays, server-replays-list";
     case CL_SOP_SCREENSHOT:
     case CL_SOP_DROP:
     case CL_SOP_TEXT:

@@ -268,3 +268,64 @@ void cl_form_draw(cl_form *f, SDL_Renderer *r, cl_text *t, SDL_Rect area)
         y += row + gap;
     }
 }
+
+void cl_form_draw_row_panel(SDL_Renderer *r, SDL_Rect rc, bool sel, int bar)
+{
+    cl_draw_panel(r, rc.x, rc.y, rc.w, rc.h, sel ? cl_col_panel_hi : cl_col_panel);
+    if (sel)
+        cl_draw_fill(r, rc.x, rc.y, bar, rc.h, cl_col_accent);
+}
+
+void cl_form_draw_button_row(cl_form *f, SDL_Renderer *r, cl_text *t, int first_id, int x, int y, int w,
+                             int row)
+{
+    int fh = cl_text_height(t, CL_FONT_BODY), n = 0, nb = 0;
+    for (int i = 0; i < f->n; i++)
+        n += f->items[i].id >= first_id;
+    if (n == 0)
+        return;
+    int bw = (w - (n - 1) * fh) / n;
+    for (int i = 0; i < f->n; i++) {
+        cl_item *it = &f->items[i];
+        if (it->id < first_id)
+            continue;
+        int bx = x + nb++ * (bw + fh);
+        it->rect = (SDL_Rect){bx, y, bw, row};
+        cl_form_draw_row_panel(r, it->rect, i == f->sel && !it->disabled, fh / 4);
+        cl_text_draw_mid(t, CL_FONT_BODY, it->label, bx + bw / 2, y + row / 2,
+                         it->disabled ? cl_col_dim : cl_col_text, CL_CENTER);
+    }
+}
+
+void cl_form_table_heads(cl_text *t, int out_w, int top, int ncols, const char *const head[], const int at[],
+                         const int align[], cl_table_geo *g)
+{
+    g->fh = cl_text_height(t, CL_FONT_BODY);
+    g->row = g->fh * 3 / 2;
+    g->gap = g->fh / 5;
+    g->w = out_w - 80 < g->fh * 44 ? out_w - 80 : g->fh * 44;
+    g->x = (out_w - g->w) / 2;
+    for (int c = 0; c < ncols; c++)
+        cl_text_draw(t, CL_FONT_SMALL, head[c], g->x + g->w * at[c] / 100, top, cl_col_dim, align[c]);
+    g->y = top + cl_text_height(t, CL_FONT_SMALL) + g->gap;
+}
+
+int cl_form_page_turn(const SDL_Event *e)
+{
+    if (e->type == SDL_KEYDOWN) {
+        SDL_Keycode k = e->key.keysym.sym;
+        if (k == SDLK_PAGEUP || k == SDLK_LEFT)
+            return -1;
+        if (k == SDLK_PAGEDOWN || k == SDLK_RIGHT)
+            return 1;
+    } else if (e->type == SDL_MOUSEWHEEL && e->wheel.y != 0) {
+        return e->wheel.y > 0 ? -1 : 1;
+    } else if (e->type == SDL_CONTROLLERBUTTONDOWN) {
+        int b = e->cbutton.button;
+        if (b == SDL_CONTROLLER_BUTTON_LEFTSHOULDER || b == SDL_CONTROLLER_BUTTON_DPAD_LEFT)
+            return -1;
+        if (b == SDL_CONTROLLER_BUTTON_RIGHTSHOULDER || b == SDL_CONTROLLER_BUTTON_DPAD_RIGHT)
+            return 1;
+    }
+    return 0;
+}

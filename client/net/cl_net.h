@@ -243,6 +243,9 @@ const wire_room_list *cl_net_room_list(const cl_net_t *n);
 /* Fetches the whole replay text of match_id, chunk by chunk (at most
  * WIRE_REPLAY_MAX bytes); one fetch at a time. Event CL_EV_REPLAY. */
 uint32_t cl_net_fetch_replay(cl_net_t *n, uint64_t match_id);
+/* The running fetch's bytes so far and its size (0 until the first chunk
+ * came); false when no fetch runs. */
+bool cl_net_fetch_progress(const cl_net_t *n, size_t *got, size_t *total);
 /* The newest stored matches with an id below before_id (0: the newest),
  * limit 1..WIRE_RECENT_MAX (clamped). Event CL_EV_RECENT (next_before:
  * the next page). */

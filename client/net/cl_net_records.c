@@ -50,6 +50,13 @@ uint32_t cl_net_fetch_replay(cl_net_t *n, uint64_t match_id)
     return n->fetch_req;
 }
 
+bool cl_net_fetch_progress(const cl_net_t *n, size_t *got, size_t *total)
+{
+    *got = n->fetch_len;
+    *total = n->fetch_total;
+    return n->fetch_req != 0;
+}
+
 uint32_t cl_net_request_recent(cl_net_t *n, uint64_t before_id, int limit)
 {
     if (!online(n) || before_id > INT64_MAX)

@@ -312,6 +312,20 @@ pid_t clt_start_server(int *port, char *addr, size_t len)
     return clt_start_server_grace(2, port, addr, len, NULL, 0);
 }
 
+pid_t clt_start_server_db(const char *db, const char *log, char *addr, size_t len)
+{
+    const char *argv[] = {MR_SERVER_BIN, "--bind", "127.0.0.1", "--port", "0", "--no-discovery",
+                          "--countdown", "1",      "--db",      db,       NULL};
+    pid_t pid = clt_spawn(argv, log);
+    char rest[256];
+    if (pid < 0 || !clt_wait_for(log, "listening on 127.0.0.1:", rest, sizeof rest, 10000)) {
+        clt_stop(pid);
+        return -1;
+    }
+    snprintf(addr, len, "127.0.0.1:%d", atoi(rest));
+    return pid;
+}
+
 pid_t clt_start_server_grace(int grace_s, int *port, char *addr, size_t len, char *log_out, size_t log_len)
 {
     char grace[16];

@@ -65,6 +65,10 @@ bool clt_wait_for(const char *path, const char *needle, char *rest, size_t cap, 
  * grace 2 s; *port gets its port and addr (len bytes) "127.0.0.1:PORT".
  * The pid, or -1. */
 pid_t clt_start_server(int *port, char *addr, size_t len);
+/* A real server with --db db (a path, or "none") and a 1 s countdown, its
+ * output in log; addr (len bytes) gets "127.0.0.1:PORT". The pid, or -1
+ * (nothing left running). */
+pid_t clt_start_server_db(const char *db, const char *log, char *addr, size_t len);
 /* The same with a grace period of grace_s seconds; the server's log file
  * path goes into log (log_len bytes) unless log is NULL. */
 pid_t clt_start_server_grace(int grace_s, int *port, char *addr, size_t len, char *log, size_t log_len);

@@ -252,16 +252,9 @@ static void test_online_race_and_server_best(void **ctx)
     snprintf(db, sizeof db, "%s", clt_path("server.db"));
     snprintf(hist, sizeof hist, "%s", clt_path("online.sqlite"));
     snprintf(slog, sizeof slog, "%s", clt_path("server.log"));
-    const char *sv_argv[] = {MR_SERVER_BIN, "--bind", "127.0.0.1", "--port", "0", "--no-discovery",
-                             "--countdown", "1",      "--db",      db,       NULL};
-    pid_t sv = clt_spawn(sv_argv, slog);
+    char addr[64];
+    pid_t sv = clt_start_server_db(db, slog, addr, sizeof addr);
     assert_true(sv > 0);
-    char rest[256], addr[64];
-    if (!clt_wait_for(slog, "listening on 127.0.0.1:", rest, sizeof rest, 10000)) {
-        clt_stop(sv);
-        fail_msg("the server did not start");
-    }
-    snprintf(addr, sizeof addr, "127.0.0.1:%d", atoi(rest));
     const char *bot_argv[] = {MR_BOT_BIN, "--server",  addr, "--pace", "40",
                               "--quiet",  "--timeout", "60", NULL};
     pid_t bot = clt_spawn(bot_argv, clt_path("bot.log"));
