@@ -76,6 +76,39 @@ static void test_put_get(void **state)
     st_close(s);
 }
 
+/* A record delivered twice (the spool sends at least once: a crash between
+ * the commit and the spool's header update) is stored once. */
+static void test_put_twice(void **state)
+{
+    (void)state;
+    st *s = open_ok(ST_OPEN_CREATE);
+    st_match *a = make(1), *b = make(2);
+    st_match_new_key(a->key);
+    st_match_new_key(b->key);
+    assert_int_equal(strlen(a->key), ST_KEY_LEN);
+    assert_string_not_equal(a->key, b->key);
+    assert_null(st_put(s, &a, 1));
+    int64_t first = a->id;
+    assert_true(first > 0);
+    st_match *both[2] = {a, b}; /* again, in a batch with a new one */
+    assert_null(st_put(s, both, 2));
+    assert_true(b->id > first);
+    assert_null(st_put(s, &b, 1));
+    st_match *r = NULL;
+    int n = -1;
+    assert_null(st_recent(s, 0, 10, &r, &n));
+    assert_int_equal(n, 2);
+    st_matches_free(r, n);
+    /* A bad key is refused. */
+    snprintf(a->key, sizeof a->key, "%s", "not-hex");
+    assert_non_null(st_put(s, &a, 1));
+    st_match_free(a);
+    st_match_free(b);
+    free(a);
+    free(b);
+    st_close(s);
+}
+
 static void test_recent_pages(void **state)
 {
     (void)state;
@@ -362,6 +395,7 @@ static void check_v1_row(st *s)
 /* The cases, for the includer's list of tests. */
 #define STORE_CASES(setup, teardown)                                                                         \
     cmocka_unit_test_setup_teardown(test_put_get, setup, teardown),                                          \
+        cmocka_unit_test_setup_teardown(test_put_twice, setup, teardown),                                    \
         cmocka_unit_test_setup_teardown(test_recent_pages, setup, teardown),                                 \
         cmocka_unit_test_setup_teardown(test_best_times, setup, teardown),                                   \
         cmocka_unit_test_setup_teardown(test_personal_best, setup, teardown),                                \

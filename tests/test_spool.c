@@ -57,6 +57,7 @@ static void append(st_spool *sp, int from, int n)
             m->moves = NULL;
             m->nmoves = 0;
         }
+        snprintf(m->key, sizeof m->key, "%032x", (unsigned)i + 1); /* the key travels with the record */
         if (!st_spool_append(sp, &m, 1, err, sizeof err))
             fail_msg("%s", err);
         st_match_free(m);
@@ -77,6 +78,9 @@ static int peek_check(st_spool *sp, int from, int max)
         if ((from + i) % 4 == 3)
             want->nmoves = 0;
         assert_same(got[i], want, true);
+        char key[ST_KEY_LEN + 1];
+        snprintf(key, sizeof key, "%032x", (unsigned)(from + i) + 1);
+        assert_string_equal(got[i]->key, key);
         st_match_free(want);
         free(want);
         st_match_free(got[i]);

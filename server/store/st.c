@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
 #include "st_backend.h"
 #include "util.h"
@@ -54,8 +55,31 @@ static bool word_ok(const char *w, size_t max)
     return n >= 1 && n <= max;
 }
 
+void st_match_new_key(char *key)
+{
+    unsigned char r[ST_KEY_LEN / 2];
+    ssize_t got = getrandom(r, sizeof r, GRND_NONBLOCK);
+    if (got != (ssize_t)sizeof r) {
+        /* No entropy yet (early boot): the clock and a counter, mixed. */
+        static _Atomic uint64_t n;
+        uint64_t a = mr_hash64(&(uint64_t[2]){mr_now_us(), ++n}, 16), b = mr_hash64(&a, sizeof a);
+        memcpy(r, &a, 8);
+        memcpy(r + 8, &b, 8);
+    }
+    for (size_t i = 0; i < sizeof r; i++)
+        snprintf(key + 2 * i, 3, "%02x", r[i]);
+}
+
+static bool key_ok(const char *k)
+{
+    size_t n = strlen(k);
+    return n == 0 || (n == ST_KEY_LEN && strspn(k, "0123456789abcdef") == n);
+}
+
 const char *st_match_check(const st_match *m)
 {
+    if (!key_ok(m->key))
+        return "record: bad key (32 lowercase hex digits or none)";
     if (!word_ok(m->mode, ST_WORD_MAX) || !word_ok(m->kind, ST_WORD_MAX) ||
         !word_ok(m->difficulty, ST_WORD_MAX))
         return "record: mode, kind and difficulty must be 1 to 15 bytes";

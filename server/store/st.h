@@ -59,8 +59,15 @@ typedef struct st_player {
 } st_player;
 
 /* One finished game. Strings and moves are owned by the record: st_match_free. */
+/* A record's key: 128 random bits as 32 lowercase hex digits, made when
+ * the record is built. The stores keep it UNIQUE and ignore a record whose
+ * key they already hold, so a record delivered twice (the spool sends at
+ * least once) is stored once. */
+#define ST_KEY_LEN 32
+
 typedef struct st_match {
-    int64_t id;                 /* given by the store (st_put); > 0 */
+    int64_t id;               /* given by the store (st_put); > 0 */
+    char key[ST_KEY_LEN + 1]; /* the record's own key (st_match_new_key), or "" (none, never deduplicated) */
     char mode[ST_WORD_MAX + 1]; /* "server", or the game's "hotseat", "computer", "online" */
     char *game_id;              /* as played: the seeded form when seeded, else the description form */
     char *desc_id;              /* the full description form ("kind:WxH:desc"); NULL in st_recent rows */
@@ -87,6 +94,8 @@ typedef struct st_best {
     int64_t start_utc_ms;
 } st_best;
 
+/* Fills key (ST_KEY_LEN + 1 bytes) with a fresh random key. */
+void st_match_new_key(char *key);
 /* Frees what the record owns (not m itself) and zeroes it. Accepts NULL. */
 void st_match_free(st_match *m);
 /* Frees an array of n records from st_recent (each one's contents, then the array). */

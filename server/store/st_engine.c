@@ -24,6 +24,7 @@ st_match *st_from_match(const match *m, const char *const names[MATCH_SLOTS], co
     st_match *r = mr_alloc(1, sizeof *r);
     memset(r, 0, sizeof *r);
     snprintf(r->mode, sizeof r->mode, "%s", mode);
+    st_match_new_key(r->key);
     int len = match_game_id(m, NULL, 0);
     r->game_id = mr_alloc((size_t)len + 1, 1);
     match_game_id(m, r->game_id, (size_t)len + 1);

@@ -25,8 +25,9 @@
  * from plain parameters and the moves from six arrays, all values bound. */
 const char *const st_pg_stmt_sql[ST_PG_STMTS] = {
     [S_PUT] = "WITH m AS (INSERT INTO matches (mode, game_id, desc_id, desc_hash, kind, width, height,"
-              " difficulty, started_ms, winner, ending, game_no, series_len)"
-              " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id),"
+              " difficulty, started_ms, winner, ending, game_no, series_len, rec_key)"
+              " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, NULLIF($30::text, ''))"
+              " ON CONFLICT (rec_key) DO NOTHING RETURNING id),"
               " p AS (INSERT INTO players (match_id, slot, name, time_ms, moves, solved, result)"
               " SELECT m.id, v.slot, v.name, v.time_ms, v.moves, v.solved, v.result FROM m,"
               " (VALUES (0, $14::text, $15::bigint, $16::bigint, $17::boolean, $18::text),"
@@ -36,7 +37,8 @@ const char *const st_pg_stmt_sql[ST_PG_STMTS] = {
               " SELECT m.id, u.ord - 1, u.slot, u.ms, u.type, u.dir, u.x, u.y FROM m,"
               " unnest($24::smallint[], $25::bigint[], $26::smallint[], $27::smallint[], $28::integer[],"
               " $29::integer[]) WITH ORDINALITY AS u (slot, ms, type, dir, x, y, ord))"
-              " SELECT id FROM m",
+              " SELECT id FROM m UNION ALL SELECT id FROM matches WHERE rec_key = NULLIF($30::text, '')"
+              " AND NOT EXISTS (SELECT 1 FROM m)",
     [S_RECENT] = "SELECT " MATCH_COLS MATCH_FROM " WHERE m.id < $1 ORDER BY m.id DESC LIMIT $2",
     [S_GET] = "SELECT " MATCH_COLS ", m.desc_id" MATCH_FROM " WHERE m.id = $1",
     [S_MOVES] = "SELECT slot, ms, type, dir, x, y FROM moves WHERE match_id = $1 ORDER BY seq",
@@ -107,7 +109,7 @@ static bool put_one(st_pg_conn *g, st_match *m, char *err, size_t errlen)
 {
     char num[23][24];
     char names[2][ST_NAME_MAX * 2 + 1];
-    const char *v[29];
+    const char *v[30];
     v[0] = m->mode;
     v[1] = m->game_id;
     v[2] = m->desc_id;
@@ -154,12 +156,15 @@ static bool put_one(st_pg_conn *g, st_match *m, char *err, size_t errlen)
         buf_close(&a[k]);
         v[23 + k] = a[k].p;
     }
-    PGresult *r = PQexecPrepared(g->c, st_pg_stmt_name[S_PUT], 29, v, NULL, NULL, 0);
+    v[29] = m->key;
+    PGresult *r = PQexecPrepared(g->c, st_pg_stmt_name[S_PUT], 30, v, NULL, NULL, 0);
     for (int k = 0; k < 6; k++)
         free(a[k].p);
-    if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1)
+    /* No row: its key was stored by a transaction this statement could not
+     * see yet (delivered twice at once); it is stored, once. */
+    if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) > 1)
         return st_pg_failed(g, r, "storing a match", err, errlen);
-    m->id = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+    m->id = PQntuples(r) == 1 ? strtoll(PQgetvalue(r, 0, 0), NULL, 10) : 0;
     PQclear(r);
     return true;
 }

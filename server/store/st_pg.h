@@ -8,7 +8,7 @@
 /* The version of the current schema, kept in the table mazerace_schema
  * (one row per step applied); st_pg_schema.c takes any earlier version
  * (from 0, an empty database) here. Same layout as SQLite's version 2. */
-#define ST_PG_VERSION 2
+#define ST_PG_VERSION 3
 /* The advisory lock held while the schema is checked and migrated, so two
  * servers starting at once against one database do not both migrate it
  * ("mzrc", as SQLite's application_id). */

@@ -52,4 +52,8 @@ const char *const st_pg_migration[ST_PG_VERSION] = {
     "CREATE INDEX matches_by_game_id ON matches (game_id);"
     "CREATE INDEX matches_by_desc_hash ON matches (desc_hash);"
     "CREATE INDEX players_by_name ON players (name, solved, time_ms);",
+
+    /* 2 -> 3: each record's own key (as SQLite's 2 -> 3). */
+    "ALTER TABLE matches ADD COLUMN rec_key text;"
+    "CREATE UNIQUE INDEX matches_by_key ON matches (rec_key);",
 };

@@ -17,7 +17,7 @@
 #define HEADER 16               /* magic, then the u64 offset of the first unsent frame */
 #define FRAME 12                /* u32 payload length, u64 mr_hash64 of the payload */
 #define PAYLOAD_MAX (64u << 20) /* larger than any record (ST_MOVES_MAX moves of 11 bytes) */
-#define FORMAT 1                /* the payload's first byte */
+#define FORMAT 2                /* the payload's first byte (1: before the record key) */
 
 struct st_spool {
     int fd;
@@ -109,6 +109,7 @@ static void e_str(enc *e, const char *s, int lenbytes)
 static void encode(enc *e, const st_match *m)
 {
     e_int(e, FORMAT, 1);
+    e_str(e, m->key, 1);
     e_str(e, m->mode, 1);
     e_str(e, m->game_id, 4);
     e_str(e, m->desc_id, 4);
@@ -193,11 +194,11 @@ static bool decode(const unsigned char *p, size_t n, st_match *m)
     dec d = {p, n, 0};
     uint64_t f, v[6];
     memset(m, 0, sizeof *m);
-    bool ok = d_int(&d, &f, 1) && f == FORMAT && d_word(&d, m->mode, sizeof m->mode) &&
-              d_text(&d, &m->game_id) && d_text(&d, &m->desc_id) && d_int(&d, &m->desc_hash, 8) &&
-              d_word(&d, m->kind, sizeof m->kind) && d_int(&d, &v[0], 4) && d_int(&d, &v[1], 4) &&
-              d_word(&d, m->difficulty, sizeof m->difficulty) && d_int(&d, &v[2], 8) && d_int(&d, &v[3], 1) &&
-              d_int(&d, &v[4], 1) && d_int(&d, &v[5], 4) && d_int(&d, &f, 4);
+    bool ok = d_int(&d, &f, 1) && (f == 1 || f == FORMAT) && (f == 1 || d_word(&d, m->key, sizeof m->key)) &&
+              d_word(&d, m->mode, sizeof m->mode) && d_text(&d, &m->game_id) && d_text(&d, &m->desc_id) &&
+              d_int(&d, &m->desc_hash, 8) && d_word(&d, m->kind, sizeof m->kind) && d_int(&d, &v[0], 4) &&
+              d_int(&d, &v[1], 4) && d_word(&d, m->difficulty, sizeof m->difficulty) && d_int(&d, &v[2], 8) &&
+              d_int(&d, &v[3], 1) && d_int(&d, &v[4], 1) && d_int(&d, &v[5], 4) && d_int(&d, &f, 4);
     if (ok) {
         m->width = (int)(v[0] & 0x7fffffff);
         m->height = (int)(v[1] & 0x7fffffff);

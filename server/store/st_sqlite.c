@@ -22,6 +22,7 @@ enum stmt_id {
     S_INS_MATCH,
     S_INS_PLAYER,
     S_INS_MOVE,
+    S_BY_KEY,
     S_RECENT,
     S_GET,
     S_MOVES,
@@ -48,12 +49,14 @@ static const char *const stmt_sql[S_COUNT] = {
     [S_COMMIT] = "COMMIT",
     [S_ROLLBACK] = "ROLLBACK",
     [S_INS_MATCH] = "INSERT INTO matches (mode, game_id, desc_id, desc_hash, kind, width, height, difficulty,"
-                    " started_ms, winner, ending, game_no, series_len)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " started_ms, winner, ending, game_no, series_len, rec_key)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULLIF(?, ''))"
+                    " ON CONFLICT (rec_key) DO NOTHING",
     [S_INS_PLAYER] = "INSERT INTO players (match_id, slot, name, time_ms, moves, solved, result)"
                      " VALUES (?, ?, ?, ?, ?, ?, ?)",
     [S_INS_MOVE] =
         "INSERT INTO moves (match_id, seq, slot, ms, type, dir, x, y) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    [S_BY_KEY] = "SELECT id FROM matches WHERE rec_key = ?",
     [S_RECENT] = "SELECT " MATCH_COLS MATCH_FROM " WHERE m.id < ? ORDER BY m.id DESC LIMIT ?",
     [S_GET] = "SELECT " MATCH_COLS ", m.desc_id" MATCH_FROM " WHERE m.id = ?",
     [S_MOVES] = "SELECT slot, ms, type, dir, x, y FROM moves WHERE match_id = ? ORDER BY seq",
@@ -359,8 +362,15 @@ static bool put_one(sq *q, st_match *m)
     sqlite3_bind_text(s, 11, st_ending_text(m->ending), -1, SQLITE_STATIC);
     sqlite3_bind_int(s, 12, m->game_no);
     sqlite3_bind_int(s, 13, m->series_len);
+    sqlite3_bind_text(s, 14, m->key, -1, SQLITE_STATIC);
     if (sqlite3_step(s) != SQLITE_DONE)
         return false;
+    if (sqlite3_changes(q->db) == 0) { /* its key is stored already: delivered twice */
+        s = stmt(q, S_BY_KEY);
+        sqlite3_bind_text(s, 1, m->key, -1, SQLITE_STATIC);
+        m->id = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+        return m->id > 0;
+    }
     m->id = sqlite3_last_insert_rowid(q->db);
     for (int i = 0; i < 2; i++) {
         const st_player *p = &m->p[i];

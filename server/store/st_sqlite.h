@@ -9,7 +9,7 @@
 #define ST_SQLITE_APP_ID 0x6d7a7263
 /* PRAGMA user_version of the current schema; the migrations in
  * st_sqlite_schema.c take any earlier version (from 0, an empty file) here. */
-#define ST_SQLITE_VERSION 2
+#define ST_SQLITE_VERSION 3
 
 /* Migration steps: st_sqlite_migration[v] takes a store from version v to v + 1. */
 extern const char *const st_sqlite_migration[ST_SQLITE_VERSION];

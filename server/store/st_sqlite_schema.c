@@ -54,4 +54,9 @@ const char *const st_sqlite_migration[ST_SQLITE_VERSION] = {
     "CREATE INDEX matches_by_game_id ON matches (game_id);"
     "CREATE INDEX matches_by_desc_hash ON matches (desc_hash);"
     "CREATE INDEX players_by_name ON players (name, solved, time_ms);",
+
+    /* 2 -> 3: each record's own key (st_match.key): a record delivered
+     * twice is stored once. Older rows have none (NULL: not unique). */
+    "ALTER TABLE matches ADD COLUMN rec_key TEXT;"
+    "CREATE UNIQUE INDEX matches_by_key ON matches (rec_key);",
 };
