@@ -20,7 +20,7 @@ struct cl_srvrep {
     cl_net_t *net;
     uint64_t open_id; /* --replay-from's match: fetched once connected, 0 none */
     uint32_t list_req, fetch_req;
-    uint64_t asked_at; /* when the request running was sent (now_ms) */
+    uint64_t asked_at; /* when the request running was sent (wall_ms) */
     uint64_t fetch_id;
     int page_no;
     uint64_t before[PAGES]; /* by page number: the id the page starts before */
@@ -29,6 +29,12 @@ struct cl_srvrep {
     char status[160]; /* what the screen says over the table ("" none) */
     bool status_bad;
 };
+
+/* The network answers in real time, also on the headless virtual clock. */
+static uint64_t wall_ms(void)
+{
+    return mr_now_us() / 1000u;
+}
 
 static void say(cl_app *a, bool bad, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void say(cl_app *a, bool bad, const char *fmt, ...)
@@ -65,7 +71,7 @@ static void connect_net(cl_app *a)
     s->net = cl_net_create(a->settings.name[0] ? a->settings.name : "viewer", &err);
     if (s->net)
         err = cl_net_connect(s->net, s->host, s->port, a->now_ms);
-    s->asked_at = a->now_ms;
+    s->asked_at = wall_ms();
     if (err)
         say(a, true, "Cannot connect: %s", err);
     else
@@ -76,7 +82,7 @@ static void ask_page(cl_app *a)
 {
     struct cl_srvrep *s = a->srvrep;
     s->list_req = cl_net_request_recent(s->net, s->before[s->page_no], ROWS);
-    s->asked_at = a->now_ms;
+    s->asked_at = wall_ms();
     if (!s->list_req)
         say(a, true, "%s", "Not connected: pick Retry");
 }
@@ -88,7 +94,7 @@ static void ask_replay(cl_app *a, uint64_t id)
         return;
     s->fetch_id = id;
     s->fetch_req = cl_net_fetch_replay(s->net, id);
-    s->asked_at = a->now_ms;
+    s->asked_at = wall_ms();
     char num[24];
     snprintf(num, sizeof num, "%llu", (unsigned long long)id);
     if (s->fetch_req)
@@ -276,7 +282,7 @@ static void update(cl_app *a)
     if (a->srvrep != s || a->scene != CL_SCENE_SRVREP)
         return;
     bool waiting = s->list_req || s->fetch_req || cl_net_phase(s->net) == CL_NET_CONNECTING;
-    if (waiting && a->now_ms - s->asked_at > TIMEOUT_MS) {
+    if (waiting && wall_ms() - s->asked_at > TIMEOUT_MS) {
         cl_net_destroy(s->net); /* a late answer must not land on the next request */
         s->net = NULL;
         s->list_req = s->fetch_req = 0;

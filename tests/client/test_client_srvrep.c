@@ -83,6 +83,32 @@ static void test_list_and_fetch(void **ctx)
     rc = clt_run(direct, out, sizeof out, 60000);
     assert_int_equal(rc, 0);
     assert_non_null(strstr(out, "REPLAY open match 1 game=maze:11x9"));
+
+    /* From the menu: Join, the address typed, Server replays. */
+    snprintf(script, sizeof script,
+             "0 wait menu\n+50 key Down\n+50 key Down\n+50 key Down\n+50 key Return\n+50 wait join\n"
+             "+50 text %s\n+100 screenshot %s\n+50 key Down\n+50 key Down\n+50 key Down\n+50 key Down\n"
+             "+50 key Down\n+50 key Return\n+0 wait server-replays-list\n+100 quit\n",
+             addr, clt_path("join.bmp"));
+    assert_true(clt_write(clt_path("menu.txt"), script));
+    char lan[16];
+    snprintf(lan, sizeof lan, "%d", atoi(strchr(addr, ':') + 1)); /* no discovery answers there */
+    const char *menu[] = {"--headless",
+                          "--size",
+                          "1280x720",
+                          "--lan-port",
+                          lan,
+                          "--settings",
+                          clt_path("set.ini"),
+                          "--no-save",
+                          "--script",
+                          clt_path("menu.txt"),
+                          "--max-seconds",
+                          "30",
+                          NULL};
+    rc = clt_run(menu, out, sizeof out, 60000);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "SERVER_REPLAYS page=1 matches=1 more=0 newest=1"));
     clt_stop(sv);
 
     /* A server with --db none keeps no records. */
@@ -95,6 +121,11 @@ static void test_list_and_fetch(void **ctx)
     clt_stop(plain);
     assert_int_equal(rc, 2);
     assert_non_null(strstr(out, "SERVER_REPLAYS error this server keeps no match records"));
+    /* Nobody there any more: said within the 10 s bound, exit 2. */
+    rc = clt_run(norec, out, sizeof out, 60000);
+    assert_int_equal(rc, 2);
+    assert_non_null(strstr(out, "SERVER_REPLAYS error "));
+    assert_null(strstr(out, "REPLAY open"));
 }
 
 static void test_bad_flags(void **ctx)
