@@ -109,6 +109,28 @@ static void test_list_and_fetch(void **ctx)
     rc = clt_run(menu, out, sizeof out, 60000);
     assert_int_equal(rc, 0);
     assert_non_null(strstr(out, "SERVER_REPLAYS page=1 matches=1 more=0 newest=1"));
+
+    /* Ten more matches: two pages of ten, the older one by PageDown, back by PageUp. */
+    const char *more_argv[] = {MR_BOT_BIN, "--server", addr,  "--bots", "2",  "--matches", "10", "--kind",
+                               "maze",     "--size",   "7x5", "--pace", "10", "--timeout", "60", NULL};
+    bots = clt_spawn(more_argv, clt_path("more.log"));
+    bots_done = clt_wait_exit(bots, 90000, &status);
+    if (!bots_done)
+        clt_stop(bots);
+    assert_true(bots_done);
+    snprintf(script, sizeof script,
+             "0 wait server-replays-list\n+50 key PageDown\n+50 wait server-replays-list\n+50 key PageUp\n"
+             "+50 wait server-replays-list\n+100 quit\n");
+    assert_true(clt_write(clt_path("pages.txt"), script));
+    const char *pages[] = {"--headless",          "--replay-from", addr, "--no-save", "--script",
+                           clt_path("pages.txt"), "--max-seconds", "30", NULL};
+    rc = clt_run(pages, out, sizeof out, 60000);
+    assert_int_equal(rc, 0);
+    const char *p1 = strstr(out, "SERVER_REPLAYS page=1 matches=10 more=1 newest=11");
+    assert_non_null(p1);
+    const char *p2 = strstr(p1, "SERVER_REPLAYS page=2 matches=1 more=0 newest=1");
+    assert_non_null(p2);
+    assert_non_null(strstr(p2, "SERVER_REPLAYS page=1 matches=10 more=1 newest=11"));
     clt_stop(sv);
 
     /* A server with --db none keeps no records. */
