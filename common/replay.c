@@ -285,6 +285,18 @@ const char *replay_game_id(const replay *r)
 {
     return r->game_id;
 }
+void replay_set_seeded(replay *r, const char *seeded_id)
+{
+    pz_id s, d;
+    char msg[160];
+    if (!seeded_id || pz_id_parse(seeded_id, &s, msg, sizeof msg) || s.desc || !s.has_seed ||
+        pz_id_parse(r->game_id, &d, msg, sizeof msg) || s.params.kind != d.params.kind ||
+        s.params.w != d.params.w || s.params.h != d.params.h)
+        return;
+    free(r->seeded);
+    r->seeded = mr_strdup(seeded_id);
+}
+
 const char *replay_seeded_id(const replay *r)
 {
     return r->seeded;

@@ -81,8 +81,12 @@ replay *replay_parse(const char *text, size_t len, pz_error *e);
 replay *replay_read_file(const char *path, pz_error *e);
 
 /* ---- reading a replay ---- */
-const char *replay_game_id(const replay *r);        /* description form */
-const char *replay_seeded_id(const replay *r);      /* "" if not known */
+const char *replay_game_id(const replay *r);   /* description form */
+const char *replay_seeded_id(const replay *r); /* "" if not known */
+/* Sets the informational seeded ID (a stored record's game ID as played),
+ * kept only when it is a seeded ID (kind:WxH:difficulty#seed) of the
+ * replay's kind and size; never used to build the puzzle. */
+void replay_set_seeded(replay *r, const char *seeded_id);
 const char *replay_name(const replay *r, int slot); /* "" for a bad slot */
 size_t replay_move_count(const replay *r);
 const replay_move *replay_move_at(const replay *r, size_t i); /* NULL out of range */

@@ -113,3 +113,16 @@ char *mr_read_file(const char *path, size_t *lenp)
         *lenp = len;
     return text;
 }
+
+void mr_utc_text(int64_t ms, char *buf, size_t n)
+{
+    time_t t = (time_t)(ms / 1000);
+    struct tm tm;
+    if (ms < 0 || !gmtime_r(&t, &tm)) {
+        snprintf(buf, n, "?");
+        return;
+    }
+    char day[32];
+    strftime(day, sizeof day, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(buf, n, "%s.%03dZ", day, (int)(ms % 1000));
+}

@@ -42,6 +42,10 @@ uint64_t mr_hash64(const void *data, size_t n);
  * common/ never reads the clock, it is handed the time. */
 uint64_t mr_now_us(void);
 
+/* ms since 1970 as ISO 8601 UTC, "2026-11-25T09:30:01.250Z"; "?" when
+ * negative or out of range. For tools' listings. */
+void mr_utc_text(int64_t ms, char *buf, size_t n);
+
 #define MR_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define MR_VERSION "0.1.0"
 

@@ -9,6 +9,7 @@
 
 #include "st_engine.h"
 #include "st_writer.h"
+#include "util.h"
 
 #define DB_FILE "matches.db"
 
@@ -161,20 +162,6 @@ static st *open_read(const sv_config *cfg)
     return s;
 }
 
-/* "2026-11-25T09:30:01.250Z" */
-static void utc_text(int64_t ms, char *buf, size_t n)
-{
-    time_t t = (time_t)(ms / 1000);
-    struct tm tm;
-    if (ms < 0 || !gmtime_r(&t, &tm)) {
-        snprintf(buf, n, "?");
-        return;
-    }
-    char day[32];
-    strftime(day, sizeof day, "%Y-%m-%dT%H:%M:%S", &tm);
-    snprintf(buf, n, "%s.%03dZ", day, (int)(ms % 1000));
-}
-
 int svc_db_list(const sv_config *cfg, int n, FILE *out)
 {
     st *s = open_read(cfg);
@@ -193,7 +180,7 @@ int svc_db_list(const sv_config *cfg, int n, FILE *out)
     for (int i = 0; i < count; i++) {
         const st_match *m = &rows[i];
         char when[40];
-        utc_text(m->start_utc_ms, when, sizeof when);
+        mr_utc_text(m->start_utc_ms, when, sizeof when);
         const char *winner = m->winner == 0 || m->winner == 1 ? m->p[m->winner].name : "-";
         /* A description game ID can be long: the line keeps its first 60 bytes. */
         size_t glen = strlen(m->game_id);

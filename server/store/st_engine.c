@@ -71,6 +71,8 @@ replay *st_to_replay(const st_match *r, const char **err)
     replay *rp = replay_create(r->desc_id, r->p[0].name, r->p[1].name, err);
     if (!rp)
         return NULL;
+    if (r->game_id && strcmp(r->game_id, r->desc_id) != 0)
+        replay_set_seeded(rp, r->game_id); /* the optional `seeded` line (docs/replay.md) */
     *err = NULL;
     uint64_t end = r->p[0].time_ms > r->p[1].time_ms ? r->p[0].time_ms : r->p[1].time_ms;
     for (size_t i = 0; i < r->nmoves && !*err; i++) {

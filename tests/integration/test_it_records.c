@@ -144,6 +144,8 @@ static void check_replay(const char *text, const seen *s)
     assert_int_equal(res.reason, MATCH_END_SOLVED);
     assert_int_equal(res.moves[0], s->m0);
     assert_int_equal(res.moves[1], s->m1);
+    if (strchr(s->game_id, '#')) /* played from a seeded ID: the optional `seeded` line keeps it */
+        assert_string_equal(replay_seeded_id(rp), s->game_id);
     replay_destroy(rp);
 }
 
@@ -323,6 +325,10 @@ static void test_three_matches(void **state)
     assert_int_equal(lines, 3); /* header + the newest 2 */
     assert_non_null(strstr(list, games[2].game_id));
     assert_null(strstr(list, games[0].game_id));
+    assert_non_null(strstr(list, "Z\t")); /* the start as ISO UTC, as --list-matches */
+    char ending[32];
+    snprintf(ending, sizeof ending, "\t%s\n", st_ending_text(rows[0].ending)); /* the word, not a number */
+    assert_non_null(strstr(list, ending));
     free(list);
 
     char *none = tool("--dump-replay", "424242", &code);

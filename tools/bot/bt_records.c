@@ -40,6 +40,13 @@ static const char *status_text(int code)
                                        : "the server could not answer";
 }
 
+/* The words of mazerace-server --list-matches (st_ending_text). */
+static const char *ending_word(int ending)
+{
+    static const char *const t[] = {"solved", "forfeit", "both_left", "aborted"};
+    return ending >= 0 && ending < 4 ? t[ending] : "?";
+}
+
 int bt_records_run(const char *host, int port, int list_n, uint64_t replay_id, double timeout_s)
 {
     const char *err = NULL;
@@ -68,7 +75,7 @@ int bt_records_run(const char *host, int port, int list_n, uint64_t replay_id, d
             uint64_t before = 0;
             int shown = 0;
             rc = 0;
-            printf("# id\tstart_utc_ms\tgame_id\tplayer1\tplayer2\twinner\ttime_ms\tmoves\tending\n");
+            printf("# id\tstart_utc\tgame_id\tplayer1\tplayer2\twinner\ttime_ms\tmoves\tending\n");
             while (shown < list_n) {
                 int want = list_n - shown < WIRE_RECENT_MAX ? list_n - shown : WIRE_RECENT_MAX;
                 if (!wait_for(n, CL_EV_RECENT, cl_net_request_recent(n, before, want), deadline, &ev)) {
@@ -83,11 +90,13 @@ int bt_records_run(const char *host, int port, int list_n, uint64_t replay_id, d
                 const wire_recent_list *l = ev.recent;
                 for (int i = 0; i < l->count; i++, shown++) {
                     const wire_recent_entry *e = &l->e[i];
-                    printf("%llu\t%llu\t%s\t%s\t%s\t%s\t%u/%u\t%u/%u\t%d\n", (unsigned long long)e->match_id,
-                           (unsigned long long)e->start_utc_ms, e->game_id[0] ? e->game_id : "-",
-                           e->player[0].name, e->player[1].name,
+                    char when[40];
+                    mr_utc_text((int64_t)e->start_utc_ms, when, sizeof when);
+                    printf("%llu\t%s\t%s\t%s\t%s\t%s\t%u/%u\t%u/%u\t%s\n", (unsigned long long)e->match_id,
+                           when, e->game_id[0] ? e->game_id : "-", e->player[0].name, e->player[1].name,
                            e->winner < 2 ? e->player[e->winner].name : "-", e->player[0].time_ms,
-                           e->player[1].time_ms, e->player[0].moves, e->player[1].moves, e->ending);
+                           e->player[1].time_ms, e->player[0].moves, e->player[1].moves,
+                           ending_word(e->ending));
                 }
                 if (!l->next_before || l->count == 0)
                     break;
