@@ -280,12 +280,18 @@ int main(int argc, char **argv)
     default:
         break;
     }
+    /* The environment is configuration too: checked before anything starts. */
+    const char *why = NULL;
+    int agones_port = agones_sdk_port(&cfg, &why);
+    if (agones_port < 0) {
+        fprintf(stderr, "mazerace-server: %s\n", why);
+        return 2;
+    }
     struct st_writer *store = NULL;
     char db[512] = "";
     int dbrc = svc_db_open(&cfg, &store, db, sizeof db);
     if (dbrc)
         return dbrc;
-    const char *why = NULL;
     sv_t *sv = sv_create(&cfg, &why);
     if (!sv) {
         fprintf(stderr, "mazerace-server: %s\n", why ? why : "cannot start");
@@ -308,14 +314,6 @@ int main(int argc, char **argv)
             svc_db_close(store);
             return 1;
         }
-    }
-    int agones_port = agones_sdk_port(&cfg, &why);
-    if (agones_port < 0) {
-        fprintf(stderr, "mazerace-server: %s\n", why);
-        svc_metrics_stop(svc.metrics);
-        sv_destroy(sv);
-        svc_db_close(store);
-        return 1;
     }
     if (agones_port > 0) {
         /* The game socket is bound: the thread's first call is Ready. */

@@ -102,6 +102,11 @@ int svc_db_open(const sv_config *cfg, st_writer **w, char *path, size_t pathlen)
         return 0;
     }
     bool network = strcmp(st_backend_name(s), "sqlite") != 0;
+    if (!network && cfg->db_spool[0])
+        fprintf(stderr,
+                "mazerace-server: warning: --db-spool %s is ignored: only a PostgreSQL --db uses a "
+                "spool (an SQLite file is written directly)\n",
+                cfg->db_spool);
     char down[512] = ""; /* why the first connection failed, when it did */
     if (network && st_unavailable(s))
         snprintf(down, sizeof down, "%s", err[0] ? err : "no answer");

@@ -235,11 +235,14 @@ class AgonesTest(unittest.TestCase):
         self.assertEqual(sdk.calls(), [])
 
     def test_bad_port_variable(self):
-        env = dict(os.environ, AGONES_SDK_HTTP_PORT="99999")
-        r = subprocess.run([SERVER, "--bind", "127.0.0.1", "--port", "0", "--no-discovery", "--config",
-                            "/dev/null"], env=env, capture_output=True, text=True, timeout=10)
-        self.assertEqual(r.returncode, 1)
-        self.assertIn("AGONES_SDK_HTTP_PORT is not a port number", r.stderr)
+        for bad in ("99999", "abc"):
+            env = dict(os.environ, AGONES_SDK_HTTP_PORT=bad)
+            r = subprocess.run([SERVER, "--bind", "127.0.0.1", "--port", "0", "--no-discovery", "--config",
+                                "/dev/null"], env=env, capture_output=True, text=True, timeout=10)
+            # a configuration error: exit 2 before anything is bound, like a bad flag
+            self.assertEqual(r.returncode, 2)
+            self.assertIn("AGONES_SDK_HTTP_PORT is not a port number", r.stderr)
+            self.assertNotIn("listening on", r.stdout)
 
     def bad_sidecar(self, mode):
         """A bench of 40 bots beside a sidecar that misbehaves: acks as quick as beside a good one."""
