@@ -16,7 +16,7 @@ void sv_config_defaults(sv_config *cfg)
     cfg->max_rooms = 1024;
     cfg->room_spectators = 16;
     cfg->max_spectators = 512;
-    cfg->spectator_batch_ms = 100;
+    cfg->spectator_batch_ms = 250;
     cfg->kind = PZ_MAZE;
     cfg->w = 0;
     cfg->h = 0;

@@ -71,7 +71,7 @@ typedef struct sv_spec_due {
     int client;  /* index in sv->clients */
     uint32_t id; /* its id then: the slot may be reused */
 } sv_spec_due;
-#define SV_SPEC_TICK_MS 10 /* the batches due are sent together at most this often */
+#define SV_SPEC_TICK_MS 2 /* the batches due are sent together at most this often */
 
 /* Held-back packets per client before they go out anyway. */
 #define SV_HOLD_MAX 8
