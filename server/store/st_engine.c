@@ -25,10 +25,11 @@ st_match *st_from_match(const match *m, const char *const names[MATCH_SLOTS], co
     memset(r, 0, sizeof *r);
     snprintf(r->mode, sizeof r->mode, "%s", mode);
     st_match_new_key(r->key);
-    int len = match_game_id(m, NULL, 0);
-    r->game_id = mr_alloc((size_t)len + 1, 1);
-    match_game_id(m, r->game_id, (size_t)len + 1);
+    /* The replay already holds both forms; formatting the description again
+     * (match_game_id of an unseeded game) would do the game loop's most
+     * expensive step here twice (megabytes for a 1000x1000 maze). */
     r->desc_id = mr_strdup(replay_game_id(rp));
+    r->game_id = mr_strdup(replay_seeded_id(rp)[0] ? replay_seeded_id(rp) : r->desc_id);
     r->desc_hash = match_desc_hash(m);
     snprintf(r->kind, sizeof r->kind, "%s", k ? k->name : "?");
     r->width = p->w;
