@@ -179,6 +179,11 @@ static void write_body(writer *w, const wire_msg *m)
     case WIRE_WATCH_END:
         put_str8(w, m->error.text, WIRE_TEXT_MAX);
         break;
+    case WIRE_WATCH_AT:
+        assert(m->watch_at.port != 0);
+        put_code(w, m->watch_at.code);
+        put_u16(w, m->watch_at.port);
+        break;
     case WIRE_WATCH_START: {
         const wire_watch_start *s = &m->wstart;
         put_code(w, s->code);
@@ -437,6 +442,8 @@ static bool read_body(reader *r, wire_msg *m)
         return true;
     case WIRE_WATCH_END:
         return get_str8(r, m->error.text, 0, WIRE_TEXT_MAX);
+    case WIRE_WATCH_AT:
+        return get_code(r, m->watch_at.code) && get_u16(r, &m->watch_at.port) && m->watch_at.port != 0;
     case WIRE_WATCH_START: {
         wire_watch_start *s = &m->wstart;
         return get_code(r, s->code) && get_u16(r, &s->game_no) &&
@@ -567,6 +574,8 @@ const char *wire_type_name(int type)
         return "ROOM_LIST";
     case WIRE_WATCH_END:
         return "WATCH_END";
+    case WIRE_WATCH_AT:
+        return "WATCH_AT";
     default:
         return "?";
     }

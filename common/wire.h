@@ -22,7 +22,7 @@
 #define WIRE_MAGIC 0x4D5A5243u       /* "MZRC": HELLO */
 #define WIRE_PROBE_MAGIC 0x4D5A5250u /* "MZRP": discovery probe */
 #define WIRE_REPLY_MAGIC 0x4D5A5241u /* "MZRA": discovery reply */
-#define WIRE_VERSION 3
+#define WIRE_VERSION 4
 #define WIRE_DEFAULT_PORT 27910
 #define WIRE_DISCOVERY_PORT 27911
 #define WIRE_CHANNELS 1
@@ -86,6 +86,7 @@ enum wire_type {
     WIRE_WATCH_START = 44, /* to a spectator: a game begins (or is on) */
     WIRE_ROOM_LIST = 45,   /* rooms in progress, for "Watch" */
     WIRE_WATCH_END = 46,   /* to a spectator: no longer watching (the room closed) */
+    WIRE_WATCH_AT = 47,    /* answer to WATCH on the game port: watch on the spectator port instead */
 };
 
 /* Codes in REFUSED and ERROR. */
@@ -348,6 +349,10 @@ typedef struct wire_msg {
         } desc_req;
         wire_desc_chunk desc;
         wire_watch_start wstart;
+        struct {
+            char code[WIRE_ROOM_CODE_LEN + 1]; /* the room asked for */
+            uint16_t port;                     /* the spectator port, 1..65535 */
+        } watch_at;
         wire_room_list list;
         struct {
             uint8_t slot;   /* whose moves */

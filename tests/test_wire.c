@@ -97,6 +97,10 @@ static void sample(int type, wire_msg *m)
     case WIRE_WATCH_END:
         strcpy(m->error.text, "the room has closed");
         break;
+    case WIRE_WATCH_AT:
+        strcpy(m->watch_at.code, "QRS23");
+        m->watch_at.port = 256; /* one byte from 0: expect_bad makes it 0 */
+        break;
     case WIRE_WATCH_START:
         strcpy(m->wstart.code, "HJKMN");
         m->wstart.game_no = 2;
@@ -233,7 +237,7 @@ static const int types[] = {
     WIRE_ERROR,          WIRE_DESC_REQUEST,  WIRE_DESC_CHUNK,     WIRE_WATCH,
     WIRE_LIST_ROOMS,     WIRE_WATCH_START,   WIRE_ROOM_LIST,      WIRE_WATCH_END,
     WIRE_REPLAY_REQUEST, WIRE_REPLAY_CHUNK,  WIRE_RECENT_REQUEST, WIRE_RECENT_LIST,
-    WIRE_BEST_REQUEST,   WIRE_BEST_LIST,
+    WIRE_BEST_REQUEST,   WIRE_BEST_LIST,     WIRE_WATCH_AT,
 };
 
 static size_t encode(const wire_msg *m, uint8_t *buf, size_t cap)
@@ -412,6 +416,8 @@ static void test_bad_fields_fail(void **ctx)
     expect_bad(WIRE_ROOM_STATE, 6, 2);     /* your_slot */
     expect_bad(WIRE_ROOM_STATE, 6, 0xFE);  /* your_slot: 0, 1 or 255 (watching) */
     expect_bad(WIRE_WATCH, 1, 'I');        /* not in the room alphabet */
+    expect_bad(WIRE_WATCH_AT, 1, 'O');     /* room code */
+    expect_bad(WIRE_WATCH_AT, 6, 0);       /* port 0 */
     expect_bad(WIRE_WATCH_START, 1, 'O');  /* room code */
     expect_bad(WIRE_WATCH_START, 20, 0);   /* series 0 */
     expect_bad(WIRE_WATCH_START, 30, ' '); /* space in the game ID */
