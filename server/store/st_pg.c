@@ -174,6 +174,14 @@ static bool pg_put(void *b, st_match *const *ms, int n, char *err, size_t errlen
     st_pg_conn *g = b;
     if (!st_pg_ensure(g, err, errlen))
         return false;
+    /* One match is one statement, a transaction by itself: one round trip
+     * to the database instead of three (BEGIN, the match, COMMIT). */
+    if (n == 1) {
+        if (put_one(g, ms[0], err, errlen))
+            return true;
+        ms[0]->id = 0;
+        return false;
+    }
     if (!st_pg_command(g, "BEGIN", "storing matches", err, errlen))
         return false;
     for (int i = 0; i < n; i++)
