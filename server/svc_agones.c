@@ -5,6 +5,7 @@
 #include <curl/curl.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 
 #include "puzzle.h"
 #include "sv_log.h"
+#include "svc_agones_ports.h"
 #include "util.h"
 #include "wire.h"
 
@@ -45,6 +47,9 @@ struct svc_agones {
     bool draining, stop, allocated;
     svc_agones_resv queue[RESV_QUEUE];
     int queued;
+    /* The host ports of "game" (high 16 bits) and "spectate" (low 16) from
+     * the last good status.ports; 0 = not known. Lock-free for the loop. */
+    _Atomic uint32_t mapped;
 
     /* Set before the thread starts, then read-only. */
     const sv_log *lg;
@@ -56,6 +61,9 @@ struct svc_agones {
     struct curl_slist *headers;
     char reply[REPLY_MAX];
     size_t reply_len;
+    bool reply_cut;        /* the answer was longer than REPLY_MAX - 1 */
+    const char *ports_why; /* the last status.ports refusal logged (NULL: the ports were good) */
+    uint32_t ports_logged; /* the last mapped value logged, + 1 (0: none yet) */
     char seen[RESV_SEEN][SVC_AGONES_ENTRY_MAX + 1]; /* a ring of the entries met */
     int seen_next;
 };
@@ -71,6 +79,7 @@ static size_t on_body(char *data, size_t size, size_t n, void *cls)
     size_t len = size * n, room = sizeof a->reply - 1 - a->reply_len;
     memcpy(a->reply + a->reply_len, data, len < room ? len : room);
     a->reply_len += len < room ? len : room;
+    a->reply_cut |= len > room;
     return len; /* the rest is dropped, not an error */
 }
 
@@ -80,6 +89,7 @@ static long call(svc_agones *a, const char *method, const char *path, const char
     char url[160];
     snprintf(url, sizeof url, "%s%s", a->base, path);
     a->reply_len = 0;
+    a->reply_cut = false;
     a->reply[0] = '\0';
     curl_easy_setopt(a->curl, CURLOPT_URL, url);
     curl_easy_setopt(a->curl, CURLOPT_TIMEOUT_MS, timeout_ms);
@@ -248,6 +258,41 @@ static void read_reservations(svc_agones *a)
     }
 }
 
+/* The host ports from status.ports of the GET /gameserver answer in
+ * a->reply: published for the loop when the whole array reads well (a
+ * refusal keeps the last good ports); changes and refusals logged once. */
+static void read_ports(svc_agones *a)
+{
+    svc_agones_ports ports;
+    const char *why = a->reply_cut ? "the answer is longer than 64 KiB"
+                                   : svc_agones_read_ports(a->reply, a->reply_len, &ports);
+    if (why) {
+        if (why != a->ports_why)
+            sv_loge(a->lg, SV_LOG_WARN, "agones_bad_ports", NULL, NULL, why,
+                    "agones: ignoring status.ports of the GameServer: %s; %s (docs/scaling.md)", why,
+                    a->ports_logged ? "keeping the ports read before" : "no mapped ports known");
+        a->ports_why = why;
+        return;
+    }
+    a->ports_why = NULL;
+    uint16_t game = svc_agones_port_named(&ports, SVC_AGONES_PORT_GAME);
+    uint16_t spectate = svc_agones_port_named(&ports, SVC_AGONES_PORT_SPECTATE);
+    uint32_t v = (uint32_t)game << 16 | spectate;
+    atomic_store(&a->mapped, v);
+    if (a->ports_logged == v + 1)
+        return;
+    a->ports_logged = v + 1;
+    char g[16] = "none", sp[16] = "none";
+    if (game)
+        snprintf(g, sizeof g, "%u", (unsigned)game);
+    if (spectate)
+        snprintf(sp, sizeof sp, "%u", (unsigned)spectate);
+    sv_loge(a->lg, SV_LOG_INFO, "agones_ports", NULL, NULL, NULL,
+            "agones: GameServer host ports: \"" SVC_AGONES_PORT_GAME "\" %s, \"" SVC_AGONES_PORT_SPECTATE
+            "\" %s",
+            g, sp);
+}
+
 /* What the thread has done so far. */
 typedef struct progress {
     job ready, label, health, counter[C_COUNT], gameserver;
@@ -309,8 +354,10 @@ static void step(svc_agones *a, progress *pr, unsigned health_calls, const int c
         /* The state rides along with the pings: is the server Allocated? */
         bool got = now >= pr->gameserver.next_ms &&
                    settle(a, &pr->gameserver, "GET /gameserver", call(a, "GET", "/gameserver", NULL, 1000));
-        if (got)
+        if (got) {
+            read_ports(a);
             read_reservations(a);
+        }
         if (got && state_is(a->reply, "Allocated")) {
             pthread_mutex_lock(&a->lock);
             bool was = a->allocated;
@@ -425,6 +472,7 @@ svc_agones *svc_agones_start(int port, int max_players, int max_rooms, const str
         return NULL;
     }
     svc_agones *a = mr_alloc(1, sizeof *a);
+    atomic_init(&a->mapped, 0);
     snprintf(a->base, sizeof a->base, "http://127.0.0.1:%d", port);
     a->lg = lg;
     a->cap[C_PLAYERS] = max_players;
@@ -476,6 +524,16 @@ bool svc_agones_allocated(svc_agones *a)
     bool v = a->allocated;
     pthread_mutex_unlock(&a->lock);
     return v;
+}
+
+uint16_t svc_agones_game_port(svc_agones *a)
+{
+    return (uint16_t)(atomic_load(&a->mapped) >> 16);
+}
+
+uint16_t svc_agones_spectate_port(svc_agones *a)
+{
+    return (uint16_t)(atomic_load(&a->mapped) & 0xFFFFu);
 }
 
 bool svc_agones_take_reservation(svc_agones *a, svc_agones_resv *out)

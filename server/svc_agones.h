@@ -34,6 +34,13 @@ void svc_agones_publish(svc_agones *a, int players, int rooms, bool draining);
 /* True once the sidecar has reported the GameServer Allocated (GET
  * /gameserver after each health ping). */
 bool svc_agones_allocated(svc_agones *a);
+/* The host ports Agones mapped to the container's game and spectator
+ * ports: the entries of the GameServer's status.ports named "game" and
+ * "spectate" (svc_agones_ports.h), read with each GET /gameserver; 0 while
+ * not known (no good status.ports yet, or no entry of that name). A bad
+ * status.ports never replaces good ones read before. Lock-free. */
+uint16_t svc_agones_game_port(svc_agones *a);
+uint16_t svc_agones_spectate_port(svc_agones *a);
 /* A matchmaker's room reservation, read from an annotation of the
  * GameServer (docs/scaling.md, "Quick match across a fleet"):
  * "mazerace.io/room-CODE": "GAMEID", one annotation per room, so that

@@ -95,6 +95,11 @@ static void render(svc_metrics *m, textbuf *b)
            (double)s.matches_started);
     metric(b, "mazerace_matches_finished_total", "counter", "Games ended (solved, forfeit or aborted).",
            (double)s.matches_finished);
+    metric(b, "mazerace_spectators", "gauge", "Spectators watching a room now.", s.spectators_now);
+    metric(b, "mazerace_watches_total", "counter",
+           "WATCH requests accepted (a spectator began watching a room).", (double)s.watches);
+    metric(b, "mazerace_watches_refused_total", "counter",
+           "WATCH requests refused by a spectator limit (WATCH_FULL).", (double)s.watch_refused);
     metric(b, "mazerace_records_stored_total", "counter", "Match records committed to the match database.",
            (double)s.records_stored);
     metric(b, "mazerace_records_dropped_total", "counter",

@@ -4,7 +4,10 @@ recorded, with modes that misbehave (slow, failing) for the tests.
 
 As a module: MockSdk(mode).start() serves on 127.0.0.1 (an ephemeral port), .calls() lists what came in,
 .set_state("Allocated") changes what GET /gameserver says, .set_annotation(key, value) sets an annotation on the
-GameServer as a GameServerAllocation's metadata would (object_meta.annotations), .mode can change at any time:
+GameServer as a GameServerAllocation's metadata would (object_meta.annotations), .set_ports([{"name": "game",
+"port": 7001}, ...]) sets status.ports (the host ports Agones mapped, by the names of the Fleet's ports; any value,
+bad ones included, is sent as given), .set_raw_gameserver(text) makes GET /gameserver answer exactly that text
+(None: the normal answer again), .mode can change at any time:
   "ok"    answers like the sidecar (200 and a small JSON body)
   "slow"  waits 5 s before each answer
   "error" answers 500 to everything
@@ -30,6 +33,8 @@ class MockSdk:
         self.labels = {}
         self.annotations = {}  # as set by an allocation (PUT /metadata/annotation adds "agones.dev/sdk-" keys)
         self.counters = {c: {"count": 0, "capacity": 0} for c in counters}
+        self.ports = [{"name": "game", "port": 7654}]  # status.ports: a Fleet with only the game port
+        self.raw_gameserver = None
         self._calls = []  # (time, method, path, body as parsed JSON or None)
         self._lock = threading.Lock()
         self._server = None
@@ -57,6 +62,14 @@ class MockSdk:
         with self._lock:
             self.annotations[key] = value
 
+    def set_ports(self, ports):
+        with self._lock:
+            self.ports = ports
+
+    def set_raw_gameserver(self, text):
+        with self._lock:
+            self.raw_gameserver = text
+
     @property
     def port(self):
         return self._server.server_address[1]
@@ -71,7 +84,7 @@ class MockSdk:
                 pass
 
             def _answer(self, status, obj):
-                data = json.dumps(obj).encode()
+                data = obj.encode() if isinstance(obj, str) else json.dumps(obj).encode()
                 try:
                     self.send_response(status)
                     self.send_header("Content-Type", "application/json")
@@ -140,11 +153,13 @@ class MockSdk:
                     self.annotations["agones.dev/sdk-" + body["key"]] = body["value"]
                 return 200, {}
             if method == "GET" and path == "/gameserver":
+                if self.raw_gameserver is not None:
+                    return 200, self.raw_gameserver
                 labels = {"agones.dev/sdk-" + k: v for k, v in self.labels.items()}
                 return 200, {
                     "object_meta": {"name": "mock", "namespace": "default", "labels": labels,
                                     "annotations": dict(self.annotations)},
-                    "status": {"state": self.state, "address": "127.0.0.1",
+                    "status": {"state": self.state, "address": "127.0.0.1", "ports": list(self.ports),
                                "counters": {k: {"count": str(v["count"]), "capacity": str(v["capacity"])}
                                             for k, v in self.counters.items()}},
                 }

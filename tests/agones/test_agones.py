@@ -224,6 +224,36 @@ class AgonesTest(unittest.TestCase):
         srv.p.send_signal(signal.SIGTERM)
         self.assertEqual(srv.wait(15), 0)
 
+    def test_mapped_ports(self):
+        """status.ports of the GameServer: the host ports of "game" and "spectate" are read and logged; a bad
+        status.ports (or a bad JSON text) is refused whole, said once, and the ports read before are kept."""
+        sdk = self.sdk = MockSdk().start()
+        sdk.set_ports([{"name": "game", "port": 7001}, {"name": "spectate", "port": 7002},
+                       {"name": "metrics", "port": 7003}])
+        srv = self.start(sdk.port, "--agones-health", "0.2")
+        self.assertTrue(srv.expect(r'agones: GameServer host ports: "game" 7001, "spectate" 7002$', 10))
+        # A port as a string (the SDK sends numbers): the whole array refused, the old ports kept.
+        sdk.set_ports([{"name": "game", "port": 7001}, {"name": "spectate", "port": "7005"}])
+        self.assertTrue(srv.expect(r"ignoring status.ports of the GameServer: a port's \"port\" is not a number; "
+                                   r"keeping the ports read before", 5))
+        # Not JSON at all (cut short): refused with its own reason, once.
+        sdk.set_raw_gameserver('{"status": {"state": "Ready", "ports": [{"name": "spectate", "port": 7006}')
+        self.assertTrue(srv.expect(r"ignoring status.ports of the GameServer: the text ends", 5))
+        g0 = len(sdk.calls("/gameserver"))
+        self.assertTrue(sdk.wait_for(lambda: len(sdk.calls("/gameserver")) >= g0 + 5, 5))
+        with srv._lock:
+            lines = list(srv.lines)
+        self.assertEqual(len([l for l in lines if "ignoring status.ports of the GameServer: the text ends" in l]), 1)
+        self.assertFalse([l for l in lines if re.search(r'"spectate" 700[56]', l)], lines)
+        # Good again, with a new spectate port; then a Fleet without one.
+        sdk.set_raw_gameserver(None)
+        sdk.set_ports([{"name": "game", "port": 7001}, {"name": "spectate", "port": 7007}])
+        self.assertTrue(srv.expect(r'agones: GameServer host ports: "game" 7001, "spectate" 7007$', 5))
+        sdk.set_ports([{"name": "game", "port": 7001}])
+        self.assertTrue(srv.expect(r'agones: GameServer host ports: "game" 7001, "spectate" none$', 5))
+        srv.p.send_signal(signal.SIGTERM)
+        self.assertEqual(srv.wait(15), 0)
+
     def test_default_off(self):
         """Without --agones and without AGONES_SDK_HTTP_PORT nothing talks to a sidecar."""
         sdk = self.sdk = MockSdk().start()

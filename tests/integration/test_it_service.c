@@ -1,5 +1,6 @@
 /* test_it_service.c: mazerace-server as a service: Prometheus metrics scraped during a bot match (and clients
- * of the metrics port that stall or send garbage), drain on SIGTERM with bots racing. */
+ * of the metrics port that stall or send garbage), the spectator series while bots watch, drain on SIGTERM
+ * with bots racing. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -200,6 +201,97 @@ static void test_metrics_during_match(void **ctx)
     server_down(&sv);
 }
 
+/* Whether the server has this flag (its --help names it). */
+static bool server_has_flag(const char *flag)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'%s' --help", MR_SERVER_PATH);
+    FILE *f = popen(cmd, "r");
+    assert_non_null(f);
+    static char text[65536];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    pclose(f);
+    return strstr(text, flag) != NULL;
+}
+
+/* The spectator series: two bots race while two spectators ask to watch a
+ * room that takes one: mazerace_spectators is 1 during the race and 0 once
+ * they have gone, one watch accepted and one refused. */
+static void test_metrics_spectators(void **ctx)
+{
+    (void)ctx;
+    it_proc sv;
+    /* Spectators on the game port (the bot's spectators need not follow
+     * WATCH_AT), on a server that has a spectator port of its own. */
+    const char *args[] = {"--no-discovery",
+                          "--countdown",
+                          "0.2",
+                          "--metrics",
+                          "127.0.0.1:0",
+                          "--room-spectators",
+                          "1",
+                          "--spectator-batch",
+                          "0",
+                          "--db",
+                          "none",
+                          "--spectator-port",
+                          "off",
+                          NULL};
+    if (!server_has_flag("--spectator-port"))
+        args[11] = NULL;
+    int port = it_server_start(&sv, MR_SERVER_PATH, args);
+    assert_true(port > 0);
+    int mport = metrics_port(&sv);
+    static char body[65536];
+    assert_int_equal(http_get(mport, "/metrics", body, sizeof body, 2000), 200);
+    assert_non_null(strstr(body, "# TYPE mazerace_spectators gauge"));
+    assert_non_null(strstr(body, "# TYPE mazerace_watches_total counter"));
+    assert_non_null(strstr(body, "# TYPE mazerace_watches_refused_total counter"));
+    assert_true(sample(body, "mazerace_spectators") == 0);
+    assert_true(sample(body, "mazerace_watches_total") == 0);
+    assert_true(sample(body, "mazerace_watches_refused_total") == 0);
+
+    char addr[32];
+    snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+    /* A maze of about 60 moves at 40 ms: a race of some 2.5 s to scrape during. */
+    char *argv[] = {MR_BOT_PATH, "--server",     addr, "--bots",    "2",    "--matches",
+                    "1",         "--pace",       "40", "--kind",    "maze", "--size",
+                    "21x15",     "--spectators", "2",  "--timeout", "60",   NULL};
+    it_proc bot;
+    assert_true(it_proc_spawn(&bot, argv));
+    double most = 0, watches = 0;
+    uint64_t deadline = mr_now_us() + 60000000u;
+    for (;;) {
+        char l[1024];
+        if (!it_proc_line(&bot, l, sizeof l, 50, "bot") && (bot.eof || mr_now_us() > deadline))
+            break;
+        assert_int_equal(http_get(mport, "/metrics", body, sizeof body, 2000), 200);
+        double now = sample(body, "mazerace_spectators");
+        most = now > most ? now : most;
+        watches = sample(body, "mazerace_watches_total");
+        it_proc_drain(&sv, "server", NULL, NULL);
+    }
+    int code = -1;
+    assert_true(it_proc_wait(&bot, 10000, &code, "bot"));
+    it_proc_cleanup(&bot);
+    assert_int_equal(code, 1); /* the refused spectator is a failed bot */
+    print_message("spectators seen during the race: at most %.0f; watches %.0f\n", most, watches);
+    assert_true(most == 1);
+    /* The last snapshot (every 100 ms): everyone gone. */
+    double now = -1;
+    for (int i = 0; i < 50 && now != 0; i++) {
+        assert_int_equal(http_get(mport, "/metrics", body, sizeof body, 2000), 200);
+        now = sample(body, "mazerace_spectators");
+        if (now != 0)
+            pause_ms(50);
+    }
+    assert_true(now == 0);
+    assert_true(sample(body, "mazerace_watches_total") == 1);
+    assert_true(sample(body, "mazerace_watches_refused_total") == 1);
+    server_down(&sv);
+}
+
 /* SIGTERM while two bots race: the race finishes with its winner, a new
  * quick match is refused ("restarting"), /healthz says draining, and the
  * server exits 0 by itself once the race is over. */
@@ -269,6 +361,7 @@ int main(void)
     signal(SIGPIPE, SIG_IGN);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_metrics_during_match, it_teardown),
+        cmocka_unit_test_teardown(test_metrics_spectators, it_teardown),
         cmocka_unit_test_teardown(test_drain_with_bots, it_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
