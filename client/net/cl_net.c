@@ -137,7 +137,7 @@ bool cl_net_send_msg(cl_net_t *n, const wire_msg *m)
 
 /* ---- polling, drops and resume ---- */
 
-static void give_up(cl_net_t *n, const char *why)
+void cl_net_give_up(cl_net_t *n, const char *why)
 {
     drop_peer(n);
     n->phase = CL_NET_CLOSED;
@@ -150,7 +150,10 @@ static void give_up(cl_net_t *n, const char *why)
 static void run_timers(cl_net_t *n, uint64_t now_ms)
 {
     if (n->phase == CL_NET_CONNECTING && now_ms >= n->connect_deadline) {
-        give_up(n, "no answer from the server");
+        if (n->following)
+            cl_net_follow_failed(n, "no answer; a firewall may block it");
+        else
+            cl_net_give_up(n, "no answer from the server");
         return;
     }
     if (n->phase != CL_NET_RESUMING)
@@ -158,7 +161,7 @@ static void run_timers(cl_net_t *n, uint64_t now_ms)
     /* Also when connected again but not let back in yet: a server that
      * does not answer must not keep us here. */
     if (now_ms >= n->resume_deadline) {
-        give_up(n, "could not resume within the grace period");
+        cl_net_give_up(n, "could not resume within the grace period");
         return;
     }
     if (!n->peer && n->retry_at && now_ms >= n->retry_at) {
@@ -203,15 +206,22 @@ void cl_net_on_disconnect(cl_net_t *n, uint64_t now_ms)
         run_timers(n, now_ms);
         return;
     }
+    if (n->phase == CL_NET_CONNECTING && n->following) {
+        cl_net_follow_failed(n, "the connection failed; a firewall may block it");
+        return;
+    }
     if (n->phase == CL_NET_CONNECTING) {
-        give_up(n, "cannot reach the server");
+        cl_net_give_up(n, "cannot reach the server");
         return;
     }
     /* Worth resuming: a countdown or race, or a finished game whose seat
-     * the server keeps for the grace period (rematch, series). */
+     * the server keeps for the grace period (rematch, series); a watcher
+     * watches again (at the port it watched on: the spectator port after
+     * a WATCH_AT). */
     bool seat = n->in_room && !n->watching && match_token_set(&n->token) &&
                 (n->live || n->room.phase != MATCH_WAITING);
-    if (seat && n->resume_window_ms > 0) {
+    bool watcher = n->in_room && n->watching;
+    if ((seat || watcher) && n->resume_window_ms > 0) {
         n->phase = CL_NET_RESUMING;
         n->resume_deadline = now_ms + n->resume_window_ms;
         n->retry_at = now_ms;
@@ -224,7 +234,7 @@ void cl_net_on_disconnect(cl_net_t *n, uint64_t now_ms)
         run_timers(n, now_ms);
         return;
     }
-    give_up(n, "connection lost");
+    cl_net_give_up(n, "connection lost");
 }
 
 void cl_net_drop(cl_net_t *n, uint64_t now_ms, bool resume)
@@ -297,6 +307,10 @@ const pz_state *cl_net_opponent_state(const cl_net_t *n)
 bool cl_net_watching(const cl_net_t *n)
 {
     return n->in_room && n->watching;
+}
+int cl_net_port(const cl_net_t *n)
+{
+    return n->phase == CL_NET_IDLE ? 0 : n->port;
 }
 
 const pz_state *cl_net_board(const cl_net_t *n, int slot)

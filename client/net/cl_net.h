@@ -40,7 +40,18 @@
  * MATCH_START) and a PROGRESS for each move of either player; the two
  * boards are cl_net_board(n, 0) and (n, 1), rebuilt from the server's move
  * logs when watching starts mid-race (CAUGHT_UP then). cl_net_leave stops watching;
- * WATCH_END says the room closed. A watcher never resumes after a drop.
+ * WATCH_END says the room closed.
+ *
+ * A server with a spectator port answers WATCH with WATCH_AT: cl_net then
+ * leaves the game port, connects to that port at the same host, says HELLO
+ * and WATCHes the room there, without a second CONNECTED (the events that
+ * follow are as above). A spectator port that does not answer within 5 s
+ * gives ERROR then DISCONNECTED, both saying "cannot reach the server's
+ * spectator port N (UDP): ...". A WATCH_AT that answers no WATCH of ours
+ * is ignored; one naming another room, or a second one (a loop), is not
+ * followed: ERROR says so. After a drop, a watcher reconnects to the port
+ * it watched on and watches again, as a player resumes (DISCONNECTED with
+ * resuming, then RESUMED; WATCH_END if the room closed meanwhile).
  *
  * Many connections may share one ENet host (one UDP socket), which is how
  * mazerace-bot runs a thousand players in one process: make a hub, create
@@ -132,6 +143,9 @@ void cl_hub_flush(cl_hub_t *h);
  * here (each once), or NULL: a loop over a thousand connections then polls
  * only those with something to say. */
 cl_net_t *cl_hub_ready(cl_hub_t *h);
+/* The hub's ENet peers not fully disconnected (connected, or connecting
+ * or saying goodbye). */
+int cl_hub_peers(const cl_hub_t *h);
 /* The hub's local UDP port (for kernel drop counters), or 0. */
 int cl_hub_port(const cl_hub_t *h);
 
@@ -224,6 +238,9 @@ int cl_net_pending(const cl_net_t *n, pz_move *out, int max);
 match_token_t cl_net_token(const cl_net_t *n);
 /* Watching a room as a spectator. */
 bool cl_net_watching(const cl_net_t *n);
+/* The server port this connection uses (after a WATCH_AT: the spectator
+ * port), 0 before cl_net_connect. */
+int cl_net_port(const cl_net_t *n);
 /* Seat slot's board (0 or 1) with every move the server reported applied:
  * for a player its own confirmed state or the opponent's, for a watcher
  * either player's; NULL before the first MATCH_START or for a bad slot. */

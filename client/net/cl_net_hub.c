@@ -35,8 +35,11 @@ cl_hub_t *cl_hub_create(int max_conns, int sockbuf_kib, const char **err)
         *err = "cannot initialise ENet";
         return NULL;
     }
-    /* No bound address: the system picks a port and routes to any server. */
-    ENetHost *host = enet_host_create(NULL, (size_t)max_conns, WIRE_CHANNELS, 0, 0);
+    /* No bound address: the system picks a port and routes to any server.
+     * Two peers per connection where ENet allows: one that follows a
+     * WATCH_AT to the spectator port while the game-port one says goodbye. */
+    int peers = max_conns * 2 > 4095 ? 4095 : max_conns * 2;
+    ENetHost *host = enet_host_create(NULL, (size_t)peers, WIRE_CHANNELS, 0, 0);
     if (!host) {
         *err = "cannot create an ENet host (out of sockets?)";
         return NULL;
@@ -114,6 +117,14 @@ void cl_hub_flush(cl_hub_t *h)
         h->dirty = false;
         enet_host_flush(h->host);
     }
+}
+
+int cl_hub_peers(const cl_hub_t *h)
+{
+    int on = 0;
+    for (size_t i = 0; h && i < h->host->peerCount; i++)
+        on += h->host->peers[i].state != ENET_PEER_STATE_DISCONNECTED;
+    return on;
 }
 
 int cl_hub_port(const cl_hub_t *h)

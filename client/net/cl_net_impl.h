@@ -76,6 +76,12 @@ struct cl_net {
     uint64_t retry_at; /* next reconnect attempt, 0 = none planned */
     bool resume_sent;  /* RESUME went out on this connection */
     bool closing;      /* we asked to close: a disconnect is expected */
+
+    /* Watching through the server's spectator port (cl_net_follow.c). */
+    char watch_code[WIRE_ROOM_CODE_LEN + 1]; /* a WATCH went out for this room, no answer yet ("" none) */
+    int game_port;                           /* the port cl_net_connect was given */
+    int hops;                                /* WATCH_AT followed (at most one) */
+    bool following; /* connecting to the spectator port: WELCOME there sends WATCH, not CONNECTED */
 };
 
 /* ENet is initialised once per process, on the first hub or discovery
@@ -103,6 +109,18 @@ void cl_net_on_records(cl_net_t *n, const wire_msg *m);
 void cl_net_records_free(cl_net_t *n);
 /* The connection dropped: a fetch in progress ends (CL_EV_REPLAY, INTERNAL). */
 void cl_net_records_disconnected(cl_net_t *n);
+
+/* cl_net_follow.c: WATCH_AT (follow it, or say why not); a connection
+ * attempt to the spectator port that failed (why: "no answer ...");
+ * WELCOME, ROOM_STATE and ERROR while a watcher comes back after a drop
+ * (true when handled there). */
+void cl_net_on_watch_at(cl_net_t *n, const wire_msg *m);
+void cl_net_follow_failed(cl_net_t *n, const char *why);
+bool cl_net_watch_welcome(cl_net_t *n);
+void cl_net_watch_room_state(cl_net_t *n);
+bool cl_net_watch_error(cl_net_t *n, const wire_msg *m);
+/* cl_net.c: closes the connection for good with DISCONNECTED (why). */
+void cl_net_give_up(cl_net_t *n, const char *why);
 
 /* cl_net_recv.c: what the hub hands to a connection. */
 void cl_net_on_connect(cl_net_t *n);

@@ -43,6 +43,8 @@ static void local_error(cl_net_t *n, const char *what)
 static void on_welcome(cl_net_t *n, const wire_msg *m)
 {
     n->player_id = m->welcome.player_id;
+    if (cl_net_watch_welcome(n))
+        return; /* at the spectator port, or watching again after a drop */
     if (n->phase == CL_NET_RESUMING) {
         wire_msg r = {.type = WIRE_RESUME};
         memcpy(r.resume.code, n->room.code, sizeof r.resume.code);
@@ -84,6 +86,7 @@ static void on_room_state(cl_net_t *n, const wire_msg *m)
     n->in_room = true;
     if (n->phase == CL_NET_ONLINE)
         n->phase = CL_NET_IN_ROOM;
+    cl_net_watch_room_state(n);
     cl_net_event ev = {.type = CL_EV_ROOM_JOINED, .slot = n->slot, .room = m->room};
     if (fresh) {
         snprintf(ev.text, sizeof ev.text, "%s", m->room.code);
@@ -287,6 +290,8 @@ static void on_match_end(cl_net_t *n, const wire_msg *m)
 
 static void on_error(cl_net_t *n, const wire_msg *m)
 {
+    if (cl_net_watch_error(n, m))
+        return;
     if (m->error.code == WIRE_ERR_RESUME && n->phase == CL_NET_RESUMING) {
         /* The slot is gone (grace over, or taken back elsewhere): we are
          * still connected, just no longer in that room. */
@@ -338,6 +343,9 @@ void cl_net_on_receive(cl_net_t *n, const uint8_t *data, size_t len)
         n->slot = -1;
         n->phase = n->phase == CL_NET_IN_ROOM ? CL_NET_ONLINE : n->phase;
         cl_net_push_text(n, CL_EV_WATCH_END, 0, "%s", m->error.text);
+        break;
+    case WIRE_WATCH_AT:
+        cl_net_on_watch_at(n, m);
         break;
     case WIRE_ROOM_LIST:
         if (!n->rooms)

@@ -44,7 +44,7 @@ const char *cl_net_connect(cl_net_t *n, const char *host, int port, uint64_t now
     if (port < 1 || port > 65535)
         return "port must be 1..65535";
     snprintf(n->host, sizeof n->host, "%s", host);
-    n->port = port;
+    n->port = n->game_port = port;
     const char *err = cl_net_start_connect(n);
     if (err)
         return err;
@@ -129,7 +129,10 @@ const char *cl_net_watch(cl_net_t *n, const char *code)
         return "a room code is 5 letters or digits";
     if (strcmp(m.join.code, n->left_code) == 0)
         n->left_code[0] = '\0';
-    return send_or_fail(n, &m);
+    err = send_or_fail(n, &m);
+    if (!err) /* a WATCH_AT naming this room may answer: follow it */
+        memcpy(n->watch_code, m.join.code, sizeof n->watch_code);
+    return err;
 }
 
 const char *cl_net_list_rooms(cl_net_t *n)

@@ -472,8 +472,8 @@ static void on_event(bt_player *p, const cl_net_event *ev, uint64_t now_us)
         p->counts.last_error = ev->code;
         /* Once done, the room may already be gone when our LEAVE_ROOM
          * arrives: nothing is lost by that answer. */
-        if (!p->done)
-            failf(p, "error from the server: %s", ev->text);
+        if (!p->done) /* code 0: our side's (e.g. a spectator port that does not answer) */
+            failf(p, ev->code ? "error from the server: %s" : "%s", ev->text);
         break;
     default:
         break;
