@@ -296,7 +296,8 @@ int main(int argc, char **argv)
     if (!sv) {
         fprintf(stderr, "mazerace-server: %s\n", why ? why : "cannot start");
         svc_db_close(store);
-        return 1;
+        /* An explicit spectator port that cannot bind is a setting to fix (2). */
+        return why && strstr(why, "spectator port") ? 2 : 1;
     }
     sv_set_store(sv, store);
     const sv_log *lg = sv_logger(sv);
@@ -334,6 +335,9 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     /* Parseable by tests and scripts (the port matters with --port 0). */
     printf("listening on %s:%u\n", sv_bind_text(sv), (unsigned)sv_port(sv));
+    /* Where WATCH leads (the game port when spectators are served there). */
+    printf("spectators on %s:%u\n", sv_bind_text(sv),
+           (unsigned)(sv_spectator_port(sv) ? sv_spectator_port(sv) : sv_port(sv)));
     if (sv_discovery_port(sv))
         printf("discovery on %s:%u\n", sv_bind_text(sv), (unsigned)sv_discovery_port(sv));
     if (svc.metrics) {

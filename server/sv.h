@@ -27,6 +27,10 @@ enum sv_log_format { SV_LOGFMT_AUTO, SV_LOGFMT_TEXT, SV_LOGFMT_JOURNAL, SV_LOGFM
 #define SV_DEFAULT_DISCOVERY_PORT WIRE_DISCOVERY_PORT
 #define SV_DEFAULT_PROGRESS_HOLD_MS 50
 #define SV_DB_NONE "none" /* sv_config.db: keep no records */
+#define SV_SPECTATOR_PORT_OFF (-1)
+#define SV_SPECTATOR_PORT_AUTO (-2)
+#define SV_SPECTATOR_PORT_DEFAULT SV_SPECTATOR_PORT_OFF
+#define SV_SPECTATOR_PORT_OFFSET 2 /* auto: the game port + 2 (+ 1 is LAN discovery's) */
 
 typedef struct sv_config {
     char bind_addr[64];         /* numeric IPv4 or host name; default "0.0.0.0" (all interfaces) */
@@ -37,8 +41,14 @@ typedef struct sv_config {
     int max_per_ip;             /* connections from one IPv4 address; default 0 = no limit */
     int room_spectators;        /* spectators per room, 0..1024 (0: no watching); default 16 */
     int max_spectators;         /* spectators on the server, 0..4000; default 512 */
-    int spectator_batch_ms; /* spectators' messages go out together every this many ms, 0..1000; default 100
+    int spectator_batch_ms; /* spectators' messages go out together every this many ms, 0..1000; default 250
                              */
+    /* Where spectators are served (docs/server.md, "The spectator port"):
+     * a port 0..65535 (0 = any free one) that must bind, SV_SPECTATOR_PORT_AUTO
+     * (the game port + 2, any free port when the game port is 0; on the game
+     * port with a warning if that cannot bind) or SV_SPECTATOR_PORT_OFF (on
+     * the game port). Default SV_SPECTATOR_PORT_DEFAULT. */
+    int spectator_port;
 
     /* What quick match plays (a create request brings its own settings);
      * countdown and grace apply to every room. */
@@ -116,8 +126,12 @@ typedef struct sv_stats {
     uint64_t kicked;       /* peers disconnected for misbehaving */
     uint64_t connects, disconnects;
     uint64_t rooms_created, matches_started, matches_finished;
-    uint64_t watches;       /* WATCHes accepted */
-    uint64_t watch_refused; /* WATCHes refused by a spectator limit (WATCH_FULL) */
+    uint64_t watches;         /* WATCHes accepted */
+    uint64_t watch_refused;   /* WATCHes refused by a spectator limit (WATCH_FULL) */
+    uint64_t watch_redirects; /* WATCHes on the game port answered WATCH_AT (the spectator port) */
+    /* The spectator host (docs/server.md, "The spectator port"): datagrams it
+     * received and sent, acknowledgements included (0 without one). */
+    uint64_t spectator_udp_in, spectator_udp_out;
     int spectators_now;
     uint64_t discovery_replies;
     /* Match records (sv_set_store): handed to the store's thread, committed
@@ -211,6 +225,13 @@ void sv_shutdown(sv_t *sv, int timeout_ms);
 uint16_t sv_port(const sv_t *sv);
 const char *sv_bind_text(const sv_t *sv);
 uint16_t sv_discovery_port(const sv_t *sv);
+/* The bound spectator port (docs/server.md, "The spectator port"), 0 when
+ * spectators are served on the game port. */
+uint16_t sv_spectator_port(const sv_t *sv);
+/* The port WATCH_AT advertises (behind a NAT or a container's port
+ * mapping, e.g. Agones): 0 = the bound one (the default). Game loop only:
+ * call between sv_service steps. */
+void sv_set_spectator_public_port(sv_t *sv, uint16_t port);
 
 /* Applies the settings a running server can take (SIGHUP): log level and
  * moves, progress hold, room defaults, countdown, grace, rate, burst,

@@ -17,6 +17,7 @@ void sv_config_defaults(sv_config *cfg)
     cfg->room_spectators = 16;
     cfg->max_spectators = 512;
     cfg->spectator_batch_ms = 250;
+    cfg->spectator_port = SV_SPECTATOR_PORT_DEFAULT;
     cfg->kind = PZ_MAZE;
     cfg->w = 0;
     cfg->h = 0;
@@ -64,6 +65,8 @@ const char *sv_config_check(const sv_config *cfg)
         return "spectators per room must be 0..1024";
     if (cfg->max_spectators < 0 || cfg->max_spectators > SV_MAX_CLIENTS)
         return "spectators on the server must be 0..4000";
+    if (cfg->spectator_port < SV_SPECTATOR_PORT_AUTO || cfg->spectator_port > 65535)
+        return "spectator port must be 0..65535, auto or off";
     if (cfg->spectator_batch_ms < 0 || cfg->spectator_batch_ms > 1000)
         return "spectator batch must be 0..1000 ms";
     if (cfg->countdown_ms < 0 || cfg->countdown_ms > 60000)

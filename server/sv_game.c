@@ -498,6 +498,7 @@ static void on_hello(sv_t *sv, sv_client *c, const wire_msg *in)
     c->state = SV_CL_ACTIVE;
     c->welcomed = true;
     sv->active++;
+    sv_link_welcomed(sv, c);
     wire_msg *m = sv->msg;
     memset(m, 0, sizeof *m);
     m->type = WIRE_WELCOME;
@@ -839,6 +840,20 @@ static void on_watch(sv_t *sv, sv_client *c, const char *code)
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_NO_ROOM, "no room with that code");
         return;
     }
+    if (sv->sph && !c->sph_gen) {
+        /* [WATCH-7]: watch there. The limits are checked here too, so that
+         * a client is not sent to a port that will refuse it. */
+        if (sv_spec_refuse_full(sv, c, room))
+            return;
+        wire_msg *m = sv->msg;
+        memset(m, 0, sizeof *m);
+        m->type = WIRE_WATCH_AT;
+        memcpy(m->watch_at.code, room->code, sizeof m->watch_at.code);
+        m->watch_at.port = sv->spec_public_port ? sv->spec_public_port : sv_spectator_port(sv);
+        sv->st.watch_redirects++;
+        sv_send(sv, c, m);
+        return;
+    }
     sv_spec_watch(sv, c, room);
 }
 
@@ -1149,6 +1164,11 @@ void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
     sv_room *room = c->room;
     int code = 0;
     const char *err;
+    if (c->sph_gen && (in->type == WIRE_CREATE_ROOM || in->type == WIRE_JOIN_ROOM ||
+                       in->type == WIRE_QUICK_MATCH || in->type == WIRE_RESUME)) {
+        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_STATE, "this is the spectator port"); /* [WATCH-8] */
+        return;
+    }
     if (sv->draining &&
         (in->type == WIRE_CREATE_ROOM || in->type == WIRE_JOIN_ROOM || in->type == WIRE_QUICK_MATCH ||
          in->type == WIRE_READY || in->type == WIRE_REMATCH)) {

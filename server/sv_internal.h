@@ -14,6 +14,7 @@
 #include "sv_log.h"
 #include "sv_loglimit.h"
 #include "sv_rooms.h"
+#include "sv_shake.h"
 #include "wire.h"
 
 enum sv_client_state {
@@ -23,11 +24,13 @@ enum sv_client_state {
     SV_CL_CLOSING, /* being disconnected: everything it sends is dropped */
 };
 
-/* One per ENet peer slot, same index as host->peers; peer->data points here
+/* One per ENet peer slot: the game host's first, same index as host->peers,
+ * then the spectator host's (sv_link.c); peer->data points here
  * so a packet finds its client, and the client its room, with no search. */
 typedef struct sv_client {
-    ENetPeer *peer;
-    int state; /* enum sv_client_state */
+    ENetPeer *peer;   /* on the game host, or NULL */
+    uint32_t sph_gen; /* on the spectator host (sv_link.c): its connection's generation, or 0 */
+    int state;        /* enum sv_client_state */
     uint32_t id;
     char name[WIRE_NAME_MAX + 1];
     char addr[24]; /* "a.b.c.d:port", for log lines */
@@ -73,6 +76,13 @@ typedef struct sv_spec_due {
 } sv_spec_due;
 #define SV_SPEC_TICK_MS 2 /* the batches due are sent together at most this often */
 
+/* ENet drops anything larger itself, so that no peer can make it buffer
+ * megabytes; up to this size we see the packet and can count it as
+ * oversized. The same for both hosts. */
+#define SV_ENET_PACKET_MAX (2 * WIRE_MSG_MAX)
+#define SV_ENET_WAITING_MAX (1 << 20)
+#define SV_SPARE_PEERS 8 /* peer slots beyond the limits, so that one over them hears why */
+
 /* Held-back packets per client before they go out anyway. */
 #define SV_HOLD_MAX 8
 
@@ -103,9 +113,11 @@ struct sv {
     sv_log log;
     ENetHost *host;
     sv_disc *disc;
-    sv_client *clients; /* host->peerCount entries */
+    sv_client *clients; /* host->peerCount entries, then the spectator host's slots */
     int nclients;
-    int active; /* welcomed clients, at most cfg.max_clients */
+    int ngame;          /* the game host's slots: clients[ngame..] are the spectator host's */
+    struct sv_sph *sph; /* the spectator host (sv_link.c), or NULL: spectators on the game port */
+    int active;         /* welcomed clients, at most cfg.max_clients */
     sv_rooms *rooms;
     sv_room *quick; /* a quick-match room waiting for its second player */
     atomic_int stop, want_stats, want_drain;
@@ -160,6 +172,7 @@ struct sv {
     wire_room_list *races; /* the LIST_ROOMS answer, rebuilt at most once a second */
     uint64_t races_ms;
     bool races_valid;
+    uint16_t spec_public_port; /* advertised in WATCH_AT; 0 = the bound spectator port */
 };
 
 /* sv_game.c: protocol messages in, match events out. */
@@ -212,6 +225,8 @@ void sv_game_move_logs(sv_t *sv, sv_room *room, int first_slot, sv_client *c,
 /* sv_spec.c: spectators (docs/protocol.md, "Spectators"). Every send to a
  * spectator is deferred to the end of the step (sv_spec_flush), after the
  * players' packets have been handed to the socket. */
+/* When a spectator limit is reached: c gets ERROR WATCH_FULL (counted, logged), true. */
+bool sv_spec_refuse_full(sv_t *sv, sv_client *c, const sv_room *room);
 /* Makes c (in no room) a spectator of room, or tells it why not. */
 void sv_spec_watch(sv_t *sv, sv_client *c, sv_room *room);
 /* A message from a spectator: true when handled here (c->watch set). */
@@ -240,15 +255,42 @@ void sv_spec_free(sv_t *sv);
 int sv_spec_races(sv_t *sv);
 
 /* sv_shake.c: the pre-handshake filter (docs/reliability.md, section 4). */
-#define SV_SHAKE_PER_ADDR 4 /* half-open peers from one address */
-#define SV_SHAKE_MIN 32     /* half-open peers in all, at least (else max_clients / 8) */
-#define SV_SHAKE_MS 2000    /* ENet handshake not finished by then: the peer is reset */
 void sv_shake_attach(sv_t *sv);
 void sv_shake_detach(sv_t *sv);
 /* Resets the peers stuck in ENet's handshake; every few hundred ms. */
 void sv_shake_expire(sv_t *sv);
 
+/* sv_link.c: how the game loop reaches a client, on the game host (an
+ * ENet peer) or on the spectator host (sv_spechost.c, through its queues). */
+static inline bool sv_link_up(const sv_client *c)
+{
+    return c->peer || c->sph_gen;
+}
+/* Binds the spectator port as cfg.spectator_port says; false (with *err)
+ * only when an explicit port cannot be bound. Sets sv->sph. */
+bool sv_link_open(sv_t *sv, const char **err);
+/* Hands the spectator host's events (connects, messages, disconnects) to the
+ * clients of its range. Once per step. */
+int sv_link_poll(sv_t *sv);
+/* Bytes to a client of the spectator host. */
+void sv_link_send(sv_t *sv, sv_client *c, const void *data, size_t len);
+/* Disconnect once its queued messages are out. */
+void sv_link_close_later(sv_t *sv, sv_client *c);
+/* One unreliable disconnect now; the link is gone (no event follows). */
+void sv_link_drop_now(sv_t *sv, sv_client *c);
+/* c said HELLO (the spectator host's half-open count). */
+void sv_link_welcomed(sv_t *sv, sv_client *c);
+/* End of a step: the spectator host's commands go to its thread. */
+void sv_link_commit(sv_t *sv);
+void sv_link_close(sv_t *sv);
+
 /* sv_server.c: sending and peer management. */
+/* A connection opened in slot c (free), from host:port (network order host). */
+void sv_client_open(sv_t *sv, sv_client *c, uint32_t host, uint16_t port);
+/* c's connection is gone. */
+void sv_client_gone(sv_t *sv, sv_client *c);
+/* A message from c. */
+void sv_client_data(sv_t *sv, sv_client *c, const uint8_t *data, size_t len);
 void sv_send(sv_t *sv, sv_client *c, const wire_msg *m);
 /* Like sv_send, but the packet is held back (for the opponent's PROGRESS).
  * For a client that is moving fast (holds_for in sv_server.c) it leaves with the next

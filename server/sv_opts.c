@@ -63,6 +63,29 @@ static void get_discovery(const sv_config *cfg, char *b, size_t n)
         snprintf(b, n, "%d", cfg->discovery_port);
 }
 
+static const char *set_spectator_port(sv_config *cfg, const char *v)
+{
+    long p;
+    if (strcmp(v, "off") == 0)
+        cfg->spectator_port = SV_SPECTATOR_PORT_OFF;
+    else if (strcmp(v, "auto") == 0)
+        cfg->spectator_port = SV_SPECTATOR_PORT_AUTO;
+    else if (mr_parse_long(v, 0, 65535, &p))
+        cfg->spectator_port = (int)p;
+    else
+        return "is not a port number 0..65535, auto or off";
+    return NULL;
+}
+static void get_spectator_port(const sv_config *cfg, char *b, size_t n)
+{
+    if (cfg->spectator_port == SV_SPECTATOR_PORT_OFF)
+        snprintf(b, n, "off");
+    else if (cfg->spectator_port == SV_SPECTATOR_PORT_AUTO)
+        snprintf(b, n, "auto");
+    else
+        snprintf(b, n, "%d", cfg->spectator_port);
+}
+
 static const char *set_kind(sv_config *cfg, const char *v)
 {
     const pz_kind *k = pz_kind_by_name(v);
@@ -227,6 +250,11 @@ const sv_opt sv_opts[] = {
     {"discovery", "N", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_NETWORK, false,
      "LAN discovery port, UDP; 0 = any free port; off = do not answer probes (flag: --no-discovery)",
      set_discovery, get_discovery},
+    {"spectator_port", "N", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_NETWORK, false,
+     "spectators' port, UDP, served by a thread of its own; auto = the game port + 2 (any free port with "
+     "port 0; if it cannot bind, a warning and spectators on the game port); 0 = any free port; off = "
+     "spectators on the game port",
+     set_spectator_port, get_spectator_port},
     {"sockbuf", "KIB", SV_OPT_INT, F(sockbuf_bytes), 0, 262144, 1024, SV_SEC_NETWORK, false,
      "SO_RCVBUF and SO_SNDBUF of the game socket in KiB; 0 = ENet's 256 KiB", NULL, NULL},
     {"name", "NAME", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_NETWORK, false,

@@ -9,15 +9,10 @@
 #include "secrand.h"
 #include "st_writer.h"
 #include "sv_internal.h"
+#include "sv_spechost.h"
 #include "util.h"
 
-/* ENet drops anything larger itself, so that no peer can make it buffer
- * megabytes; up to this size we see the packet and can count it as
- * oversized. */
-#define SV_ENET_PACKET_MAX (2 * WIRE_MSG_MAX)
-#define SV_ENET_WAITING_MAX (1 << 20)
 #define SV_HOUSEKEEPING_MS 1000
-#define SV_SPARE_PEERS 8
 #define SV_SHUTDOWN_MS 1000
 #define SV_CLOSING_MS 3000
 #define SV_DISC_RATE 50 /* discovery replies per second, and burst */
@@ -44,7 +39,7 @@ static bool can_send(const sv_client *c)
 {
     /* A closing peer has had its last word (REFUSED, the kick's ERROR or
      * SHUTDOWN): anything more would only delay its disconnect. */
-    return c && c->peer && c->state != SV_CL_FREE && c->state != SV_CL_CLOSING;
+    return c && sv_link_up(c) && c->state != SV_CL_FREE && c->state != SV_CL_CLOSING;
 }
 
 static ENetPacket *make_packet(sv_t *sv, const wire_msg *m)
@@ -165,6 +160,12 @@ void sv_send(sv_t *sv, sv_client *c, const wire_msg *m)
 {
     if (!can_send(c))
         return;
+    if (c->sph_gen) {
+        size_t n = wire_write(m, sv->out, WIRE_MSG_MAX);
+        sv_link_send(sv, c, sv->out, n);
+        sv->st.packets_out++;
+        return;
+    }
     if (c->late_head)
         release_client(sv, c);
     ENetPacket *p = make_packet(sv, m);
@@ -196,7 +197,7 @@ void sv_send_late(sv_t *sv, sv_client *c, const wire_msg *m)
         return;
     /* A client that gets a packet in the first flush anyway takes this one
      * in the same datagram: holding it back would cost a datagram more. */
-    if (c->sent_step == sv->st.steps + 1 && !c->late_head) {
+    if (c->sph_gen || (c->sent_step == sv->st.steps + 1 && !c->late_head)) {
         sv_send(sv, c, m);
         return;
     }
@@ -256,7 +257,7 @@ void sv_close_client(sv_t *sv, sv_client *c, const char *why)
     sv_game_disconnected(sv, c);
     c->state = SV_CL_CLOSING;
     c->closing_ms = sv->now_ms;
-    enet_peer_disconnect_later(c->peer, 0);
+    sv_link_close_later(sv, c);
 }
 
 void sv_bad_message(sv_t *sv, sv_client *c, int code, const char *why)
@@ -283,38 +284,47 @@ void sv_bad_message(sv_t *sv, sv_client *c, int code, const char *why)
 
 /* ---- ENet events ---- */
 
-static void on_connect(sv_t *sv, ENetPeer *peer)
+void sv_client_open(sv_t *sv, sv_client *c, uint32_t host, uint16_t port)
 {
-    size_t idx = (size_t)(peer - sv->host->peers);
-    if (idx >= (size_t)sv->nclients || sv->shutting) {
-        enet_peer_reset(peer);
-        return;
-    }
-    sv_client *c = &sv->clients[idx];
+    ENetPeer *peer = c->peer;
+    uint32_t gen = c->sph_gen;
     memset(c, 0, sizeof *c);
     c->peer = peer;
+    c->sph_gen = gen;
     c->state = SV_CL_HELLO;
     c->id = ++sv->next_id;
     c->slot = -1;
     c->connected_ms = sv->now_ms;
-    c->ip = peer->address.host;
+    c->ip = host;
     sv_bucket_init(&c->bucket, sv->now_ms, sv->cfg.msg_burst);
     sv_budget_init(&c->gen, sv->now_ms, sv->cfg.gen_burst_ms);
     char ip[INET_ADDRSTRLEN] = "?";
-    struct in_addr a = {.s_addr = peer->address.host};
+    struct in_addr a = {.s_addr = host};
     inet_ntop(AF_INET, &a, ip, sizeof ip);
-    snprintf(c->addr, sizeof c->addr, "%s:%u", ip, (unsigned)peer->address.port);
-    peer->data = c;
+    snprintf(c->addr, sizeof c->addr, "%s:%u", ip, (unsigned)port);
     sv->st.connects++;
     sv->st.peers_now++;
-    sv_loge(&sv->log, SV_LOG_INFO, "connected", NULL, NULL, NULL, "client #%u %s connected (%d peers)", c->id,
-            c->addr, sv->st.peers_now);
+    sv_loge(&sv->log, SV_LOG_INFO, "connected", NULL, NULL, NULL, "client #%u %s connected%s (%d peers)",
+            c->id, c->addr, gen ? " to the spectator port" : "", sv->st.peers_now);
 }
 
-static void on_disconnect(sv_t *sv, ENetPeer *peer)
+static void on_connect(sv_t *sv, ENetPeer *peer)
 {
-    sv_client *c = peer->data;
-    if (!c || c->state == SV_CL_FREE)
+    size_t idx = (size_t)(peer - sv->host->peers);
+    if (idx >= (size_t)sv->ngame || sv->shutting) {
+        enet_peer_reset(peer);
+        return;
+    }
+    sv_client *c = &sv->clients[idx];
+    c->peer = peer;
+    c->sph_gen = 0;
+    sv_client_open(sv, c, peer->address.host, peer->address.port);
+    peer->data = c;
+}
+
+void sv_client_gone(sv_t *sv, sv_client *c)
+{
+    if (c->state == SV_CL_FREE)
         return;
     sv_game_disconnected(sv, c);
     sv->st.disconnects++;
@@ -327,26 +337,34 @@ static void on_disconnect(sv_t *sv, ENetPeer *peer)
     discard_late(sv, c);
     sv_spec_discard(sv, c);
     c->state = SV_CL_FREE;
+    if (c->peer)
+        c->peer->data = NULL;
     c->peer = NULL;
-    peer->data = NULL;
+    c->sph_gen = 0;
 }
 
-static void on_receive(sv_t *sv, ENetPeer *peer, ENetPacket *pk)
+static void on_disconnect(sv_t *sv, ENetPeer *peer)
 {
     sv_client *c = peer->data;
+    if (c)
+        sv_client_gone(sv, c);
+}
+
+void sv_client_data(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
+{
     sv->st.packets_in++;
-    sv->st.bytes_in += pk->dataLength;
+    sv->st.bytes_in += len;
     if (!c || c->state == SV_CL_FREE || c->state == SV_CL_CLOSING)
         return;
     if (!sv_bucket_take(&c->bucket, sv->now_ms, sv->cfg.msg_rate, sv->cfg.msg_burst)) {
         sv_bad_message(sv, c, WIRE_ERR_RATE, "too many messages: slow down");
         return;
     }
-    if (pk->dataLength > WIRE_MSG_MAX) {
+    if (!data || len > WIRE_MSG_MAX) {
         sv_bad_message(sv, c, WIRE_ERR_BAD_MESSAGE, "oversized message");
         return;
     }
-    sv_game_receive(sv, c, pk->data, pk->dataLength);
+    sv_game_receive(sv, c, data, len);
 }
 
 static void dispatch(sv_t *sv, ENetEvent *ev)
@@ -359,7 +377,7 @@ static void dispatch(sv_t *sv, ENetEvent *ev)
         on_disconnect(sv, ev->peer);
         break;
     case ENET_EVENT_TYPE_RECEIVE:
-        on_receive(sv, ev->peer, ev->packet);
+        sv_client_data(sv, ev->peer->data, ev->packet->data, ev->packet->dataLength);
         enet_packet_destroy(ev->packet);
         break;
     default:
@@ -443,15 +461,13 @@ static void run_timers(sv_t *sv)
  * reports no DISCONNECT event for it). */
 static void drop_now(sv_t *sv, sv_client *c)
 {
-    if (c->state == SV_CL_FREE || !c->peer)
+    if (c->state == SV_CL_FREE || !sv_link_up(c))
         return;
     sv_game_disconnected(sv, c);
     discard_late(sv, c);
     sv_spec_discard(sv, c);
-    enet_peer_disconnect_now(c->peer, 0);
-    c->peer->data = NULL;
+    sv_link_drop_now(sv, c);
     c->state = SV_CL_FREE;
-    c->peer = NULL;
     sv->st.peers_now--;
     sv->st.disconnects++;
     if (c->welcomed)
@@ -604,6 +620,7 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
         dispatch(sv, &ev);
         handled++;
     }
+    handled += sv_link_poll(sv);
     sv_game_poll_gen(sv);
     sv_query_poll(sv);
     sv_shake_expire(sv);
@@ -628,6 +645,7 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
      * would wait for its next frame. */
     if (timeout_ms == 0 || sv_stop_requested(sv))
         enet_host_flush(sv->host);
+    sv_link_commit(sv);
     /* How long the longest step kept the socket unread: the figure to
      * compare with how long the socket buffer lasts at full load. */
     uint64_t work = mr_now_us() - work0;
@@ -697,7 +715,7 @@ static void shutdown_begin(sv_t *sv)
         sv_send_error(sv, c, WIRE_SHUTDOWN, 0, "server shutting down");
         c->state = SV_CL_CLOSING;
         c->closing_ms = sv->now_ms;
-        enet_peer_disconnect_later(c->peer, 0);
+        sv_link_close_later(sv, c);
     }
 }
 
@@ -707,6 +725,7 @@ static void shutdown_finish(sv_t *sv)
     for (int i = 0; i < sv->nclients; i++)
         drop_now(sv, &sv->clients[i]);
     enet_host_flush(sv->host);
+    sv_link_commit(sv);
     sv->done = true;
     sv_loge(&sv->log, SV_LOG_INFO, "stopped", NULL, NULL, NULL, "shut down");
 }
@@ -827,7 +846,14 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
     }
 
     sv->addrs = sv_addrs_create(4 * cfg->max_clients);
-    sv->nclients = (int)sv->host->peerCount;
+    sv->ngame = (int)sv->host->peerCount;
+    if (!sv_link_open(sv, err)) {
+        enet_host_destroy(sv->host); /* nothing to tell anyone yet */
+        sv->host = NULL;
+        sv_destroy(sv);
+        return NULL;
+    }
+    sv->nclients = sv->ngame + (int)sv_sph_peer_slots(sv->sph);
     sv->clients = mr_alloc((size_t)sv->nclients, sizeof *sv->clients);
     sv->rooms = sv_rooms_create(cfg->max_rooms);
     sv->out = mr_alloc(WIRE_MSG_MAX, 1);
@@ -859,10 +885,11 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
             "socket receive buffer is %d bytes, asked for %d: raise net.core.rmem_max (see docs/server.md)",
             sv->st.sockbuf_rcv, cfg->sockbuf_bytes);
     sv_loge(&sv->log, SV_LOG_INFO, "started", NULL, NULL, NULL,
-            "mazerace-server %s (protocol %d) \"%s\" on %s:%u, discovery %s, max %d clients, %d rooms, "
-            "socket buffers %d/%d bytes",
-            MR_VERSION, WIRE_VERSION, sv->cfg.name, sv->bind_text, (unsigned)sv_port(sv), disc_text,
-            cfg->max_clients, cfg->max_rooms, sv->st.sockbuf_rcv, sv->st.sockbuf_snd);
+            "mazerace-server %s (protocol %d) \"%s\" on %s:%u, spectators on %s:%u, discovery %s, max %d "
+            "clients, %d rooms, socket buffers %d/%d bytes",
+            MR_VERSION, WIRE_VERSION, sv->cfg.name, sv->bind_text, (unsigned)sv_port(sv), sv->bind_text,
+            (unsigned)(sv->sph ? sv_spectator_port(sv) : sv_port(sv)), disc_text, cfg->max_clients,
+            cfg->max_rooms, sv->st.sockbuf_rcv, sv->st.sockbuf_snd);
     return sv;
 }
 
@@ -875,6 +902,7 @@ void sv_destroy(sv_t *sv)
         discard_all_late(sv);
         sv_spec_free(sv);
         sv_shake_detach(sv);
+        sv_link_close(sv);
         enet_host_destroy(sv->host);
     }
     sv_disc_close(sv->disc);
@@ -940,12 +968,31 @@ uint16_t sv_discovery_port(const sv_t *sv)
     return sv->disc ? sv_disc_port(sv->disc) : 0;
 }
 
+uint16_t sv_spectator_port(const sv_t *sv)
+{
+    return sv_sph_port(sv->sph);
+}
+void sv_set_spectator_public_port(sv_t *sv, uint16_t port)
+{
+    sv->spec_public_port = port;
+}
+
 void sv_get_stats(const sv_t *sv, sv_stats *out)
 {
     *out = sv->st;
     if (sv->host) {
         out->udp_in = sv->host->totalReceivedPackets;
         out->udp_out = sv->host->totalSentPackets;
+    }
+    if (sv->sph) {
+        sv_sph_counts k;
+        sv_sph_get_counts(sv->sph, &k);
+        out->spectator_udp_in = k.udp_in;
+        out->spectator_udp_out = k.udp_out;
+        out->handshakes_dropped += k.shakes_dropped;
+        out->handshakes_expired += k.shakes_expired;
+        out->socket_errors += k.socket_errors;
+        out->bad_msgs += k.inbox_dropped;
     }
     out->rooms_now = sv_rooms_count(sv->rooms);
     int running = 0;

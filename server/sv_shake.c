@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "sv_internal.h"
+#include "sv_shake.h"
 #include "util.h"
 
 /* ENet has no handshake cookie: a forged CONNECT from any address takes a
@@ -30,8 +31,15 @@ static sv_t *sv_of(ENetHost *host)
     return NULL;
 }
 
-/* A peer that has not finished connecting, or has not said HELLO. */
-static bool half_open(const ENetPeer *p)
+/* A connected peer that has not said HELLO yet. */
+static bool hello_pending(const ENetPeer *p)
+{
+    const sv_client *c = p->data;
+    return c && c->state == SV_CL_HELLO;
+}
+
+/* A peer that has not finished connecting, or (hello_pending) has not said HELLO. */
+static bool half_open(const ENetPeer *p, bool (*hello_pending_fn)(const ENetPeer *))
 {
     switch (p->state) {
     case ENET_PEER_STATE_CONNECTING:
@@ -39,10 +47,8 @@ static bool half_open(const ENetPeer *p)
     case ENET_PEER_STATE_CONNECTION_PENDING:
     case ENET_PEER_STATE_CONNECTION_SUCCEEDED:
         return true;
-    case ENET_PEER_STATE_CONNECTED: {
-        const sv_client *c = p->data;
-        return c && c->state == SV_CL_HELLO;
-    }
+    case ENET_PEER_STATE_CONNECTED:
+        return hello_pending_fn(p);
     default:
         return false;
     }
@@ -61,29 +67,32 @@ static bool is_connect(const uint8_t *d, size_t n)
     return off < n && (d[off] & ENET_PROTOCOL_COMMAND_MASK) == ENET_PROTOCOL_COMMAND_CONNECT;
 }
 
-static int ENET_CALLBACK intercept(ENetHost *host, ENetEvent *ev)
+bool sv_shake_refuse(ENetHost *host, int max_total, bool (*hello_pending_fn)(const ENetPeer *))
 {
-    (void)ev;
     if (!is_connect(host->receivedData, host->receivedDataLength))
-        return 0;
-    sv_t *sv = sv_of(host);
-    if (!sv)
-        return 0;
+        return false;
     /* A scan of the peer table per CONNECT: cheap next to what ENet
      * does for one, and a flood of them is dropped here. */
     int total = 0, mine = 0;
     for (size_t i = 0; i < host->peerCount; i++) {
         const ENetPeer *p = &host->peers[i];
-        if (!half_open(p))
+        if (!half_open(p, hello_pending_fn))
             continue;
         total++;
         if (p->address.host == host->receivedAddress.host) {
             if (p->address.port == host->receivedAddress.port)
-                return 0; /* its own resend: ENet ignores it */
+                return false; /* its own resend: ENet ignores it */
             mine++;
         }
     }
-    if (total < sv->shake_max && mine < SV_SHAKE_PER_ADDR)
+    return total >= max_total || mine >= SV_SHAKE_PER_ADDR;
+}
+
+static int ENET_CALLBACK intercept(ENetHost *host, ENetEvent *ev)
+{
+    (void)ev;
+    sv_t *sv = sv_of(host);
+    if (!sv || !sv_shake_refuse(host, sv->shake_max, hello_pending))
         return 0;
     sv->st.handshakes_dropped++;
     return 1;
@@ -120,18 +129,25 @@ void sv_shake_expire(sv_t *sv)
     if (!sv->shake_since || sv->now_ms < sv->next_shake_ms)
         return;
     sv->next_shake_ms = sv->now_ms + SV_SHAKE_SCAN_MS;
-    for (size_t i = 0; i < sv->host->peerCount; i++) {
-        ENetPeer *p = &sv->host->peers[i];
+    sv->st.handshakes_expired += (uint64_t)sv_shake_reset_stuck(sv->host, sv->shake_since, sv->now_ms);
+}
+
+int sv_shake_reset_stuck(ENetHost *host, uint64_t *since, uint64_t now_ms)
+{
+    int n = 0;
+    for (size_t i = 0; i < host->peerCount; i++) {
+        ENetPeer *p = &host->peers[i];
         if (p->state != ENET_PEER_STATE_ACKNOWLEDGING_CONNECT) {
-            sv->shake_since[i] = 0;
-        } else if (!sv->shake_since[i]) {
-            sv->shake_since[i] = sv->now_ms;
-        } else if (sv->now_ms - sv->shake_since[i] > SV_SHAKE_MS) {
+            since[i] = 0;
+        } else if (!since[i]) {
+            since[i] = now_ms;
+        } else if (now_ms - since[i] > SV_SHAKE_MS) {
             /* Never acknowledged our VERIFY_CONNECT: a forged source, or a
              * client that will retry. Nothing of ours is attached yet. */
             enet_peer_reset(p);
-            sv->shake_since[i] = 0;
-            sv->st.handshakes_expired++;
+            since[i] = 0;
+            n++;
         }
     }
+    return n;
 }

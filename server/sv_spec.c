@@ -19,7 +19,7 @@
 
 static bool watching(const sv_client *c)
 {
-    return c && c->peer && c->state == SV_CL_ACTIVE && c->watch;
+    return c && sv_link_up(c) && c->state == SV_CL_ACTIVE && c->watch;
 }
 
 /* Gives back a queue reference; frees the packet if nobody else holds it. */
@@ -114,12 +114,17 @@ void sv_spec_send_room(sv_t *sv, sv_room *room, const wire_msg *m)
  * room's WATCH_END) goes out too. */
 static void release(sv_t *sv, sv_client *c, bool send)
 {
-    bool ok = send && c->peer && c->state == SV_CL_ACTIVE;
+    bool ok = send && sv_link_up(c) && c->state == SV_CL_ACTIVE;
     for (int i = c->specq_head; i;) {
         sv_spec_item *it = &sv->specq[i - 1];
         int next = it->next;
-        if (ok && enet_peer_send(c->peer, WIRE_CHANNEL, it->p) == 0)
+        if (ok && c->sph_gen) {
+            /* The spectator host's thread makes its own packet of these bytes. */
+            sv_link_send(sv, c, it->p->data, it->p->dataLength);
             sv->st.packets_out++;
+        } else if (ok && enet_peer_send(c->peer, WIRE_CHANNEL, it->p) == 0) {
+            sv->st.packets_out++;
+        }
         unref(it->p);
         *it = (sv_spec_item){.next = sv->specq_free, .p = NULL};
         sv->specq_free = i;
@@ -154,11 +159,11 @@ void sv_spec_flush(sv_t *sv, bool now)
         /* The players' packets of this step leave first: ENet sends peer
          * by peer in slot order, so without this flush a spectator in a
          * lower slot would be sent to before a player. */
-        if (!flushed && sv->step_max_slot >= 0) {
+        if (!flushed && !c->sph_gen && sv->step_max_slot >= 0) {
             enet_host_flush(sv->host);
             sv->step_max_slot = -1;
         }
-        flushed = true;
+        flushed = flushed || !c->sph_gen;
         release(sv, c, true);
     }
 }
@@ -230,7 +235,7 @@ void sv_spec_match_start(sv_t *sv, sv_room *room)
         send_watch_start(sv, room, NULL);
 }
 
-void sv_spec_watch(sv_t *sv, sv_client *c, sv_room *room)
+bool sv_spec_refuse_full(sv_t *sv, sv_client *c, const sv_room *room)
 {
     const char *full = NULL;
     if (room->nspec >= sv->cfg.room_spectators)
@@ -238,13 +243,19 @@ void sv_spec_watch(sv_t *sv, sv_client *c, sv_room *room)
                                             : "this room has as many spectators as it takes";
     else if (sv->spectators >= sv->cfg.max_spectators)
         full = "the server has as many spectators as it takes";
-    if (full) {
-        sv->st.watch_refused++;
-        sv_logf_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "watch_refused",
-                        "client #%u %s: watching room %s refused: %s", c->id, c->addr, room->code, full);
-        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_WATCH_FULL, full);
+    if (!full)
+        return false;
+    sv->st.watch_refused++;
+    sv_logf_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "watch_refused",
+                    "client #%u %s: watching room %s refused: %s", c->id, c->addr, room->code, full);
+    sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_WATCH_FULL, full);
+    return true;
+}
+
+void sv_spec_watch(sv_t *sv, sv_client *c, sv_room *room)
+{
+    if (sv_spec_refuse_full(sv, c, room))
         return;
-    }
     c->watch = room;
     c->spec_prev = NULL;
     c->spec_next = room->spec_head;

@@ -44,6 +44,9 @@ void sv_print_stats(const sv_t *sv, FILE *f)
     fprintf(f, "stats queries %llu\n", (unsigned long long)s.queries);
     fprintf(f, "stats watches %llu\n", (unsigned long long)s.watches);
     fprintf(f, "stats watch_refused %llu\n", (unsigned long long)s.watch_refused);
+    fprintf(f, "stats watch_redirects %llu\n", (unsigned long long)s.watch_redirects);
+    fprintf(f, "stats spectator_udp_in %llu\n", (unsigned long long)s.spectator_udp_in);
+    fprintf(f, "stats spectator_udp_out %llu\n", (unsigned long long)s.spectator_udp_out);
     fprintf(f, "stats spectators_now %d\n", s.spectators_now);
     fprintf(f, "stats discovery_replies %llu\n", (unsigned long long)s.discovery_replies);
     fprintf(f, "stats discovery_dropped %llu\n", (unsigned long long)s.discovery_dropped);

@@ -23,6 +23,7 @@
 
 static int passes, fails;
 static uint16_t port;
+static uint16_t spec_port; /* the server's spectator port (the game port when it serves them there) */
 
 static void check(const char *id, bool ok, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void check(const char *id, bool ok, const char *fmt, ...)
@@ -53,10 +54,11 @@ static void stop_server(void)
     }
 }
 
-/* Starts bin on 127.0.0.1 with a short countdown and grace period and db
- * as its match database; returns its game port from the "listening on"
- * line, 0 on failure. */
-static uint16_t start_server(const char *bin, const char *db)
+/* Starts bin on 127.0.0.1 with a short countdown and grace period, db as
+ * its match database and spectators as --spectator-port; returns its game
+ * port from the "listening on" line (spec_port from the "spectators on"
+ * line), 0 on failure. */
+static uint16_t start_server(const char *bin, const char *db, const char *spectators)
 {
     int fds[2];
     if (pipe(fds) != 0)
@@ -74,19 +76,20 @@ static uint16_t start_server(const char *bin, const char *db)
         close(fds[0]);
         execl(bin, bin, "--bind", "127.0.0.1", "--port", "0", "--no-discovery", "--countdown", "0.3",
               "--grace", "1", "--max-rooms", "64", "--kind", "maze", "--size", "9x9", "--difficulty", "easy",
-              "--db", db, (char *)NULL);
+              "--db", db, "--spectator-port", spectators, (char *)NULL);
         _exit(127);
     }
     close(fds[1]);
     char text[512];
     size_t len = 0;
     uint64_t end = mr_now_us() / 1000u + WAIT_MS;
-    const char *prefix = "listening on 127.0.0.1:";
+    const char *prefix = "listening on 127.0.0.1:", *sprefix = "spectators on 127.0.0.1:";
     while (len + 1 < sizeof text) {
         text[len] = '\0';
-        const char *at = strstr(text, prefix);
-        if (at && strchr(at, '\n')) {
+        const char *at = strstr(text, prefix), *sat = strstr(text, sprefix);
+        if (at && sat && strchr(sat, '\n')) {
             close(fds[0]);
+            spec_port = (uint16_t)atoi(sat + strlen(sprefix));
             return (uint16_t)atoi(at + strlen(prefix));
         }
         uint64_t now = mr_now_us() / 1000u;
@@ -1028,6 +1031,17 @@ static void check_limits(void)
     raw_close(c);
 }
 
+/* A solution of the puzzle id into plan (at most max moves); its length, 0 if none. */
+static int solve_id(const char *id, pz_move *plan, int max)
+{
+    char err[160];
+    pz_puzzle *pz = pz_from_id(id, err, sizeof err);
+    int n = pz ? pz_kind_of(pz)->solve(pz, NULL, plan, max) : 0;
+    if (pz)
+        pz_kind_of(pz)->free_puzzle(pz);
+    return n;
+}
+
 /* Spectators (section 3, Spectators). */
 static raw_client *watcher(const char *name, const char *code, wire_msg *first)
 {
@@ -1052,12 +1066,8 @@ static void check_watch(void)
     wire_match_start sa, sb;
     const char *id = "maze:5x5:easy#11";
     bool on = race_on(id, &a, &b, &sa, &sb);
-    char err[160];
-    pz_puzzle *pz = pz_from_id(id, err, sizeof err);
     pz_move plan[64];
-    int n = pz ? pz_kind_of(pz)->solve(pz, NULL, plan, 64) : 0;
-    if (pz)
-        pz_kind_of(pz)->free_puzzle(pz);
+    int n = solve_id(id, plan, 64);
     wire_msg m;
     /* The room code: LIST_ROOMS from a third client lists the race. */
     raw_client *l = hello_client("lia");
@@ -1140,6 +1150,116 @@ static void check_watch(void)
     check("WATCH-6", ok, "16 spectators watch one room; the 17th gets ERROR 20 WATCH_FULL");
     for (int i = 0; i < 17; i++)
         raw_close(s[i]);
+    raw_close(l);
+    raw_close(a);
+    raw_close(b);
+}
+
+/* The spectator port (section 3, "The spectator port"): a server started
+ * with one answers WATCH on the game port with WATCH_AT only; the client
+ * that follows it watches there as on the game port; the spectator port
+ * refuses the seat requests and never sends WATCH_AT. */
+static void send_code(raw_client *c, int type, const char *code)
+{
+    wire_msg w;
+    memset(&w, 0, sizeof w);
+    w.type = (uint8_t)type;
+    memcpy(w.join.code, code, sizeof w.join.code);
+    raw_send_msg(c, &w);
+}
+
+static void check_spectator_port(const char *bin)
+{
+    stop_server();
+    port = start_server(bin, db_path, "0");
+    bool up = port && spec_port && spec_port != port;
+    check("WATCH-7", up, "a server started with --spectator-port 0 prints a spectator port of its own (%u)",
+          (unsigned)spec_port);
+    if (!up)
+        return;
+    raw_client *a = NULL, *b = NULL;
+    wire_match_start sa, sb;
+    const char *id = "maze:5x5:easy#13";
+    bool on = race_on(id, &a, &b, &sa, &sb);
+    wire_msg m;
+    char code[WIRE_ROOM_CODE_LEN + 1] = "";
+    raw_client *l = hello_client("lia");
+    if (l) {
+        send_type(l, WIRE_LIST_ROOMS);
+        if (raw_wait(l, WIRE_ROOM_LIST, &m, WAIT_MS))
+            for (int i = 0; i < m.list.count; i++)
+                if (strcmp(m.list.room[i].name[0], "dan") == 0)
+                    memcpy(code, m.list.room[i].code, sizeof code);
+    }
+    /* On the game port: WATCH_AT {code, port} and nothing else. */
+    bool ok = on && code[0] && l;
+    if (ok) {
+        send_code(l, WIRE_WATCH, code);
+        ok = raw_next(l, &m, WAIT_MS) && m.type == WIRE_WATCH_AT && strcmp(m.watch_at.code, code) == 0 &&
+             m.watch_at.port == spec_port;
+    }
+    bool only = ok && quiet(l);
+    check(
+        "WATCH-7", ok && only,
+        "WATCH on the game port gets WATCH_AT with the room's code and the spectator port, and nothing else");
+    send_code(l, WIRE_WATCH, "ZZZZZ");
+    check("WATCH-7", l && next_error(l, WIRE_ERROR, WIRE_ERR_NO_ROOM, NULL, 0),
+          "WATCH of an unknown code on the game port still gets ERROR 5");
+
+    /* Following it: HELLO and WATCH on the spectator port. */
+    uint16_t game = port;
+    port = m.watch_at.port;
+    raw_client *c = ok ? hello_client("cal") : NULL;
+    raw_client *d = ok ? hello_client("dee") : NULL;
+    port = game;
+    bool watching = false;
+    if (c) {
+        send_code(c, WIRE_WATCH, code);
+        watching =
+            raw_next(c, &m, WAIT_MS) && m.type == WIRE_ROOM_STATE && m.room.your_slot == WIRE_SLOT_WATCHER;
+        watching = watching && raw_next(c, &m, WAIT_MS) && m.type == WIRE_WATCH_START &&
+                   m.wstart.desc_hash == sa.desc_hash;
+    }
+    pz_move plan[64];
+    int n = solve_id(id, plan, 64);
+    for (int i = 0; watching && i < n; i++)
+        send_move(a, (uint32_t)i + 1, plan[i]);
+    bool all = watching && n > 0;
+    for (int i = 0; all && i < n; i++)
+        all = raw_wait(c, WIRE_PROGRESS, &m, WAIT_MS) && m.progress.slot == 0 &&
+              m.progress.moves == (uint32_t)i + 1;
+    wire_msg ea, ec;
+    all = all && raw_wait(a, WIRE_MATCH_END, &ea, WAIT_MS) && raw_wait(c, WIRE_MATCH_END, &ec, WAIT_MS) &&
+          memcmp(&ea.end, &ec.end, sizeof ea.end) == 0;
+    check(
+        "WATCH-7", watching && all,
+        "following WATCH_AT: HELLO and WATCH on the spectator port give ROOM_STATE (slot 255), WATCH_START, "
+        "every PROGRESS and the players' MATCH_END");
+
+    /* On the spectator port: the seat requests get ERROR 10, WATCH never WATCH_AT. */
+    int refused = 0;
+    if (d) {
+        send_code(d, WIRE_JOIN_ROOM, code);
+        refused += next_error(d, WIRE_ERROR, WIRE_ERR_STATE, NULL, 0);
+        send_type(d, WIRE_QUICK_MATCH);
+        refused += next_error(d, WIRE_ERROR, WIRE_ERR_STATE, NULL, 0);
+        send_code(d, WIRE_RESUME, code);
+        refused += next_error(d, WIRE_ERROR, WIRE_ERR_STATE, NULL, 0);
+        send_create_id(d, id, 1);
+        refused += next_error(d, WIRE_ERROR, WIRE_ERR_STATE, NULL, 0);
+    }
+    check("WATCH-8", refused == 4,
+          "on the spectator port JOIN_ROOM, QUICK_MATCH, RESUME and CREATE_ROOM get ERROR 10 STATE (%d of 4)",
+          refused);
+    bool direct = false;
+    if (d) {
+        send_code(d, WIRE_WATCH, code);
+        direct =
+            raw_next(d, &m, WAIT_MS) && m.type == WIRE_ROOM_STATE && m.room.your_slot == WIRE_SLOT_WATCHER;
+    }
+    check("WATCH-8", direct, "WATCH on the spectator port is served there (ROOM_STATE), never WATCH_AT");
+    raw_close(d);
+    raw_close(c);
     raw_close(l);
     raw_close(a);
     raw_close(b);
@@ -1244,7 +1364,7 @@ static void check_records(const char *bin)
 
     /* A server that keeps no records says so. */
     stop_server();
-    port = start_server(bin, "none");
+    port = start_server(bin, "none", "off");
     raw_client *c = port ? hello_client("fay") : NULL;
     bool none = false;
     if (c) {
@@ -1269,7 +1389,11 @@ int main(int argc, char **argv)
         return 1;
     }
     snprintf(db_path, sizeof db_path, "%s/matches.db", dir);
-    port = start_server(argv[1], db_path);
+    /* The diagrams and WATCH-0..6 run against spectators on the game port
+     * (--spectator-port off), where a WATCH is answered by the room itself;
+     * check_spectator_port then restarts the server with a spectator port
+     * of its own for WATCH-7 and WATCH-8 (and the records, which follow). */
+    port = start_server(argv[1], db_path, "off");
     if (!port) {
         fprintf(stderr, "conformance: could not start %s\n", argv[1]);
         stop_server();
@@ -1284,6 +1408,7 @@ int main(int argc, char **argv)
     check_desc();
     check_limits();
     check_watch();
+    check_spectator_port(argv[1]);
     check_records(argv[1]); /* last: it restarts the server */
     stop_server();
     char rm[200];

@@ -225,6 +225,114 @@ static void test_port_in_use(void **ctx)
     assert_int_equal(reap(&first, WAIT_MS, NULL), 0);
 }
 
+/* A UDP socket bound to 127.0.0.1:port (0 = any); *bound gets the port. -1 if taken. */
+static int bind_udp(uint16_t port, uint16_t *bound)
+{
+    int fd = socket(AF_INET, SOCK_DGRAM, 0);
+    assert_true(fd >= 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port)};
+    inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+    socklen_t len = sizeof a;
+    if (bind(fd, (struct sockaddr *)&a, sizeof a) != 0 || getsockname(fd, (struct sockaddr *)&a, &len) != 0) {
+        close(fd);
+        return -1;
+    }
+    if (bound)
+        *bound = ntohs(a.sin_port);
+    return fd;
+}
+
+static bool file_has(const char *path, const char *needle, int timeout_ms);
+
+/* --spectator-port N that is taken: a clear message and exit status 2. */
+static void test_spectator_port_in_use(void **ctx)
+{
+    (void)ctx;
+    uint16_t taken = 0;
+    int fd = bind_udp(0, &taken);
+    assert_true(fd >= 0);
+    char num[16], log[64];
+    snprintf(num, sizeof num, "%u", (unsigned)taken);
+    snprintf(log, sizeof log, "/tmp/mr-specport-%d.log", (int)getpid());
+    const char *args[] = {"--bind",         "127.0.0.1",        "--port", "0",
+                          "--no-discovery", "--spectator-port", num,      NULL};
+    spawn_stderr = log;
+    proc p;
+    spawn(&p, args);
+    spawn_stderr = NULL;
+    assert_int_equal(reap(&p, WAIT_MS, NULL), 2);
+    assert_true(file_has(log, "cannot bind the spectator port", WAIT_MS));
+    unlink(log);
+    close(fd);
+}
+
+/* auto: the game port + 2; with that taken, a warning and spectators on
+ * the game port; with game port 0, a free port of its own. */
+static void test_spectator_port_auto(void **ctx)
+{
+    (void)ctx;
+    /* A game port P whose P + 2 can be taken by the test: bounded tries. */
+    uint16_t game = 0;
+    int plus2 = -1;
+    for (int i = 0; i < 50 && plus2 < 0; i++) {
+        int g = bind_udp(0, &game);
+        assert_true(g >= 0);
+        if (game < 65530)
+            plus2 = bind_udp((uint16_t)(game + 2), NULL);
+        close(g);
+    }
+    assert_true(plus2 >= 0);
+    char num[16], log[64];
+    snprintf(num, sizeof num, "%u", (unsigned)game);
+    snprintf(log, sizeof log, "/tmp/mr-specauto-%d.log", (int)getpid());
+    const char *args[] = {"--bind",         "127.0.0.1",        "--port", num,
+                          "--no-discovery", "--spectator-port", "auto",   NULL};
+    spawn_stderr = log;
+    proc p;
+    spawn(&p, args);
+    spawn_stderr = NULL;
+    const char *l = read_line(&p, "listening on 127.0.0.1:", WAIT_MS);
+    if (!l) { /* someone took P meanwhile: not this test's failure to find */
+        reap(&p, WAIT_MS, NULL);
+        close(plus2);
+        unlink(log);
+        skip();
+    }
+    assert_int_equal(atoi(l), game);
+    l = read_line(&p, "spectators on 127.0.0.1:", WAIT_MS);
+    assert_non_null(l);
+    assert_int_equal(atoi(l), game); /* served on the game port */
+    kill(p.pid, SIGTERM);
+    assert_int_equal(reap(&p, WAIT_MS, NULL), 0);
+    assert_true(file_has(log, "spectators are served on the game port", WAIT_MS));
+    unlink(log);
+    close(plus2);
+
+    /* With P + 2 free (the test's socket is closed): there. */
+    spawn(&p, args);
+    l = read_line(&p, "listening on 127.0.0.1:", WAIT_MS);
+    if (l) {
+        l = read_line(&p, "spectators on 127.0.0.1:", WAIT_MS);
+        assert_non_null(l);
+        assert_int_equal(atoi(l), game + 2);
+    }
+    kill(p.pid, SIGTERM);
+    reap(&p, WAIT_MS, NULL);
+
+    /* Game port 0: any free port, not the game port. */
+    const char *args0[] = {"--bind",         "127.0.0.1",        "--port", "0",
+                           "--no-discovery", "--spectator-port", "auto",   NULL};
+    spawn(&p, args0);
+    l = read_line(&p, "listening on 127.0.0.1:", WAIT_MS);
+    assert_non_null(l);
+    int gp = atoi(l);
+    l = read_line(&p, "spectators on 127.0.0.1:", WAIT_MS);
+    assert_non_null(l);
+    assert_true(atoi(l) > 0 && atoi(l) != gp);
+    kill(p.pid, SIGTERM);
+    assert_int_equal(reap(&p, WAIT_MS, NULL), 0);
+}
+
 /* SIGTERM: the connected clients get SHUTDOWN and the process exits 0
  * within 2 s. */
 static void test_sigterm(void **ctx)
@@ -511,6 +619,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_flags, teardown),
         cmocka_unit_test_teardown(test_port_in_use, teardown),
+        cmocka_unit_test_teardown(test_spectator_port_in_use, teardown),
+        cmocka_unit_test_teardown(test_spectator_port_auto, teardown),
         cmocka_unit_test_teardown(test_sigterm, teardown),
         cmocka_unit_test_teardown(test_sigint_stats, teardown),
         cmocka_unit_test_teardown(test_discovery, teardown),

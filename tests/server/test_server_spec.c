@@ -1,5 +1,5 @@
 /* test_server_spec.c: spectators against the in-process server: live moves, catching up, refusals, limits,
- * the room list. */
+ * the room list; each on the game port (--spectator-port off) and on a spectator port of its own. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +17,28 @@
 #include "sv_fixture.h"
 #include "util.h"
 #include "wire.h"
+
+/* Every test runs twice: spectators on the game port, then on a spectator
+ * port (sv_spectator_port), which the spectators here connect to directly
+ * (test_server_specport.c covers the way there: WATCH_AT). */
+static bool on_spec_port;
+
+static void spec_config(sv_config *cfg)
+{
+    base_config(cfg);
+    cfg->spectator_port = on_spec_port ? 0 : SV_SPECTATOR_PORT_OFF;
+}
+
+/* A client past HELLO where spectators are served. */
+static raw_client *spectator(fixture *f, const char *name)
+{
+    uint16_t port = sv_spectator_port(f->sv);
+    assert_int_equal(port != 0, on_spec_port);
+    raw_client *c = raw_connect(port ? port : sv_port(f->sv), pump_server, f, WAIT_MS);
+    assert_non_null(c);
+    assert_true(raw_hello(c, name, WAIT_MS));
+    return c;
+}
 
 /* A room with alice (slot 0) and bob (slot 1) on GAME_ID, not yet ready. */
 typedef struct room2 {
@@ -59,7 +81,7 @@ static void start_game(room2 *r, wire_match_start *start)
 static fixture *racing(room2 *r, wire_match_start *st)
 {
     sv_config cfg;
-    base_config(&cfg);
+    spec_config(&cfg);
     fixture *f = start(&cfg);
     open_room2(f, r);
     start_game(r, st);
@@ -101,11 +123,11 @@ static void test_watch_live(void **ctx)
 {
     (void)ctx;
     sv_config cfg;
-    base_config(&cfg);
+    spec_config(&cfg);
     fixture *f = start(&cfg);
     room2 r;
     open_room2(f, &r);
-    raw_client *s = join_server(f, "watcher");
+    raw_client *s = spectator(f, "watcher");
     watch(s, r.code, 1);
     wire_msg m;
     int seen = 0;
@@ -185,7 +207,7 @@ static void test_watch_mid_race(void **ctx)
     send_move(r.b, 1, bob_move);
     assert_true(raw_wait(r.b, WIRE_ACK, &m, WAIT_MS));
 
-    raw_client *s = join_server(f, "late");
+    raw_client *s = spectator(f, "late");
     watch(s, r.code, 1);
     assert_true(raw_next(s, &m, WAIT_MS));
     assert_int_equal(m.type, WIRE_WATCH_START);
@@ -217,7 +239,7 @@ static void test_watch_mid_race(void **ctx)
     assert_int_equal(m.end.moves[1], 1);
 
     /* After the end: the whole game and its result. */
-    raw_client *s2 = join_server(f, "later");
+    raw_client *s2 = spectator(f, "later");
     watch(s2, r.code, 2);
     assert_true(raw_wait(s2, WIRE_WATCH_START, &m, WAIT_MS));
     assert_true(raw_wait(s2, WIRE_MOVE_LOG, &m, WAIT_MS));
@@ -246,7 +268,7 @@ static void test_spectator_refusals(void **ctx)
     room2 r;
     wire_match_start st;
     fixture *f = racing(&r, &st);
-    raw_client *s = join_server(f, "sneaky");
+    raw_client *s = spectator(f, "sneaky");
     watch(s, r.code, 1);
     wire_msg m;
     send_move(s, 1, r.plan[0]);
@@ -297,14 +319,14 @@ static void test_watch_limits(void **ctx)
 {
     (void)ctx;
     sv_config cfg;
-    base_config(&cfg);
+    spec_config(&cfg);
     cfg.room_spectators = 1;
     cfg.max_spectators = 2;
     fixture *f = start(&cfg);
     room2 r1, r2;
     open_room2(f, &r1);
     open_room2(f, &r2);
-    raw_client *s1 = join_server(f, "s1"), *s2 = join_server(f, "s2"), *s3 = join_server(f, "s3");
+    raw_client *s1 = spectator(f, "s1"), *s2 = spectator(f, "s2"), *s3 = spectator(f, "s3");
     watch(s1, r1.code, 1);
     wire_msg m;
     send_watch(s2, r1.code);
@@ -327,7 +349,7 @@ static void test_watch_limits(void **ctx)
     }
     assert_true(ok);
     /* The server's limit: both spectator seats are taken now. */
-    raw_client *s4 = join_server(f, "s4");
+    raw_client *s4 = spectator(f, "s4");
     send_watch(s4, r2.code);
     assert_true(raw_wait(s4, WIRE_ERROR, &m, WAIT_MS));
     assert_int_equal(m.error.code, WIRE_ERR_WATCH_FULL);
@@ -349,7 +371,7 @@ static void test_room_list(void **ctx)
 {
     (void)ctx;
     sv_config cfg;
-    base_config(&cfg);
+    spec_config(&cfg);
     fixture *f = start(&cfg);
     room2 r1, r2;
     open_room2(f, &r1);
@@ -367,10 +389,30 @@ static void test_room_list(void **ctx)
     assert_string_equal(m.list.room[0].name[1], "bob");
     assert_int_equal(m.list.room[0].params.kind, PZ_PIPES);
     assert_int_equal(m.list.room[0].phase, MATCH_RACING);
+    /* The same where spectators are served. */
+    raw_client *c2 = spectator(f, "browser2");
+    send_simple(c2, WIRE_LIST_ROOMS);
+    assert_true(raw_wait(c2, WIRE_ROOM_LIST, &m, WAIT_MS));
+    assert_int_equal(m.list.total, 1);
+    assert_string_equal(m.list.room[0].code, r1.code);
+    raw_close(c2);
     raw_close(c);
     close_room2(&r1);
     close_room2(&r2);
     stop(f);
+}
+
+static int game_port_mode(void **ctx)
+{
+    (void)ctx;
+    on_spec_port = false;
+    return 0;
+}
+static int spec_port_mode(void **ctx)
+{
+    (void)ctx;
+    on_spec_port = true;
+    return 0;
 }
 
 int main(void)
@@ -380,5 +422,7 @@ int main(void)
         cmocka_unit_test(test_spectator_refusals), cmocka_unit_test(test_watch_limits),
         cmocka_unit_test(test_room_list),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    int failed = cmocka_run_group_tests_name("on the game port", tests, game_port_mode, NULL);
+    failed += cmocka_run_group_tests_name("on the spectator port", tests, spec_port_mode, NULL);
+    return failed;
 }
