@@ -100,6 +100,15 @@ static void render(svc_metrics *m, textbuf *b)
            "WATCH requests accepted (a spectator began watching a room).", (double)s.watches);
     metric(b, "mazerace_watches_refused_total", "counter",
            "WATCH requests refused by a spectator limit (WATCH_FULL).", (double)s.watch_refused);
+    metric(b, "mazerace_watch_redirects_total", "counter",
+           "WATCHes on the game port answered WATCH_AT (sent on to the spectator port).",
+           (double)s.watch_redirects);
+    metric(b, "mazerace_spectator_datagrams_received_total", "counter",
+           "UDP datagrams the spectator port's ENet host received (its acknowledgements included).",
+           (double)s.spectator_udp_in);
+    metric(b, "mazerace_spectator_datagrams_sent_total", "counter",
+           "UDP datagrams the spectator port's ENet host sent (its acknowledgements included).",
+           (double)s.spectator_udp_out);
     metric(b, "mazerace_records_stored_total", "counter", "Match records committed to the match database.",
            (double)s.records_stored);
     metric(b, "mazerace_records_dropped_total", "counter",

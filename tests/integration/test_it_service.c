@@ -201,56 +201,47 @@ static void test_metrics_during_match(void **ctx)
     server_down(&sv);
 }
 
-/* Whether the server has this flag (its --help names it). */
-static bool server_has_flag(const char *flag)
-{
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "'%s' --help", MR_SERVER_PATH);
-    FILE *f = popen(cmd, "r");
-    assert_non_null(f);
-    static char text[65536];
-    size_t n = fread(text, 1, sizeof text - 1, f);
-    text[n] = '\0';
-    pclose(f);
-    return strstr(text, flag) != NULL;
-}
-
 /* The spectator series: two bots race while two spectators ask to watch a
  * room that takes one: mazerace_spectators is 1 during the race and 0 once
- * they have gone, one watch accepted and one refused. */
-static void test_metrics_spectators(void **ctx)
+ * they have gone, one watch accepted and one refused. With a spectator port
+ * (spectator_port "0": any free one) both WATCHes came to the game port
+ * first and were sent on by WATCH_AT, and the spectator host's datagrams
+ * are counted; with "off" neither happens. */
+static void spectators_case(const char *spectator_port)
 {
-    (void)ctx;
     it_proc sv;
-    /* Spectators on the game port (the bot's spectators need not follow
-     * WATCH_AT), on a server that has a spectator port of its own. */
-    const char *args[] = {"--no-discovery",
-                          "--countdown",
-                          "0.2",
-                          "--metrics",
-                          "127.0.0.1:0",
-                          "--room-spectators",
-                          "1",
-                          "--spectator-batch",
-                          "0",
-                          "--db",
-                          "none",
-                          "--spectator-port",
-                          "off",
-                          NULL};
-    if (!server_has_flag("--spectator-port"))
-        args[11] = NULL;
+    bool own = strcmp(spectator_port, "off") != 0;
+    const char *const args[] = {"--no-discovery",
+                                "--countdown",
+                                "0.2",
+                                "--metrics",
+                                "127.0.0.1:0",
+                                "--room-spectators",
+                                "1",
+                                "--db",
+                                "none",
+                                "--spectator-batch",
+                                "0",
+                                "--spectator-port",
+                                spectator_port,
+                                NULL};
     int port = it_server_start(&sv, MR_SERVER_PATH, args);
     assert_true(port > 0);
     int mport = metrics_port(&sv);
     static char body[65536];
     assert_int_equal(http_get(mport, "/metrics", body, sizeof body, 2000), 200);
-    assert_non_null(strstr(body, "# TYPE mazerace_spectators gauge"));
-    assert_non_null(strstr(body, "# TYPE mazerace_watches_total counter"));
-    assert_non_null(strstr(body, "# TYPE mazerace_watches_refused_total counter"));
-    assert_true(sample(body, "mazerace_spectators") == 0);
-    assert_true(sample(body, "mazerace_watches_total") == 0);
-    assert_true(sample(body, "mazerace_watches_refused_total") == 0);
+    const char *const series[] = {"mazerace_spectators",
+                                  "mazerace_watches_total",
+                                  "mazerace_watches_refused_total",
+                                  "mazerace_watch_redirects_total",
+                                  "mazerace_spectator_datagrams_received_total",
+                                  "mazerace_spectator_datagrams_sent_total"};
+    for (size_t i = 0; i < sizeof series / sizeof series[0]; i++) {
+        char type[128];
+        snprintf(type, sizeof type, "# TYPE %s %s", series[i], i ? "counter" : "gauge");
+        assert_non_null(strstr(body, type));
+        assert_true(sample(body, series[i]) == 0);
+    }
 
     char addr[32];
     snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
@@ -260,7 +251,7 @@ static void test_metrics_spectators(void **ctx)
                     "21x15",     "--spectators", "2",  "--timeout", "60",   NULL};
     it_proc bot;
     assert_true(it_proc_spawn(&bot, argv));
-    double most = 0, watches = 0;
+    double most = 0;
     uint64_t deadline = mr_now_us() + 60000000u;
     for (;;) {
         char l[1024];
@@ -269,14 +260,12 @@ static void test_metrics_spectators(void **ctx)
         assert_int_equal(http_get(mport, "/metrics", body, sizeof body, 2000), 200);
         double now = sample(body, "mazerace_spectators");
         most = now > most ? now : most;
-        watches = sample(body, "mazerace_watches_total");
         it_proc_drain(&sv, "server", NULL, NULL);
     }
     int code = -1;
     assert_true(it_proc_wait(&bot, 10000, &code, "bot"));
     it_proc_cleanup(&bot);
     assert_int_equal(code, 1); /* the refused spectator is a failed bot */
-    print_message("spectators seen during the race: at most %.0f; watches %.0f\n", most, watches);
     assert_true(most == 1);
     /* The last snapshot (every 100 ms): everyone gone. */
     double now = -1;
@@ -287,9 +276,30 @@ static void test_metrics_spectators(void **ctx)
             pause_ms(50);
     }
     assert_true(now == 0);
+    double in = sample(body, "mazerace_spectator_datagrams_received_total");
+    double out = sample(body, "mazerace_spectator_datagrams_sent_total");
+    print_message("spectator_port %s: at most %.0f spectator during the race; redirects %.0f; spectator port "
+                  "datagrams in %.0f, out %.0f\n",
+                  spectator_port, most, sample(body, "mazerace_watch_redirects_total"), in, out);
     assert_true(sample(body, "mazerace_watches_total") == 1);
     assert_true(sample(body, "mazerace_watches_refused_total") == 1);
+    assert_true(sample(body, "mazerace_watch_redirects_total") == (own ? 2 : 0));
+    /* Each spectator's connect, HELLO, WATCH and the watched race's
+     * messages at the least; nothing without the port. */
+    assert_true(own ? in >= 6 && out >= 6 : in == 0 && out == 0);
     server_down(&sv);
+}
+
+static void test_metrics_spectators(void **ctx)
+{
+    (void)ctx;
+    spectators_case("off");
+}
+
+static void test_metrics_spectator_port(void **ctx)
+{
+    (void)ctx;
+    spectators_case("0");
 }
 
 /* SIGTERM while two bots race: the race finishes with its winner, a new
@@ -362,6 +372,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_metrics_during_match, it_teardown),
         cmocka_unit_test_teardown(test_metrics_spectators, it_teardown),
+        cmocka_unit_test_teardown(test_metrics_spectator_port, it_teardown),
         cmocka_unit_test_teardown(test_drain_with_bots, it_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
