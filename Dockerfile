@@ -1,7 +1,7 @@
 # Dockerfile: the mazerace dedicated server as a container image (docs/packaging.md).
 # Build:  docker build -t mazerace-server .   (podman: podman build --format docker -t mazerace-server .,
 #         or podman drops the HEALTHCHECK)
-# Run:    docker run -d --name mazerace -p 27910:27910/udp -p 27911:27911/udp mazerace-server
+# Run:    docker run -d --name mazerace -p 27910:27910/udp -p 27911:27911/udp -p 27912:27912/udp mazerace-server
 
 # Build stage: the server, bot and puzzle tool only (no SDL, no tests).
 FROM debian:12 AS build
@@ -28,11 +28,12 @@ COPY --from=build /out/usr/bin/mazerace-server /out/usr/bin/mazerace-bot /out/us
 COPY --from=build /out/etc/mazerace/server.conf /etc/mazerace/server.conf
 USER mazerace
 WORKDIR /var/lib/mazerace
-# Game (ENet) and LAN discovery over UDP; Prometheus metrics and /healthz over TCP.
-EXPOSE 27910/udp 27911/udp 9100/tcp
+# Game (ENet), LAN discovery and spectators (ENet, the port CMD sets) over UDP; Prometheus metrics and
+# /healthz over TCP.
+EXPOSE 27910/udp 27911/udp 27912/udp 9100/tcp
 # /healthz over bash's /dev/tcp: the slim image has no curl, and needs none.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
     CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/9100 && printf 'GET /healthz HTTP/1.0\\r\\n\\r\\n' >&3 && head -n1 <&3 | grep -q ' 200 '"]
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["/usr/bin/mazerace-server"]
-CMD ["--metrics", "0.0.0.0:9100"]
+CMD ["--metrics", "0.0.0.0:9100", "--spectator-port", "27912"]

@@ -156,6 +156,40 @@ static void agones_idle(sv_t *sv, const sv_config *cfg, svc_agones *ag, const sv
     }
 }
 
+/* Agones: the spectator port WATCH_AT tells is the host port the
+ * GameServer maps to ours (its "spectate" entry of status.ports,
+ * docs/scaling.md), the bound one while none is known. *told: the last
+ * value handed over, -1 before the first GameServer answer. */
+static void agones_spectate_port(sv_t *sv, svc_agones *ag, int *told)
+{
+    if (!svc_agones_ports_known(ag))
+        return;
+    uint16_t want = svc_agones_spectate_port(ag), bound = sv_spectator_port(sv);
+    if (want == *told)
+        return;
+    *told = want;
+    const sv_log *lg = sv_logger(sv);
+    if (!bound) {
+        if (want)
+            sv_loge(lg, SV_LOG_INFO, "agones_spectate_port", NULL, NULL, NULL,
+                    "agones: the GameServer maps a \"spectate\" port (%u), but spectators are served on the "
+                    "game port (spectator_port off)",
+                    (unsigned)want);
+        return;
+    }
+    sv_set_spectator_public_port(sv, want);
+    if (want)
+        sv_loge(
+            lg, SV_LOG_INFO, "agones_spectate_port", NULL, NULL, NULL,
+            "agones: WATCH_AT tells spectators port %u (the GameServer's \"spectate\" host port; bound %u)",
+            (unsigned)want, (unsigned)bound);
+    else
+        sv_loge(lg, SV_LOG_WARN, "agones_spectate_port", NULL, NULL, NULL,
+                "agones: the GameServer maps no \"spectate\" port: WATCH_AT tells the bound port %u, which "
+                "clients outside the pod may not reach (docs/scaling.md)",
+                (unsigned)bound);
+}
+
 static int serve(sv_t *sv, sv_config *cfg, services *svc, int argc, char **argv)
 {
     svc_metrics *metrics = svc->metrics;
@@ -165,6 +199,7 @@ static int serve(sv_t *sv, sv_config *cfg, services *svc, int argc, char **argv)
     uint64_t wd_every = watchdog ? wd_usec / 2000u : 0;
     uint64_t now = clock_ms(), next_status = now, next_publish = now, next_wd = now, next_health = now;
     uint64_t idle_since = 0;
+    int spectate_told = -1;
     bool told_stopping = false;
     sv_stats st;
     int rc = 0;
@@ -208,6 +243,7 @@ static int serve(sv_t *sv, sv_config *cfg, services *svc, int argc, char **argv)
                 svc_agones_publish(agones, st.peers_now, st.rooms_now, sv_draining(sv));
                 agones_idle(sv, cfg, agones, &st, now, &idle_since);
                 agones_reservations(sv, cfg, agones);
+                agones_spectate_port(sv, agones, &spectate_told);
             }
             if (done)
                 next_publish = now + PUBLISH_EVERY_MS;

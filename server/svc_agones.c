@@ -50,6 +50,7 @@ struct svc_agones {
     /* The host ports of "game" (high 16 bits) and "spectate" (low 16) from
      * the last good status.ports; 0 = not known. Lock-free for the loop. */
     _Atomic uint32_t mapped;
+    atomic_bool ports_read; /* set once a good status.ports was read (after mapped) */
 
     /* Set before the thread starts, then read-only. */
     const sv_log *lg;
@@ -279,6 +280,7 @@ static void read_ports(svc_agones *a)
     uint16_t spectate = svc_agones_port_named(&ports, SVC_AGONES_PORT_SPECTATE);
     uint32_t v = (uint32_t)game << 16 | spectate;
     atomic_store(&a->mapped, v);
+    atomic_store(&a->ports_read, true);
     if (a->ports_logged == v + 1)
         return;
     a->ports_logged = v + 1;
@@ -473,6 +475,7 @@ svc_agones *svc_agones_start(int port, int max_players, int max_rooms, const str
     }
     svc_agones *a = mr_alloc(1, sizeof *a);
     atomic_init(&a->mapped, 0);
+    atomic_init(&a->ports_read, false);
     snprintf(a->base, sizeof a->base, "http://127.0.0.1:%d", port);
     a->lg = lg;
     a->cap[C_PLAYERS] = max_players;
@@ -524,6 +527,11 @@ bool svc_agones_allocated(svc_agones *a)
     bool v = a->allocated;
     pthread_mutex_unlock(&a->lock);
     return v;
+}
+
+bool svc_agones_ports_known(svc_agones *a)
+{
+    return atomic_load(&a->ports_read);
 }
 
 uint16_t svc_agones_game_port(svc_agones *a)

@@ -39,6 +39,7 @@ bool svc_agones_allocated(svc_agones *a);
  * "spectate" (svc_agones_ports.h), read with each GET /gameserver; 0 while
  * not known (no good status.ports yet, or no entry of that name). A bad
  * status.ports never replaces good ones read before. Lock-free. */
+bool svc_agones_ports_known(svc_agones *a); /* a good status.ports has been read */
 uint16_t svc_agones_game_port(svc_agones *a);
 uint16_t svc_agones_spectate_port(svc_agones *a);
 /* A matchmaker's room reservation, read from an annotation of the

@@ -2,7 +2,8 @@
 """tests/agones/check_manifests.py: the Agones manifests in packaging/agones/ are valid YAML with the fields Agones
 requires (a small schema per kind, below), agree with each other (fleet name, counter keys) and with the server
 (its flags pass mazerace-server --check-config, the counter capacities are its --max-rooms / --max-clients, the
-protocol label is its wire version, the health period outlasts its ping interval).
+protocol label is its wire version, the health period outlasts its ping interval, the UDP ports named "game" and
+"spectate" are the server's game port and its spectator port, which the args set explicitly).
 
 Usage: check_manifests.py MANIFEST_DIR [MAZERACE_SERVER]
 Not a full Kubernetes validation (no cluster here): the fields and values listed are the ones Agones rejects
@@ -89,8 +90,17 @@ def check_fleet(doc, path):
         int_in(path, "ports[%d].containerPort" % i, get(p, "containerPort", path, int), 1, 65535)
         if p.get("portPolicy") == "Static":
             get(p, "hostPort", path, int)
-    if ports and ports[0].get("protocol", "UDP") != "UDP":
-        err(path, "the game port is UDP (ENet)")
+    by_name = {}
+    for p in ports:
+        if p.get("name") in by_name:
+            err(path, "two ports named %r" % p.get("name"))
+        by_name[p.get("name")] = p
+    # The server reads the host ports from status.ports by these names (docs/scaling.md).
+    for pname in ("game", "spectate"):
+        if pname not in by_name:
+            err(path, "no port named %r in spec.template.spec.ports (the server looks it up by name)" % pname)
+        elif by_name[pname].get("protocol", "UDP") != "UDP":
+            err(path, "the %s port is UDP (ENet)" % pname)
     health = gs.get("health", {})
     for k in ("initialDelaySeconds", "periodSeconds", "failureThreshold"):
         if k in health:
@@ -109,7 +119,8 @@ def check_fleet(doc, path):
         one_of(path, "spec.template.spec.container", gs.get("container"), names)
     server = next((c for c in containers if c.get("name") == gs.get("container", names[0] if names else None)),
                   None)
-    return {"name": name, "counters": counters, "health": health, "server": server, "path": path}
+    return {"name": name, "counters": counters, "health": health, "server": server, "path": path,
+            "ports": by_name}
 
 
 def check_autoscaler(doc, path, fleet):
@@ -215,6 +226,18 @@ def check_server(fleet, server_bin):
             err(path, "the server args should set %s (the %s capacity)" % (flag, counter))
         elif cap is not None and int(v) != cap:
             err(path, "counter %s capacity %d but the server runs with %s %s" % (counter, cap, flag, v))
+    # The game and spectator ports the server binds with these args, against the GameServer's ports.
+    r = subprocess.run([server_bin, "--config", "/dev/null"] + args + ["--print-config"], capture_output=True,
+                       text=True, timeout=30)
+    eff = dict(re.findall(r"^(\w+) = (.*)$", r.stdout, re.M))
+    sp = flag_value(args, "--spectator-port")
+    if sp is None or not sp.isdigit() or not 0 < int(sp) < 65536:
+        err(path, "the server args should set --spectator-port to a port number (not auto, off or 0): "
+                  "the \"spectate\" containerPort must not depend on the game port")
+    for name, key in (("game", "port"), ("spectate", "spectator_port")):
+        cp = fleet["ports"].get(name, {}).get("containerPort")
+        if cp is not None and eff.get(key) != str(cp):
+            err(path, "the %r containerPort is %s but the server's %s is %s" % (name, cp, key, eff.get(key)))
     ports = [p.get("containerPort") for p in c.get("ports", [])]
     mv = flag_value(args, "--metrics")
     if mv and int(mv.rsplit(":", 1)[-1]) not in ports:
@@ -230,6 +253,7 @@ def check_server(fleet, server_bin):
 # --self-test: each of these edits to a copy of the manifests must be caught, with this in the message.
 MUTATIONS = [
     ("fleet.yaml", "protocol: UDP", "protocol: SCTP", "ports[0].protocol"),
+    ("fleet.yaml", "protocol: UDP\n      health", "protocol: TCP\n      health", "the spectate port is UDP"),
     ("fleet.yaml", "capacity: 500", "capacity: 400", "capacity 400 but the server runs with --max-rooms 500"),
     ("fleet.yaml", "        players:\n          count: 0\n          capacity: 1000\n", "",
      "the server reports a 'players' counter"),
@@ -247,6 +271,12 @@ MUTATIONS = [
     ("gameserverallocation.yaml", '"maze:15x11:easy"', '"maze:15x11"', "is not kind:WxH:difficulty"),
     ("gameserverallocation.yaml", "  selectors:", "  selectors: []\n  x:", "selectors is empty"),
     ("fleetautoscaler.yaml", "spec:", "spec: [", "not valid YAML"),
+    ("fleet.yaml", "- name: spectate", "- name: spectators", "no port named 'spectate'"),
+    ("fleet.yaml", "containerPort: 27912", "containerPort: 27913", "'spectate' containerPort is 27913"),
+    ("fleet.yaml", "containerPort: 27910", "containerPort: 27900", "'game' containerPort is 27900"),
+    ("fleet.yaml", '- --spectator-port\n                - "27912"\n', "", "should set --spectator-port"),
+    ("fleet.yaml", '- --spectator-port\n                - "27912"', '- --spectator-port\n                - auto',
+     "should set --spectator-port"),
 ]
 
 

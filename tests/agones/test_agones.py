@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """tests/agones/test_agones.py: the real mazerace-server against the mock Agones SDK sidecar (mock_sdk.py), with
 real bots over 127.0.0.1: Ready, labels, periodic Health, Counters as bots join and leave, Shutdown after a drain
-(SIGTERM, or idle after an allocation), rooms a matchmaker reserved by annotation, and a sidecar that is down, slow or failing never slows a bot match.
+(SIGTERM, or idle after an allocation), rooms a matchmaker reserved by annotation, the host ports of status.ports (the
+"spectate" one told to spectators by WATCH_AT), and a sidecar that is down, slow or failing never slows a bot match.
 
 Usage: test_agones.py SERVER BOT
+The environment's MR_WATCH_AT_PROBE names tests/agones/watch_at_probe (a raw ENet spectator); without it the WATCH_AT
+test is skipped.
 """
 import os
 import re
+import select
 import signal
 import socket
 import subprocess
@@ -19,6 +23,57 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mock_sdk import MockSdk  # noqa: E402
 
 SERVER = BOT = None
+PROBE = os.environ.get("MR_WATCH_AT_PROBE")
+
+
+class UdpRelay:
+    """Stands for the node's host port mapping: datagrams to 127.0.0.1:self.port go on to 127.0.0.1:target from a
+    socket of the relay's own per client, and the answers go back to that client. Counts what it relayed."""
+
+    def __init__(self, target):
+        self.target = ("127.0.0.1", target)
+        self.front = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.front.bind(("127.0.0.1", 0))
+        self.port = self.front.getsockname()[1]
+        self.back = {}  # client address -> the relay's socket towards the target for it
+        self.relayed = 0
+        self._stop = False
+        self._t = threading.Thread(target=self._run, daemon=True)
+        self._t.start()
+
+    def _run(self):
+        while not self._stop:
+            socks = [self.front] + list(self.back.values())
+            ready, _, _ = select.select(socks, [], [], 0.1)
+            for s in ready:
+                try:
+                    data, addr = s.recvfrom(65536)
+                except OSError:
+                    continue
+                if s is self.front:
+                    b = self.back.get(addr)
+                    if b is None:
+                        b = self.back[addr] = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+                        b.bind(("127.0.0.1", 0))
+                    b.sendto(data, self.target)
+                    self.relayed += 1
+                else:
+                    client = next((a for a, b in self.back.items() if b is s), None)
+                    if client:
+                        self.front.sendto(data, client)
+
+    def stop(self):
+        self._stop = True
+        self._t.join(5)
+        for s in [self.front] + list(self.back.values()):
+            s.close()
+
+
+def probe(port, code, *extra):
+    """watch_at_probe against the game port: (exit status, output)."""
+    r = subprocess.run([PROBE, str(port), code] + list(extra), capture_output=True, text=True, timeout=60)
+    sys.stderr.write("".join("  [probe] %s\n" % l for l in (r.stdout + r.stderr).splitlines()))
+    return r.returncode, r.stdout
 
 
 class Server:
@@ -251,6 +306,44 @@ class AgonesTest(unittest.TestCase):
         self.assertTrue(srv.expect(r'agones: GameServer host ports: "game" 7001, "spectate" 7007$', 5))
         sdk.set_ports([{"name": "game", "port": 7001}])
         self.assertTrue(srv.expect(r'agones: GameServer host ports: "game" 7001, "spectate" none$', 5))
+        srv.p.send_signal(signal.SIGTERM)
+        self.assertEqual(srv.wait(15), 0)
+
+    def test_watch_at_mapped_port(self):
+        """WATCH on the game port answers WATCH_AT with the GameServer's "spectate" host port, not the bound one, and a
+        spectator watches through it (a UDP relay stands for the node's port mapping); with no "spectate" port
+        in status.ports, the bound one, said as a warning."""
+        if not PROBE:
+            self.skipTest("MR_WATCH_AT_PROBE (tests/agones/watch_at_probe) not given")
+        sdk = self.sdk = MockSdk().start()
+        srv = self.start(sdk.port, "--agones-health", "0.2", "--spectator-port", "0", "--agones-reserve-wait", "60",
+                         "--db", "none")
+        line = srv.expect(r"^spectators on [0-9.]+:\d+$", 5)
+        self.assertTrue(line, srv.lines)
+        bound = int(line.rsplit(":", 1)[1])
+        self.assertNotEqual(bound, srv.port)
+        self.assertTrue(srv.expect(r'agones: GameServer host ports: "game" 7654, "spectate" none$', 10))
+        self.assertTrue(srv.expect(r'agones: the GameServer maps no "spectate" port: WATCH_AT tells the bound port '
+                                   r'%d' % bound, 5))
+        sdk.set_annotation("mazerace.io/room-ABCDE", "maze:15x11:easy")
+        sdk.set_state("Allocated")
+        self.assertTrue(srv.expect(r"room ABCDE reserved by the matchmaker", 10))
+        rc, out = probe(srv.port, "ABCDE")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("WATCH_AT ABCDE %d" % bound, out)
+        # The mapping known: WATCH_AT names the host port, and watching through it works.
+        relay = UdpRelay(bound)
+        try:
+            sdk.set_ports([{"name": "game", "port": 7654}, {"name": "spectate", "port": relay.port}])
+            self.assertTrue(srv.expect(r'agones: WATCH_AT tells spectators port %d \(the GameServer\'s "spectate" '
+                                       r'host port; bound %d\)' % (relay.port, bound), 10))
+            rc, out = probe(srv.port, "ABCDE", "--follow")
+            self.assertEqual(rc, 0, out)
+            self.assertIn("WATCH_AT ABCDE %d" % relay.port, out)
+            self.assertIn("watching ABCDE at port %d" % relay.port, out)
+            self.assertGreater(relay.relayed, 0)
+        finally:
+            relay.stop()
         srv.p.send_signal(signal.SIGTERM)
         self.assertEqual(srv.wait(15), 0)
 

@@ -2,7 +2,8 @@
 # dockerfile_test.sh: what can be checked of the Dockerfile without a container engine:
 # the runtime stage installs exactly the packages that hold the libraries the server
 # links (NEEDED, resolved by ldd) (libc6 comes with the base image), EXPOSEs the server's default game
-# and discovery ports and the metrics port its CMD serves, HEALTHCHECKs that port,
+# and discovery ports, the spectator port (the one CMD sets, else the default) and the metrics port its
+# CMD serves, HEALTHCHECKs that port,
 # runs as a non-root user it creates, and docs/packaging.md says the same.
 # Usage: dockerfile_test.sh SOURCE_DIR SERVER_BINARY
 set -euo pipefail
@@ -46,8 +47,17 @@ game=$(awk '$1 == "port" && $2 == "=" {print $3}' <<<"$defaults")
 disc=$(awk '$1 == "discovery" && $2 == "=" {print $3}' <<<"$defaults")
 metrics=$(grep '^CMD' <<<"$runtime" | grep -o '0\.0\.0\.0:[0-9]*' | cut -d: -f2)
 [ -n "$game" ] && [ -n "$disc" ] && [ -n "$metrics" ] || fail "cannot read the default ports ($game, $disc, $metrics)"
+# The spectator port: --spectator-port in CMD, else the default (auto: the game port + 2; off: none).
+spec=$(awk '$1 == "spectator_port" && $2 == "=" {print $3}' <<<"$defaults")
+cmdspec=$(grep '^CMD' <<<"$runtime" | grep -o '"--spectator-port", *"[^"]*"' | sed 's/.*"\([^"]*\)"$/\1/' || true)
+[ -n "$cmdspec" ] && spec=$cmdspec
+case "$spec" in
+"" | off) spec="" ;;
+auto) spec=$((game + 2)) ;;
+*[!0-9]* | 0) fail "the spectator port is \"$spec\": set a port number (the image EXPOSEs it)" ;;
+esac
 expose=$(grep '^EXPOSE' <<<"$runtime" | cut -d' ' -f2- | tr ' ' '\n' | sort | tr '\n' ' ')
-want=$(printf '%s\n' "$game/udp" "$disc/udp" "$metrics/tcp" | sort | tr '\n' ' ')
+want=$(printf '%s\n' "$game/udp" "$disc/udp" ${spec:+"$spec/udp"} "$metrics/tcp" | sort | tr '\n' ' ')
 [ "$expose" = "$want" ] || fail "EXPOSE is [$expose], the server's ports are [$want]"
 grep -q "/dev/tcp/127.0.0.1/$metrics" <<<"$(grep '^HEALTHCHECK' <<<"$runtime")" ||
     fail "HEALTHCHECK does not ask /healthz on port $metrics"
