@@ -373,6 +373,10 @@ void sv_sph_get_counts(sv_sph *h, sv_sph_counts *out)
 
 int sv_sph_poll(sv_sph *h, void (*fn)(void *ctx, const sv_sph_event *ev), void *ctx)
 {
+    /* Most steps find nothing: no lock then. What the thread publishes
+     * just after this look is taken at the next step. */
+    if (atomic_load(&h->inbox_bytes) == 0)
+        return 0;
     pthread_mutex_lock(&h->mu);
     buf_move(&h->in_work, &h->in_shared);
     pthread_mutex_unlock(&h->mu);
