@@ -189,8 +189,14 @@ static bool four_bad(const sv_stats *st)
     return st->bad_msgs >= 4;
 }
 
+static bool rate_limited(const sv_stats *st)
+{
+    return st->rate_limited >= 1;
+}
+
 /* Garbage on the spectator port: undecodable, unknown and oversized
- * messages are counted and answered; datagrams that are not ENet at all
+ * messages are counted and answered, a burst over the rate is refused;
+ * datagrams that are not ENet at all
  * are ignored; the server and a spectator there carry on. */
 static void test_spec_port_garbage(void **ctx)
 {
@@ -212,6 +218,12 @@ static void test_spec_port_garbage(void **ctx)
     assert_int_equal(st.bad_msgs, 4);
     assert_int_equal(st.kicked, 0);
     assert_true(raw_connected(x));
+
+    /* Over the message rate: the token bucket answers ERROR 12 as on the game port. */
+    for (int i = 0; i < 400; i++)
+        send_simple(x, WIRE_LIST_ROOMS);
+    st = wait_stats(f, x, rate_limited);
+    assert_true(st.rate_limited >= 1);
 
     int fd = socket(AF_INET, SOCK_DGRAM, 0);
     assert_true(fd >= 0);
