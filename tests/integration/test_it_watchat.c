@@ -127,10 +127,9 @@ static bool race_watched(it_env *e, void *arg)
            (w->disconnects > 0 && cl_net_phase(w->n) == CL_NET_CLOSED);
 }
 
-/* Two bots race on the server of env; the watcher (already connecting)
- * watches their room. Checks that it saw the one game through to its
- * result, every move of both players, at spectator_port. */
-static void watch_race(it_env *e, watcher *w, int spectator_port)
+/* alice creates a 12x12 maze, bob joins: both make mistakes, so the race
+ * lasts a few seconds with moves from both. */
+static void add_pair(it_env *e)
 {
     bt_player_cfg a = it_cfg("alice", BT_CREATE, 60);
     a.params = (pz_params){PZ_MAZE, 12, 12, PZ_MEDIUM};
@@ -141,6 +140,14 @@ static void watch_race(it_env *e, watcher *w, int spectator_port)
     b.mistakes = 0.3;
     assert_int_equal(it_env_add(e, &a, true), 0);
     assert_int_equal(it_env_add(e, &b, true), 1);
+}
+
+/* Two bots race on the server of env; the watcher (already connecting)
+ * watches their room. Checks that it saw the one game through to its
+ * result, every move of both players, at spectator_port. */
+static void watch_race(it_env *e, watcher *w, int spectator_port)
+{
+    add_pair(e);
     assert_true(it_env_run(e, race_watched, w, 60000));
     for (int i = 0; i < 2; i++)
         if (bt_player_failed(e->p[i]))
@@ -226,6 +233,12 @@ static int dead_port(void)
     assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &len), 0);
     close(fd);
     return ntohs(a.sin_port);
+}
+
+static bool has_room(it_env *e, void *arg)
+{
+    (void)arg;
+    return bt_player_room(e->p[0]) != NULL || bt_player_failed(e->p[0]);
 }
 
 static bool closed_or_error(it_env *e, void *arg)
@@ -380,6 +393,104 @@ static void test_off_watches_on_game_port(void **ctx)
     it_env_stop(&e);
 }
 
+/* ---- mazerace-bot watching (--spectators N, --spectator-thread, --watch CODE) ---- */
+
+/* The server (with its spectator port when it has one) and the port its
+ * spectators end up on. */
+static int server_for_bots(it_env *e, int *sport)
+{
+    static const char *const with[] = {"--no-discovery", "--countdown", "0.5", "--spectator-port", "0", NULL};
+    bool has = server_has_spectator_port();
+    assert_true(it_env_start(e, has ? with : plain_server));
+    *sport = e->port;
+    if (has) {
+        char line[256];
+        assert_true(it_proc_expect(&e->server, "spectators on ", line, sizeof line, 5000, "server"));
+        *sport = atoi(strrchr(line, ':') + 1);
+        assert_true(*sport > 0 && *sport != e->port);
+    }
+    return e->port;
+}
+
+/* Runs the bot to its end (bounded); its exit status, and whether a line
+ * had want in it. */
+static int run_bot(const char *const args[], const char *want, bool *seen)
+{
+    char *argv[32];
+    int n = 0;
+    argv[n++] = (char *)MR_BOT_PATH;
+    for (int i = 0; args[i] && n < 31; i++)
+        argv[n++] = (char *)args[i];
+    argv[n] = NULL;
+    it_proc bot;
+    assert_true(it_proc_spawn(&bot, argv));
+    char line[1024];
+    *seen = false;
+    uint64_t deadline = mr_now_us() + 90000000u;
+    while (mr_now_us() < deadline && !bot.eof)
+        if (it_proc_line(&bot, line, sizeof line, 1000, "bot"))
+            *seen = *seen || strstr(line, want) != NULL;
+    int code = -1;
+    assert_true(it_proc_wait(&bot, 5000, &code, "bot"));
+    it_proc_cleanup(&bot);
+    return code;
+}
+
+static void test_bot_spectators(void **ctx)
+{
+    (void)ctx;
+    it_env e;
+    int sport;
+    int port = server_for_bots(&e, &sport);
+    char addr[32], want[64];
+    snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+    snprintf(want, sizeof want, "(at server port %d)", sport);
+    bool seen;
+    /* In the players' loop, two games watched to the end. */
+    const char *const loop[] = {
+        "--server", addr, "--bots",     "2",   "--kind",       "maze", "--size",    "9x9", "--seed", "5",
+        "--pace",   "30", "--mistakes", "0.2", "--spectators", "2",    "--timeout", "60",  NULL};
+    assert_int_equal(run_bot(loop, want, &seen), 0);
+    assert_true(seen);
+    /* The bench, its spectators on a thread of their own, and in its loop. */
+    const char *const thread[] = {
+        "--server",           addr,        "--bots", "2", "--bench", "1", "--spectators", "2",
+        "--spectator-thread", "--timeout", "60",     NULL};
+    assert_int_equal(run_bot(thread, want, &seen), 0);
+    assert_true(seen);
+    const char *const bench[] = {"--server",     addr, "--bots",    "2",  "--bench", "1",
+                                 "--spectators", "2",  "--timeout", "60", NULL};
+    assert_int_equal(run_bot(bench, want, &seen), 0);
+    assert_true(seen);
+    it_env_stop(&e);
+}
+
+/* mazerace-bot --watch CODE on a race of two players (in this process). */
+static void test_bot_watch_code(void **ctx)
+{
+    (void)ctx;
+    it_env e;
+    int sport;
+    int port = server_for_bots(&e, &sport);
+    add_pair(&e);
+    assert_true(it_env_run(&e, has_room, NULL, 10000));
+    char addr[32], code[8];
+    snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+    snprintf(code, sizeof code, "%s", bt_player_room(e.p[0]));
+    char *argv[] = {(char *)MR_BOT_PATH, "--server", addr, "--watch", code, "--bots", "2",
+                    "--timeout",         "60",       NULL};
+    it_proc bot;
+    assert_true(it_proc_spawn(&bot, argv));
+    assert_true(it_env_run(&e, it_all_done, NULL, 60000));
+    for (int i = 0; i < 2; i++)
+        assert_null(bt_player_failed(e.p[i]));
+    int rc = -1;
+    assert_true(it_proc_wait(&bot, 30000, &rc, "bot"));
+    it_proc_cleanup(&bot);
+    assert_int_equal(rc, 0);
+    it_env_stop(&e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -389,6 +500,8 @@ int main(void)
         cmocka_unit_test_teardown(test_off_watches_on_game_port, it_teardown),
         cmocka_unit_test_teardown(test_real_spectator_port, it_teardown),
         cmocka_unit_test_teardown(test_real_spectator_port_drop, it_teardown),
+        cmocka_unit_test_teardown(test_bot_spectators, it_teardown),
+        cmocka_unit_test_teardown(test_bot_watch_code, it_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -298,9 +298,10 @@ static int play(fleet *f)
            (unsigned long long)sent, (unsigned long long)acked, (unsigned long long)rejected,
            (unsigned long long)progress, (unsigned long long)resumed, p50 / 1000.0, p99 / 1000.0);
     if (f->n > f->players)
-        printf("spectators: %d, %llu games watched to the end, every move of both players seen (checked "
-               "against each result)\n",
-               f->n - f->players, (unsigned long long)watched);
+        printf(
+            "spectators: %d (at server port %d), %llu games watched to the end, every move of both players "
+            "seen (checked against each result)\n",
+            f->n - f->players, cl_net_port(bt_player_net(f->p[f->players])), (unsigned long long)watched);
     if (failed > 0)
         return 1;
     if (done < f->n) {
@@ -408,6 +409,7 @@ static int bench(fleet *f)
     }
     take_snap(f, &b);
     int apart_watching = apart ? bt_watchers_watching(apart) : 0;
+    int apart_port = apart ? bt_watchers_port(apart) : 0;
     for (int i = 0; i < f->n; i++)
         bt_player_pause(f->p[i]);
     f->sweep_us = SWEEP_US;
@@ -462,14 +464,14 @@ static int bench(fleet *f)
            "samples)\n",
            g50, g99, ng);
     if (apart)
-        printf("  spectators: %d on a thread and socket of their own, %d watching at the window's end, %d "
-               "failed\n",
-               napart, apart_watching, apart_failed);
+        printf("  spectators: %d on a thread and socket of their own (at server port %d), %d watching at the "
+               "window's end, %d failed\n",
+               napart, apart_port, apart_watching, apart_failed);
     if (f->n > f->players)
         printf(
-            "  spectator lag us (a player sends a move -> its PROGRESS reaches a spectator): p50 %.1f  p99 "
-            "%.1f  (%zu samples)\n",
-            w50, w99, nw);
+            "  spectators: %d in the players' loop (at server port %d); spectator lag us (a player sends a "
+            "move -> its PROGRESS reaches a spectator): p50 %.1f  p99 %.1f  (%zu samples)\n",
+            f->n - f->players, cl_net_port(bt_player_net(f->p[f->players])), w50, w99, nw);
     if (srv_cpu >= 0)
         printf("  server process CPU %.3f s in window (%.1f%% of a core, %.2f us/move); bots %.1f%%\n",
                srv_cpu, 100 * srv_cpu / win, rt ? srv_cpu * 1e6 / (double)rt : 0, 100 * cli_cpu / win);

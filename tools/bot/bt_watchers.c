@@ -19,24 +19,43 @@ struct bt_watchers {
     cl_hub_t *hub;
     bt_player **p;
     int n;
-    atomic_int stop, watching;
+    atomic_int stop, watching, port;
 };
 
-/* The loop: network, then every spectator's events; nothing here is
+/* The longest the thread sleeps on its socket: the quiet spectators' timers
+ * (connect deadlines, reconnects) and the watching count (a race begins when
+ * its start time passes) are looked at this often. */
+#define WALK_MS 50
+
+/* The loop: wait for the network (up to WALK_MS), then the events of the
+ * spectators that got some; every WALK_MS all of them. Nothing here is
  * shared with the players' thread but the two atomics. */
 static void *run(void *arg)
 {
     bt_watchers *w = arg;
+    uint64_t walk_at = 0;
     while (!atomic_load(&w->stop)) {
-        cl_hub_service(w->hub, mr_now_us() / 1000u, 1);
+        cl_hub_service(w->hub, mr_now_us() / 1000u, WALK_MS);
         uint64_t now = mr_now_us();
-        int on = 0;
+        bool changed = false;
         cl_net_t *net;
-        while ((net = cl_hub_ready(w->hub)))
+        while ((net = cl_hub_ready(w->hub))) {
             bt_player_step(w->p[(int)(intptr_t)cl_net_user(net)], now);
+            changed = true;
+        }
+        bool walk = now >= walk_at;
+        if (walk) {
+            for (int i = 0; i < w->n; i++)
+                bt_player_step(w->p[i], now);
+            walk_at = now + WALK_MS * 1000u;
+        }
+        if (!changed && !walk)
+            continue;
+        int on = 0;
         for (int i = 0; i < w->n; i++)
             on += bt_player_racing(w->p[i], now);
         atomic_store(&w->watching, on);
+        atomic_store(&w->port, w->n ? cl_net_port(bt_player_net(w->p[0])) : 0);
     }
     return NULL;
 }
@@ -81,6 +100,11 @@ bt_watchers *bt_watchers_start(const char *host, int port, const char *const *co
 int bt_watchers_watching(const bt_watchers *w)
 {
     return atomic_load(&((bt_watchers *)w)->watching);
+}
+
+int bt_watchers_port(const bt_watchers *w)
+{
+    return atomic_load(&((bt_watchers *)w)->port);
 }
 
 int bt_watchers_stop(bt_watchers *w, char *why, size_t whylen)

@@ -14,6 +14,9 @@ bt_watchers *bt_watchers_start(const char *host, int port, const char *const *co
                                int sockbuf_kib, const char **err);
 /* Spectators watching a started game now (safe from any thread). */
 int bt_watchers_watching(const bt_watchers *w);
+/* The server port they watch on (the first spectator's: the spectator port
+ * after a WATCH_AT), 0 before it connected (safe from any thread). */
+int bt_watchers_port(const bt_watchers *w);
 /* Stops the thread and frees everything (accepts NULL); returns how many
  * spectators failed, with the first reason in why. */
 int bt_watchers_stop(bt_watchers *w, char *why, size_t whylen);

@@ -28,6 +28,10 @@
 #   PAIRED_BOT="--spectators 2"  extra mazerace-bot flags for run B (with PAIRED unset, run B has
 #              no extra server flags): e.g. spectators watching every match. Both runs then get the
 #              same --max-clients, sized for the spectators, so only the spectators differ
+#   BOT_ARGS="--spectators 2 --spectator-thread"  extra mazerace-bot flags for every run of ours (A and B):
+#              e.g. spectators in both runs, with PAIRED="--spectator-port off" putting them on the game
+#              port in run B (a server with a spectator port sends them there: WATCH_AT, which the bots
+#              follow; the spectators: line of each run says at which server port they watched)
 #   STEAL_MAX=3    repeat a repetition (enet_echo and ours alike, up to STEAL_TRIES=4 times) while
 #                  any of its runs had more CPU steal than this many per cent; the runs set aside are
 #                  listed at the end (default: keep every run)
@@ -122,7 +126,7 @@ run_echo() { # enet_echo arguments; its RESULT line gets the run's steal_pct
 paired=
 [ -n "${PAIRED+x}" ] || [ -n "${PAIRED_BOT:-}" ] && paired=1
 # Spectators per match asked for by PAIRED_BOT (--spectators N), for the peer capacity.
-spect=$(printf '%s\n' "${PAIRED_BOT:-}" | sed -n 's/.*--spectators[ =]\([0-9]*\).*/\1/p')
+spect=$(printf '%s\n' "${PAIRED_BOT:-} ${BOT_ARGS:-}" | sed -n 's/.*--spectators[ =]\([0-9]*\).*/\1/p')
 spect=${spect:-0}
 
 run_ours() { # k window [variant-flags [bot-flags]]: the variant's RESULT lines are tagged "netB"
@@ -191,7 +195,7 @@ PY
     churn=$!
   fi
   "$bot_bin" --server "127.0.0.1:$port" --bots "$k" --bench "$d" --pace $((1000 / rate)) \
-    --server-pid "$server_pid" --sockbuf 4096 --timeout $((d + 60)) $botflags |
+    --server-pid "$server_pid" --sockbuf 4096 --timeout $((d + 60)) ${BOT_ARGS:-} $botflags |
     if [ -n "$variant" ]; then sed -u 's/^RESULT net /RESULT netB /'; else cat; fi | tee -a "$attempt" ||
     echo "netbench: bot bench k=$k failed" >&2
   if [ -n "$churn" ]; then
