@@ -154,9 +154,13 @@ static void test_per_address_budget(void **ctx)
     sv_config cfg;
     flood_config(&cfg);
     fixture *f = start(&cfg);
+    /* Every socket stays open until the end, so that no two CONNECTs come
+     * from the same port (that would be one peer's resend, not a new one). */
+    int socks[20];
     for (int i = 0; i < 20; i++) {
         int s = socket(AF_INET, SOCK_DGRAM, 0);
         assert_true(s >= 0);
+        socks[i] = s;
         struct sockaddr_in from = {.sin_family = AF_INET};
         from.sin_addr.s_addr = htonl(0x7F020001u);
         assert_int_equal(bind(s, (struct sockaddr *)&from, sizeof from), 0);
@@ -165,9 +169,10 @@ static void test_per_address_budget(void **ctx)
         uint8_t d[64];
         size_t n = make_connect(d, 0x2000u + (uint32_t)i);
         assert_int_equal(sendto(s, d, n, 0, (struct sockaddr *)&to, sizeof to), (ssize_t)n);
-        close(s);
         pump_server(f);
     }
+    for (int i = 0; i < 20; i++)
+        close(socks[i]);
     /* The spectator port's thread reads them in its own time: a bounded
      * wait for its count, then the exact figure. */
     raw_client *c = raw_connect(sv_port(f->sv), pump_server, f, WAIT_MS);
