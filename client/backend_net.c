@@ -182,8 +182,12 @@ static void on_event(netbe *nb, const cl_net_event *e, uint64_t now)
     case CL_EV_ROOM_JOINED:
         nb->in_room = true;
         refresh_room(nb);
-        /* On stdout too, so a host at a terminal (and tests) can pass it on. */
-        printf("mazerace: room code %s\n", nb->base.room);
+        /* On stdout too, so a host at a terminal (and tests) can pass it on;
+         * a spectator's port says whether it went to the spectator port. */
+        if (nb->watch)
+            printf("mazerace: watching room %s at server port %d\n", nb->base.room, cl_net_port(nb->n));
+        else
+            printf("mazerace: room code %s\n", nb->base.room);
         fflush(stdout);
         if (nb->auto_ready)
             cl_net_ready(nb->n, true);

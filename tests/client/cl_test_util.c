@@ -326,12 +326,10 @@ pid_t clt_start_server_db(const char *db, const char *log, char *addr, size_t le
     return pid;
 }
 
-pid_t clt_start_server_grace(int grace_s, int *port, char *addr, size_t len, char *log_out, size_t log_len)
+/* The server with argv: its port once it listens, its log's path. */
+static pid_t start_logged(const char *const argv[], int *port, char *addr, size_t len, char *log_out,
+                          size_t log_len)
 {
-    char grace[16];
-    snprintf(grace, sizeof grace, "%d", grace_s);
-    const char *argv[] = {MR_SERVER_BIN, "--bind", "127.0.0.1", "--port", "0", "--no-discovery",
-                          "--countdown", "1",      "--grace",   grace,    NULL};
     /* A fresh log per server, so an old one's port is never read. */
     static int n;
     char name[32];
@@ -347,6 +345,30 @@ pid_t clt_start_server_grace(int grace_s, int *port, char *addr, size_t len, cha
     snprintf(addr, len, "127.0.0.1:%d", *port);
     if (log_out)
         snprintf(log_out, log_len, "%s", log);
+    return pid;
+}
+
+pid_t clt_start_server_grace(int grace_s, int *port, char *addr, size_t len, char *log_out, size_t log_len)
+{
+    char grace[16];
+    snprintf(grace, sizeof grace, "%d", grace_s);
+    const char *argv[] = {MR_SERVER_BIN, "--bind", "127.0.0.1", "--port", "0", "--no-discovery",
+                          "--countdown", "1",      "--grace",   grace,    NULL};
+    return start_logged(argv, port, addr, len, log_out, log_len);
+}
+
+pid_t clt_start_server_spectators(int *port, int *spect_port, char *addr, size_t len)
+{
+    const char *argv[] = {MR_SERVER_BIN,      "--bind",      "127.0.0.1", "--port",  "0",
+                          "--no-discovery",   "--countdown", "1",         "--grace", "2",
+                          "--spectator-port", "0",           NULL};
+    char log[512], rest[256];
+    pid_t pid = start_logged(argv, port, addr, len, log, sizeof log);
+    if (pid > 0 && !clt_wait_for(log, "spectators on 127.0.0.1:", rest, sizeof rest, 10000)) {
+        clt_stop(pid);
+        return -1;
+    }
+    *spect_port = pid > 0 ? atoi(rest) : 0;
     return pid;
 }
 #endif

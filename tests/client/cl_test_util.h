@@ -72,5 +72,8 @@ pid_t clt_start_server_db(const char *db, const char *log, char *addr, size_t le
 /* The same with a grace period of grace_s seconds; the server's log file
  * path goes into log (log_len bytes) unless log is NULL. */
 pid_t clt_start_server_grace(int grace_s, int *port, char *addr, size_t len, char *log, size_t log_len);
+/* As clt_start_server, with spectators on a port of their own
+ * (--spectator-port 0): its port in *spect_port. */
+pid_t clt_start_server_spectators(int *port, int *spect_port, char *addr, size_t len);
 
 #endif

@@ -35,10 +35,12 @@ static double dark_share(SDL_Surface *s, SDL_Rect r)
 static void test_watch_two_bots(void **ctx)
 {
     (void)ctx;
-    int port;
+    int port, sport;
     char addr[64];
-    pid_t sv = clt_start_server(&port, addr, sizeof addr);
+    /* Spectators on a port of their own: the client follows WATCH_AT there. */
+    pid_t sv = clt_start_server_spectators(&port, &sport, addr, sizeof addr);
     assert_true(sv > 0);
+    assert_true(sport > 0 && sport != port);
     const char *bot_argv[] = {MR_BOT_BIN, "--server",   addr,     "--bots",    "2",      "--name", "Ada",
                               "--kind",   "maze",       "--size", "15x11",     "--seed", "7",      "--pace",
                               "120",      "--mistakes", "0.2",    "--timeout", "60",     NULL};
@@ -75,6 +77,10 @@ static void test_watch_two_bots(void **ctx)
     clt_stop(sv);
     assert_int_equal(rc, 0);
 
+    /* It watched at the spectator port. */
+    char at[64];
+    snprintf(at, sizeof at, "at server port %d", sport);
+    assert_non_null(strstr(out, at));
     /* The result the spectator printed is the one the players saw. */
     const char *res = strstr(out, "RESULT winner=");
     assert_non_null(res);
