@@ -8,6 +8,7 @@ FROM debian:12 AS build
 RUN apt-get update \
  && apt-get install -y --no-install-recommends build-essential cmake pkg-config \
         libenet-dev libsystemd-dev libmicrohttpd-dev libsqlite3-dev libpq-dev libcurl4-openssl-dev \
+        libjson-c-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
@@ -20,7 +21,7 @@ RUN cmake -S . -B /build -DCMAKE_BUILD_TYPE=Release -DMR_CLIENT=OFF -DMR_TESTS=O
 # (tests/install/dockerfile_test.sh checks this list against ldd of the server).
 FROM debian:12-slim
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libenet7 libmicrohttpd12 libsystemd0 libcurl4 libsqlite3-0 libpq5 \
+ && apt-get install -y --no-install-recommends libenet7 libmicrohttpd12 libsystemd0 libcurl4 libjson-c5 libsqlite3-0 libpq5 \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --user-group --home-dir /var/lib/mazerace --create-home \
         --shell /usr/sbin/nologin mazerace

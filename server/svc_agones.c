@@ -13,7 +13,7 @@
 
 #include "puzzle.h"
 #include "sv_log.h"
-#include "svc_agones_ports.h"
+#include "svc_agones_gs.h"
 #include "util.h"
 #include "wire.h"
 
@@ -23,7 +23,7 @@
 #define BACKOFF_MAX_MS 5000  /* ...up to this */
 #define SHUTDOWN_TRY_MS 5000 /* how long the last POST /shutdown is retried */
 #define WAKE_MS 200          /* the thread looks at its jobs at least this often */
-#define REPLY_MAX 65536      /* GET /gameserver: more is cut (the state comes early) */
+#define REPLY_MAX 65536      /* GET /gameserver: more is refused whole */
 
 #define RESV_QUEUE 32  /* reservations read and not yet taken by the loop */
 #define RESV_SEEN 1024 /* entries remembered (taken or refused), so each is acted on once */
@@ -63,6 +63,7 @@ struct svc_agones {
     char reply[REPLY_MAX];
     size_t reply_len;
     bool reply_cut;        /* the answer was longer than REPLY_MAX - 1 */
+    char gs_why[128];      /* the last refusal of a whole GameServer JSON logged ("": the last was read) */
     const char *ports_why; /* the last status.ports refusal logged (NULL: the ports were good) */
     uint32_t ports_logged; /* the last mapped value logged, + 1 (0: none yet) */
     char seen[RESV_SEEN][SVC_AGONES_ENTRY_MAX + 1]; /* a ring of the entries met */
@@ -166,22 +167,6 @@ static void label_body(int i, char *body, size_t cap)
     }
 }
 
-/* Whether status.state of a GameServer JSON is want: the first "state"
- * key after the "status" key (labels and annotations come before it, in
- * object_meta, and the spec has no "state"). */
-static bool state_is(const char *json, const char *want)
-{
-    const char *p = strstr(json, "\"status\"");
-    p = p ? strstr(p, "\"state\"") : NULL;
-    if (!p)
-        return false;
-    p += 7;
-    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == ':')
-        p++;
-    size_t n = strlen(want);
-    return *p == '"' && strncmp(p + 1, want, n) == 0 && p[1 + n] == '"';
-}
-
 const char *svc_agones_parse_entry(const char *entry, svc_agones_resv *out, char *err, size_t errlen)
 {
     const char *eq = strchr(entry, '=');
@@ -210,34 +195,12 @@ static bool first_time(svc_agones *a, const char *entry)
     return true;
 }
 
-/* Every new annotation SVC_AGONES_ROOM_PREFIX "CODE": "GAMEID" in the
- * GameServer JSON (object_meta.annotations): a good one queued for the
- * loop, a bad one logged; each once. The prefix is found as a quoted key
- * anywhere; the value must be a plain string (no escapes: the format needs
- * none). */
-static void read_reservations(svc_agones *a)
+/* The room annotations of a GameServer: a good one queued for the loop,
+ * a bad one logged; each entry once. */
+static void take_rooms(svc_agones *a, const svc_agones_gs *gs)
 {
-    static const char key[] = "\"" SVC_AGONES_ROOM_PREFIX;
-    const char *p = a->reply;
-    while ((p = strstr(p, key))) {
-        p += sizeof key - 1;
-        const char *kend = strchr(p, '"');
-        if (!kend)
-            return;
-        const char *v = kend + 1;
-        while (*v == ' ' || *v == '\t' || *v == '\n' || *v == '\r' || *v == ':')
-            v++;
-        const char *vend = *v == '"' ? strchr(v + 1, '"') : NULL;
-        size_t klen = (size_t)(kend - p), vlen = vend ? (size_t)(vend - v - 1) : 0;
-        char entry[SVC_AGONES_ENTRY_MAX + 1];
-        const char *bad = NULL;
-        if (!vend || klen + 1 + vlen > SVC_AGONES_ENTRY_MAX || memchr(v + 1, '\\', vlen)) {
-            snprintf(entry, sizeof entry, "%.*s", (int)(klen < 32 ? klen : 32), p);
-            bad = "the value is not a plain string of at most 160 bytes";
-        } else {
-            snprintf(entry, sizeof entry, "%.*s=%.*s", (int)klen, p, (int)vlen, v + 1);
-        }
-        p = vend ? vend + 1 : kend + 1;
+    for (int i = 0; i < gs->n_rooms; i++) {
+        const char *entry = gs->rooms[i].entry, *bad = gs->rooms[i].bad;
         if (!first_time(a, entry))
             continue;
         svc_agones_resv r;
@@ -259,14 +222,12 @@ static void read_reservations(svc_agones *a)
     }
 }
 
-/* The host ports from status.ports of the GET /gameserver answer in
- * a->reply: published for the loop when the whole array reads well (a
- * refusal keeps the last good ports); changes and refusals logged once. */
-static void read_ports(svc_agones *a)
+/* The host ports of a GameServer's status.ports: published for the loop
+ * when the whole array read well (a refusal keeps the last good ports);
+ * changes and refusals logged once. */
+static void take_ports(svc_agones *a, const svc_agones_gs *gs)
 {
-    svc_agones_ports ports;
-    const char *why = a->reply_cut ? "the answer is longer than 64 KiB"
-                                   : svc_agones_read_ports(a->reply, a->reply_len, &ports);
+    const char *why = gs->ports_why;
     if (why) {
         if (why != a->ports_why)
             sv_loge(a->lg, SV_LOG_WARN, "agones_bad_ports", NULL, NULL, why,
@@ -276,8 +237,8 @@ static void read_ports(svc_agones *a)
         return;
     }
     a->ports_why = NULL;
-    uint16_t game = svc_agones_port_named(&ports, SVC_AGONES_PORT_GAME);
-    uint16_t spectate = svc_agones_port_named(&ports, SVC_AGONES_PORT_SPECTATE);
+    uint16_t game = svc_agones_port_named(&gs->ports, SVC_AGONES_PORT_GAME);
+    uint16_t spectate = svc_agones_port_named(&gs->ports, SVC_AGONES_PORT_SPECTATE);
     uint32_t v = (uint32_t)game << 16 | spectate;
     atomic_store(&a->mapped, v);
     atomic_store(&a->ports_read, true);
@@ -293,6 +254,41 @@ static void read_ports(svc_agones *a)
             "agones: GameServer host ports: \"" SVC_AGONES_PORT_GAME "\" %s, \"" SVC_AGONES_PORT_SPECTATE
             "\" %s",
             g, sp);
+}
+
+/* The GET /gameserver answer in a->reply, parsed once: its ports, room
+ * reservations and state (Allocated). A text that is not one JSON object
+ * (or was cut at REPLY_MAX) changes nothing and is said once. */
+static void read_gameserver(svc_agones *a)
+{
+    svc_agones_gs gs;
+    char err[96];
+    const char *why = a->reply_cut ? "the answer is longer than 64 KiB"
+                                   : svc_agones_gs_read(a->reply, a->reply_len, &gs, err, sizeof err);
+    if (why) {
+        if (strcmp(why, a->gs_why) != 0)
+            sv_loge(a->lg, SV_LOG_WARN, "agones_bad_gameserver", NULL, NULL, why,
+                    "agones: ignoring the GameServer of GET /gameserver: %s; nothing read from it "
+                    "(docs/scaling.md)",
+                    why);
+        snprintf(a->gs_why, sizeof a->gs_why, "%s", why);
+        if (!a->reply_cut)
+            svc_agones_gs_free(&gs);
+        return;
+    }
+    a->gs_why[0] = '\0';
+    take_ports(a, &gs);
+    take_rooms(a, &gs);
+    bool allocated = strcmp(gs.state, "Allocated") == 0;
+    svc_agones_gs_free(&gs);
+    if (!allocated)
+        return;
+    pthread_mutex_lock(&a->lock);
+    bool was = a->allocated;
+    a->allocated = true;
+    pthread_mutex_unlock(&a->lock);
+    if (!was)
+        sv_loge(a->lg, SV_LOG_INFO, "agones_allocated", NULL, NULL, NULL, "agones: GameServer is Allocated");
 }
 
 /* What the thread has done so far. */
@@ -356,19 +352,8 @@ static void step(svc_agones *a, progress *pr, unsigned health_calls, const int c
         /* The state rides along with the pings: is the server Allocated? */
         bool got = now >= pr->gameserver.next_ms &&
                    settle(a, &pr->gameserver, "GET /gameserver", call(a, "GET", "/gameserver", NULL, 1000));
-        if (got) {
-            read_ports(a);
-            read_reservations(a);
-        }
-        if (got && state_is(a->reply, "Allocated")) {
-            pthread_mutex_lock(&a->lock);
-            bool was = a->allocated;
-            a->allocated = true;
-            pthread_mutex_unlock(&a->lock);
-            if (!was)
-                sv_loge(a->lg, SV_LOG_INFO, "agones_allocated", NULL, NULL, NULL,
-                        "agones: GameServer is Allocated");
-        }
+        if (got)
+            read_gameserver(a);
     }
     now = now_ms();
     while (pr->labels_done < LABEL_COUNT && now >= pr->label.next_ms) {

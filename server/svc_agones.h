@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "sv.h"
+#include "svc_agones_gs.h"
 #include "wire.h"
 
 /* The game loop never waits on the sidecar: every call below only takes a
@@ -36,7 +37,7 @@ void svc_agones_publish(svc_agones *a, int players, int rooms, bool draining);
 bool svc_agones_allocated(svc_agones *a);
 /* The host ports Agones mapped to the container's game and spectator
  * ports: the entries of the GameServer's status.ports named "game" and
- * "spectate" (svc_agones_ports.h), read with each GET /gameserver; 0 while
+ * "spectate" (svc_agones_gs.h), read with each GET /gameserver; 0 while
  * not known (no good status.ports yet, or no entry of that name). A bad
  * status.ports never replaces good ones read before. Lock-free. */
 bool svc_agones_ports_known(svc_agones *a); /* a good status.ports has been read */
@@ -44,10 +45,8 @@ uint16_t svc_agones_game_port(svc_agones *a);
 uint16_t svc_agones_spectate_port(svc_agones *a);
 /* A matchmaker's room reservation, read from an annotation of the
  * GameServer (docs/scaling.md, "Quick match across a fleet"):
- * "mazerace.io/room-CODE": "GAMEID", one annotation per room, so that
- * allocations never overwrite each other's. */
-#define SVC_AGONES_ROOM_PREFIX "mazerace.io/room-"
-#define SVC_AGONES_ENTRY_MAX 160 /* bytes of one CODE=GAMEID entry */
+ * SVC_AGONES_ROOM_PREFIX "CODE": "GAMEID" (svc_agones_gs.h), one
+ * annotation per room, so that allocations never overwrite each other's. */
 typedef struct svc_agones_resv {
     char code[WIRE_ROOM_CODE_LEN + 1];
     char game_id[SVC_AGONES_ENTRY_MAX + 1];

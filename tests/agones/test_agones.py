@@ -250,8 +250,10 @@ class AgonesTest(unittest.TestCase):
                "ABCD0": "sum:5x5:easy", "MNPQR": "sum:5x5:easy with spaces"}
         for code, gid in list(good.items()) + list(bad.items()):
             sdk.set_annotation("mazerace.io/room-" + code, gid)
+        sdk.set_annotation("mazerace.io/room-NUMBR", 7)  # not a string
         sdk.set_state("Allocated")
         self.assertTrue(srv.expect(r"room ABCDE reserved by the matchmaker: maze:15x11:easy#\d+", 10))
+        self.assertTrue(srv.expect(r"ignoring annotation mazerace.io/room-NUMBR: the value is not a string", 5))
         self.assertTrue(srv.expect(r"room XYZ23 reserved by the matchmaker: sum:5x5:easy#\d+", 5))
         for code, gid in bad.items():
             self.assertTrue(srv.expect(r'ignoring annotation mazerace.io/room-%s: ' % re.escape(code + "=" + gid), 5),
@@ -291,14 +293,15 @@ class AgonesTest(unittest.TestCase):
         sdk.set_ports([{"name": "game", "port": 7001}, {"name": "spectate", "port": "7005"}])
         self.assertTrue(srv.expect(r"ignoring status.ports of the GameServer: a port's \"port\" is not a number; "
                                    r"keeping the ports read before", 5))
-        # Not JSON at all (cut short): refused with its own reason, once.
+        # Not JSON at all (cut short): the whole answer refused with its own reason, once, nothing read.
         sdk.set_raw_gameserver('{"status": {"state": "Ready", "ports": [{"name": "spectate", "port": 7006}')
-        self.assertTrue(srv.expect(r"ignoring status.ports of the GameServer: the text ends", 5))
+        self.assertTrue(srv.expect(r"ignoring the GameServer of GET /gameserver: the text ends early \(cut short\?\); "
+                                   r"nothing read from it", 5))
         g0 = len(sdk.calls("/gameserver"))
         self.assertTrue(sdk.wait_for(lambda: len(sdk.calls("/gameserver")) >= g0 + 5, 5))
         with srv._lock:
             lines = list(srv.lines)
-        self.assertEqual(len([l for l in lines if "ignoring status.ports of the GameServer: the text ends" in l]), 1)
+        self.assertEqual(len([l for l in lines if "ignoring the GameServer of GET /gameserver: the text ends" in l]), 1)
         self.assertFalse([l for l in lines if re.search(r'"spectate" 700[56]', l)], lines)
         # Good again, with a new spectate port; then a Fleet without one.
         sdk.set_raw_gameserver(None)
