@@ -75,6 +75,10 @@ typedef struct sv_spec_due {
     uint32_t id; /* its id then: the slot may be reused */
 } sv_spec_due;
 #define SV_SPEC_TICK_MS 2 /* the batches due are sent together at most this often */
+/* The same with a spectator port: the loop hands due batches to the
+ * spectator thread at most this often, so that spectators do not wake the
+ * players' loop every 2 ms (a batch is 250 ms by default anyway). */
+#define SV_SPEC_TICK_SPH_MS 20
 
 /* ENet drops anything larger itself, so that no peer can make it buffer
  * megabytes; up to this size we see the packet and can count it as
@@ -247,6 +251,8 @@ void sv_spec_room_closed(sv_t *sv, sv_room *room);
  * it, after a flush of what the players were sent; at most once per
  * SV_SPEC_TICK_MS unless now. */
 void sv_spec_flush(sv_t *sv, bool now);
+/* When sv_spec_flush has batches to send next (UINT64_MAX: none queued). */
+uint64_t sv_spec_next_due(const sv_t *sv);
 /* c is gone: its queued items are dropped. */
 void sv_spec_discard(sv_t *sv, sv_client *c);
 /* Frees the queue (and drops what is in it). */

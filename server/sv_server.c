@@ -585,8 +585,9 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
     uint64_t due = sv_rooms_next_deadline(sv->rooms);
     if (sv->due_n > 0 && due_at(sv, 0)->due_ms < due)
         due = due_at(sv, 0)->due_ms;
-    if (sv->specq_n > 0 && sv->now_ms + SV_SPEC_TICK_MS < due)
-        due = sv->now_ms + SV_SPEC_TICK_MS;
+    uint64_t spec_due = sv_spec_next_due(sv);
+    if (spec_due < due)
+        due = spec_due;
     if (due != UINT64_MAX && timeout_ms > 0) {
         uint64_t left = due >= sv->now_ms ? due - sv->now_ms + 1 : 0;
         if (left < (uint64_t)timeout_ms)

@@ -143,7 +143,7 @@ void sv_spec_flush(sv_t *sv, bool now)
 {
     if (sv->specq_n == 0 || (!now && sv->now_ms < sv->spec_tick_ms))
         return;
-    sv->spec_tick_ms = sv->now_ms + SV_SPEC_TICK_MS;
+    sv->spec_tick_ms = sv->now_ms + (sv->sph ? SV_SPEC_TICK_SPH_MS : SV_SPEC_TICK_MS);
     bool flushed = false;
     /* Bounded by the spectators with queued items (one entry each). */
     while (sv->specdue_n > 0) {
@@ -166,6 +166,17 @@ void sv_spec_flush(sv_t *sv, bool now)
         flushed = flushed || !c->sph_gen;
         release(sv, c, true);
     }
+}
+
+uint64_t sv_spec_next_due(const sv_t *sv)
+{
+    if (sv->specq_n == 0 || sv->specdue_n == 0)
+        return UINT64_MAX;
+    const sv_spec_due *d = &sv->specdue[sv->specdue_head];
+    const sv_client *c = &sv->clients[d->client];
+    /* A stale head (its client gone) only makes the loop look a little early. */
+    uint64_t due = c->id == d->id && c->specq_head ? c->spec_due_ms : sv->now_ms;
+    return due > sv->spec_tick_ms ? due : sv->spec_tick_ms;
 }
 
 void sv_spec_free(sv_t *sv)

@@ -1,19 +1,30 @@
 /* sv_spechost.c: the spectator host's thread: services the second ENet host, turns its events into bytes
  * for the game loop and the game loop's commands into ENet packets. */
+#define _GNU_SOURCE /* syscall(SYS_gettid): a thread's own priority */
 #include "sv_spechost.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "sv_shake.h"
 #include "util.h"
 
-#define SPH_BUSY_MS 2             /* service wait while peers are connected: batches leave promptly */
-#define SPH_IDLE_MS 20            /* with no peer: only a CONNECT or a stop can matter */
+/* The thread sleeps on its socket and on a doorbell the game loop rings
+ * when it hands over commands (and the thread sleeps), so what the loop
+ * sends leaves at once; with nothing to do it still services ENet this
+ * often (its resends, pings and time-outs run on timers of 100s of ms). */
+#define SPH_BUSY_MS 20            /* while peers are connected */
+#define SPH_IDLE_MS 100           /* with none */
+#define SPH_NICE 10               /* the thread's nice value, at least (Linux: per thread) */
 #define SPH_INBOX_MAX (16u << 20) /* bytes of events the game loop has not read yet */
 #define SPH_SHAKE_SCAN_MS 250
 
@@ -50,6 +61,8 @@ struct sv_sph {
     pthread_t thread;
     bool started;
     atomic_int stop;
+    atomic_int sleeping; /* the thread is (about to be) asleep: ring the doorbell */
+    int bell[2];         /* the doorbell: a non-blocking pipe, read end first */
     pthread_mutex_t mu;
     sph_buf in_shared, out_shared; /* under mu */
     sph_buf in_local;              /* the thread's, not yet published */
@@ -261,15 +274,44 @@ static void publish(sv_sph *h)
     atomic_fetch_add(&h->inbox_bytes, n);
 }
 
+/* Sleeps until a datagram, the doorbell or the time-out. The flag is set
+ * before the look at the queue and the loop reads it after its swap (both
+ * under the mutex), so a commit is never missed. */
+static void sleep_until_work(sv_sph *h, int wait_ms)
+{
+    atomic_store(&h->sleeping, 1);
+    pthread_mutex_lock(&h->mu);
+    bool pending = h->out_shared.n > 0;
+    pthread_mutex_unlock(&h->mu);
+    if (!pending && !atomic_load(&h->stop)) {
+        struct pollfd pf[2] = {{.fd = (int)h->host->socket, .events = POLLIN},
+                               {.fd = h->bell[0], .events = POLLIN}};
+        poll(pf, 2, wait_ms);
+    }
+    atomic_store(&h->sleeping, 0);
+    char sink[64];
+    while (read(h->bell[0], sink, sizeof sink) > 0) {
+    }
+}
+
 static void *run(void *arg)
 {
     sv_sph *h = arg;
     current = h;
+    /* Spectators are never urgent (their messages wait for a batch of
+     * 250 ms anyway): when this thread and the players' loop want the same
+     * core, the loop goes first. Lowering a thread's own priority needs no
+     * privilege; if it fails, nothing else changes. */
+#ifdef __linux__
+    errno = 0;
+    int prio = getpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid));
+    if (errno == 0 && prio < SPH_NICE)
+        setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), SPH_NICE);
+#endif
     while (!atomic_load(&h->stop)) {
         apply_commands(h);
         ENetEvent ev;
-        int wait = h->host->connectedPeers > 0 ? SPH_BUSY_MS : SPH_IDLE_MS;
-        int r = enet_host_service(h->host, &ev, (enet_uint32)wait);
+        int r = enet_host_service(h->host, &ev, 0);
         if (r < 0) {
             /* One peer's failed send (a firewall, a forged port): count it
              * and go on, as the game loop does; the rest is sent now. */
@@ -284,6 +326,7 @@ static void *run(void *arg)
         }
         expire_shakes(h, now_ms());
         publish(h);
+        sleep_until_work(h, h->host->connectedPeers > 0 ? SPH_BUSY_MS : SPH_IDLE_MS);
     }
     /* The last commands (SHUTDOWN, the final drops) leave before the host goes. */
     apply_commands(h);
@@ -321,6 +364,13 @@ sv_sph *sv_sph_create(const sv_sph_opts *o, const char **err)
     int n = (int)(host->peerCount / 8);
     h->shake_max = n < SV_SHAKE_MIN ? SV_SHAKE_MIN : n;
     pthread_mutex_init(&h->mu, NULL);
+    h->bell[0] = h->bell[1] = -1;
+    if (pipe(h->bell) != 0 || fcntl(h->bell[0], F_SETFL, O_NONBLOCK) != 0 ||
+        fcntl(h->bell[1], F_SETFL, O_NONBLOCK) != 0) {
+        *err = "cannot make the spectator thread's doorbell (pipe)";
+        sv_sph_destroy(h);
+        return NULL;
+    }
     if (pthread_create(&h->thread, NULL, run, h) != 0) {
         *err = "cannot start the spectator thread";
         sv_sph_destroy(h);
@@ -330,14 +380,25 @@ sv_sph *sv_sph_create(const sv_sph_opts *o, const char **err)
     return h;
 }
 
+static void ring(sv_sph *h)
+{
+    if (h->bell[1] >= 0 && write(h->bell[1], "", 1) < 0) {
+        /* full (EAGAIN): the thread has a ring to read already */
+    }
+}
+
 void sv_sph_destroy(sv_sph *h)
 {
     if (!h)
         return;
     sv_sph_commit(h);
     atomic_store(&h->stop, 1);
+    ring(h);
     if (h->started)
         pthread_join(h->thread, NULL);
+    for (int i = 0; i < 2; i++)
+        if (h->bell[i] >= 0)
+            close(h->bell[i]);
     enet_host_destroy(h->host);
     pthread_mutex_destroy(&h->mu);
     sph_buf *bufs[] = {&h->in_shared, &h->out_shared, &h->in_local, &h->in_work, &h->out_local, &h->out_work};
@@ -433,4 +494,6 @@ void sv_sph_commit(sv_sph *h)
     pthread_mutex_lock(&h->mu);
     buf_move(&h->out_shared, &h->out_local);
     pthread_mutex_unlock(&h->mu);
+    if (atomic_load(&h->sleeping))
+        ring(h);
 }
