@@ -268,7 +268,7 @@ static void on_event(netbe *nb, const cl_net_event *e, uint64_t now)
         return;
     case CL_EV_RESUMED:
         nb->nmap = 0;
-        push_text(nb, CL_BE_INFO, "Reconnected - carry on!");
+        push_text(nb, CL_BE_INFO, nb->watch ? "Reconnected - watching again." : "Reconnected - carry on!");
         ev.type = CL_BE_RESYNC;
         set_moves(nb);
         break;

@@ -362,7 +362,7 @@ static void test_hostile_server_input(void **ctx)
     assert_int_equal(drain(n, CL_EV_ERROR), 1);
 
     /* Mutations of valid messages: one to four bytes changed. */
-    wire_msg valid[3];
+    wire_msg valid[4];
     memset(valid, 0, sizeof valid);
     valid[0].type = WIRE_MATCH_END;
     valid[0].end.winner = WIRE_SLOT_NONE;
@@ -373,8 +373,11 @@ static void test_hostile_server_input(void **ctx)
     valid[2].type = WIRE_ERROR;
     valid[2].error.code = WIRE_ERR_STATE;
     snprintf(valid[2].error.text, sizeof valid[2].error.text, "not now");
+    valid[3].type = WIRE_WATCH_AT; /* not asked for: ignored, whatever its fields say */
+    memcpy(valid[3].watch_at.code, "ABCDE", sizeof valid[3].watch_at.code);
+    valid[3].watch_at.port = 7502;
     static uint8_t enc[WIRE_MSG_MAX];
-    for (int v = 0; v < 3; v++) {
+    for (int v = 0; v < 4; v++) {
         size_t len = wire_write(&valid[v], enc, sizeof enc);
         for (int i = 0; i < 1000; i++) {
             uint8_t mut[128];
@@ -386,6 +389,15 @@ static void test_hostile_server_input(void **ctx)
             drain(n, 0);
         }
     }
+    /* A player in room ABCDE asked for no WATCH: no WATCH_AT moved the connection. */
+    assert_int_equal(cl_net_port(n), 0);
+    assert_int_equal(cl_net_phase(n), CL_NET_IDLE);
+    /* A WATCH_AT with port 0 or cut short is a bad message. */
+    size_t len = wire_write(&valid[3], enc, sizeof enc);
+    enc[len - 1] = enc[len - 2] = 0;
+    cl_net_inject(n, enc, len, 1000);
+    cl_net_inject(n, enc, len - 1, 1000);
+    assert_int_equal(drain(n, CL_EV_ERROR), 2);
     pz_kind_of(pz)->free_puzzle(pz);
     cl_net_destroy(n);
 }

@@ -187,7 +187,12 @@ static void watch_race(it_env *e, watcher *w, int spectator_port)
     assert_true(cl_net_phase(w->n) == CL_NET_IN_ROOM || cl_net_phase(w->n) == CL_NET_ONLINE);
 }
 
-static const char *const plain_server[] = {"--no-discovery", "--countdown", "0.5", NULL};
+/* Spectators on the game port (the server's default may be its own port). */
+static const char *const plain_server[] = {"--no-discovery",   "--countdown", "0.5",
+                                           "--spectator-port", "off",         NULL};
+/* Spectators on a port of their own, any free one. */
+static const char *const spect_server[] = {"--no-discovery",   "--countdown", "0.5",
+                                           "--spectator-port", "0",           NULL};
 
 /* A game port that answers WATCH with WATCH_AT (injected here: a server
  * with a spectator port sends it) and a real server at that port. */
@@ -325,31 +330,10 @@ static void test_watch_at_refused(void **ctx)
     it_env_stop(&e);
 }
 
-/* The server's own spectator port (`--spectator-port 0`: any free one),
- * when this server has it. */
-static bool server_has_spectator_port(void)
-{
-    it_proc p;
-    memset(&p, 0, sizeof p);
-    char *const argv[] = {(char *)MR_SERVER_PATH, (char *)"--help", NULL};
-    if (!it_proc_spawn(&p, argv))
-        return false;
-    char line[512];
-    bool found = it_proc_expect(&p, "--spectator-port", line, sizeof line, 10000, "help");
-    it_proc_cleanup(&p);
-    return found;
-}
-
 static void run_real(bool drop_mid)
 {
-    if (!server_has_spectator_port()) {
-        fprintf(stderr, "this mazerace-server has no --spectator-port yet: skipped\n");
-        skip();
-    }
-    static const char *const server[] = {"--no-discovery",   "--countdown", "0.5",
-                                         "--spectator-port", "0",           NULL};
     it_env e;
-    assert_true(it_env_start(&e, server));
+    assert_true(it_env_start(&e, spect_server));
     /* Its spectator port, as it says after "listening on". */
     char line[256];
     assert_true(it_proc_expect(&e.server, "spectators on ", line, sizeof line, 5000, "server"));
@@ -381,10 +365,8 @@ static void test_real_spectator_port_drop(void **ctx)
 static void test_off_watches_on_game_port(void **ctx)
 {
     (void)ctx;
-    static const char *const server_off[] = {"--no-discovery",   "--countdown", "0.5",
-                                             "--spectator-port", "off",         NULL};
     it_env e;
-    assert_true(it_env_start(&e, server_has_spectator_port() ? server_off : plain_server));
+    assert_true(it_env_start(&e, plain_server));
     watcher w;
     memset(&w, 0, sizeof w);
     watcher_start(&w, e.port);
@@ -395,20 +377,14 @@ static void test_off_watches_on_game_port(void **ctx)
 
 /* ---- mazerace-bot watching (--spectators N, --spectator-thread, --watch CODE) ---- */
 
-/* The server (with its spectator port when it has one) and the port its
- * spectators end up on. */
+/* The server with its spectator port; *sport gets that port. */
 static int server_for_bots(it_env *e, int *sport)
 {
-    static const char *const with[] = {"--no-discovery", "--countdown", "0.5", "--spectator-port", "0", NULL};
-    bool has = server_has_spectator_port();
-    assert_true(it_env_start(e, has ? with : plain_server));
-    *sport = e->port;
-    if (has) {
-        char line[256];
-        assert_true(it_proc_expect(&e->server, "spectators on ", line, sizeof line, 5000, "server"));
-        *sport = atoi(strrchr(line, ':') + 1);
-        assert_true(*sport > 0 && *sport != e->port);
-    }
+    assert_true(it_env_start(e, spect_server));
+    char line[256];
+    assert_true(it_proc_expect(&e->server, "spectators on ", line, sizeof line, 5000, "server"));
+    *sport = atoi(strrchr(line, ':') + 1);
+    assert_true(*sport > 0 && *sport != e->port);
     return e->port;
 }
 
