@@ -1,5 +1,6 @@
 /* backend_net.c: the network backend over cl_net (join, quick match, and
  * hosting with an in-process server). */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,6 +300,16 @@ static void on_event(netbe *nb, const cl_net_event *e, uint64_t now)
         push_text(nb, CL_BE_ERROR, "The server shut down.");
         return;
     case CL_EV_ERROR:
+        if (e->code == 0 && e->text[0]) {
+            /* Our side's problem (e.g. a blocked spectator port), said by
+             * cl_net in lower case: a sentence for the player. */
+            char s[sizeof e->text + 1];
+            size_t n = strlen(e->text);
+            snprintf(s, sizeof s, "%c%s%s", toupper((unsigned char)e->text[0]), e->text + 1,
+                     n < sizeof e->text - 1 && strchr(".!?", e->text[n - 1]) == NULL ? "." : "");
+            push_text(nb, CL_BE_ERROR, s);
+            return;
+        }
         push_text(nb, CL_BE_ERROR, cl_wire_error_words(e->code, e->text));
         return;
     default:

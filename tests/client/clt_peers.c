@@ -141,8 +141,9 @@ void clt_relay_stop(clt_relay *r)
     r->pid = -1;
 }
 
-/* The other-version server's loop, in the child. */
-static void other_version_loop(ENetHost *h, int max_s)
+/* The fake server's loop, in the child: to_port 0 refuses every HELLO
+ * (another version); else a WELCOME, and WATCH_AT to_port for any WATCH. */
+static void fake_loop(ENetHost *h, int max_s, int to_port)
 {
     static uint8_t out[WIRE_MSG_MAX];
     static wire_msg in, m;
@@ -153,11 +154,25 @@ static void other_version_loop(ENetHost *h, int max_s)
             continue;
         if (ev.type != ENET_EVENT_TYPE_RECEIVE)
             continue;
-        bool hello = wire_read(ev.packet->data, ev.packet->dataLength, &in) && in.type == WIRE_HELLO;
+        bool ok = wire_read(ev.packet->data, ev.packet->dataLength, &in);
         enet_packet_destroy(ev.packet);
-        if (!hello)
-            continue;
         memset(&m, 0, sizeof m);
+        if (ok && to_port > 0 && (in.type == WIRE_HELLO || in.type == WIRE_WATCH)) {
+            if (in.type == WIRE_HELLO) {
+                m.type = WIRE_WELCOME;
+                m.welcome.player_id = 1;
+                snprintf(m.welcome.server_name, sizeof m.welcome.server_name, "fake");
+            } else {
+                m.type = WIRE_WATCH_AT;
+                memcpy(m.watch_at.code, in.join.code, sizeof m.watch_at.code);
+                m.watch_at.port = (uint16_t)to_port;
+            }
+            size_t n = wire_write(&m, out, sizeof out);
+            enet_peer_send(ev.peer, WIRE_CHANNEL, enet_packet_create(out, n, ENET_PACKET_FLAG_RELIABLE));
+            continue;
+        }
+        if (!ok || in.type != WIRE_HELLO)
+            continue;
         m.type = WIRE_REFUSED;
         m.error.code = WIRE_ERR_VERSION;
         snprintf(m.error.text, sizeof m.error.text,
@@ -169,7 +184,7 @@ static void other_version_loop(ENetHost *h, int max_s)
     }
 }
 
-pid_t clt_other_version_server(int *port, int max_s)
+static pid_t fake_server(int *port, int max_s, int to_port)
 {
     int fd[2];
     if (pipe(fd) != 0)
@@ -189,7 +204,7 @@ pid_t clt_other_version_server(int *port, int max_s)
         ssize_t w = write(fd[1], &p, sizeof p);
         close(fd[1]);
         if (h && p && w == (ssize_t)sizeof p)
-            other_version_loop(h, max_s);
+            fake_loop(h, max_s, to_port);
         _exit(0);
     }
     close(fd[1]);
@@ -204,4 +219,14 @@ pid_t clt_other_version_server(int *port, int max_s)
     }
     *port = p;
     return pid;
+}
+
+pid_t clt_other_version_server(int *port, int max_s)
+{
+    return fake_server(port, max_s, 0);
+}
+
+pid_t clt_watch_at_server(int *port, int to_port, int max_s)
+{
+    return fake_server(port, max_s, to_port);
 }

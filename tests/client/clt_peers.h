@@ -28,4 +28,9 @@ void clt_relay_stop(clt_relay *r);
  * It ends after max_s seconds. The pid, or -1. */
 pid_t clt_other_version_server(int *port, int max_s);
 
+/* An ENet host on 127.0.0.1 (a free port, in *port) that welcomes every
+ * HELLO and answers every WATCH with WATCH_AT to_port, as a server with a
+ * spectator port does. It ends after max_s seconds. The pid, or -1. */
+pid_t clt_watch_at_server(int *port, int to_port, int max_s);
+
 #endif

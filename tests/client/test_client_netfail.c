@@ -11,6 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -135,6 +138,42 @@ static void test_version_mismatch_in_plain_words(void **ctx)
     clt_stop(sv);
     assert_int_equal(rc, 0);
     assert_non_null(strstr(out, "Version mismatch"));
+}
+
+/* Watching where the server's spectator port is blocked (a fake server
+ * answers WATCH with WATCH_AT to a UDP port nobody listens on): within
+ * the follow timeout (5 s) the player reads that port's number and what
+ * to do, and is back at the menu; no hang. */
+static void test_blocked_spectator_port_in_words(void **ctx)
+{
+    (void)ctx;
+    int fd = socket(AF_INET, SOCK_DGRAM, 0);
+    assert_true(fd >= 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t alen = sizeof a;
+    assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
+    assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &alen), 0);
+    close(fd); /* nothing listens there now */
+    int dead = ntohs(a.sin_port), port = 0;
+    pid_t sv = clt_watch_at_server(&port, dead, 40);
+    assert_true(sv > 0);
+    char addr[64], script[512];
+    snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+    snprintf(script, sizeof script, "0 wait menu\n+100 screenshot %s\n+100 quit\n", clt_path("blocked.bmp"));
+    assert_true(clt_write(clt_path("blocked.txt"), script));
+    const char *args[] = {"--headless",    "--size",   "1280x720",
+                          "--join",        addr,       "--watch",
+                          "ABCDE",         "--script", clt_path("blocked.txt"),
+                          "--max-seconds", "30",       NULL};
+    uint64_t t0 = mr_now_us();
+    int rc = clt_run(args, out, sizeof out, 60000);
+    uint64_t took_ms = (mr_now_us() - t0) / 1000u;
+    clt_stop(sv);
+    assert_int_equal(rc, 0);
+    char want[96];
+    snprintf(want, sizeof want, "Cannot reach the server's spectator port %d (UDP): ", dead);
+    assert_non_null(strstr(out, want));
+    assert_true(took_ms < 15000);
 }
 
 /* The player's own link dies mid-race: the real server, a bot playing
@@ -301,6 +340,7 @@ int main(void)
         cmocka_unit_test(test_plain_word_errors),
         cmocka_unit_test(test_room_full_in_plain_words),
         cmocka_unit_test(test_version_mismatch_in_plain_words),
+        cmocka_unit_test(test_blocked_spectator_port_in_words),
         cmocka_unit_test(test_own_drop_resumes_mid_race),
         cmocka_unit_test(test_own_drop_game_ended_meanwhile),
         cmocka_unit_test(test_own_drop_too_long),
