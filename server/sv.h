@@ -29,7 +29,7 @@ enum sv_log_format { SV_LOGFMT_AUTO, SV_LOGFMT_TEXT, SV_LOGFMT_JOURNAL, SV_LOGFM
 #define SV_DB_NONE "none" /* sv_config.db: keep no records */
 #define SV_SPECTATOR_PORT_OFF (-1)
 #define SV_SPECTATOR_PORT_AUTO (-2)
-#define SV_SPECTATOR_PORT_DEFAULT SV_SPECTATOR_PORT_OFF
+#define SV_SPECTATOR_PORT_DEFAULT SV_SPECTATOR_PORT_AUTO
 #define SV_SPECTATOR_PORT_OFFSET 2 /* auto: the game port + 2 (+ 1 is LAN discovery's) */
 
 typedef struct sv_config {
