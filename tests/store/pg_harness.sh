@@ -4,6 +4,7 @@
 #   pg_harness.sh run CMD [ARGS...]   start a server, run CMD with MR_PG_URI/MR_PG_DIR/MR_PG_HARNESS
 #                                     set, stop the server, remove the directory; CMD's exit status
 #   pg_harness.sh stop | start        (from inside CMD) stop or restart that server (MR_PG_DIR)
+#   MR_PG_IDLE=1 pg_harness.sh run ...  the same, with PostgreSQL at CPU policy SCHED_IDLE (benches)
 #
 # The server listens on a Unix socket in its own directory only (no TCP), with
 # trust authentication for the superuser "mazerace"; no system service is used.
@@ -29,7 +30,11 @@ as_owner() { # runs a PostgreSQL program as the directory's owner
 }
 
 pg_start() {
-  as_owner "$bindir/pg_ctl" -D "$MR_PG_DIR/data" -l "$MR_PG_DIR/log" -w -t 60 start >/dev/null
+  # MR_PG_IDLE=1: the server and every backend it forks run at SCHED_IDLE (a bench's
+  # stand-in for a database on another machine: it never takes a core the game wants).
+  local idle=
+  [ -n "${MR_PG_IDLE:-}" ] && idle="chrt --idle 0"
+  as_owner $idle "$bindir/pg_ctl" -D "$MR_PG_DIR/data" -l "$MR_PG_DIR/log" -w -t 60 start >/dev/null
 }
 pg_stop() {
   as_owner "$bindir/pg_ctl" -D "$MR_PG_DIR/data" -m fast -w -t 60 stop >/dev/null

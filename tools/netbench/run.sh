@@ -22,6 +22,10 @@
 #              flags include --agones at it (AGONES_SDK_HTTP_PORT); e.g. AGONES=1 PAIRED=--agones
 #              runs each repetition plain (A) and as an Agones GameServer (B); the mock's call counts
 #              are printed at the end
+#   MOCK_IDLE=1  run that mock at CPU policy SCHED_IDLE: it stands in for a sidecar with a CPU of its
+#              own, so it only gets cores the server and the bots leave idle (with
+#              MR_PG_IDLE=1 tests/store/pg_harness.sh run ..., the same for a PostgreSQL server
+#              that stands in for a database on another machine; docs/performance-net.md)
 #   CHURN=N    also run N more bots (N/2 rooms) racing short games (8x8 mazes, one after the other) during
 #              our runs, so that games end and match records are written while the bench measures
 #              (pair with PAIRED="--db PATH" to compare the database on and off)
@@ -85,7 +89,9 @@ bot_bin=$(find "$build" -name mazerace-bot -type f -perm -u+x | head -1)
 
 mock_port=
 if [ -n "${AGONES:-}" ]; then
-  python3 "$root/tests/agones/mock_sdk.py" --port-file "$work/mock.port" >"$work/mock.log" 2>&1 &
+  mock_idle=
+  [ -n "${MOCK_IDLE:-}" ] && mock_idle="chrt --idle 0"
+  $mock_idle python3 "$root/tests/agones/mock_sdk.py" --port-file "$work/mock.port" >"$work/mock.log" 2>&1 &
   mock_pid=$!
   for _ in $(seq 1 100); do
     [ -s "$work/mock.port" ] && break
