@@ -18,6 +18,8 @@
 #              (SCRAPE=1 scrapes only that second run); the table gets a "mazerace+B" row and
 #              B/A ratios, each pair run back to back under the same machine load
 #   PAIRED_ORDER=alternate  even repetitions run B before A (no side always runs second)
+#              Save the output: tools/netbench/compare.py B.txt --control AA.txt says whether B/A is
+#              within noise of an A/A control (the same bench with PAIRED=)
 #   AGONES=1   start the mock Agones SDK sidecar (tests/agones/mock_sdk.py) and point every run whose
 #              flags include --agones at it (AGONES_SDK_HTTP_PORT); e.g. AGONES=1 PAIRED=--agones
 #              runs each repetition plain (A) and as an Agones GameServer (B); the mock's call counts
