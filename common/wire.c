@@ -576,9 +576,59 @@ const char *wire_type_name(int type)
         return "WATCH_END";
     case WIRE_WATCH_AT:
         return "WATCH_AT";
+    case WIRE_BUNDLE:
+        return "BUNDLE";
     default:
         return "?";
     }
+}
+
+/* ---- BUNDLE ---- */
+
+bool wire_bundle_add(uint8_t *buf, size_t cap, size_t *used, const void *msg, size_t len)
+{
+    assert(buf && used && msg && len >= 1 && cap <= WIRE_BUNDLE_MAX);
+    assert(((const uint8_t *)msg)[0] != WIRE_BUNDLE);
+    size_t at = *used ? *used : 1;
+    if (at + 2 + len > cap)
+        return false;
+    buf[0] = WIRE_BUNDLE;
+    buf[at] = (uint8_t)(len >> 8);
+    buf[at + 1] = (uint8_t)len;
+    memcpy(buf + at + 2, msg, len);
+    *used = at + 2 + len;
+    return true;
+}
+
+bool wire_bundle_open(wire_bundle_it *it, const uint8_t *buf, size_t len)
+{
+    if (!it || !buf || len < 1 + 2 + 1 || len > WIRE_BUNDLE_MAX || buf[0] != WIRE_BUNDLE)
+        return false;
+    for (size_t at = 1; at < len;) {
+        if (len - at < 2)
+            return false;
+        size_t n = (size_t)buf[at] << 8 | buf[at + 1];
+        at += 2;
+        if (n == 0 || n > len - at || buf[at] == WIRE_BUNDLE)
+            return false;
+        at += n;
+    }
+    it->p = buf + 1;
+    it->left = len - 1;
+    return true;
+}
+
+bool wire_bundle_next(wire_bundle_it *it, const uint8_t **msg, size_t *len)
+{
+    if (it->left < 3)
+        return false;
+    size_t n = (size_t)it->p[0] << 8 | it->p[1];
+    assert(n >= 1 && n <= it->left - 2); /* wire_bundle_open checked */
+    *msg = it->p + 2;
+    *len = n;
+    it->p += 2 + n;
+    it->left -= 2 + n;
+    return true;
 }
 
 /* ---- LAN discovery ---- */

@@ -22,7 +22,7 @@
 #define WIRE_MAGIC 0x4D5A5243u       /* "MZRC": HELLO */
 #define WIRE_PROBE_MAGIC 0x4D5A5250u /* "MZRP": discovery probe */
 #define WIRE_REPLY_MAGIC 0x4D5A5241u /* "MZRA": discovery reply */
-#define WIRE_VERSION 4
+#define WIRE_VERSION 5
 #define WIRE_DEFAULT_PORT 27910
 #define WIRE_DISCOVERY_PORT 27911
 #define WIRE_CHANNELS 1
@@ -48,6 +48,7 @@
 #define WIRE_SLOT_NONE 0xFF
 #define WIRE_SLOT_WATCHER 0xFF /* ROOM_STATE your_slot of a spectator */
 #define WIRE_ROOM_LIST_MAX 32  /* rooms per ROOM_LIST */
+#define WIRE_BUNDLE_MAX 16384  /* bytes of a whole BUNDLE (version 5) */
 
 enum wire_type {
     /* client -> server */
@@ -87,6 +88,7 @@ enum wire_type {
     WIRE_ROOM_LIST = 45,   /* rooms in progress, for "Watch" */
     WIRE_WATCH_END = 46,   /* to a spectator: no longer watching (the room closed) */
     WIRE_WATCH_AT = 47,    /* answer to WATCH on the game port: watch on the spectator port instead */
+    WIRE_BUNDLE = 48,      /* several messages in one packet (a spectator's batch); see wire_bundle_* */
 };
 
 /* Codes in REFUSED and ERROR. */
@@ -382,10 +384,40 @@ size_t wire_size(const wire_msg *m);
  * Asserts m is well formed. */
 size_t wire_write(const wire_msg *m, uint8_t *buf, size_t cap);
 /* Decodes len bytes. false on anything short, long, unknown or out of range;
- * *m is then unspecified. Pointers in *m (game_id) point into buf. */
+ * *m is then unspecified. Pointers in *m (game_id) point into buf. A BUNDLE
+ * is not one message: wire_read refuses it (unpack it with wire_bundle_*). */
 bool wire_read(const uint8_t *buf, size_t len, wire_msg *m);
 /* Static name of a message type ("MOVE"), "?" if unknown. */
 const char *wire_type_name(int type);
+
+/* ---- BUNDLE (48): several messages in one ENet packet ----
+ * The type byte, then one or more entries, each a u16 length (>= 1) and
+ * that many bytes: one whole message, never a BUNDLE itself; nothing after
+ * the last entry, WIRE_BUNDLE_MAX bytes at most in all. The receiver takes
+ * the entries as if each had come as a packet of its own, in order. The
+ * server sends a spectator's batch this way (docs/protocol.md, BUNDLE):
+ * one reliable ENet command and acknowledgement for the batch, not one per
+ * message. */
+
+/* Appends one encoded message (len >= 1 bytes, not a BUNDLE) to the bundle
+ * in buf, whose first *used bytes are filled (0: a new bundle, the type
+ * byte goes first). false, with nothing written, if the bundle would pass
+ * cap (at most WIRE_BUNDLE_MAX) bytes. Asserts the message is not empty
+ * and not a BUNDLE. */
+bool wire_bundle_add(uint8_t *buf, size_t cap, size_t *used, const void *msg, size_t len);
+
+/* Walks a received BUNDLE: wire_bundle_open checks the whole framing first
+ * (type, size, every entry's length, no empty or nested entry, no trailing
+ * byte) and returns false on any fault, so that a bad bundle is refused
+ * whole, before any of its messages is acted on. wire_bundle_next then
+ * gives the entries in order (pointers into buf); false after the last.
+ * Each entry is still to be decoded with wire_read. */
+typedef struct wire_bundle_it {
+    const uint8_t *p;
+    size_t left;
+} wire_bundle_it;
+bool wire_bundle_open(wire_bundle_it *it, const uint8_t *buf, size_t len);
+bool wire_bundle_next(wire_bundle_it *it, const uint8_t **msg, size_t *len);
 
 /* ---- LAN discovery (plain UDP datagrams, not ENet) ---- */
 typedef struct wire_probe {

@@ -132,6 +132,7 @@ typedef struct sv_stats {
     /* The spectator host (docs/server.md, "The spectator port"): datagrams it
      * received and sent, acknowledgements included (0 without one). */
     uint64_t spectator_udp_in, spectator_udp_out;
+    uint64_t spectator_bundles; /* BUNDLEs sent to spectators (a batch of 2+ messages in one packet) */
     int spectators_now;
     uint64_t discovery_replies;
     /* Match records (sv_set_store): handed to the store's thread, committed

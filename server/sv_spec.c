@@ -109,27 +109,72 @@ void sv_spec_send_room(sv_t *sv, sv_room *room, const wire_msg *m)
     unref(p);
 }
 
+/* Frees queue entry i (1-based) and gives back its reference. */
+static void free_item(sv_t *sv, int i)
+{
+    sv_spec_item *it = &sv->specq[i - 1];
+    unref(it->p);
+    *it = (sv_spec_item){.next = sv->specq_free, .p = NULL};
+    sv->specq_free = i;
+    sv->specq_n--;
+}
+
+/* One packet to c: a queued item's shared packet, or bytes of our own
+ * (p NULL: a BUNDLE of msgs messages, which count as sent one by one). */
+static void send_one(sv_t *sv, sv_client *c, ENetPacket *p, const uint8_t *data, size_t len, int msgs)
+{
+    if (c->sph_gen) {
+        /* The spectator host's thread makes its own packet of these bytes. */
+        sv_link_send(sv, c, p ? p->data : data, p ? p->dataLength : len);
+        sv->st.packets_out += (uint64_t)msgs;
+        return;
+    }
+    ENetPacket *own = p ? NULL : enet_packet_create(data, len, ENET_PACKET_FLAG_RELIABLE);
+    ENetPacket *pk = p ? p : own;
+    if (pk && enet_peer_send(c->peer, WIRE_CHANNEL, pk) == 0)
+        sv->st.packets_out += (uint64_t)msgs;
+    else if (own)
+        enet_packet_destroy(own);
+}
+
 /* Hands c's queued items to ENet (send) or drops them, in order. Sent to
  * whoever is still connected: what was queued before a LEAVE_ROOM (or the
- * room's WATCH_END) goes out too. */
+ * room's WATCH_END) goes out too. Items go out as one BUNDLE packet per
+ * run that fits in WIRE_BUNDLE_MAX bytes (a lone item, or one too big for
+ * a bundle, as itself): ENet then sends, and the spectator acknowledges,
+ * one reliable command per batch instead of one per message, which is
+ * most of what spectators cost the players' loop (docs/performance-net.md). */
 static void release(sv_t *sv, sv_client *c, bool send)
 {
     bool ok = send && sv_link_up(c) && c->state == SV_CL_ACTIVE;
+    /* sv->out is free here: nothing in a release encodes a message. */
+    uint8_t *bundle = sv->out;
     for (int i = c->specq_head; i;) {
-        sv_spec_item *it = &sv->specq[i - 1];
-        int next = it->next;
-        if (ok && c->sph_gen) {
-            /* The spectator host's thread makes its own packet of these bytes. */
-            sv_link_send(sv, c, it->p->data, it->p->dataLength);
-            sv->st.packets_out++;
-        } else if (ok && enet_peer_send(c->peer, WIRE_CHANNEL, it->p) == 0) {
-            sv->st.packets_out++;
+        if (!ok) {
+            int next = sv->specq[i - 1].next;
+            free_item(sv, i);
+            i = next;
+            continue;
         }
-        unref(it->p);
-        *it = (sv_spec_item){.next = sv->specq_free, .p = NULL};
-        sv->specq_free = i;
-        sv->specq_n--;
-        i = next;
+        size_t used = 0;
+        int n = 0, j = i;
+        for (; j; j = sv->specq[j - 1].next, n++) {
+            const ENetPacket *p = sv->specq[j - 1].p;
+            if (!wire_bundle_add(bundle, WIRE_BUNDLE_MAX, &used, p->data, p->dataLength))
+                break;
+        }
+        if (n <= 1) {
+            j = sv->specq[i - 1].next;
+            send_one(sv, c, sv->specq[i - 1].p, NULL, 0, 1);
+        } else {
+            send_one(sv, c, NULL, bundle, used, n);
+            sv->st.spectator_bundles++;
+        }
+        while (i != j) {
+            int next = sv->specq[i - 1].next;
+            free_item(sv, i);
+            i = next;
+        }
     }
     c->specq_head = c->specq_tail = 0;
 }

@@ -47,6 +47,7 @@ void sv_print_stats(const sv_t *sv, FILE *f)
     fprintf(f, "stats watch_redirects %llu\n", (unsigned long long)s.watch_redirects);
     fprintf(f, "stats spectator_udp_in %llu\n", (unsigned long long)s.spectator_udp_in);
     fprintf(f, "stats spectator_udp_out %llu\n", (unsigned long long)s.spectator_udp_out);
+    fprintf(f, "stats spectator_bundles %llu\n", (unsigned long long)s.spectator_bundles);
     fprintf(f, "stats spectators_now %d\n", s.spectators_now);
     fprintf(f, "stats discovery_replies %llu\n", (unsigned long long)s.discovery_replies);
     fprintf(f, "stats discovery_dropped %llu\n", (unsigned long long)s.discovery_dropped);

@@ -103,6 +103,9 @@ static void render(svc_metrics *m, textbuf *b)
     metric(b, "mazerace_watch_redirects_total", "counter",
            "WATCHes on the game port answered WATCH_AT (sent on to the spectator port).",
            (double)s.watch_redirects);
+    metric(b, "mazerace_spectator_bundles_total", "counter",
+           "BUNDLE packets sent to spectators (each carries 2 or more messages of one batch).",
+           (double)s.spectator_bundles);
     metric(b, "mazerace_spectator_datagrams_received_total", "counter",
            "UDP datagrams the spectator port's ENet host received (its acknowledgements included).",
            (double)s.spectator_udp_in);

@@ -8,7 +8,7 @@
  * Every input goes through every decoder. Whatever decodes must encode
  * again to exactly the same bytes (the format has one encoding per
  * message), which also proves the writer's asserts accept everything the
- * reader lets through. */
+ * reader lets through. A BUNDLE's framing is checked the same way. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -32,6 +32,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* A HELLO name is raw bytes; a NUL in it ends the name on writing. */
         other_hello = other_hello || (msg.type == WIRE_HELLO && strlen(msg.hello.name) != msg.hello.name_len);
         if (!other_hello && (n != size || memcmp(out, data, n) != 0))
+            abort();
+    }
+    /* A bundle either is refused whole or gives entries that lie inside it
+     * and add up to it exactly; each goes through wire_read as well. */
+    wire_bundle_it it;
+    if (wire_bundle_open(&it, data, size)) {
+        const uint8_t *e;
+        size_t n, total = 1;
+        while (wire_bundle_next(&it, &e, &n)) {
+            if (n == 0 || e < data || e + n > data + size || e[0] == WIRE_BUNDLE)
+                abort();
+            total += 2 + n;
+            (void)wire_read(e, n, &msg);
+        }
+        if (total != size)
             abort();
     }
     wire_probe p;

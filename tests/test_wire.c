@@ -785,6 +785,104 @@ static void test_random_input(void **ctx)
     printf("random input: %d buffers decoded as valid messages\n", decoded);
 }
 
+/* BUNDLE: entries come back whole and in order; any fault in the framing
+ * refuses the whole bundle; adding past the cap writes nothing. */
+static void test_bundle(void **ctx)
+{
+    (void)ctx;
+    static uint8_t b[WIRE_BUNDLE_MAX + 8];
+    uint8_t one[512];
+    size_t lens[MR_ARRAY_LEN(types)], used = 0;
+    for (size_t i = 0; i < MR_ARRAY_LEN(types); i++) {
+        wire_msg m;
+        sample(types[i], &m);
+        lens[i] = encode(&m, one, sizeof one);
+        assert_true(wire_bundle_add(b, WIRE_BUNDLE_MAX, &used, one, lens[i]));
+    }
+    assert_int_equal(b[0], WIRE_BUNDLE);
+    assert_string_equal(wire_type_name(WIRE_BUNDLE), "BUNDLE");
+    wire_msg r;
+    assert_false(wire_read(b, used, &r)); /* not one message */
+    wire_bundle_it it;
+    assert_true(wire_bundle_open(&it, b, used));
+    const uint8_t *e;
+    size_t n, count = 0;
+    while (wire_bundle_next(&it, &e, &n)) {
+        assert_true(count < MR_ARRAY_LEN(types));
+        assert_int_equal(n, lens[count]);
+        assert_true(wire_read(e, n, &r));
+        assert_int_equal(r.type, types[count]);
+        count++;
+    }
+    assert_int_equal(count, MR_ARRAY_LEN(types));
+
+    /* The cap: an entry that does not fit leaves the bundle as it was. */
+    size_t small = 0;
+    assert_true(wire_bundle_add(b, 10, &small, one, 7)); /* 1 + 2 + 7 */
+    assert_int_equal(small, 10);
+    assert_false(wire_bundle_add(b, 10, &small, one, 1));
+    assert_int_equal(small, 10);
+    small = 0;
+    assert_false(wire_bundle_add(b, 10, &small, one, 8));
+    assert_int_equal(small, 0);
+
+    /* A bundle of one PROGRESS-sized entry, then each fault. */
+    uint8_t ok[] = {WIRE_BUNDLE, 0, 2, WIRE_READY, 1};
+    assert_true(wire_bundle_open(&it, ok, sizeof ok));
+    assert_true(wire_bundle_next(&it, &e, &n) && n == 2 && e == ok + 3);
+    assert_false(wire_bundle_next(&it, &e, &n));
+    uint8_t only_type[] = {WIRE_BUNDLE};
+    uint8_t empty_entry[] = {WIRE_BUNDLE, 0, 0, WIRE_READY, 1};
+    uint8_t short_len[] = {WIRE_BUNDLE, 0, 2, WIRE_READY, 1, 0};
+    uint8_t past_end[] = {WIRE_BUNDLE, 0, 3, WIRE_READY, 1};
+    uint8_t nested[] = {WIRE_BUNDLE, 0, 5, WIRE_BUNDLE, 0, 2, WIRE_READY, 1};
+    uint8_t trailing[] = {WIRE_BUNDLE, 0, 2, WIRE_READY, 1, 0, 0};
+    uint8_t not_bundle[] = {WIRE_READY, 0, 2, WIRE_READY, 1};
+    assert_false(wire_bundle_open(&it, only_type, sizeof only_type));
+    assert_false(wire_bundle_open(&it, empty_entry, sizeof empty_entry));
+    assert_false(wire_bundle_open(&it, short_len, sizeof short_len));
+    assert_false(wire_bundle_open(&it, past_end, sizeof past_end));
+    assert_false(wire_bundle_open(&it, nested, sizeof nested));
+    assert_false(wire_bundle_open(&it, trailing, sizeof trailing));
+    assert_false(wire_bundle_open(&it, not_bundle, sizeof not_bundle));
+    assert_false(wire_bundle_open(&it, NULL, 0));
+    /* Longer than WIRE_BUNDLE_MAX, though well framed. */
+    used = 0;
+    memset(one, 0, sizeof one);
+    one[0] = WIRE_READY;
+    while (wire_bundle_add(b, WIRE_BUNDLE_MAX, &used, one, 200)) {
+    }
+    assert_true(wire_bundle_open(&it, b, used));
+    size_t fill = WIRE_BUNDLE_MAX + 3 - used; /* one more entry that ends exactly past the limit */
+    assert_true(fill >= 4 && used + fill <= sizeof b);
+    b[used] = (uint8_t)((fill - 2) >> 8);
+    b[used + 1] = (uint8_t)(fill - 2);
+    b[used + 2] = WIRE_READY;
+    assert_false(wire_bundle_open(&it, b, used + fill));
+
+    /* Mutated bundles: open either refuses them or every entry lies inside. */
+    rng_t rg;
+    rng_seed(&rg, 48);
+    uint8_t v[64];
+    for (int iter = 0; iter < 20000; iter++) {
+        size_t len = 0;
+        int k = 1 + (int)rng_below(&rg, 4);
+        for (int j = 0; j < k; j++) {
+            uint8_t msg[8] = {WIRE_READY, 1, 2, 3, 4, 5, 6, 7};
+            wire_bundle_add(v, sizeof v, &len, msg, 1 + rng_below(&rg, 8));
+        }
+        v[rng_below(&rg, (uint32_t)len)] ^= (uint8_t)(1u << rng_below(&rg, 8));
+        if (!wire_bundle_open(&it, v, len))
+            continue;
+        size_t total = 1;
+        while (wire_bundle_next(&it, &e, &n)) {
+            assert_true(n >= 1 && e >= v && e + n <= v + len && e[0] != WIRE_BUNDLE);
+            total += 2 + n;
+        }
+        assert_int_equal(total, len);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -800,6 +898,7 @@ int main(void)
         cmocka_unit_test(test_name_rule),
         cmocka_unit_test(test_move_types),
         cmocka_unit_test(test_random_input),
+        cmocka_unit_test(test_bundle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

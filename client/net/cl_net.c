@@ -265,7 +265,7 @@ void cl_net_set_resume_window(cl_net_t *n, uint32_t ms)
 void cl_net_inject(cl_net_t *n, const void *data, size_t len, uint64_t now_ms)
 {
     n->hub->now_ms = now_ms;
-    cl_net_on_receive(n, data, len);
+    cl_net_on_packet(n, data, len);
 }
 
 /* ---- queries ---- */

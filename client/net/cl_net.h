@@ -200,9 +200,9 @@ void *cl_net_user(const cl_net_t *n);
  * resume timers, so call it regularly. */
 bool cl_net_poll(cl_net_t *n, uint64_t now_ms, cl_net_event *ev);
 
-/* Handles len bytes as if the server had sent them as one message (tests
- * of hostile input, replays). Never crashes on any bytes: a bad message is
- * an ERROR event. */
+/* Handles len bytes as if the server had sent them as one packet (tests
+ * of hostile input, replays): one message or a BUNDLE of them. Never
+ * crashes on any bytes: a bad message (or bad BUNDLE) is an ERROR event. */
 void cl_net_inject(cl_net_t *n, const void *data, size_t len, uint64_t now_ms);
 
 /* Drops the connection as if the network failed (tests and "reconnect"

@@ -80,7 +80,7 @@ static void dispatch(cl_hub_t *h, ENetEvent *ev)
         break;
     case ENET_EVENT_TYPE_RECEIVE:
         if (mine)
-            cl_net_on_receive(n, ev->packet->data, ev->packet->dataLength);
+            cl_net_on_packet(n, ev->packet->data, ev->packet->dataLength);
         enet_packet_destroy(ev->packet);
         break;
     case ENET_EVENT_TYPE_DISCONNECT:

@@ -125,6 +125,12 @@ void cl_net_give_up(cl_net_t *n, const char *why);
 /* cl_net_recv.c: what the hub hands to a connection. */
 void cl_net_on_connect(cl_net_t *n);
 void cl_net_on_receive(cl_net_t *n, const uint8_t *data, size_t len);
+/* A packet from the server: one message, or a BUNDLE (docs/protocol.md)
+ * whose messages go to cl_net_on_receive one by one, in order, as if each
+ * had come on its own. A bad BUNDLE is reported as one bad message and
+ * none of it is acted on; the rest of a bundle is dropped if one of its
+ * messages moved n to another peer (WATCH_AT). */
+void cl_net_on_packet(cl_net_t *n, const uint8_t *data, size_t len);
 void cl_net_on_disconnect(cl_net_t *n, uint64_t now_ms);
 /* Clears the match: puzzle, states, pending moves. */
 void cl_net_clear_match(cl_net_t *n);

@@ -392,3 +392,17 @@ void cl_net_on_receive(cl_net_t *n, const uint8_t *data, size_t len)
         break;
     }
 }
+
+void cl_net_on_packet(cl_net_t *n, const uint8_t *data, size_t len)
+{
+    wire_bundle_it it;
+    if (len == 0 || data[0] != WIRE_BUNDLE || !wire_bundle_open(&it, data, len)) {
+        cl_net_on_receive(n, data, len); /* a bad BUNDLE too: reported whole */
+        return;
+    }
+    const ENetPeer *peer = n->peer;
+    const uint8_t *m;
+    size_t k;
+    while (n->peer == peer && wire_bundle_next(&it, &m, &k))
+        cl_net_on_receive(n, m, k);
+}

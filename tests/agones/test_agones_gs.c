@@ -46,7 +46,7 @@ static const char sdk_reply[] =
     "\"resource_version\":\"123\",\"generation\":\"4\",\"creation_timestamp\":\"1700000000\","
     "\"annotations\":{\"mazerace.io/room-ABCDE\":\"maze:15x11:easy\",\"x\":\"{\\\"ports\\\":[1]}\","
     "\"mazerace.io/room-HJK23\":\"ice:8x8:easy\"},"
-    "\"labels\":{\"agones.dev/sdk-protocol\":\"4\"}},"
+    "\"labels\":{\"agones.dev/sdk-protocol\":\"5\"}},"
     "\"spec\":{\"health\":{\"disabled\":false,\"period_seconds\":5,\"failure_threshold\":3,"
     "\"initial_delay_seconds\":5}},"
     "\"status\":{\"state\":\"Allocated\",\"address\":\"10.0.0.7\",\"ports\":["

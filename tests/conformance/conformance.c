@@ -1118,6 +1118,12 @@ static void check_watch(void)
     ok = raw_wait(a, WIRE_MATCH_END, &ea, WAIT_MS) && c && raw_wait(c, WIRE_MATCH_END, &ec, WAIT_MS) &&
          memcmp(&ea.end, &ec.end, sizeof ea.end) == 0;
     check("WATCH-2", ok, "the spectator gets the players' MATCH_END");
+    /* WATCH_START and both MOVE_LOGs were queued in one step, the last moves
+     * back to back: they came in BUNDLEs, which raw_client unpacked for the
+     * checks above (each entry a whole message, in order). */
+    check("WATCH-9", c && raw_bundles(c) >= 1 && raw_undecodable(c) == 0,
+          "a spectator's batch arrives as BUNDLE (48) packets of whole messages (%d bundles)",
+          c ? raw_bundles(c) : -1);
 
     /* A spectator's MOVE: ERROR 21, counted as bad (the 20th disconnects). */
     ok = c != NULL;

@@ -355,6 +355,35 @@ static void test_hostile_server_input(void **ctx)
     m.progress.move = (pz_move){.type = PZ_MOVE_ROTATE_CCW, .x = 60000, .y = 60000};
     inject(n, &m); /* illegal on the ghost board: shown, not applied */
     assert_int_equal(drain(n, CL_EV_PROGRESS), 1);
+    /* A BUNDLE: its messages arrive one by one. A bad one (an empty entry,
+     * a byte past the last entry, a bundle inside, an entry running past
+     * the end) is one ERROR and none of its messages is acted on. */
+    {
+        static uint8_t one[WIRE_MSG_MAX], b[WIRE_BUNDLE_MAX + 8];
+        size_t k = wire_write(&m, one, sizeof one), used = 0;
+        for (int i = 0; i < 3; i++)
+            assert_true(wire_bundle_add(b, WIRE_BUNDLE_MAX, &used, one, k));
+        cl_net_inject(n, b, used, 1000);
+        assert_int_equal(drain(n, CL_EV_PROGRESS), 3);
+        b[used] = 0;
+        cl_net_inject(n, b, used + 1, 1000); /* trailing byte */
+        b[1] = b[2] = 0;
+        cl_net_inject(n, b, used, 1000); /* empty first entry */
+        uint8_t nested[64] = {WIRE_BUNDLE, 0, (uint8_t)(3 + k), WIRE_BUNDLE, 0, (uint8_t)k};
+        assert_true(k <= 40);
+        memcpy(nested + 6, one, k);
+        cl_net_inject(n, nested, 6 + k, 1000);
+        nested[2] = (uint8_t)(4 + k); /* runs one byte past the end */
+        cl_net_inject(n, nested, 6 + k, 1000);
+        cl_net_event ev;
+        int errors = 0, progress = 0;
+        for (int i = 0; i < 100 && cl_net_poll(n, 1000, &ev); i++) {
+            errors += ev.type == CL_EV_ERROR;
+            progress += ev.type == CL_EV_PROGRESS;
+        }
+        assert_int_equal(errors, 4);
+        assert_int_equal(progress, 0);
+    }
     m.type = WIRE_MOVE;
     memset(&m.move, 0, sizeof m.move);
     m.move.move = (pz_move){.type = PZ_MOVE_STEP};

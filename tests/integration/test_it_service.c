@@ -235,7 +235,8 @@ static void spectators_case(const char *spectator_port)
                                   "mazerace_watches_refused_total",
                                   "mazerace_watch_redirects_total",
                                   "mazerace_spectator_datagrams_received_total",
-                                  "mazerace_spectator_datagrams_sent_total"};
+                                  "mazerace_spectator_datagrams_sent_total",
+                                  "mazerace_spectator_bundles_total"};
     for (size_t i = 0; i < sizeof series / sizeof series[0]; i++) {
         char type[128];
         snprintf(type, sizeof type, "# TYPE %s %s", series[i], i ? "counter" : "gauge");
@@ -287,6 +288,9 @@ static void spectators_case(const char *spectator_port)
     /* Each spectator's connect, HELLO, WATCH and the watched race's
      * messages at the least; nothing without the port. */
     assert_true(own ? in >= 6 && out >= 6 : in == 0 && out == 0);
+    /* A move every 40 ms, batches of 250 ms: the watched race's PROGRESS
+     * came several to a BUNDLE, on either port. */
+    assert_true(sample(body, "mazerace_spectator_bundles_total") >= 1);
     server_down(&sv);
 }
 

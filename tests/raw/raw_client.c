@@ -25,6 +25,7 @@ struct raw_client {
     raw_pkt q[RAW_QUEUE];
     int qlen;
     int undecodable;
+    int bundles;   /* BUNDLEs received (their messages are queued one by one) */
     uint8_t *held; /* the packet backing the last message returned by raw_wait */
 };
 
@@ -39,6 +40,16 @@ uint16_t raw_local_port(const raw_client *c)
     return enet_socket_get_address(c->host->socket, &a) == 0 ? a.port : 0;
 }
 
+static void enqueue(raw_client *c, const uint8_t *data, size_t len)
+{
+    if (c->qlen < RAW_QUEUE) {
+        raw_pkt *p = &c->q[c->qlen++];
+        p->len = len;
+        p->data = mr_alloc(len ? len : 1, 1);
+        memcpy(p->data, data, len);
+    }
+}
+
 static void handle(raw_client *c, ENetEvent *ev)
 {
     switch (ev->type) {
@@ -49,15 +60,24 @@ static void handle(raw_client *c, ENetEvent *ev)
         c->connected = false;
         c->closed = true;
         break;
-    case ENET_EVENT_TYPE_RECEIVE:
-        if (c->qlen < RAW_QUEUE) {
-            raw_pkt *p = &c->q[c->qlen++];
-            p->len = ev->packet->dataLength;
-            p->data = mr_alloc(p->len ? p->len : 1, 1);
-            memcpy(p->data, ev->packet->data, p->len);
+    case ENET_EVENT_TYPE_RECEIVE: {
+        /* A BUNDLE's messages are queued as if each had come on its own; a
+         * bad one is queued whole (it then counts as undecodable). */
+        const uint8_t *d = ev->packet->data;
+        size_t len = ev->packet->dataLength;
+        wire_bundle_it it;
+        if (len > 0 && d[0] == WIRE_BUNDLE && wire_bundle_open(&it, d, len)) {
+            c->bundles++;
+            const uint8_t *m;
+            size_t k;
+            while (wire_bundle_next(&it, &m, &k))
+                enqueue(c, m, k);
+        } else {
+            enqueue(c, d, len);
         }
         enet_packet_destroy(ev->packet);
         break;
+    }
     default:
         break;
     }
@@ -217,6 +237,11 @@ int raw_queued_types(const raw_client *c, int *types, int max)
 int raw_undecodable(const raw_client *c)
 {
     return c->undecodable;
+}
+
+int raw_bundles(const raw_client *c)
+{
+    return c->bundles;
 }
 
 bool raw_wait_disconnect(raw_client *c, int timeout_ms)

@@ -46,6 +46,9 @@ bool raw_has(raw_client *c, int type);
 int raw_queued_types(const raw_client *c, int *types, int max);
 /* Number of queued messages that did not decode (should stay 0). */
 int raw_undecodable(const raw_client *c);
+/* Number of BUNDLE packets received so far. Their messages are queued one
+ * by one, so raw_wait and raw_next see them as single messages. */
+int raw_bundles(const raw_client *c);
 /* Waits until the server disconnects this client. */
 bool raw_wait_disconnect(raw_client *c, int timeout_ms);
 bool raw_connected(const raw_client *c);

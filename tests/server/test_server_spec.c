@@ -186,6 +186,8 @@ static void test_watch_live(void **ctx)
     assert_int_equal(stats.watches, 1);
     assert_int_equal(stats.bad_msgs, 0);
     assert_int_equal(raw_undecodable(s), 0);
+    /* Every BUNDLE the server counted arrived, and unpacked cleanly. */
+    assert_int_equal(stats.spectator_bundles, (uint64_t)raw_bundles(s));
     raw_close(s);
     close_room2(&r);
     stop(f);
@@ -226,6 +228,9 @@ static void test_watch_mid_race(void **ctx)
     assert_int_equal(m.log.count, 1);
     assert_true(m.log.last);
     assert_int_equal(m.log.moves[0].type, PZ_MOVE_ROTATE_CW);
+    /* WATCH_START and both logs were queued in one step, so they left in
+     * one batch: a BUNDLE, whose messages came out above in order. */
+    assert_true(raw_bundles(s) >= 1);
 
     /* Live from there on. */
     for (int i = 2; i < r.plan_len; i++) {
