@@ -21,9 +21,14 @@
 /* The thread sleeps on its socket and on a doorbell the game loop rings
  * when it hands over commands (and the thread sleeps), so what the loop
  * sends leaves at once; with nothing to do it still services ENet this
- * often (its resends, pings and time-outs run on timers of 100s of ms). */
+ * often (its resends, pings and time-outs run on timers of 100s of ms).
+ * Datagrams alone (spectators' acknowledgements and pings, a few for every
+ * batch) wake it at most every SPH_GATHER_MS: they wait in the socket and
+ * one service reads them all, rather than one service, each a walk over
+ * every peer, per datagram. */
 #define SPH_BUSY_MS 20            /* while peers are connected */
 #define SPH_IDLE_MS 100           /* with none */
+#define SPH_GATHER_MS 10          /* least time between services woken by datagrams alone */
 #define SPH_NICE 10               /* the thread's nice value, at least (Linux: per thread) */
 #define SPH_INBOX_MAX (16u << 20) /* bytes of events the game loop has not read yet */
 #define SPH_SHAKE_SCAN_MS 250
@@ -58,6 +63,7 @@ struct sv_sph {
     uint64_t *shake; /* per slot: when first seen in the handshake, 0 = not (thread only) */
     int shake_max;
     uint64_t next_shake_ms;
+    uint64_t serviced_ms; /* when the thread last serviced its host */
     pthread_t thread;
     bool started;
     atomic_int stop;
@@ -284,9 +290,19 @@ static void sleep_until_work(sv_sph *h, int wait_ms)
     bool pending = h->out_shared.n > 0;
     pthread_mutex_unlock(&h->mu);
     if (!pending && !atomic_load(&h->stop)) {
-        struct pollfd pf[2] = {{.fd = (int)h->host->socket, .events = POLLIN},
-                               {.fd = h->bell[0], .events = POLLIN}};
-        poll(pf, 2, wait_ms);
+        struct pollfd pf[2] = {{.fd = h->bell[0], .events = POLLIN},
+                               {.fd = (int)h->host->socket, .events = POLLIN}};
+        /* Until SPH_GATHER_MS after the last service only the doorbell
+         * wakes the thread; then a datagram does too. */
+        uint64_t now = now_ms(), gather_end = h->serviced_ms + SPH_GATHER_MS;
+        int rung = 0;
+        if (now < gather_end) {
+            int g = (int)(gather_end - now) < wait_ms ? (int)(gather_end - now) : wait_ms;
+            rung = poll(pf, 1, g);
+            wait_ms -= g;
+        }
+        if (rung <= 0 && wait_ms > 0)
+            poll(pf, 2, wait_ms);
     }
     atomic_store(&h->sleeping, 0);
     char sink[64];
@@ -310,6 +326,7 @@ static void *run(void *arg)
 #endif
     while (!atomic_load(&h->stop)) {
         apply_commands(h);
+        h->serviced_ms = now_ms();
         ENetEvent ev;
         int r = enet_host_service(h->host, &ev, 0);
         if (r < 0) {

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "match.h"
@@ -260,6 +261,62 @@ static void test_watch_mid_race(void **ctx)
     stop(f);
 }
 
+/* A message too long for a BUNDLE goes on its own, in its place: a game
+ * of a 300x200 maze by description (a game ID of 20 000 bytes) watched
+ * mid-race gives WATCH_START alone, then both MOVE_LOGs in a bundle. */
+static void test_watch_big_game_id(void **ctx)
+{
+    (void)ctx;
+    char err[160];
+    pz_puzzle *pz = pz_from_id("maze:300x200:easy#7", err, sizeof err);
+    assert_non_null(pz);
+    char *id = pz_id_format_desc(pz);
+    pz_kind_of(pz)->free_puzzle(pz);
+    assert_non_null(id);
+    size_t id_len = strlen(id);
+    assert_true(id_len > WIRE_BUNDLE_MAX && id_len <= WIRE_GAME_ID_MAX);
+
+    sv_config cfg;
+    spec_config(&cfg);
+    fixture *f = start(&cfg);
+    raw_client *a = join_server(f, "alice"), *b = join_server(f, "bob");
+    wire_msg m;
+    memset(&m, 0, sizeof m);
+    m.type = WIRE_CREATE_ROOM;
+    m.create.by_id = true;
+    m.create.game_id = id;
+    m.create.game_id_len = (uint16_t)id_len;
+    m.create.series_len = 1;
+    raw_send_msg(a, &m);
+    assert_true(raw_wait(a, WIRE_ROOM_STATE, &m, WAIT_MS));
+    char code[WIRE_ROOM_CODE_LEN + 1];
+    memcpy(code, m.room.code, sizeof code);
+    join_room(b, code, 1);
+    room2 r = {.a = a, .b = b};
+    wire_match_start st;
+    start_game(&r, &st);
+
+    raw_client *s = spectator(f, "carol");
+    watch(s, code, 1);
+    assert_true(raw_next(s, &m, WAIT_MS));
+    assert_int_equal(m.type, WIRE_WATCH_START);
+    assert_int_equal(m.wstart.game_id_len, id_len);
+    assert_memory_equal(m.wstart.game_id, id, id_len);
+    assert_true(raw_next(s, &m, WAIT_MS));
+    assert_int_equal(m.type, WIRE_MOVE_LOG);
+    assert_int_equal(m.log.slot, 0);
+    assert_true(raw_next(s, &m, WAIT_MS));
+    assert_int_equal(m.type, WIRE_MOVE_LOG);
+    assert_int_equal(m.log.slot, 1);
+    assert_true(m.log.last);
+    assert_true(raw_bundles(s) >= 1);
+    assert_int_equal(raw_undecodable(s), 0);
+    free(id);
+    raw_close(s);
+    close_room2(&r);
+    stop(f);
+}
+
 static bool one_bad(const sv_stats *st)
 {
     return st->bad_msgs >= 1;
@@ -425,7 +482,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_watch_live),         cmocka_unit_test(test_watch_mid_race),
         cmocka_unit_test(test_spectator_refusals), cmocka_unit_test(test_watch_limits),
-        cmocka_unit_test(test_room_list),
+        cmocka_unit_test(test_room_list),          cmocka_unit_test(test_watch_big_game_id),
     };
     int failed = cmocka_run_group_tests_name("on the game port", tests, game_port_mode, NULL);
     failed += cmocka_run_group_tests_name("on the spectator port", tests, spec_port_mode, NULL);
