@@ -29,6 +29,7 @@
 #define SPH_BUSY_MS 20            /* while peers are connected */
 #define SPH_IDLE_MS 100           /* with none */
 #define SPH_GATHER_MS 10          /* least time between services woken by datagrams alone */
+#define SPH_EVENTS_MAX 4096       /* events taken in one wake-up, at most */
 #define SPH_NICE 10               /* the thread's nice value, at least (Linux: per thread) */
 #define SPH_INBOX_MAX (16u << 20) /* bytes of events the game loop has not read yet */
 #define SPH_SHAKE_SCAN_MS 250
@@ -327,16 +328,21 @@ static void *run(void *arg)
     while (!atomic_load(&h->stop)) {
         apply_commands(h);
         h->serviced_ms = now_ms();
+        /* ENet's service stops reading the socket at the first datagram
+         * that makes an event: service again until nothing is left, so that
+         * one wake-up takes every datagram waiting (bounded). */
         ENetEvent ev;
-        int r = enet_host_service(h->host, &ev, 0);
-        if (r < 0) {
-            /* One peer's failed send (a firewall, a forged port): count it
-             * and go on, as the game loop does; the rest is sent now. */
-            atomic_fetch_add(&h->socket_errors, 1);
-            enet_host_flush(h->host);
-            r = enet_host_check_events(h->host, &ev);
-        }
-        for (; r > 0; r = enet_host_check_events(h->host, &ev)) {
+        for (int i = 0; i < SPH_EVENTS_MAX; i++) {
+            int r = enet_host_service(h->host, &ev, 0);
+            if (r < 0) {
+                /* One peer's failed send (a firewall, a forged port): count it
+                 * and go on, as the game loop does; the rest is sent now. */
+                atomic_fetch_add(&h->socket_errors, 1);
+                enet_host_flush(h->host);
+                r = enet_host_check_events(h->host, &ev);
+            }
+            if (r <= 0)
+                break;
             on_event(h, &ev);
             if (ev.type == ENET_EVENT_TYPE_RECEIVE)
                 enet_packet_destroy(ev.packet);

@@ -101,11 +101,14 @@ void cl_hub_service(cl_hub_t *h, uint64_t now_ms, int timeout_ms)
     h->dirty = false; /* the service sends what is queued first */
     ENetEvent ev;
     int r = enet_host_service(h->host, &ev, timeout_ms > 0 ? (enet_uint32)timeout_ms : 0);
+    /* ENet's service stops reading the socket at the first datagram that
+     * makes an event: service again (without waiting) until nothing is
+     * left, so that one call takes every datagram waiting (bounded). */
     for (int i = 1; r > 0; i++) {
         dispatch(h, &ev);
         if (i == SERVICE_MAX_EVENTS)
             break;
-        r = enet_host_check_events(h->host, &ev);
+        r = enet_host_service(h->host, &ev, 0);
     }
     /* Replies queued while dispatching go out now, not at the next call. */
     cl_hub_flush(h);
