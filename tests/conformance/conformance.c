@@ -714,6 +714,10 @@ static void check_requests(void)
     uint8_t movebad[] = {WIRE_MOVE, 0, 0, 0, 1, 5, 0, 0, 0, 0, 0};
     raw_send(c, movebad, sizeof movebad);
     check("MSG-5", next_error(c, WIRE_ERROR, WIRE_ERR_BAD_MESSAGE, NULL, 0), "a MOVE of type 5 gets ERROR 4");
+    uint8_t bundle[] = {WIRE_BUNDLE, 0, 1, WIRE_LEAVE_ROOM, 0, 1, WIRE_LEAVE_ROOM}; /* well framed */
+    raw_send(c, bundle, sizeof bundle);
+    check("MSG-6", next_error(c, WIRE_ERROR, WIRE_ERR_BAD_MESSAGE, NULL, 0) && quiet(c),
+          "a BUNDLE from a client gets ERROR 4, and none of its messages is acted on");
 
     const int no_room[] = {WIRE_LEAVE_ROOM, WIRE_READY, WIRE_REMATCH, WIRE_MOVE};
     for (size_t i = 0; i < MR_ARRAY_LEN(no_room); i++) {
