@@ -145,33 +145,39 @@ static void send_one(sv_t *sv, sv_client *c, ENetPacket *p, const uint8_t *data,
  * one reliable command per batch instead of one per message (server CPU
  * per move with spectators 1.17 of none's, was 1.28: docs/performance-net.md,
  * "Protocol 5"). */
+/* Packs the items from i on into one BUNDLE in sv->out (*used bytes), as
+ * many as fit; returns how many. Fewer than 2: item i goes as itself (a
+ * last item is not even copied). sv->out is free here: nothing in a
+ * release encodes a message. */
+static int pack_run(sv_t *sv, int i, size_t *used)
+{
+    *used = 0;
+    if (!sv->specq[i - 1].next)
+        return 1;
+    int n = 0;
+    for (; i; i = sv->specq[i - 1].next, n++) {
+        const ENetPacket *p = sv->specq[i - 1].p;
+        if (!wire_bundle_add(sv->out, WIRE_BUNDLE_MAX, used, p->data, p->dataLength))
+            break;
+    }
+    return n;
+}
+
 static void release(sv_t *sv, sv_client *c, bool send)
 {
     bool ok = send && sv_link_up(c) && c->state == SV_CL_ACTIVE;
-    /* sv->out is free here: nothing in a release encodes a message. */
-    uint8_t *bundle = sv->out;
     for (int i = c->specq_head; i;) {
-        if (!ok) {
-            int next = sv->specq[i - 1].next;
-            free_item(sv, i);
-            i = next;
-            continue;
-        }
         size_t used = 0;
-        int n = 0, j = i;
-        for (; j; j = sv->specq[j - 1].next, n++) {
-            const ENetPacket *p = sv->specq[j - 1].p;
-            if (!wire_bundle_add(bundle, WIRE_BUNDLE_MAX, &used, p->data, p->dataLength))
-                break;
-        }
-        if (n <= 1) {
-            j = sv->specq[i - 1].next;
-            send_one(sv, c, sv->specq[i - 1].p, NULL, 0, 1);
-        } else {
-            send_one(sv, c, NULL, bundle, used, n);
+        int n = ok ? pack_run(sv, i, &used) : 0;
+        if (n >= 2) {
+            send_one(sv, c, NULL, sv->out, used, n);
             sv->st.spectator_bundles++;
+        } else {
+            if (ok)
+                send_one(sv, c, sv->specq[i - 1].p, NULL, 0, 1);
+            n = 1;
         }
-        while (i != j) {
+        for (; n > 0; n--) {
             int next = sv->specq[i - 1].next;
             free_item(sv, i);
             i = next;

@@ -129,7 +129,7 @@ void cl_net_on_receive(cl_net_t *n, const uint8_t *data, size_t len);
  * whose messages go to cl_net_on_receive one by one, in order, as if each
  * had come on its own. A bad BUNDLE is reported as one bad message and
  * none of it is acted on; the rest of a bundle is dropped if one of its
- * messages moved n to another peer (WATCH_AT). */
+ * messages took n off that peer (a drop, a give-up, a WATCH_AT followed). */
 void cl_net_on_packet(cl_net_t *n, const uint8_t *data, size_t len);
 void cl_net_on_disconnect(cl_net_t *n, uint64_t now_ms);
 /* Clears the match: puzzle, states, pending moves. */

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """tests/netbench/test_compare.py: tools/netbench/compare.py on made-up run.sh outputs: pairs by
-repetition, set-aside and half repetitions left out, the medians, and the test against a control."""
+repetition, set-aside and half repetitions left out, the medians (ratios and the p99s themselves), and the
+test against a control."""
 import os
 import subprocess
 import sys
@@ -62,6 +63,7 @@ with tempfile.TemporaryDirectory() as d:
     expect("B: " + slow + ": 7 pairs" in out, "7 pairs: the one without B left out, the set-aside attempt not counted", out)
     expect("median 1.20" in out.split("control")[0], "B's median ratio 1.20", out)
     expect("B/A p50 median 1.10" in out and "server CPU per move median 1.25" in out, "p50 and CPU ratios", out)
+    expect("A / B p99 medians 300 / 360 us" in out.split("control")[0], "the A and B p99 medians", out)
     expect("differs from the control" in out, "a 20% difference is found", out)
 
     # A second batch as like the control as can be: within noise.

@@ -6,7 +6,7 @@ Usage: compare.py B.txt [B2.txt ...] [--control AA.txt [AA2.txt ...]]
 
 For each file, and for all the files before --control together, it prints the per-pair ratios B/A
 of the ack p99 (each repetition's A and B ran back to back), their median and geometric mean, and
-the medians of the p50 and server CPU per move ratios. With --control (the same bench with
+the medians of the p50 and server CPU per move ratios and of the A and B p99s themselves. With --control (the same bench with
 PAIRED=, so that B is the plain server again: the spread of the ratios when nothing differs), it
 tests the B/A p99 ratios against the control's with a two-sided Mann-Whitney test (normal
 approximation, ties corrected) and says "within noise" when p > 0.1. Repetitions that run.sh set
@@ -23,7 +23,7 @@ RESULT = re.compile(r"^RESULT (netB?) ")
 
 
 def pairs_of(path):
-    """[(p99 B/A, p50 B/A, CPU per move B/A)] of the repetitions in path, in order."""
+    """[(p99 B/A, p50 B/A, CPU per move B/A, A p99, B p99)] of the repetitions in path, in order."""
     reps = {}
     rep = None
     with open(path, encoding="utf-8", errors="replace") as f:
@@ -44,7 +44,8 @@ def pairs_of(path):
             continue
         a, b = r["net"], r["netB"]
         try:
-            out.append(tuple(float(b[k]) / float(a[k]) for k in ("p99_us", "p50_us", "srv_us_per_echo")))
+            ratios = tuple(float(b[k]) / float(a[k]) for k in ("p99_us", "p50_us", "srv_us_per_echo"))
+            out.append(ratios + (float(a["p99_us"]), float(b["p99_us"])))
         except (KeyError, ValueError, ZeroDivisionError):
             continue
     return out
@@ -79,7 +80,8 @@ def describe(name, ps):
     print(f"{name}: {len(ps)} pairs, B/A p99 {' '.join(f'{v:.2f}' for v in p99)}")
     print(f"  median {statistics.median(p99):.2f}, geometric mean {statistics.geometric_mean(p99):.2f};"
           f" B/A p50 median {statistics.median(p[1] for p in ps):.2f},"
-          f" server CPU per move median {statistics.median(p[2] for p in ps):.2f}")
+          f" server CPU per move median {statistics.median(p[2] for p in ps):.2f};"
+          f" A / B p99 medians {statistics.median(p[3] for p in ps):.0f} / {statistics.median(p[4] for p in ps):.0f} us")
 
 
 def main(argv):

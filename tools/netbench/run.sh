@@ -33,7 +33,8 @@
 #              (pair with PAIRED="--db PATH" to compare the database on and off)
 #   PAIRED_BOT="--spectators 2"  extra mazerace-bot flags for run B (with PAIRED unset, run B has
 #              no extra server flags): e.g. spectators watching every match. Both runs then get the
-#              same --max-clients, sized for the spectators, so only the spectators differ
+#              same --max-clients, sized for the spectators (two places each: one following WATCH_AT
+#              counts twice for a moment), so only the spectators differ
 #   BOT_ARGS="--spectators 2 --spectator-thread"  extra mazerace-bot flags for every run of ours (A and B):
 #              e.g. spectators in both runs, with PAIRED="--spectator-port off" putting them on the game
 #              port in run B (a server with a spectator port sends them there: WATCH_AT, which the bots
@@ -140,7 +141,9 @@ spect=${spect:-0}
 run_ours() { # k window [variant-flags [bot-flags]]: the variant's RESULT lines are tagged "netB"
   local k=$1 d=$2 log=$work/server-$1.log port variant=${3-} botflags=${4-} scrape=${SCRAPE:-}
   [ -n "$paired" ] && [ -z "$variant" ] && scrape= # paired: only run B is scraped
-  local cap=$((k + k / 2 * spect + 8 + ${CHURN:-0})) rooms=$((k / 2 + 8 + ${CHURN:-0} / 2))
+  # Each spectator twice: one that follows WATCH_AT to the spectator port
+  # holds its game-port connection for a moment too (docs/server.md).
+  local cap=$((k + k * spect + 8 + ${CHURN:-0})) rooms=$((k / 2 + 8 + ${CHURN:-0} / 2))
   # Same socket buffers and peer capacity as enet_echo -b 4096 -k K (+8 slots).
   local agones_env=
   case " ${SERVER_ARGS:-} $variant " in *" --agones "*) [ -n "$mock_port" ] && agones_env="AGONES_SDK_HTTP_PORT=$mock_port" ;; esac
