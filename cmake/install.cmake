@@ -46,6 +46,11 @@ endif()
 if(MR_TESTS)
   add_test(NAME install_layout COMMAND sh ${PROJECT_SOURCE_DIR}/tests/install/layout_test.sh ${PROJECT_BINARY_DIR})
   add_test(NAME install_desktop_files COMMAND sh ${PROJECT_SOURCE_DIR}/tests/install/desktop_files.sh ${PROJECT_SOURCE_DIR})
+  find_program(MR_PYTHON3_LICENCE python3)
+  if(MR_PYTHON3_LICENCE)
+    add_test(NAME install_licence COMMAND ${MR_PYTHON3_LICENCE} ${PROJECT_SOURCE_DIR}/tests/install/licence_test.py
+             ${PROJECT_SOURCE_DIR})
+  endif()
 endif()
 # The image builds a plain Release server: a sanitizer build links libasan/libubsan
 # as well, so its ldd says nothing about the image.
