@@ -7,7 +7,7 @@ foreach(prog mazerace-server mazerace-gen mazerace-bot)
   endif()
 endforeach()
 
-# Man pages: all four in section 6 (games), as the unit's Documentation= line says.
+# Man pages: the game and its tools in section 6 (games), the server in section 8.
 add_subdirectory(${PROJECT_SOURCE_DIR}/man ${PROJECT_BINARY_DIR}/man)
 
 # Desktop integration, only with the game.
@@ -51,6 +51,13 @@ if(MR_TESTS)
     add_test(NAME install_licence COMMAND ${MR_PYTHON3_LICENCE} ${PROJECT_SOURCE_DIR}/tests/install/licence_test.py
              ${PROJECT_SOURCE_DIR})
   endif()
+endif()
+# The match database of servers run by hand and of the service: the lock, --list-matches finding the
+# service's database, the pgpass credential (scratch directories only).
+if(MR_TESTS AND TARGET mazerace-server AND TARGET mazerace-bot)
+  add_test(NAME install_service_db COMMAND bash ${PROJECT_SOURCE_DIR}/tests/install/service_db_test.sh
+           $<TARGET_FILE:mazerace-server> $<TARGET_FILE:mazerace-bot>)
+  set_tests_properties(install_service_db PROPERTIES TIMEOUT 120)
 endif()
 # The image builds a plain Release server: a sanitizer build links libasan/libubsan
 # as well, so its ldd says nothing about the image.

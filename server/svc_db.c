@@ -2,16 +2,58 @@
 #include "svc_db.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "st_engine.h"
 #include "st_writer.h"
 #include "util.h"
 
 #define DB_FILE "matches.db"
+#define PGPASS_CREDENTIAL "pgpass" /* the systemd credential holding a libpq password file */
+
+static int lock_fd = -1; /* the lock of the SQLite database this server writes, held until exit */
+
+void svc_db_pgpass_credential(void)
+{
+    const char *dir = getenv("CREDENTIALS_DIRECTORY");
+    const char *have = getenv("PGPASSFILE");
+    if (!dir || !dir[0] || (have && have[0]))
+        return;
+    char p[600];
+    snprintf(p, sizeof p, "%s/" PGPASS_CREDENTIAL, dir);
+    if (access(p, R_OK) == 0)
+        setenv("PGPASSFILE", p, 1);
+}
+
+/* Another server writing the same SQLite file would mix both servers'
+ * records silently: the first takes DB.lock (flock, released when it
+ * exits), the second is told who holds it. 0, or -1 with *why. */
+static int lock_db(const char *path, char *why, size_t n)
+{
+    char lp[600];
+    snprintf(lp, sizeof lp, "%s.lock", path);
+    int fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        snprintf(why, n, "cannot open its lock file %.300s: %s", lp, strerror(errno));
+        return -1;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        snprintf(why, n,
+                 "another mazerace-server is using it (its lock file %.300s is held); give this one "
+                 "--db PATH of its own or --db none",
+                 lp);
+        close(fd);
+        return -1;
+    }
+    lock_fd = fd;
+    return 0;
+}
 
 const char *svc_db_path(const sv_config *cfg, char *buf, size_t n)
 {
@@ -67,6 +109,9 @@ static int make_parent(const char *path)
 void svc_db_close(struct st_writer *w)
 {
     st_writer_destroy(w);
+    if (lock_fd >= 0)
+        close(lock_fd);
+    lock_fd = -1;
 }
 
 int svc_db_open(const sv_config *cfg, st_writer **w, char *path, size_t pathlen)
@@ -89,6 +134,17 @@ int svc_db_open(const sv_config *cfg, st_writer **w, char *path, size_t pathlen)
         return 0;
     }
     char err[512] = "";
+    svc_db_pgpass_credential();
+    bool file = strncmp(path, "postgres", 8) != 0 || !strstr(path, "://");
+    if (file && lock_db(path, err, sizeof err) != 0) {
+        if (explicit) {
+            fprintf(stderr, "mazerace-server: --db %s: %s\n", path, err);
+            return 2;
+        }
+        fprintf(stderr, "mazerace-server: error: match database %s: %s; running without records\n", path,
+                err);
+        return 0;
+    }
     st *s = st_open(path, ST_OPEN_CREATE, err, sizeof err);
     if (!s) {
         if (explicit) {
@@ -153,14 +209,49 @@ int svc_db_open(const sv_config *cfg, st_writer **w, char *path, size_t pathlen)
     return 0;
 }
 
+/* The service's database, SVC_DB_SERVICE_DIR/matches.db (or under
+ * $MAZERACE_SERVICE_STATE_DIR). */
+static void service_db(char *buf, size_t n)
+{
+    const char *d = getenv("MAZERACE_SERVICE_STATE_DIR");
+    snprintf(buf, n, "%s/" DB_FILE, d && d[0] == '/' ? d : SVC_DB_SERVICE_DIR);
+}
+
+const char *svc_db_read_path(const sv_config *cfg, char *buf, size_t n, bool *service)
+{
+    *service = false;
+    const char *why = svc_db_path(cfg, buf, n);
+    const char *sd = getenv("STATE_DIRECTORY");
+    if (cfg->db[0] || (sd && sd[0]))
+        return why; /* named, or run as the service (its own default) */
+    char svc[512];
+    service_db(svc, sizeof svc);
+    struct stat stb;
+    /* root (the operator) means the service's database first; anyone else
+     * their own default first, then the service's. */
+    bool mine = !why && stat(buf, &stb) == 0;
+    bool its = stat(svc, &stb) == 0 || errno == EACCES;
+    if (its && (geteuid() == 0 || !mine)) {
+        snprintf(buf, n, "%s", svc);
+        *service = true;
+        return NULL;
+    }
+    return why;
+}
+
 static st *open_read(const sv_config *cfg)
 {
     char path[512], err[512];
-    const char *why = svc_db_path(cfg, path, sizeof path);
+    bool service;
+    const char *why = svc_db_read_path(cfg, path, sizeof path, &service);
     if (why || !path[0]) {
         fprintf(stderr, "mazerace-server: no match database: %s\n", why ? why : "--db none");
         return NULL;
     }
+    if (service)
+        fprintf(stderr, "mazerace-server: reading the service's match database %s (--db PATH for another)\n",
+                path);
+    svc_db_pgpass_credential();
     st *s = st_open(path, ST_OPEN_READONLY, err, sizeof err);
     if (!s)
         fprintf(stderr, "mazerace-server: %s\n", err);

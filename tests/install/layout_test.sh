@@ -9,7 +9,7 @@ dest=$(mktemp -d /tmp/mazerace-layout.XXXXXX)
 trap 'rm -rf "$dest"' EXIT
 DESTDIR=$dest cmake --install "$build" >/dev/null
 files=$(cd "$dest" && find . -type f | sed 's|^\./|/|')
-want="bin/mazerace-server bin/mazerace-gen bin/mazerace-bot share/man/man6/mazerace-server.6
+want="bin/mazerace-server bin/mazerace-gen bin/mazerace-bot share/man/man8/mazerace-server.8
 share/man/man6/mazerace-gen.6 share/man/man6/mazerace-bot.6 etc/mazerace/server.conf
 lib/systemd/system/mazerace-server.service"
 if grep -q '^MR_CLIENT:BOOL=ON' "$build/CMakeCache.txt"; then

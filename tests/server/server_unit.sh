@@ -9,7 +9,8 @@ UNIT=$SRC/packaging/mazerace-server.service
 fails=0
 ok() { echo "ok: $1"; }
 bad() { echo "FAIL: $1"; fails=$((fails + 1)); }
-for key in Type=notify NotifyAccess=main WatchdogSec= DynamicUser=yes StateDirectory=mazerace \
+for key in Type=notify NotifyAccess=main WatchdogSec= DynamicUser=yes StateDirectory=mazerace RestartPreventExitStatus=2 \
+  "Documentation=man:mazerace-server(8)" "LoadCredential=pgpass:" \
   "ExecReload=/bin/kill -HUP \$MAINPID" "--check-config" "ExecStart=/usr/bin/mazerace-server --config /etc/mazerace/server.conf"; do
   grep -qF -- "$key" "$UNIT" && ok "unit has $key" || bad "unit lacks $key"
 done
