@@ -88,7 +88,8 @@ server_conffiles=$(dpkg-deb --ctrl-tarfile "$server_deb" | tar -xOf - ./conffile
 if grep -qi 'sdl' <<<"$server_files"; then fail "mazerace-server ships something SDL"; fi
 # The bot is a load tool: a package of its own, not part of a server install.
 if grep -q 'mazerace-bot' <<<"$server_files"; then fail "mazerace-server ships mazerace-bot"; fi
-dpkg-deb -c "$bot_deb" | grep -q '/usr/bin/mazerace-bot$' || fail "mazerace-bot does not ship /usr/bin/mazerace-bot"
+bot_files=$(dpkg-deb -c "$bot_deb")
+grep -q '/usr/bin/mazerace-bot$' <<<"$bot_files" || fail "mazerace-bot does not ship /usr/bin/mazerace-bot"
 grep -q 'mazerace-server (<< ' <<<"$(dpkg-deb -f "$bot_deb" Replaces)" ||
     fail "mazerace-bot does not replace the mazerace-server that shipped the bot"
 # The server's docs, its man page in section 8, the licence.
@@ -98,13 +99,13 @@ for f in /usr/share/doc/mazerace-server/server.md /usr/share/doc/mazerace-server
     grep -q "\.$f\$" <<<"$server_files" || fail "mazerace-server does not ship $f"
 done
 for d in "$game_deb" "$server_deb" "$bot_deb"; do
-    dpkg-deb --fsys-tarfile "$d" | tar -xOf - --wildcards './usr/share/doc/*/copyright' | grep -q '^License: MIT$' ||
-        fail "$(basename "$d"): its copyright file does not say License: MIT"
+    copyright=$(dpkg-deb --fsys-tarfile "$d" | tar -xOf - --wildcards './usr/share/doc/*/copyright')
+    grep -q '^License: MIT$' <<<"$copyright" || fail "$(basename "$d"): its copyright file does not say License: MIT"
 done
 # Maintainer scripts (dh_installsystemd without --no-start): a removal stops a running
 # service (prerm), an upgrade restarts it (postinst, configure with the old version), a
 # fresh install starts nothing (deb-systemd-invoke starts no disabled unit).
-ctl() { dpkg-deb --ctrl-tarfile "$server_deb" | tar -xOf - "./$1" 2>/dev/null || true; }
+ctl() { dpkg-deb --ctrl-tarfile "$server_deb" >"$work/ctl.tar" && tar -xOf "$work/ctl.tar" "./$1" 2>/dev/null || true; }
 prerm=$(ctl prerm) postinst=$(ctl postinst) postrm=$(ctl postrm)
 grep -q '"$1" = remove' <<<"$prerm" && grep -q 'deb-systemd-invoke stop .*mazerace-server.service' <<<"$prerm" ||
     fail "prerm does not stop mazerace-server.service on remove"
@@ -272,7 +273,8 @@ if [ "$live" = 1 ]; then
     new_pid=$(systemctl show -p MainPID --value mazerace-server)
     systemctl is-active -q mazerace-server || fail "the service is not running after the upgrade"
     [ "$new_pid" != "$unit_pid" ] || fail "the upgrade did not restart the service (main PID still $unit_pid)"
-    journalctl -u mazerace-server --no-pager -o cat | grep -q 'drain' ||
+    journal=$(journalctl -u mazerace-server --no-pager -o cat)
+    grep -q 'drain' <<<"$journal" ||
         fail "the service's log shows no drain before the restart"
     echo "   service restarted by the upgrade: main PID $unit_pid -> $new_pid, drained first"
 else
