@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sv.h"
+#include "sv_cgroup.h"
 #include "sv_opts.h"
 #include "util.h"
 
@@ -278,6 +279,7 @@ int sv_cli_load(sv_config *cfg, int argc, char **argv, char *path, size_t pathle
             explicit = argv[i] + 9;
     }
     const char *file = explicit ? explicit : SV_CONFIG_DEFAULT;
+    sv_cgroup_default_puzzle_mem(cfg); /* a container's or unit's memory limit lowers the default */
     int r = sv_config_read_file(cfg, file, explicit != NULL, err, errlen);
     if (r < 0)
         return SV_CLI_ERROR;

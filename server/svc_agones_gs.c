@@ -190,24 +190,66 @@ static json_object *parse(const char *json, size_t len, char *err, size_t errlen
     return root;
 }
 
-const char *svc_agones_gs_read(const char *json, size_t len, svc_agones_gs *out, char *err, size_t errlen)
+/* What is read from one GameServer object gs (the whole text of GET
+ * /gameserver, or the "result" of a watch line). */
+static const char *read_gs(json_object *gs, svc_agones_gs *out)
+{
+    read_state(member(gs, "status"), out->state);
+    out->ports_why = read_ports(gs, &out->ports);
+    if (out->ports_why)
+        memset(&out->ports, 0, sizeof out->ports);
+    return read_rooms(gs, out);
+}
+
+/* The GameServer of a watch line: its "result" object. */
+static const char *watch_result(json_object *root, json_object **gs, char *err, size_t errlen)
+{
+    json_object *res = member(root, "result"), *e = member(root, "error");
+    if (res && json_object_is_type(res, json_type_object)) {
+        *gs = res;
+        return NULL;
+    }
+    if (!e)
+        return res ? "\"result\" is not an object" : "no \"result\" in the watch line";
+    json_object *msg = member(e, "message");
+    const char *text = json_object_is_type(msg, json_type_string) ? json_object_get_string(msg) : "";
+    size_t n = strlen(text);
+    if (!err || !errlen || n > 80 || !is_text(text, n))
+        return "the watch stream sent an error";
+    snprintf(err, errlen, "the watch stream sent an error: %s", text);
+    return err;
+}
+
+static const char *read_any(const char *json, size_t len, bool watch, svc_agones_gs *out, char *err,
+                            size_t errlen)
 {
     memset(out, 0, sizeof *out);
     const char *why = NULL;
     json_object *root = parse(json, len, err, errlen, &why);
     if (!root)
         return why;
-    read_state(member(root, "status"), out->state);
-    out->ports_why = read_ports(root, &out->ports);
-    if (out->ports_why)
-        memset(&out->ports, 0, sizeof out->ports);
-    why = read_rooms(root, out);
+    json_object *gs = root;
+    if (watch)
+        why = watch_result(root, &gs, err, errlen);
+    if (!why)
+        why = read_gs(gs, out);
     json_object_put(root);
     if (why) {
         svc_agones_gs_free(out);
         memset(out, 0, sizeof *out);
     }
     return why;
+}
+
+const char *svc_agones_gs_read(const char *json, size_t len, svc_agones_gs *out, char *err, size_t errlen)
+{
+    return read_any(json, len, false, out, err, errlen);
+}
+
+const char *svc_agones_gs_read_watch(const char *json, size_t len, svc_agones_gs *out, char *err,
+                                     size_t errlen)
+{
+    return read_any(json, len, true, out, err, errlen);
 }
 
 void svc_agones_gs_free(svc_agones_gs *gs)

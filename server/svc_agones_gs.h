@@ -69,6 +69,12 @@ typedef struct svc_agones_gs {
  * Returns NULL, or why the text is not read at all (static, or in err):
  * then *out is empty. Either way call svc_agones_gs_free(out) after. */
 const char *svc_agones_gs_read(const char *json, size_t len, svc_agones_gs *out, char *err, size_t errlen);
+/* One line of the SDK's GET /watch/gameserver stream (newline-delimited
+ * JSON, one {"result": GameServer} per change): the same, read from the
+ * "result" object; {"error": {"message": ...}} or a line without a
+ * "result" object is refused with the reason. */
+const char *svc_agones_gs_read_watch(const char *json, size_t len, svc_agones_gs *out, char *err,
+                                     size_t errlen);
 /* Frees what svc_agones_gs_read allocated in gs (not gs itself); accepts an
  * emptied gs. */
 void svc_agones_gs_free(svc_agones_gs *gs);

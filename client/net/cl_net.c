@@ -156,6 +156,13 @@ static void run_timers(cl_net_t *n, uint64_t now_ms)
             cl_net_give_up(n, "no answer from the server");
         return;
     }
+    if (n->join_retry_at && now_ms >= n->join_retry_at) {
+        n->join_retry_at = 0;
+        wire_msg m = {.type = WIRE_JOIN_ROOM};
+        memcpy(m.join.code, n->join_code, sizeof m.join.code);
+        if (n->phase == CL_NET_ONLINE && n->join_code[0])
+            cl_net_send_msg(n, &m);
+    }
     if (n->phase != CL_NET_RESUMING)
         return;
     /* Also when connected again but not let back in yet: a server that

@@ -173,7 +173,13 @@ const char *cl_net_parse_addr(const char *text, char *host, size_t cap, int *por
  * connected, not in a room, ...). Answers arrive as events. */
 const char *cl_net_create_room(cl_net_t *n, const pz_params *p, bool has_seed, uint64_t seed, int series_len);
 const char *cl_net_create_room_id(cl_net_t *n, const char *game_id, int series_len);
-const char *cl_net_join_room(cl_net_t *n, const char *code); /* typed code, normalised */
+/* Typed code, normalised. A code the server does not know yet ("no room
+ * with code") is asked for again every CL_NET_JOIN_RETRY_MS for
+ * CL_NET_JOIN_WAIT_MS before the error event: a room a matchmaker just
+ * reserved may open a moment after its join link arrives. */
+const char *cl_net_join_room(cl_net_t *n, const char *code);
+#define CL_NET_JOIN_WAIT_MS 3000
+#define CL_NET_JOIN_RETRY_MS 200
 const char *cl_net_quick_match(cl_net_t *n);
 const char *cl_net_ready(cl_net_t *n, bool ready);
 const char *cl_net_rematch(cl_net_t *n);

@@ -82,6 +82,10 @@ struct cl_net {
     int game_port;                           /* the port cl_net_connect was given */
     int hops;                                /* WATCH_AT followed (at most one) */
     bool following; /* connecting to the spectator port: WELCOME there sends WATCH, not CONNECTED */
+
+    /* JOIN_ROOM of a code not open yet, asked again (cl_net_join_room). */
+    char join_code[WIRE_ROOM_CODE_LEN + 1]; /* the code asked for ("" none) */
+    uint64_t join_until, join_retry_at;     /* retry until; the next try (0 none) */
 };
 
 /* ENet is initialised once per process, on the first hub or discovery

@@ -79,6 +79,8 @@ static void on_room_state(cl_net_t *n, const wire_msg *m)
     if (!n->in_room && strcmp(m->room.code, n->left_code) == 0)
         return; /* about the room we left, sent before the server knew */
     n->left_code[0] = '\0';
+    n->join_code[0] = '\0';
+    n->join_retry_at = 0;
     bool fresh = !n->in_room || strcmp(n->room.code, m->room.code) != 0;
     n->room = m->room;
     n->watching = m->room.your_slot == WIRE_SLOT_WATCHER;
@@ -303,6 +305,12 @@ static void on_error(cl_net_t *n, const wire_msg *m)
         cl_net_push_text(n, CL_EV_DISCONNECTED, 0, "could not resume: %s", m->error.text);
         return;
     }
+    if (m->error.code == WIRE_ERR_NO_ROOM && n->join_code[0] && !n->in_room &&
+        n->hub->now_ms < n->join_until) {
+        n->join_retry_at = n->hub->now_ms + CL_NET_JOIN_RETRY_MS; /* not open yet? (cl_net_join_room) */
+        return;
+    }
+    n->join_code[0] = '\0';
     cl_net_push_text(n, CL_EV_ERROR, m->error.code, "%s", m->error.text);
 }
 

@@ -116,6 +116,9 @@ const char *cl_net_join_room(cl_net_t *n, const char *code)
         return "a room code is 5 letters or digits";
     if (strcmp(m.join.code, n->left_code) == 0)
         n->left_code[0] = '\0'; /* going back in: its states count again */
+    memcpy(n->join_code, m.join.code, sizeof n->join_code);
+    n->join_until = n->hub->now_ms + CL_NET_JOIN_WAIT_MS;
+    n->join_retry_at = 0;
     return send_or_fail(n, &m);
 }
 
