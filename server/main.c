@@ -222,6 +222,8 @@ static int serve(sv_t *sv, sv_config *cfg, services *svc, int argc, char **argv)
             sd_notify(0, "WATCHDOG=1");
             next_wd = now + (wd_every ? wd_every : 1);
         }
+        if (agones) /* a reserved room opens as soon as the watch stream brings it */
+            agones_reservations(sv, cfg, agones);
         /* Health from this loop only: if it stalls, the pings stop. */
         if (agones && now >= next_health) {
             svc_agones_health(agones);
@@ -242,7 +244,6 @@ static int serve(sv_t *sv, sv_config *cfg, services *svc, int argc, char **argv)
             if (agones) {
                 svc_agones_publish(agones, st.peers_now, st.rooms_now, sv_draining(sv));
                 agones_idle(sv, cfg, agones, &st, now, &idle_since);
-                agones_reservations(sv, cfg, agones);
                 agones_spectate_port(sv, agones, &spectate_told);
             }
             if (done)
@@ -354,7 +355,8 @@ int main(int argc, char **argv)
     }
     if (agones_port > 0) {
         /* The game socket is bound: the thread's first call is Ready. */
-        svc.agones = svc_agones_start(agones_port, cfg.max_clients, cfg.max_rooms, lg, &why);
+        svc.agones = svc_agones_start(agones_port, cfg.max_clients, cfg.max_rooms,
+                                      cfg.agones_idle_ms > 0 ? 0 : cfg.agones_idle_ready_ms, lg, &why);
         if (!svc.agones) {
             fprintf(stderr, "mazerace-server: agones: %s\n", why);
             svc_metrics_stop(svc.metrics);

@@ -93,6 +93,9 @@ typedef struct sv_config {
     int agones_health_ms;
     int agones_idle_ms;
     int agones_reserve_ms; /* a matchmaker's reserved room waits this long for a player; default 60000 */
+    /* Allocated with no player and no room for this long: back to Ready
+     * (0..86400000, default 60000; 0 = never; agones_idle_ms wins). */
+    int agones_idle_ready_ms;
     /* The match database (mazerace-server opens it; docs/server.md,
      * "Database"): a path, SV_DB_NONE, or "" for the default location. */
     char db[256];

@@ -41,6 +41,7 @@ void sv_config_defaults(sv_config *cfg)
     cfg->drain_timeout_ms = 60000;
     cfg->agones_health_ms = 2000;
     cfg->agones_reserve_ms = 60000;
+    cfg->agones_idle_ready_ms = 60000;
 }
 
 const char *sv_config_check(const sv_config *cfg)
@@ -107,6 +108,8 @@ const char *sv_config_check(const sv_config *cfg)
         return "Agones health interval must be 0.1..60 s";
     if (cfg->agones_idle_ms < 0 || cfg->agones_idle_ms > 86400000)
         return "Agones idle shutdown must be 0..86400 s";
+    if (cfg->agones_idle_ready_ms < 0 || cfg->agones_idle_ready_ms > 86400000)
+        return "Agones idle ready must be 0..86400 s";
     if (cfg->agones_reserve_ms < 100 || cfg->agones_reserve_ms > 3600000)
         return "Agones reserve wait must be 0.1..3600 s";
     if (cfg->log_format < SV_LOGFMT_AUTO || cfg->log_format > SV_LOGFMT_JSON)

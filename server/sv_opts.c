@@ -330,6 +330,12 @@ const sv_opt sv_opts[] = {
      "connected, "
      "0..86400 s; 0 = never (a long-lived server of many rooms)",
      NULL, NULL},
+    {"agones_idle_ready", "SEC", SV_OPT_SECONDS, F(agones_idle_ready_ms), 0, 86400, 1, SV_SEC_SERVICE, false,
+     "Agones: once the GameServer is Allocated, go back to Ready (POST /ready) after this long with no "
+     "player "
+     "and no room, so the Fleet may scale it down or replace it, 0..86400 s; 0 = never; agones_idle_shutdown "
+     "wins when set",
+     NULL, NULL},
     {"db", "PATH", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_SERVICE, false,
      "the match database: every finished match with both move logs; a file (SQLite), or a "
      "postgresql:// URI shared by a fleet of servers; none = keep no records; "

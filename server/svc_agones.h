@@ -1,5 +1,6 @@
 /* svc_agones.h: mazerace-server as an Agones GameServer: the SDK sidecar's REST API (Ready, Health, labels,
- * Counters, GameServer state, Shutdown) spoken by libcurl on a thread of its own. */
+ * Counters, GameServer state and its watch stream, Allocate, Shutdown) spoken by libcurl on threads of its
+ * own. */
 #ifndef MR_SVC_AGONES_H
 #define MR_SVC_AGONES_H
 
@@ -21,9 +22,13 @@ typedef struct svc_agones svc_agones;
  * max_players and max_rooms the capacities of the "players" and "rooms"
  * Counters. The thread marks the GameServer Ready first (the caller has
  * bound the game socket) and logs through lg, which must outlive the
- * handle. NULL with *err (static) on failure. */
-svc_agones *svc_agones_start(int port, int max_players, int max_rooms, const struct sv_log *lg,
-                             const char **err);
+ * handle. A second thread keeps GET /watch/gameserver open and reads each
+ * change of the GameServer as it comes (reservations, ports, state); while
+ * that stream is open nothing is polled. idle_ready_ms > 0: once Allocated
+ * with no player and no room for that long, POST /ready (back to the
+ * Fleet's pool; 0 = never). NULL with *err (static) on failure. */
+svc_agones *svc_agones_start(int port, int max_players, int max_rooms, int idle_ready_ms,
+                             const struct sv_log *lg, const char **err);
 /* Called by the game loop every agones_health interval: the thread sends one /health per
  * call it sees, so a loop that stalls stops the pings and Agones marks the
  * server Unhealthy. */
@@ -32,8 +37,8 @@ void svc_agones_health(svc_agones *a);
  * when they changed, at most once per SVC_AGONES_COUNTER_MS. Draining
  * lowers both capacities to the counts, so no allocation picks the server. */
 void svc_agones_publish(svc_agones *a, int players, int rooms, bool draining);
-/* True once the sidecar has reported the GameServer Allocated (GET
- * /gameserver after each health ping). */
+/* Whether the GameServer is Allocated, as the last GameServer read said
+ * (false again once it went back to Ready). */
 bool svc_agones_allocated(svc_agones *a);
 /* The host ports Agones mapped to the container's game and spectator
  * ports: the entries of the GameServer's status.ports named "game" and
@@ -55,7 +60,8 @@ typedef struct svc_agones_resv {
  * pz_id_parse takes) into *out: NULL, or why not (static, or in err). */
 const char *svc_agones_parse_entry(const char *entry, svc_agones_resv *out, char *err, size_t errlen);
 /* The oldest reservation read and not yet taken (true), each entry once
- * (the last 1024 entries are remembered); never waits on the sidecar. */
+ * (the last 1024 entries are remembered); never waits on the sidecar, and
+ * takes no lock when none is waiting (call it on every turn of the loop). */
 bool svc_agones_take_reservation(svc_agones *a, svc_agones_resv *out);
 /* Asks for POST /shutdown (retried for up to 5 s), stops the thread and
  * frees. Returns once the thread has ended: at most about 8 s with a

@@ -174,12 +174,14 @@ const char *cl_net_parse_addr(const char *text, char *host, size_t cap, int *por
 const char *cl_net_create_room(cl_net_t *n, const pz_params *p, bool has_seed, uint64_t seed, int series_len);
 const char *cl_net_create_room_id(cl_net_t *n, const char *game_id, int series_len);
 /* Typed code, normalised. A code the server does not know yet ("no room
- * with code") is asked for again every CL_NET_JOIN_RETRY_MS for
- * CL_NET_JOIN_WAIT_MS before the error event: a room a matchmaker just
- * reserved may open a moment after its join link arrives. */
+ * with code") is asked for again after CL_NET_JOIN_RETRY_MS, then twice as
+ * long each time, for up to CL_NET_JOIN_WAIT_MS before the error event: a
+ * room a matchmaker just reserved may open a moment after its join link
+ * arrives. At most 5 tries in all: the server lets an address miss 5 codes
+ * in a row before it makes it wait (docs/reliability.md). */
 const char *cl_net_join_room(cl_net_t *n, const char *code);
 #define CL_NET_JOIN_WAIT_MS 3000
-#define CL_NET_JOIN_RETRY_MS 200
+#define CL_NET_JOIN_RETRY_MS 100
 const char *cl_net_quick_match(cl_net_t *n);
 const char *cl_net_ready(cl_net_t *n, bool ready);
 const char *cl_net_rematch(cl_net_t *n);

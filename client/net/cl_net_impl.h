@@ -86,6 +86,7 @@ struct cl_net {
     /* JOIN_ROOM of a code not open yet, asked again (cl_net_join_room). */
     char join_code[WIRE_ROOM_CODE_LEN + 1]; /* the code asked for ("" none) */
     uint64_t join_until, join_retry_at;     /* retry until; the next try (0 none) */
+    uint32_t join_delay_ms;                 /* the wait before the next try */
 };
 
 /* ENet is initialised once per process, on the first hub or discovery

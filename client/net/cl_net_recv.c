@@ -306,8 +306,9 @@ static void on_error(cl_net_t *n, const wire_msg *m)
         return;
     }
     if (m->error.code == WIRE_ERR_NO_ROOM && n->join_code[0] && !n->in_room &&
-        n->hub->now_ms < n->join_until) {
-        n->join_retry_at = n->hub->now_ms + CL_NET_JOIN_RETRY_MS; /* not open yet? (cl_net_join_room) */
+        n->hub->now_ms + n->join_delay_ms <= n->join_until) {
+        n->join_retry_at = n->hub->now_ms + n->join_delay_ms; /* not open yet? (cl_net_join_room) */
+        n->join_delay_ms *= 2;
         return;
     }
     n->join_code[0] = '\0';

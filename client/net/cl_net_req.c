@@ -119,6 +119,7 @@ const char *cl_net_join_room(cl_net_t *n, const char *code)
     memcpy(n->join_code, m.join.code, sizeof n->join_code);
     n->join_until = n->hub->now_ms + CL_NET_JOIN_WAIT_MS;
     n->join_retry_at = 0;
+    n->join_delay_ms = CL_NET_JOIN_RETRY_MS;
     return send_or_fail(n, &m);
 }
 

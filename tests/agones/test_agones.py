@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """tests/agones/test_agones.py: the real mazerace-server against the mock Agones SDK sidecar (mock_sdk.py), with
 real bots over 127.0.0.1: Ready, labels, periodic Health, Counters as bots join and leave, Shutdown after a drain
-(SIGTERM, or idle after an allocation), rooms a matchmaker reserved by annotation, the host ports of status.ports (the
-"spectate" one told to spectators by WATCH_AT), and a sidecar that is down, slow or failing never slows a bot match.
+(SIGTERM, or idle after an allocation), back to Ready after an allocation once idle, rooms a matchmaker reserved by
+annotation read from the watch stream (joined by a client started as the allocation returns), the host ports of
+status.ports (the "spectate" one told to spectators by WATCH_AT), and a sidecar that is down, slow or failing never
+slows a bot match.
 
 Usage: test_agones.py SERVER BOT
 The environment's MR_WATCH_AT_PROBE names tests/agones/watch_at_probe (a raw ENet spectator); without it the WATCH_AT
@@ -267,9 +269,13 @@ class AgonesTest(unittest.TestCase):
                             "--matches", "1", "--quiet"], capture_output=True, text=True, timeout=30)
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("no room with code XYZ23", r.stdout + r.stderr)
-        # Each entry once: more GET /gameserver with the same annotations, no second reservation or warning.
-        g0 = len(sdk.calls("/gameserver"))
-        self.assertTrue(sdk.wait_for(lambda: len(sdk.calls("/gameserver")) >= g0 + 5, 5))
+        # Each entry once: the GameServer sent again and again with the same annotations, no second reservation
+        # or warning.
+        for _ in range(5):  # one at a time: the stream sends the latest GameServer, changes in a burst once
+            w0 = sdk.watch_sent
+            sdk.set_state("Allocated")
+            self.assertTrue(sdk.wait_for(lambda: sdk.watch_sent > w0, 5))
+        self.assertTrue(srv.expect(r"ignoring annotation mazerace.io/room-BAD=", 1))
         with srv._lock:
             lines = list(srv.lines)
         self.assertEqual(len([l for l in lines if "room ABCDE reserved" in l]), 1)
@@ -283,11 +289,14 @@ class AgonesTest(unittest.TestCase):
 
     def test_mapped_ports(self):
         """status.ports of the GameServer: the host ports of "game" and "spectate" are read and logged; a bad
-        status.ports (or a bad JSON text) is refused whole, said once, and the ports read before are kept."""
-        sdk = self.sdk = MockSdk().start()
+        status.ports (or a bad JSON text) is refused whole, said once, and the ports read before are kept. (A
+        sidecar without the watch stream: the GameServer is read by GET /gameserver after each ping.)"""
+        sdk = self.sdk = MockSdk(watch=False).start()
         sdk.set_ports([{"name": "game", "port": 7001}, {"name": "spectate", "port": 7002},
                        {"name": "metrics", "port": 7003}])
         srv = self.start(sdk.port, "--agones-health", "0.2")
+        self.assertTrue(srv.expect(r"the SDK sidecar has no /watch/gameserver \(404\): reading the GameServer after "
+                                   r"each health ping instead", 10))
         self.assertTrue(srv.expect(r'agones: GameServer host ports: "game" 7001, "spectate" 7002$', 10))
         # A port as a string (the SDK sends numbers): the whole array refused, the old ports kept.
         sdk.set_ports([{"name": "game", "port": 7001}, {"name": "spectate", "port": "7005"}])
@@ -349,6 +358,72 @@ class AgonesTest(unittest.TestCase):
             relay.stop()
         srv.p.send_signal(signal.SIGTERM)
         self.assertEqual(srv.wait(15), 0)
+
+    def test_watch_reservation(self):
+        """The GameServer comes from the watch stream, not from polling: with health pings (and so polls) only
+        every 30 s, a reserved room opens as the allocation lands, and two players started the moment the
+        allocation returns (within 100 ms) join it by code and race to a result."""
+        sdk = self.sdk = MockSdk().start()
+        srv = self.start(sdk.port, "--agones-health", "30", "--db", "none")
+        self.assertTrue(sdk.wait_for(lambda: sdk.calls("/ready"), 10))
+        self.assertTrue(sdk.wait_for(lambda: sdk.calls("/watch/gameserver"), 10), "no watch stream opened")
+        self.assertTrue(sdk.wait_for(lambda: sdk.watch_sent >= 1, 5))
+        self.assertLessEqual(len(sdk.calls("/gameserver")), 2)  # the catch-up GET when the stream opened, no polls
+        t0 = time.monotonic()
+        sdk.allocate({"mazerace.io/room-WQ7KM": "maze:15x11:easy"})
+        # The matchmaker hands out the join link now: both players start at once.
+        p = subprocess.Popen([BOT, "--server", "127.0.0.1:%d" % srv.port, "--room", "WQ7KM", "--bots", "2",
+                              "--matches", "1", "--pace", "30", "--quiet", "--timeout", "30"],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        started_ms = (time.monotonic() - t0) * 1000.0
+        self.assertLess(started_ms, 100.0, "the test started the players late")
+        out, _ = p.communicate(timeout=60)
+        sys.stderr.write("".join("  [bot] %s\n" % l for l in out.splitlines()))
+        self.assertEqual(p.returncode, 0, out)
+        self.assertIn("2 done, 0 failed", out)
+        self.assertTrue(srv.expect(r"room WQ7KM reserved by the matchmaker: maze:15x11:easy#\d+", 1))
+        self.assertTrue(srv.expect(r"room WQ7KM game 1 finished: winner bot-\d \(solved\)", 5))
+        self.assertLessEqual(len(sdk.calls("/gameserver")), 2, "the GameServer was polled")
+        sys.stderr.write("  players started %.1f ms after the allocation\n" % started_ms)
+        # A line the watch cannot take (an error from the gateway) is said once; the next good one is read.
+        sdk.set_raw_watch('{"error": {"code": 14, "message": "transport is closing"}}')
+        self.assertTrue(srv.expect(r"ignoring the GameServer of GET /watch/gameserver: the watch stream sent an "
+                                   r"error: transport is closing", 5))
+        sdk.set_raw_watch(None)
+        sdk.set_annotation("mazerace.io/room-HJK23", "ice:8x8:easy")
+        self.assertTrue(srv.expect(r"room HJK23 reserved by the matchmaker: ice:8x8:easy#\d+", 5))
+        srv.p.send_signal(signal.SIGTERM)
+        self.assertEqual(srv.wait(15), 0)
+
+    def test_back_to_ready(self):
+        """--agones-idle-ready: Allocated, then empty after the last race for the idle time: POST /ready puts the
+        GameServer back in the pool (no Shutdown); a reservation that lands on it while Ready makes it Allocated
+        again (POST /allocate)."""
+        sdk = self.sdk = MockSdk().start()
+        srv = self.start(sdk.port, "--agones-health", "0.2", "--agones-idle-ready", "1", "--grace", "0.5",
+                         "--db", "none")
+        self.assertTrue(sdk.wait_for(lambda: sdk.state == "Ready", 10))
+        # Ready and idle for longer than the setting: nothing happens (not Allocated).
+        h0 = len(sdk.calls("/health"))
+        self.assertTrue(sdk.wait_for(lambda: len(sdk.calls("/health")) >= h0 + 8, 5))
+        self.assertEqual(len(sdk.calls("/ready")), 1)
+        # Allocated for a pair who race; after they leave and the idle time passes: back to Ready.
+        sdk.allocate({"mazerace.io/room-ABCDE": "maze:15x11:easy"})
+        self.assertTrue(srv.expect(r"GameServer is Allocated", 5))
+        bots(srv.port, "--room", "ABCDE", "--bots", "2", "--matches", "1", "--pace", "30")
+        self.assertTrue(sdk.wait_for(lambda: len(sdk.calls("/ready")) == 2, 10), "no second POST /ready")
+        self.assertTrue(srv.expect(r"agones: Allocated with no player and no room for 1000 ms: back to Ready", 1))
+        self.assertEqual(sdk.state, "Ready")
+        self.assertFalse(sdk.calls("/shutdown"))
+        self.assertIsNone(srv.p.poll())
+        # An allocation that met our return: the reservation arrives on a Ready GameServer.
+        sdk.set_annotation("mazerace.io/room-XYZ23", "sum:5x5:easy")
+        self.assertTrue(sdk.wait_for(lambda: sdk.calls("/allocate"), 5), "no POST /allocate")
+        self.assertTrue(sdk.wait_for(lambda: sdk.state == "Allocated", 5))
+        self.assertTrue(srv.expect(r"room XYZ23 reserved by the matchmaker", 5))
+        srv.p.send_signal(signal.SIGTERM)
+        self.assertEqual(srv.wait(15), 0)
+        self.assertEqual(len(sdk.calls("/shutdown")), 1)
 
     def test_default_off(self):
         """Without --agones and without AGONES_SDK_HTTP_PORT nothing talks to a sidecar."""
