@@ -214,7 +214,7 @@ static const char *watch_result(json_object *root, json_object **gs, char *err, 
     json_object *msg = member(e, "message");
     const char *text = json_object_is_type(msg, json_type_string) ? json_object_get_string(msg) : "";
     size_t n = strlen(text);
-    if (!err || !errlen || n > 80 || !is_text(text, n))
+    if (!err || !errlen || n == 0 || n > 80 || !is_text(text, n))
         return "the watch stream sent an error";
     snprintf(err, errlen, "the watch stream sent an error: %s", text);
     return err;

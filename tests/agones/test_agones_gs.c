@@ -456,6 +456,45 @@ static void test_bounds(void **state)
     free(deep);
 }
 
+/* One line of GET /watch/gameserver: {"result": GameServer} is read like the GET answer; an error line, a
+ * line without a "result" object, or a bare GameServer is refused with its reason and nothing kept. */
+static void test_watch_line(void **state)
+{
+    (void)state;
+    static char err[128];
+    svc_agones_gs gs;
+    char line[sizeof sdk_reply + 16];
+    snprintf(line, sizeof line, "{\"result\":%s}", sdk_reply);
+    assert_null(svc_agones_gs_read_watch(line, strlen(line), &gs, err, sizeof err));
+    assert_string_equal(gs.state, "Allocated");
+    assert_int_equal(gs.ports.n, 3);
+    assert_int_equal(gs.n_rooms, 2);
+    assert_string_equal(gs.rooms[0].entry, "ABCDE=maze:15x11:easy");
+    svc_agones_gs_free(&gs);
+    static const struct {
+        const char *text, *why;
+    } bad[] = {
+        {"{\"error\":{\"code\":14,\"message\":\"transport is closing\"}}",
+         "the watch stream sent an error: transport is closing"},
+        {"{\"error\":{\"code\":2}}", "the watch stream sent an error"},
+        {"{\"result\":[1]}", "\"result\" is not an object"},
+        {"{\"status\":{\"state\":\"Allocated\"}}", "no \"result\" in the watch line"},
+        {"{\"result\":{\"status\":{\"state\":\"Ready\"}}", "the text ends early (cut short?)"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *why = svc_agones_gs_read_watch(bad[i].text, strlen(bad[i].text), &gs, err, sizeof err);
+        assert_non_null(why);
+        assert_string_equal(why, bad[i].why);
+        assert_empty(&gs);
+        svc_agones_gs_free(&gs);
+    }
+    /* The GET reader does not unwrap "result": the state is not where it looks. */
+    snprintf(line, sizeof line, "{\"result\":{\"status\":{\"state\":\"Allocated\"}}}");
+    assert_null(read_text(line, &gs));
+    assert_string_equal(gs.state, "");
+    svc_agones_gs_free(&gs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -463,7 +502,7 @@ int main(void)
         cmocka_unit_test(test_cases),     cmocka_unit_test(test_nul_inside),
         cmocka_unit_test(test_state),     cmocka_unit_test(test_annotations),
         cmocka_unit_test(test_every_cut), cmocka_unit_test(test_mutations),
-        cmocka_unit_test(test_bounds),
+        cmocka_unit_test(test_bounds),    cmocka_unit_test(test_watch_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
