@@ -23,11 +23,14 @@ FROM debian:12-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends libenet7 libmicrohttpd12 libsystemd0 libcurl4 libjson-c5 libsqlite3-0 libpq5 \
  && rm -rf /var/lib/apt/lists/* \
- && useradd --system --user-group --home-dir /var/lib/mazerace --create-home \
+ && groupadd --system --gid 10001 mazerace \
+ && useradd --system --uid 10001 --gid 10001 --home-dir /var/lib/mazerace --create-home \
         --shell /usr/sbin/nologin mazerace
 COPY --from=build /out/usr/bin/mazerace-server /out/usr/bin/mazerace-bot /out/usr/bin/mazerace-gen /usr/bin/
 COPY --from=build /out/etc/mazerace/server.conf /etc/mazerace/server.conf
-USER mazerace
+# Numeric, so Kubernetes can check runAsNonRoot without reading /etc/passwd (the restricted Pod Security
+# Standard refuses a named user); packaging/agones/fleet.yaml runs it as the same 10001:10001.
+USER 10001:10001
 WORKDIR /var/lib/mazerace
 # Game (ENet), LAN discovery and spectators (ENet, the port CMD sets) over UDP; Prometheus metrics and
 # /healthz over TCP.

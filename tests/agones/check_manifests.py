@@ -3,7 +3,11 @@
 requires (a small schema per kind, below), agree with each other (fleet name, counter keys) and with the server
 (its flags pass mazerace-server --check-config, the counter capacities are its --max-rooms / --max-clients, the
 protocol label is its wire version, the health period outlasts its ping interval, the UDP ports named "game" and
-"spectate" are the server's game port and its spectator port, which the args set explicitly).
+"spectate" are the server's game port and its spectator port, which the args set explicitly), run under the
+restricted Pod Security Standard (numeric non-root user, the image's own, read-only root file system, no
+capabilities, no privilege escalation, a seccomp profile), keep their records in PostgreSQL named by a Secret with
+the spool on a volume, and have a puzzle-memory budget (the server's own default under the container's memory
+limit, read with a stand-in cgroup) at most half that limit.
 
 Usage: check_manifests.py MANIFEST_DIR [MAZERACE_SERVER]
 Not a full Kubernetes validation (no cluster here): the fields and values listed are the ones Agones rejects
@@ -13,6 +17,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 import yaml
 
@@ -120,7 +125,7 @@ def check_fleet(doc, path):
     server = next((c for c in containers if c.get("name") == gs.get("container", names[0] if names else None)),
                   None)
     return {"name": name, "counters": counters, "health": health, "server": server, "path": path,
-            "ports": by_name}
+            "ports": by_name, "pod": pod}
 
 
 def check_autoscaler(doc, path, fleet):
@@ -207,6 +212,124 @@ def flag_value(args, flag):
     return None
 
 
+SECRET_STANDIN = "postgresql://mazerace@db.invalid/mazerace"  # what $(VAR) of a Secret stands for here
+
+
+def env_of(c):
+    return {e.get("name"): e for e in c.get("env") or [] if isinstance(e, dict)}
+
+
+def expand(args, c):
+    """The args as Kubernetes passes them: $(VAR) of the container's env replaced (a Secret's by a stand-in)."""
+    env = env_of(c)
+
+    def one(m):
+        e = env.get(m.group(1))
+        if e is None:
+            return m.group(0)
+        return str(e["value"]) if "value" in e else SECRET_STANDIN
+    return [re.sub(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)", one, a) for a in args]
+
+
+def mem_bytes(q):
+    """A Kubernetes memory quantity (128Mi, 1G, 268435456) in bytes, or None."""
+    m = re.fullmatch(r"(\d+)(Ki|Mi|Gi|Ti|k|M|G|T)?", str(q))
+    if not m:
+        return None
+    mult = {None: 1, "Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30, "Ti": 1 << 40, "k": 10 ** 3, "M": 10 ** 6,
+            "G": 10 ** 9, "T": 10 ** 12}
+    return int(m.group(1)) * mult[m.group(2)]
+
+
+def dockerfile_user(d):
+    """USER of the Dockerfile's last stage (the image the Fleet runs), or None when there is no Dockerfile."""
+    p = os.path.join(d, "..", "..", "Dockerfile")
+    if not os.path.exists(p):
+        return None
+    user = None
+    for line in open(p):
+        if line.startswith("FROM "):
+            user = ""
+        elif line.startswith("USER "):
+            user = line.split()[1]
+    return user
+
+
+def check_security(fleet, image_user):
+    """The restricted Pod Security Standard for the server's container (the SDK sidecar is Agones' own)."""
+    path, c, pod = fleet["path"], fleet["server"], fleet["pod"]
+    csc = c.get("securityContext") or {}
+    psc = pod.get("securityContext") or {}
+
+    def eff(k):
+        return csc.get(k, psc.get(k))
+    if eff("runAsNonRoot") is not True:
+        err(path, "securityContext.runAsNonRoot should be true (restricted Pod Security Standard)")
+    uid, gid = eff("runAsUser"), eff("runAsGroup")
+    for what, v in (("runAsUser", uid), ("runAsGroup", gid)):
+        if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
+            err(path, "securityContext.%s should be a numeric non-root id, not %r" % (what, v))
+    if csc.get("readOnlyRootFilesystem") is not True:
+        err(path, "the server container's securityContext.readOnlyRootFilesystem should be true")
+    if csc.get("allowPrivilegeEscalation") is not False:
+        err(path, "the server container's securityContext.allowPrivilegeEscalation should be false")
+    caps = csc.get("capabilities") or {}
+    if "ALL" not in (caps.get("drop") or []):
+        err(path, "the server container should drop ALL capabilities (securityContext.capabilities.drop)")
+    if caps.get("add"):
+        err(path, "the server container adds capabilities %s: it needs none (every port is above 1024)" % caps["add"])
+    sc = (csc.get("seccompProfile") or psc.get("seccompProfile") or {}).get("type")
+    one_of(path, "securityContext.seccompProfile.type", sc, ["RuntimeDefault", "Localhost"])
+    if image_user is not None:
+        if not re.fullmatch(r"\d+:\d+", image_user or ""):
+            err(path, "the Dockerfile's USER %r is not numeric UID:GID (runAsNonRoot cannot check a name)" % image_user)
+        elif image_user != "%s:%s" % (uid, gid):
+            err(path, "runAsUser:runAsGroup %s:%s is not the image's USER %s" % (uid, gid, image_user))
+
+
+def check_records(fleet, args):
+    """Records outlive the pod: --db from a Secret (PostgreSQL), the spool on a writable volume."""
+    path, c, pod = fleet["path"], fleet["server"], fleet["pod"]
+    db = flag_value(args, "--db")
+    m = re.fullmatch(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)", db or "")
+    e = env_of(c).get(m.group(1)) if m else None
+    ref = ((e or {}).get("valueFrom") or {}).get("secretKeyRef") or {}
+    if not db:
+        err(path, "the server args should set --db: without it records live in the container and die with the pod")
+    elif not m or not ref.get("name") or not ref.get("key"):
+        err(path, "--db %s should come from a Secret ($(VAR) with VAR's valueFrom.secretKeyRef): a database URL "
+                  "carries its password" % db)
+    spool = flag_value(args, "--db-spool")
+    vols = {v.get("name"): v for v in pod.get("volumes") or [] if isinstance(v, dict)}
+    mounts = [mt for mt in c.get("volumeMounts") or [] if isinstance(mt, dict)]
+    on = [mt for mt in mounts if spool and spool.startswith(str(mt.get("mountPath", "")).rstrip("/") + "/")]
+    if not spool:
+        err(path, "the server args should set --db-spool on a volume (the root file system is read-only)")
+    elif not on or on[0].get("readOnly") or on[0].get("name") not in vols:
+        err(path, "--db-spool %s is not on a writable volume of the pod" % spool)
+
+
+def check_memory(fleet, server_bin, args):
+    """The puzzle-memory budget the server takes in this container (its default follows memory.max) fits."""
+    path, c = fleet["path"], fleet["server"]
+    limit = mem_bytes(((c.get("resources") or {}).get("limits") or {}).get("memory"))
+    if not limit:
+        err(path, "the server container has no memory limit (resources.limits.memory)")
+        return
+    with tempfile.TemporaryDirectory() as cg:
+        with open(os.path.join(cg, "memory.max"), "w") as f:
+            f.write("%d\n" % limit)
+        env = dict(os.environ, MAZERACE_CGROUP_ROOT=cg)
+        r = subprocess.run([server_bin, "--config", "/dev/null"] + args + ["--print-config"], capture_output=True,
+                           text=True, timeout=30, env=env)
+    m = re.search(r"^puzzle_mem = (\d+)$", r.stdout, re.M)
+    if not m:
+        err(path, "no puzzle_mem in the server's --print-config")
+    elif int(m.group(1)) << 20 > limit // 2:
+        err(path, "puzzle_mem %s MiB is more than half the memory limit (%d MiB): the puzzles alone could get the "
+                  "container killed" % (m.group(1), limit >> 20))
+
+
 def check_server(fleet, server_bin):
     """The Fleet's server arguments against the real server."""
     path = fleet["path"]
@@ -214,7 +337,10 @@ def check_server(fleet, server_bin):
     if not c:
         err(path, "no container is the game server")
         return None
-    args = [str(a) for a in c.get("args", [])]
+    raw = [str(a) for a in c.get("args", [])]
+    args = expand(raw, c)
+    check_records(fleet, raw)
+    check_memory(fleet, server_bin, args)
     r = subprocess.run([server_bin, "--config", "/dev/null"] + args + ["--check-config"], capture_output=True,
                        text=True, timeout=30)
     if r.returncode != 0:
@@ -277,6 +403,21 @@ MUTATIONS = [
     ("fleet.yaml", '- --spectator-port\n                - "27912"\n', "", "should set --spectator-port"),
     ("fleet.yaml", '- --spectator-port\n                - "27912"', '- --spectator-port\n                - auto',
      "should set --spectator-port"),
+    ("fleet.yaml", "readOnlyRootFilesystem: true", "readOnlyRootFilesystem: false", "readOnlyRootFilesystem"),
+    ("fleet.yaml", "allowPrivilegeEscalation: false", "allowPrivilegeEscalation: true", "allowPrivilegeEscalation"),
+    ("fleet.yaml", "                    - ALL\n", "                    - NET_RAW\n", "drop ALL capabilities"),
+    ("fleet.yaml", "runAsUser: 10001\n                runAsGroup", "runAsUser: 0\n                runAsGroup",
+     "runAsUser should be a numeric non-root id"),
+    ("fleet.yaml", "runAsNonRoot: true\n                runAsUser", "runAsNonRoot: false\n                runAsUser",
+     "runAsNonRoot should be true"),
+    ("fleet.yaml", "type: RuntimeDefault\n              # Records", "type: Unconfined\n              # Records",
+     "seccompProfile.type"),
+    ("fleet.yaml", "- $(MAZERACE_DB)", "- postgresql://mazerace:pw@db/mazerace", "should come from a Secret"),
+    ("fleet.yaml", "secretKeyRef:", "configMapKeyRef:", "should come from a Secret"),
+    ("fleet.yaml", "mountPath: /var/spool/mazerace", "mountPath: /var/spool/other", "not on a writable volume"),
+    ("fleet.yaml", "- --agones-idle-ready", '- --puzzle-mem\n                - "1024"\n                - --agones-idle-ready',
+     "more than half the memory limit"),
+    ("fleet.yaml", "                  memory: 256Mi\n", "", "has no memory limit"),
 ]
 
 
@@ -345,6 +486,8 @@ def check_dir(d, server_bin):
     fleet = None
     for doc, p in docs.get("Fleet", []):
         fleet = check_fleet(doc, p) or fleet
+    if fleet and fleet["server"]:
+        check_security(fleet, dockerfile_user(d))
     protocol = check_server(fleet, server_bin) if fleet and server_bin else None
     for doc, p in docs.get("FleetAutoscaler", []):
         check_autoscaler(doc, p, fleet)

@@ -63,10 +63,14 @@ grep -q "/dev/tcp/127.0.0.1/$metrics" <<<"$(grep '^HEALTHCHECK' <<<"$runtime")" 
     fail "HEALTHCHECK does not ask /healthz on port $metrics"
 grep -q '/healthz' <<<"$runtime" || fail "HEALTHCHECK does not ask /healthz"
 
-# A non-root user, created in this stage.
+# A non-root user given as numbers UID:GID (Kubernetes checks runAsNonRoot only on a numeric user), created
+# in this stage with those numbers.
 user=$(grep '^USER' <<<"$runtime" | awk '{print $2}')
-[ -n "$user" ] && [ "$user" != root ] && [ "$user" != 0 ] || fail "the runtime stage runs as root"
-grep -q "useradd .*--system.* $user\$" <<<"$runtime" || fail "the runtime stage does not create user $user"
+[[ "$user" =~ ^([0-9]+):([0-9]+)$ ]] || fail "USER is \"$user\", not numeric UID:GID"
+uid=${BASH_REMATCH[1]} gid=${BASH_REMATCH[2]}
+[ "$uid" != 0 ] && [ "$gid" != 0 ] || fail "the runtime stage runs as root ($user)"
+grep -q "useradd .*--system.*--uid $uid --gid $gid " <<<"$runtime" || fail "the runtime stage does not create uid $uid"
+grep -q "groupadd .*--system.*--gid $gid " <<<"$runtime" || fail "the runtime stage does not create gid $gid"
 
 # The documentation says the same.
 grep -qF "EXPOSE $(grep '^EXPOSE' <<<"$runtime" | cut -d' ' -f2-)" "$doc" || fail "docs/packaging.md does not show the EXPOSE line"
