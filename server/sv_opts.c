@@ -305,7 +305,8 @@ const sv_opt sv_opts[] = {
     {"gen_queue", "N", SV_OPT_INT, F(gen_queue), 1, 4096, 1, SV_SEC_LIMITS, false,
      "generation jobs queued or running at once, 1..4096; beyond: ERROR BUSY", NULL, NULL},
     {"puzzle_mem", "MIB", SV_OPT_INT, F(puzzle_mem_mb), 1, 65536, 1, SV_SEC_LIMITS, true,
-     "estimated puzzle memory of all rooms, MiB, 1..65536; one address may hold 1/8; beyond: ERROR MEMORY",
+     "estimated puzzle memory of all rooms, MiB, 1..65536; one address may hold 1/8; beyond: ERROR MEMORY; "
+     "default 1024, or half the cgroup's memory.max when that is less (a container or MemoryMax=)",
      NULL, NULL},
     {"drain_timeout", "SEC", SV_OPT_SECONDS, F(drain_timeout_ms), 0, 3600, 1, SV_SEC_SERVICE, true,
      "on SIGTERM, how long running races may finish before the stop, 0..3600 s; 0 = stop at once", NULL,
@@ -340,7 +341,9 @@ const sv_opt sv_opts[] = {
      "the match database: every finished match with both move logs; a file (SQLite), or a "
      "postgresql:// URI shared by a fleet of servers; none = keep no records; "
      "default = $STATE_DIRECTORY/matches.db under systemd, else $XDG_STATE_HOME/mazerace/matches.db "
-     "(~/.local/state/mazerace/matches.db). A database given here that cannot be opened stops the start "
+     "(~/.local/state/mazerace/matches.db); an SQLite file is locked (FILE.lock) by the server that writes "
+     "it. "
+     "A database given here that cannot be opened, or that another server holds, stops the start "
      "(exit 2); the default one only warns",
      set_db, get_db},
     {"db_spool", "PATH", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_SERVICE, false,
