@@ -7,6 +7,8 @@ SRC=$2
 fails=0
 tmp=$(mktemp -d /tmp/server_config.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
+# The defaults compared here are the machine-independent ones: no cgroup memory limit (docs/server.md, Memory).
+export MAZERACE_CGROUP_ROOT="$tmp/no-cgroup"
 ok() { echo "ok: $1"; }
 bad() { echo "FAIL: $1"; fails=$((fails + 1)); }
 check() { # description, expected exit code, stderr pattern (or ""), command...
