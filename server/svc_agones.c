@@ -75,6 +75,7 @@ struct svc_agones {
     /* The watch thread's own. */
     pthread_t wth;
     bool wth_started;
+    job watch_job; /* the stream's failures and recovery, logged once each */
     CURL *wcurl;
     char line[REPLY_MAX]; /* the watch line being received */
     size_t line_len;
@@ -560,6 +561,7 @@ static size_t on_watch_header(char *data, size_t size, size_t n, void *cls)
     if ((len == 2 && data[0] == '\r') || (len == 1 && data[0] == '\n')) {
         curl_easy_getinfo(a->wcurl, CURLINFO_RESPONSE_CODE, &status);
         if (status == 200) {
+            settle(a, &a->watch_job, "GET " WATCH_PATH, status);
             atomic_store(&a->watch_live, true);
             pthread_mutex_lock(&a->lock);
             a->catch_up = true; /* a change made before the stream opened is read by one GET */
@@ -597,7 +599,7 @@ static void watch_wait(svc_agones *a, uint64_t until)
 static void *watch_run(void *arg)
 {
     svc_agones *a = arg;
-    job j = {0, 0, false};
+    job *j = &a->watch_job;
     char url[160];
     snprintf(url, sizeof url, "%s" WATCH_PATH, a->base);
     curl_easy_setopt(a->wcurl, CURLOPT_URL, url);
@@ -617,7 +619,7 @@ static void *watch_run(void *arg)
     curl_easy_setopt(a->wcurl, CURLOPT_PROTOCOLS_STR, "http");
     curl_easy_setopt(a->wcurl, CURLOPT_PROXY, "");
     while (!atomic_load(&a->quit)) {
-        watch_wait(a, j.next_ms);
+        watch_wait(a, j->next_ms);
         if (atomic_load(&a->quit))
             break;
         a->line_len = 0;
@@ -636,10 +638,10 @@ static void *watch_run(void *arg)
         }
         /* A stream that was open and ended (the sidecar restarted) is
          * reopened like a failed call: at once, then with the back-off. */
-        settle(a, &j, was_live ? "GET " WATCH_PATH " (the stream ended)" : "GET " WATCH_PATH,
+        settle(a, j, was_live ? "GET " WATCH_PATH " (the stream ended)" : "GET " WATCH_PATH,
                was_live && status == 200 ? -1 : status);
         if (was_live)
-            j.next_ms = now_ms() + BACKOFF_FIRST_MS;
+            j->next_ms = now_ms() + BACKOFF_FIRST_MS;
     }
     return NULL;
 }
