@@ -5,17 +5,21 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bot_model.h"
 #include "cl_app.h"
 #include "cl_draw.h"
 
 enum { S_KIND, S_SIZE, S_DIFF, S_ID, S_BOT, S_SERIES, S_START, S_BACK };
 
-/* Computer paces, slowest first: ms per move and mistake rate. */
-static const struct {
-    const char *name;
-    uint32_t ms;
-    double mistakes;
-} bots[] = {{"relaxed", 900, 0.15}, {"steady", 500, 0.08}, {"quick", 260, 0.03}};
+/* The deprecated --bot-pace: a fixed pace with the old "relaxed" mistake rate. */
+#define FIXED_PACE_MISTAKES 0.15
+/* What each level means to a player, shown while the choice is selected. */
+static const char *const level_words[BOT_LEVEL_COUNT] = {
+    "beginner: slower than a first-time player, with plenty of mistakes",
+    "casual: about a person on their first few races",
+    "strong: a practised player who rarely goes wrong",
+    "expert: fast and sure; a real challenge",
+};
 static const int series_opts[] = {1, 3, 5};
 
 static int sizes(const pz_kind *k, int out_w[], int out_h[])
@@ -87,9 +91,10 @@ static void enter(cl_app *a)
     it->maxlen = 150;
     if (a->mode == CL_MODE_COMPUTER) {
         it = cl_form_add(&a->form, CL_ITEM_CHOICE, S_BOT, "Computer");
-        for (size_t i = 0; i < sizeof bots / sizeof bots[0]; i++)
-            cl_item_choice(it, bots[i].name);
-        it->choice = 1;
+        for (int i = 0; i < BOT_LEVEL_COUNT; i++)
+            cl_item_choice(it, bot_level_name(i));
+        it->choice = a->args.bot_level >= 0 && a->args.bot_level < BOT_LEVEL_COUNT ? a->args.bot_level
+                                                                                   : BOT_LEVEL_DEFAULT;
     }
     it = cl_form_add(&a->form, CL_ITEM_CHOICE, S_SERIES, "Series");
     for (size_t i = 0; i < sizeof series_opts / sizeof series_opts[0]; i++) {
@@ -136,18 +141,21 @@ const char *cl_app_start_mode(cl_app *a, int mode, const char *game_id, int seri
     }
     uint32_t ms = 0;
     double mist = 0;
+    int level = -1;
     const char *other = "Player 2";
     if (mode == CL_MODE_COMPUTER) {
-        if (bot_level < 0 || bot_level >= (int)(sizeof bots / sizeof bots[0]))
-            bot_level = 1;
-        ms = a->args.bot_ms && (a->args.computer_id || bot_level == 1) ? (uint32_t)a->args.bot_ms
-                                                                       : bots[bot_level].ms;
-        mist = bots[bot_level].mistakes;
+        /* --bot-pace (deprecated) still plays at a fixed pace. */
+        if (a->args.bot_ms > 0) {
+            ms = (uint32_t)a->args.bot_ms;
+            mist = FIXED_PACE_MISTAKES;
+        } else {
+            level = bot_level >= 0 && bot_level < BOT_LEVEL_COUNT ? bot_level : BOT_LEVEL_DEFAULT;
+        }
         other = "Computer";
     }
     const char *me = mode == CL_MODE_HOTSEAT ? "Player 1" : a->settings.name;
-    cl_backend *b = cl_backend_local(game_id, me, other, ms, mist, series, rng_u64(&a->fx_rng), a->now_ms,
-                                     err, sizeof err);
+    cl_backend *b = cl_backend_local(game_id, me, other, level, ms, mist, series, rng_u64(&a->fx_rng),
+                                     a->now_ms, err, sizeof err);
     if (!b)
         return err;
     cl_app_start_backend(a, b);
@@ -175,7 +183,7 @@ static void event(cl_app *a, const SDL_Event *e)
     }
     cl_item *bot = cl_form_find(&a->form, S_BOT);
     int series = series_opts[cl_form_find(&a->form, S_SERIES)->choice];
-    why = cl_app_start_mode(a, a->mode, id, series, bot ? bot->choice : 1);
+    why = cl_app_start_mode(a, a->mode, id, series, bot ? bot->choice : BOT_LEVEL_DEFAULT);
     if (why)
         cl_app_say(a, true, "Cannot start: %s", why);
 }
@@ -194,6 +202,10 @@ static void draw(cl_app *a)
     char err[200];
     pz_id parsed;
     SDL_Color c = cl_col_dim;
+    const cl_item *sel = a->form.sel >= 0 && a->form.sel < a->form.n ? &a->form.items[a->form.sel] : NULL;
+    if (sel && sel->id == S_BOT && sel->choice >= 0 && sel->choice < BOT_LEVEL_COUNT)
+        hint = a->args.bot_ms > 0 ? "--bot-pace is set: the computer plays at that fixed pace"
+                                  : level_words[sel->choice];
     if (id && id->value[0]) {
         if (pz_id_parse(id->value, &parsed, err, sizeof err)) {
             hint = err;
