@@ -10,8 +10,10 @@ enum cl_font {
     CL_FONT_BODY,
     CL_FONT_TITLE,
     CL_FONT_HUGE,
-    CL_FONT_CELL,  /* numbers on the large board: sized to its cells */
-    CL_FONT_GHOST, /* numbers on the ghost board */
+    CL_FONT_CELL,       /* numbers on the large board: sized to its cells */
+    CL_FONT_GHOST,      /* numbers on the ghost board */
+    CL_FONT_CELL_BAND,  /* small type inside a cell of the large board (sum End's target and sum) */
+    CL_FONT_GHOST_BAND, /* the same on the ghost board */
     CL_FONT_COUNT
 };
 enum cl_align { CL_LEFT, CL_CENTER, CL_RIGHT };

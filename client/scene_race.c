@@ -456,7 +456,8 @@ static void draw_ghost_info(cl_app *a, const cl_layout *L)
         them = p->prog.value;
         you = pz_params_of(a->race.pz)->w * pz_params_of(a->race.pz)->h - me->remaining;
     } else if (p->remaining >= 0 && me->remaining >= 0) {
-        title = kind == PZ_SUM ? "cells from the End" : "moves still to go";
+        /* Never the solver's distance: it would tell a good move from a bad one (docs/racing.md). */
+        title = kind == PZ_SUM ? "cells from the End" : "cells from the exit";
         them = p->remaining;
         you = me->remaining;
     }
