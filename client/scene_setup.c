@@ -8,8 +8,19 @@
 #include "bot_model.h"
 #include "cl_app.h"
 #include "cl_draw.h"
+#include "cl_howto.h"
 
-enum { S_KIND, S_SIZE, S_DIFF, S_ID, S_BOT, S_SERIES, S_START, S_BACK };
+enum { S_KIND, S_SIZE, S_DIFF, S_ID, S_BOT, S_SERIES, S_START, S_HOWTO, S_BACK };
+
+/* The "How to play" card over the form: the kind it explains (-1: none),
+ * and the race it stands before (the first race of a kind starts only
+ * once its card has been read). One setup screen at a time. */
+static struct {
+    int kind;
+    bool starts;
+    char id[200];
+    int series, level;
+} card = {-1, false, "", 1, 0};
 
 /* The deprecated --bot-pace: a fixed pace with the old "relaxed" mistake rate. */
 #define FIXED_PACE_MISTAKES 0.15
@@ -103,7 +114,9 @@ static void enter(cl_app *a)
         cl_item_choice(it, buf);
     }
     cl_form_add(&a->form, CL_ITEM_BUTTON, S_START, a->mode == CL_MODE_HOST ? "Host" : "Start");
+    cl_form_add(&a->form, CL_ITEM_BUTTON, S_HOWTO, "How to play");
     cl_form_add(&a->form, CL_ITEM_BUTTON, S_BACK, "Back");
+    card.kind = -1;
     a->form.sel = 0;
 }
 
@@ -164,8 +177,54 @@ const char *cl_app_start_mode(cl_app *a, int mode, const char *game_id, int seri
     return NULL;
 }
 
+/* The kind the form names: the pasted game ID's, else the choice. */
+static int form_kind(cl_app *a)
+{
+    cl_item *id = cl_form_find(&a->form, S_ID);
+    pz_id parsed;
+    char err[200];
+    if (id->value[0] && !pz_id_parse(id->value, &parsed, err, sizeof err))
+        return parsed.params.kind;
+    return cl_form_find(&a->form, S_KIND)->choice;
+}
+
+static void start(cl_app *a, const char *id, int series, int level)
+{
+    const char *why = cl_app_start_mode(a, a->mode, id, series, level);
+    if (why)
+        cl_app_say(a, true, "Cannot start: %s", why);
+}
+
+/* Enter, Space, a click or pad A closes the card (and starts the race it
+ * stands before); Esc or pad B closes it only. Either way it counts as read. */
+static void card_event(cl_app *a, const SDL_Event *e)
+{
+    bool go = false, back = false;
+    if (e->type == SDL_KEYDOWN) {
+        SDL_Keycode k = e->key.keysym.sym;
+        go = k == SDLK_RETURN || k == SDLK_KP_ENTER || k == SDLK_SPACE;
+        back = k == SDLK_ESCAPE || k == SDLK_AC_BACK;
+    } else if (e->type == SDL_MOUSEBUTTONDOWN) {
+        go = e->button.button == SDL_BUTTON_LEFT;
+    } else if (e->type == SDL_CONTROLLERBUTTONDOWN) {
+        go = e->cbutton.button == SDL_CONTROLLER_BUTTON_A;
+        back = e->cbutton.button == SDL_CONTROLLER_BUTTON_B;
+    }
+    if (!go && !back)
+        return;
+    a->settings.howto_seen |= 1u << card.kind;
+    cl_app_save_settings(a);
+    card.kind = -1;
+    if (go && card.starts)
+        start(a, card.id, card.series, card.level);
+}
+
 static void event(cl_app *a, const SDL_Event *e)
 {
+    if (card.kind >= 0) {
+        card_event(a, e);
+        return;
+    }
     cl_form_result r = cl_form_event(&a->form, e, a->mouse_scale);
     if (r.back || r.activated == S_BACK) {
         cl_app_set_scene(a, CL_SCENE_MENU);
@@ -173,6 +232,11 @@ static void event(cl_app *a, const SDL_Event *e)
     }
     if (r.changed == S_KIND)
         fill_sizes(a);
+    if (r.activated == S_HOWTO) {
+        card.kind = form_kind(a);
+        card.starts = false;
+        return;
+    }
     if (r.activated != S_START)
         return;
     char id[200];
@@ -183,18 +247,27 @@ static void event(cl_app *a, const SDL_Event *e)
     }
     cl_item *bot = cl_form_find(&a->form, S_BOT);
     int series = series_opts[cl_form_find(&a->form, S_SERIES)->choice];
-    why = cl_app_start_mode(a, a->mode, id, series, bot ? bot->choice : BOT_LEVEL_DEFAULT);
-    if (why)
-        cl_app_say(a, true, "Cannot start: %s", why);
+    int level = bot ? bot->choice : BOT_LEVEL_DEFAULT, kind = form_kind(a);
+    if (kind >= 0 && kind < PZ_KIND_COUNT && !(a->settings.howto_seen & (1u << kind))) {
+        /* The first race of a kind: its card first. */
+        card.kind = kind;
+        card.starts = true;
+        snprintf(card.id, sizeof card.id, "%s", id);
+        card.series = series;
+        card.level = level;
+        return;
+    }
+    start(a, id, series, level);
 }
 
 static void draw(cl_app *a)
 {
     static const char *const titles[] = {"Play vs computer", "Hotseat", "Host a LAN game", "Join"};
-    static const char *const subs[] = {
-        "Race the computer on a fresh puzzle",
-        "Player 1: W A S D, Q/E rotate   -   Player 2: arrows, Return/Right Shift rotate",
-        "Your friend joins from their menu: Join, then your server in the LAN list", ""};
+    char keys[240];
+    cl_howto_hotseat_keys(&a->settings.keys, keys, sizeof keys);
+    const char *const subs[] = {"Race the computer on a fresh puzzle", keys,
+                                "Your friend joins from their menu: Join, then your server in the LAN list",
+                                ""};
     SDL_Rect area = cl_app_title(a, titles[a->mode & 3], subs[a->mode & 3]);
     cl_form_draw(&a->form, a->ren, a->text, area);
     cl_item *id = cl_form_find(&a->form, S_ID);
@@ -217,6 +290,10 @@ static void draw(cl_app *a)
     }
     cl_text_draw(a->text, CL_FONT_SMALL, hint, a->out_w / 2,
                  a->out_h - cl_text_height(a->text, CL_FONT_SMALL) * 2, c, CL_CENTER);
+    if (card.kind >= 0)
+        cl_howto_draw(a->ren, a->text, &a->settings.keys, card.kind, a->out_w, a->out_h,
+                      card.starts ? "Enter: start the race   -   Esc: back to the choices"
+                                  : "Enter or Esc: close");
 }
 
 const cl_scene cl_scene_setup = {"setup", enter, event, NULL, draw};
