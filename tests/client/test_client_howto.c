@@ -90,7 +90,8 @@ static void test_seen_round_trip(void **ctx)
 static void test_card_before_first_race_only(void **ctx)
 {
     (void)ctx;
-    const char *settings = clt_path("howto_settings.txt");
+    char settings[1024]; /* clt_path's buffers are reused */
+    snprintf(settings, sizeof settings, "%s", clt_path("howto_settings.txt"));
     const char *nav = "0 wait menu\n+50 key Down\n+50 key Return\n+50 wait setup\n"
                       "+50 key Down\n+50 key Down\n+50 key Down\n+50 text ice:9x9:easy#77\n"
                       "+50 key Down\n+50 key Down\n+50 key Return\n";
