@@ -119,8 +119,9 @@ int cl_howto_lines(const cl_bindings *b, int slot, int kind, char lines[][CL_HOW
     return n;
 }
 
-/* Draws s word-wrapped to width w from (x, y); returns the y below it. */
-static int wrapped(cl_text *t, int font, const char *s, int x, int y, int w, SDL_Color c)
+/* Draws s word-wrapped to width w from (x, y) (or only measures it);
+ * returns the y below it. */
+static int wrapped(cl_text *t, int font, const char *s, int x, int y, int w, SDL_Color c, bool draw)
 {
     char line[CL_HOWTO_LINE];
     int fh = cl_text_height(t, font);
@@ -138,7 +139,8 @@ static int wrapped(cl_text *t, int font, const char *s, int x, int y, int w, SDL
         snprintf(trial, sizeof trial, "%.*s%.*s", (int)n, line, (int)add, p);
         if (n > 0 && cl_text_width(t, font, trial) > w) {
             line[n] = '\0';
-            cl_text_draw(t, font, line, x, y, c, CL_LEFT);
+            if (draw)
+                cl_text_draw(t, font, line, x, y, c, CL_LEFT);
             y += fh;
             while (*p == ' ')
                 p++;
@@ -153,8 +155,21 @@ static int wrapped(cl_text *t, int font, const char *s, int x, int y, int w, SDL
     }
     if (n > 0) {
         line[n] = '\0';
-        cl_text_draw(t, font, line, x, y, c, CL_LEFT);
+        if (draw)
+            cl_text_draw(t, font, line, x, y, c, CL_LEFT);
         y += fh;
+    }
+    return y;
+}
+
+/* The card's body from y: the lines after the title; returns the y below. */
+static int body(cl_text *t, char lines[][CL_HOWTO_LINE], int n, int x, int y, int w, bool draw)
+{
+    int fh = cl_text_height(t, CL_FONT_BODY);
+    for (int i = 1; i < n; i++) {
+        bool keys = strncmp(lines[i], "Keys:", 5) == 0 || strncmp(lines[i], "Mouse:", 6) == 0;
+        y = wrapped(t, CL_FONT_BODY, lines[i], x, y, w, keys ? cl_col_good : cl_col_text, draw);
+        y += fh / 3;
     }
     return y;
 }
@@ -165,21 +180,18 @@ void cl_howto_draw(SDL_Renderer *r, cl_text *t, const cl_bindings *b, int kind, 
     char lines[10][CL_HOWTO_LINE];
     int n = cl_howto_lines(b, 0, kind, lines, 10);
     int fh = cl_text_height(t, CL_FONT_BODY), th = cl_text_height(t, CL_FONT_TITLE);
+    int sh = cl_text_height(t, CL_FONT_SMALL), pad = fh;
     int w = out_w - 2 * fh < fh * 40 ? out_w - 2 * fh : fh * 40;
-    int h = out_h - 2 * fh < fh * 22 ? out_h - 2 * fh : fh * 22;
-    int x = (out_w - w) / 2, y = (out_h - h) / 2, pad = fh;
+    /* As tall as its text, within the screen. */
+    int h = body(t, lines, n, 0, th + fh / 2, w - 2 * pad, false) + sh + 2 * pad + fh / 2;
+    if (h > out_h - 2 * fh / 3)
+        h = out_h - 2 * fh / 3;
+    int x = (out_w - w) / 2, y = (out_h - h) / 2;
     cl_draw_fill(r, 0, 0, out_w, out_h, (SDL_Color){0, 0, 0, 170});
     cl_draw_panel(r, x, y, w, h, cl_col_panel);
     cl_draw_frame(r, x, y, w, h, 2, cl_col_accent);
-    int cy = y + pad;
-    cl_text_draw(t, CL_FONT_TITLE, lines[0], x + pad, cy, cl_col_accent, CL_LEFT);
-    cy += th + fh / 2;
-    for (int i = 1; i < n; i++) {
-        bool keys = strncmp(lines[i], "Keys:", 5) == 0 || strncmp(lines[i], "Mouse:", 6) == 0;
-        cy = wrapped(t, CL_FONT_BODY, lines[i], x + pad, cy, w - 2 * pad, keys ? cl_col_good : cl_col_text);
-        cy += fh / 3;
-    }
+    cl_text_draw(t, CL_FONT_TITLE, lines[0], x + pad, y + pad, cl_col_accent, CL_LEFT);
+    body(t, lines, n, x + pad, y + pad + th + fh / 2, w - 2 * pad, true);
     if (foot)
-        cl_text_draw(t, CL_FONT_SMALL, foot, x + w / 2, y + h - pad - cl_text_height(t, CL_FONT_SMALL),
-                     cl_col_dim, CL_CENTER);
+        cl_text_draw(t, CL_FONT_SMALL, foot, x + w / 2, y + h - pad - sh, cl_col_dim, CL_CENTER);
 }
