@@ -1,4 +1,4 @@
-/* bot.h: a computer player's brain: picks its next move at a level's human pace or a set one, no I/O, no clock. */
+/* bot.h: a computer player's brain: its next move at a person's pace or a set one; no I/O, no clock. */
 #ifndef MR_BOT_H
 #define MR_BOT_H
 
