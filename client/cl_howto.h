@@ -16,8 +16,9 @@ void cl_howto_move_keys(const cl_bindings *b, int slot, char *buf, size_t len);
 /* The one-line race hint for kind with slot's bound keys, e.g. for ice
  * "W A S D slide, R restarts if stuck; or click a cell in line". */
 void cl_howto_hint(const cl_bindings *b, int slot, int kind, char *buf, size_t len);
-/* Both hotseat players' keys on one line. */
-void cl_howto_hotseat_keys(const cl_bindings *b, char *buf, size_t len);
+/* Both hotseat players' keys for kind on one line (kind -1: moves and
+ * rotation, for a screen before the kind is known). */
+void cl_howto_hotseat_keys(const cl_bindings *b, int kind, char *buf, size_t len);
 
 /* The card's title ("How to play: Number path") and its lines (the goal,
  * the rules, the keys of slot, the race) into lines[], at most max of

@@ -56,16 +56,24 @@ void cl_howto_hint(const cl_bindings *b, int slot, int kind, char *buf, size_t l
     }
 }
 
-void cl_howto_hotseat_keys(const cl_bindings *b, char *buf, size_t len)
+void cl_howto_hotseat_keys(const cl_bindings *b, int kind, char *buf, size_t len)
 {
-    char m[2][100], cw[2][32], ccw[2][32];
+    char part[2][200];
     for (int s = 0; s < 2; s++) {
-        cl_howto_move_keys(b, s, m[s], sizeof m[s]);
-        key_name(b, s, CL_ACT_CW, cw[s], sizeof cw[s]);
-        key_name(b, s, CL_ACT_CCW, ccw[s], sizeof ccw[s]);
+        char m[100], x[32], y[32];
+        cl_howto_move_keys(b, s, m, sizeof m);
+        if (kind == PZ_ICE) {
+            key_name(b, s, CL_ACT_RESTART, x, sizeof x);
+            snprintf(part[s], sizeof part[s], "%s, %s restart", m, x);
+        } else if (kind == PZ_PIPES || kind < 0) {
+            key_name(b, s, CL_ACT_CCW, x, sizeof x);
+            key_name(b, s, CL_ACT_CW, y, sizeof y);
+            snprintf(part[s], sizeof part[s], "%s, %s/%s rotate", m, x, y);
+        } else {
+            snprintf(part[s], sizeof part[s], "%s", m);
+        }
     }
-    snprintf(buf, len, "Player 1: %s, %s/%s rotate   -   Player 2: %s, %s/%s rotate", m[0], ccw[0], cw[0],
-             m[1], ccw[1], cw[1]);
+    snprintf(buf, len, "Player 1: %s   -   Player 2: %s", part[0], part[1]);
 }
 
 int cl_howto_lines(const cl_bindings *b, int slot, int kind, char lines[][CL_HOWTO_LINE], int max)

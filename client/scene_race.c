@@ -502,7 +502,7 @@ void cl_race_draw_screen(cl_app *a)
     int kind = pz_params_of(r->pz)->kind;
     char help[240];
     if (a->backend->hotseat)
-        cl_howto_hotseat_keys(&a->settings.keys, help, sizeof help);
+        cl_howto_hotseat_keys(&a->settings.keys, kind, help, sizeof help);
     else
         cl_howto_hint(&a->settings.keys, 0, kind, help, sizeof help);
     char foot[480];

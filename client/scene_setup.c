@@ -264,7 +264,7 @@ static void draw(cl_app *a)
 {
     static const char *const titles[] = {"Play vs computer", "Hotseat", "Host a LAN game", "Join"};
     char keys[240];
-    cl_howto_hotseat_keys(&a->settings.keys, keys, sizeof keys);
+    cl_howto_hotseat_keys(&a->settings.keys, -1, keys, sizeof keys);
     const char *const subs[] = {"Race the computer on a fresh puzzle", keys,
                                 "Your friend joins from their menu: Join, then your server in the LAN list",
                                 ""};

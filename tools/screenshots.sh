@@ -125,6 +125,9 @@ printf "0 wait menu\n+50 key Return\n+50 wait setup\n+50 key Left\n${down4}+50 k
   >"$tmp/howto.txt"
 printf '+50 key Return\n+200 wait setup\n' >>"$tmp/howto.txt"
 shoot howto-sum --script "$tmp/howto.txt"
+# Hotseat: the footer names both players' keys for the kind.
+printf '0 wait race\n+200 key W\n+200 key Up\n+500 wait race\n' >"$tmp/hotseat-ice.txt"
+shoot race-hotseat-ice --hotseat ice:12x10:easy#5 --script "$tmp/hotseat-ice.txt"
 
 # The results screen's best times and the History screen (docs/client.md,
 # "History and best times"): races recorded into a temporary history.

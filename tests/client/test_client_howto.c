@@ -58,9 +58,12 @@ static void test_hints_name_bound_keys(void **ctx)
             has_keys = has_keys || strncmp(lines[i], "Keys:", 5) == 0;
         assert_true(has_keys);
     }
-    cl_howto_hotseat_keys(&b, buf, sizeof buf);
-    assert_non_null(strstr(buf, "Player 1: W A S D"));
+    cl_howto_hotseat_keys(&b, -1, buf, sizeof buf);
+    assert_non_null(strstr(buf, "Player 1: W A S D, Q/E rotate"));
     assert_non_null(strstr(buf, "Player 2: the arrows"));
+    cl_howto_hotseat_keys(&b, PZ_ICE, buf, sizeof buf);
+    assert_non_null(strstr(buf, "Player 1: W A S D, R restart"));
+    assert_null(strstr(buf, "rotate"));
 }
 
 static void test_seen_round_trip(void **ctx)
