@@ -351,7 +351,7 @@ static void start_from_args(cl_app *a)
     if (a->args.hotseat_id)
         why = cl_app_start_mode(a, CL_MODE_HOTSEAT, a->args.hotseat_id, a->args.series, 0);
     else if (a->args.computer_id)
-        why = cl_app_start_mode(a, CL_MODE_COMPUTER, a->args.computer_id, a->args.series, 0);
+        why = cl_app_start_mode(a, CL_MODE_COMPUTER, a->args.computer_id, a->args.series, a->args.bot_level);
     else if (a->args.host_id) {
         char fresh[64];
         snprintf(fresh, sizeof fresh, "maze:21x15:medium#%u", (unsigned)rng_below(&a->fx_rng, 1000000000u));

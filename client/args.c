@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot_model.h"
 #include "joinlink.h"
 
 void cl_args_usage(FILE *f)
@@ -31,7 +32,9 @@ void cl_args_usage(FILE *f)
           "                      without MATCHID list the server's stored matches\n"
           "  --quick             quick match: pair with the next waiting player\n"
           "  --series N          best of N (1..99, default 1)\n"
-          "  --bot-pace MS       computer's ms per move (default 450)\n"
+          "  --bot-level LEVEL   computer opponent: beginner (default), casual, strong\n"
+          "                      or expert (docs/bot.md)\n"
+          "  --bot-pace MS       deprecated: the computer at a fixed ms per move instead\n"
           "  --name NAME         player name (also kept in settings)\n"
           "  --size WxH          window size\n"
           "  --fullscreen        start fullscreen (F11 or Alt+Enter toggles)\n"
@@ -65,7 +68,7 @@ const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t e
 {
     memset(a, 0, sizeof *a);
     a->series = 1;
-    a->bot_ms = 450;
+    a->bot_level = BOT_LEVEL_DEFAULT;
     a->bench_frames = 300;
     a->host_port = -1;
     for (int i = 1; i < argc; i++) {
@@ -168,6 +171,14 @@ const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t e
             NEED();
             if (!parse_int(v, 1, 99, &a->series)) {
                 snprintf(err, errlen, "--series must be 1..99");
+                return err;
+            }
+        } else if (!strcmp(o, "--bot-level")) {
+            NEED();
+            a->bot_level = bot_level_by_name(v);
+            if (a->bot_level < 0) {
+                snprintf(err, errlen, "--bot-level must be beginner, casual, strong or expert, not '%.40s'",
+                         v);
                 return err;
             }
         } else if (!strcmp(o, "--bot-pace")) {

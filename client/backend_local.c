@@ -11,7 +11,8 @@
 typedef struct local {
     cl_backend base; /* first: the table functions cast back */
     match *m;
-    bot *bot; /* NULL in hotseat */
+    bot *bot;      /* NULL in hotseat */
+    int bot_level; /* enum bot_level, or -1: the fixed pace below */
     uint32_t bot_ms;
     double bot_mistakes;
     uint64_t seed;
@@ -68,11 +69,13 @@ static void drain(local *l, uint64_t now)
             break;
         case MATCH_EV_COUNTDOWN:
             refresh_lobby(l);
-            if (l->bot_ms) {
+            if (!l->base.hotseat) {
                 const char *err = NULL;
+                uint64_t seed = l->seed ^ (uint64_t)e.game_no * 0x9E3779B97F4A7C15ull;
                 bot_destroy(l->bot);
-                l->bot = bot_create(match_puzzle(l->m), l->bot_ms, l->bot_mistakes,
-                                    l->seed ^ (uint64_t)e.game_no * 0x9E3779B97F4A7C15ull, &err);
+                l->bot = l->bot_level >= 0
+                             ? bot_create_level(match_puzzle(l->m), l->bot_level, seed, &err)
+                             : bot_create(match_puzzle(l->m), l->bot_ms, l->bot_mistakes, seed, &err);
             }
             ev.type = CL_BE_COUNTDOWN;
             ev.start_ms = e.start_ms;
@@ -197,7 +200,7 @@ void cl_backend_destroy(cl_backend *b)
         b->ops->destroy(b);
 }
 
-cl_backend *cl_backend_local(const char *game_id, const char *name0, const char *name1,
+cl_backend *cl_backend_local(const char *game_id, const char *name0, const char *name1, int bot_level,
                              uint32_t bot_ms_per_move, double bot_mistakes, int series_len, uint64_t seed,
                              uint64_t now_ms, char *err, size_t errlen)
 {
@@ -209,10 +212,11 @@ cl_backend *cl_backend_local(const char *game_id, const char *name0, const char 
         return NULL;
     local *l = mr_alloc(1, sizeof *l);
     l->base.ops = &local_ops;
-    l->base.hotseat = bot_ms_per_move == 0;
+    l->base.hotseat = bot_level < 0 && bot_ms_per_move == 0;
     l->base.ping_ms = -1;
     l->base.series_len = cfg.series_len;
     l->m = m;
+    l->bot_level = bot_level;
     l->bot_ms = bot_ms_per_move;
     l->bot_mistakes = bot_mistakes;
     l->seed = seed;

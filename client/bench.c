@@ -50,7 +50,7 @@ static void bench_kind(cl_app *a, const pz_kind *k, int frames)
             continue;
         pz_id_format_seeded(&p, 1, id, sizeof id);
         uint64_t t0 = mr_now_us();
-        b = cl_backend_local(id, "Bench", "Computer", 700, 0.0, 1, 7, a->now_ms, err, sizeof err);
+        b = cl_backend_local(id, "Bench", "Computer", -1, 700, 0.0, 1, 7, a->now_ms, err, sizeof err);
         if (b)
             printf("bench: %s generated in %.0f ms\n", id, (double)(mr_now_us() - t0) / 1000.0);
     }

@@ -81,9 +81,11 @@ struct cl_backend {
 void cl_backend_destroy(cl_backend *b); /* accepts NULL */
 
 /* In-process match. game_id as accepted by pz_id_parse; names for slots
- * 0 and 1. bot_ms_per_move > 0 makes slot 1 a computer player with that
- * pace and mistake rate; 0 makes it hotseat. NULL with a message in err. */
-cl_backend *cl_backend_local(const char *game_id, const char *name0, const char *name1,
+ * 0 and 1. bot_level >= 0 (enum bot_level) makes slot 1 a computer player
+ * of that level; else bot_ms_per_move > 0 a computer at that fixed pace
+ * and mistake rate (the deprecated --bot-pace); neither makes it hotseat.
+ * NULL with a message in err. */
+cl_backend *cl_backend_local(const char *game_id, const char *name0, const char *name1, int bot_level,
                              uint32_t bot_ms_per_move, double bot_mistakes, int series_len, uint64_t seed,
                              uint64_t now_ms, char *err, size_t errlen);
 

@@ -29,7 +29,7 @@ typedef struct cl_player {
     bool cam_set;
     uint64_t hint_until; /* app ms: show hint until then */
     char hint[160];
-    int remaining; /* moves still needed by the rules' solver, -1 unknown */
+    int remaining; /* how far from done as the board shows it (cl_measure.h), -1 unknown */
 } cl_player;
 
 typedef struct cl_race {
@@ -57,7 +57,7 @@ void cl_race_event(cl_race *r, const cl_event *ev, uint64_t now_ms);
 void cl_race_resync(cl_race *r, cl_backend *b);
 /* Cell the camera follows for slot (position, path head or pipes cursor). */
 void cl_race_focus(const cl_race *r, int slot, int *x, int *y);
-/* Slot that is ahead by the moves still needed, or -1 for level/unknown. */
+/* Slot that is ahead by cl_measure_remaining, or -1 for level/unknown. */
 int cl_race_leader(const cl_race *r);
 /* Moves the pipes cursor by (dx, dy), clamped to the board. */
 void cl_race_cursor(cl_race *r, int slot, int dx, int dy);

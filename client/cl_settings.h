@@ -16,6 +16,7 @@ typedef struct cl_settings {
     int win_w, win_h;      /* window size in screen coordinates */
     bool fullscreen;
     cl_bindings keys;
+    unsigned howto_seen; /* bit per puzzle kind: its "How to play" card was shown */
 } cl_settings;
 
 void cl_settings_default(cl_settings *s);

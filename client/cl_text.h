@@ -4,14 +4,17 @@
 #define CL_TEXT_H
 
 #include <SDL.h>
+#include <stdbool.h>
 
 enum cl_font {
     CL_FONT_SMALL,
     CL_FONT_BODY,
     CL_FONT_TITLE,
     CL_FONT_HUGE,
-    CL_FONT_CELL,  /* numbers on the large board: sized to its cells */
-    CL_FONT_GHOST, /* numbers on the ghost board */
+    CL_FONT_CELL,       /* numbers on the large board: sized to its cells */
+    CL_FONT_GHOST,      /* numbers on the ghost board */
+    CL_FONT_CELL_BAND,  /* small type inside a cell of the large board (sum End's target and sum) */
+    CL_FONT_GHOST_BAND, /* the same on the ghost board */
     CL_FONT_COUNT
 };
 enum cl_align { CL_LEFT, CL_CENTER, CL_RIGHT };
@@ -34,5 +37,18 @@ int cl_text_width(const cl_text *t, int font, const char *s);
 int cl_text_draw(cl_text *t, int font, const char *s, int x, int y, SDL_Color c, int align);
 /* Same, vertically centred on cy. */
 int cl_text_draw_mid(cl_text *t, int font, const char *s, int x, int cy, SDL_Color c, int align);
+
+/* For render tests: while recording, each string drawn is kept (the first
+ * CL_TEXT_LOG_MAX, each cut to 31 bytes) with its font and the screen rect
+ * its glyphs cover. Turning recording on empties the log. */
+enum { CL_TEXT_LOG_MAX = 4096 };
+typedef struct cl_text_drawn {
+    char s[32];
+    int font;
+    SDL_Rect r;
+} cl_text_drawn;
+void cl_text_record(cl_text *t, bool on);
+int cl_text_drawn_count(const cl_text *t);
+const cl_text_drawn *cl_text_drawn_at(const cl_text *t, int i); /* NULL if out of range */
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cl_measure.h"
 #include "ice.h"
 #include "maze.h"
 #include "pipes.h"
@@ -17,41 +18,11 @@ static void hint(cl_player *p, const char *text, uint64_t now)
     p->hint_until = now + HINT_MS;
 }
 
-/* Moves still needed from st: the shared solver where it is a plain search
- * (maze, ice: a BFS), a cheap measure elsewhere, so "who is ahead" costs
- * little and only when a state changes. */
+/* What players see of how far st is from done: from the board only, never
+ * the solver's distance (cl_measure.h; docs/racing.md). */
 static int remaining(const cl_race *r, const pz_state *st)
 {
-    const pz_params *pp = pz_params_of(r->pz);
-    int kind = pp->kind;
-    if (kind == PZ_MAZE || kind == PZ_ICE) {
-        /* Past a few thousand cells a search per move would cost frame time:
-         * the straight-line distance to the exit stands in. */
-        if ((long)pp->w * pp->h <= 4096L && r->k->solve) {
-            pz_move one[1];
-            return r->k->solve(r->pz, st, one, 1);
-        }
-        int x, y, ex = pp->w - 1, ey = 0;
-        if (kind == PZ_MAZE) {
-            maze_pos(st, &x, &y);
-        } else {
-            ice_pos(st, &x, &y);
-            ice_exit(r->pz, &ex, &ey);
-        }
-        return (x > ex ? x - ex : ex - x) + (y > ey ? y - ey : ey - y);
-    }
-    if (kind == PZ_SUM) {
-        int hx, hy, ex, ey;
-        sum_path_cell(st, sum_path_len(st) - 1, &hx, &hy);
-        sum_end(r->pz, &ex, &ey);
-        return (hx > ex ? hx - ex : ex - hx) + (hy > ey ? hy - ey : ey - hy);
-    }
-    if (kind == PZ_PIPES && r->k->progress) {
-        pz_progress pr;
-        r->k->progress(r->pz, st, &pr);
-        return pp->w * pp->h - pr.value;
-    }
-    return -1;
+    return cl_measure_remaining(r->pz, st);
 }
 
 static void refresh(cl_race *r, int slot)

@@ -1,5 +1,5 @@
 /* render_sum.c: draws a number-path board: values, the traced path, Start,
- * and the End cell with the target and the player's running sum. */
+ * and the End cell with its own value, the target and the running sum. */
 #include <stdio.h>
 
 #include "cl_draw.h"
@@ -9,7 +9,7 @@
 /* How far a path joint may reach into cell (x, y) from its edge: up to the
  * margin beside the number drawn there (across for a sideways joint, above
  * or below for an upright one), and never past a sixth of the cell. End's
- * joints stay in the gap: its target and sum fill the cell. */
+ * joints stay in the gap: its bands reach its edges. */
 static int reach(cl_text *t, const cl_view *v, const pz_puzzle *pz, int x, int y, bool sideways, int bar,
                  int gap, bool text, bool end)
 {
@@ -25,6 +25,45 @@ static int reach(cl_text *t, const cl_view *v, const pz_puzzle *pz, int x, int y
             most = margin;
     }
     return most < gap + 1 ? gap + 1 : most;
+}
+
+/* One band of End: a dark strip across the cell (top or bottom) with
+ * "label N", or only N where the label does not fit. */
+static void band(SDL_Renderer *r, cl_text *t, int font, SDL_Rect in, bool top, const char *label, int n,
+                 SDL_Color ink)
+{
+    int bh = cl_text_height(t, font) + 2;
+    int y = top ? in.y : in.y + in.h - bh;
+    cl_draw_fill(r, in.x, y, in.w, bh, cl_col_wall);
+    char buf[40];
+    snprintf(buf, sizeof buf, "%s %d", label, n);
+    if (cl_text_width(t, font, buf) > in.w - 4)
+        snprintf(buf, sizeof buf, "%d", n);
+    cl_text_draw_mid(t, font, buf, in.x + in.w / 2, y + bh / 2, ink, CL_CENTER);
+}
+
+/* End's value stays in the middle like every cell's; the target runs in a
+ * dark band along its top and the running sum in one along its bottom, in
+ * a type about half the value's size so neither covers it. The sum turns
+ * green on End with the target, vermilion on End without it. */
+static void draw_end_bands(SDL_Renderer *r, cl_text *t, const cl_view *v, const pz_puzzle *pz,
+                           const pz_state *st, int gap)
+{
+    int c = v->cell, ex, ey, hx, hy;
+    int font = v->ghost ? CL_FONT_GHOST_BAND : CL_FONT_CELL_BAND;
+    int px = c * 17 / 100;
+    cl_text_set_size(t, font, px >= 7 ? px : 0);
+    if (cl_text_size(t, font) < 7)
+        return;
+    sum_end(pz, &ex, &ey);
+    sum_path_cell(st, sum_path_len(st) - 1, &hx, &hy);
+    SDL_Rect e = cl_view_cell_rect(v, ex, ey);
+    SDL_Rect in = {e.x + gap, e.y + gap, c - 2 * gap, c - 2 * gap};
+    band(r, t, font, in, true, "goal", sum_target(pz), cl_col_accent);
+    SDL_Color ink = cl_color_mix(cl_col_player[v->slot & 1], cl_col_text, 90);
+    if (hx == ex && hy == ey)
+        ink = sum_running(st) == sum_target(pz) ? cl_col_good : cl_col_bad;
+    band(r, t, font, in, false, "sum", sum_running(st), ink);
 }
 
 static void draw(SDL_Renderer *r, cl_text *t, const cl_view *v, const pz_puzzle *pz, const pz_state *st)
@@ -77,39 +116,30 @@ static void draw(SDL_Renderer *r, cl_text *t, const cl_view *v, const pz_puzzle 
                     cl_col_player[v->slot & 1]);
     }
     if (text) {
+        /* Every value the rule counts, End's own included. */
         char buf[24];
         SDL_Color ink = v->ghost ? cl_col_text : cl_col_wall;
         for (int y = v->y0; y < v->y1; y++)
             for (int x = v->x0; x < v->x1; x++) {
-                if (x == ex && y == ey)
-                    continue;
                 snprintf(buf, sizeof buf, "%d", sum_value(pz, x, y));
                 int cx = v->ox + x * c + c / 2, cy = v->oy + y * c + c / 2;
-                cl_text_draw_mid(t, v->font, buf, cx, cy, ink, CL_CENTER);
+                cl_text_draw_mid(t, v->font, buf, cx, cy, (x == ex && y == ey) ? cl_col_wall : ink,
+                                 CL_CENTER);
             }
+        if (ex >= v->x0 && ex < v->x1 && ey >= v->y0 && ey < v->y1)
+            draw_end_bands(r, t, v, pz, st, gap);
     }
     int hx, hy;
     sum_path_cell(st, n - 1, &hx, &hy);
     SDL_Rect h = cl_view_cell_rect(v, hx, hy);
     /* The head is framed in the player's colour and its marker sits in the
-     * top-left corner, clear of the value in the middle. */
+     * top-left corner, clear of the value in the middle; on End the frame
+     * alone marks it, so the target band stays whole. */
     int ring = c / 20 < 2 ? 2 : c / 20;
     cl_draw_frame(r, h.x + gap, h.y + gap, c - 2 * gap, c - 2 * gap, ring, cl_col_player[v->slot & 1]);
-    cl_draw_marker(r, v->slot, (float)h.x + c * CL_SUM_MARKER_AT, (float)h.y + c * CL_SUM_MARKER_AT,
-                   c * 0.12f, v->ghost);
-    if (text) {
-        /* End: the target on top, the running sum below it. */
-        char buf[32];
-        SDL_Rect e = cl_view_cell_rect(v, ex, ey);
-        snprintf(buf, sizeof buf, "%d", sum_target(pz));
-        cl_text_draw_mid(t, v->font, buf, e.x + c / 2, e.y + c * 3 / 8, cl_col_wall, CL_CENTER);
-        snprintf(buf, sizeof buf, "%d", sum_running(st));
-        int rf = v->font;
-        /* Darkened so orange still reads on the yellow End cell. */
-        SDL_Color sum_ink = cl_color_mix(cl_col_player[v->slot & 1], cl_col_wall, 80);
-        cl_text_draw_mid(t, rf, buf, e.x + c / 2, e.y + c * 3 / 4, sum_ink, CL_CENTER);
-        cl_draw_fill(r, e.x + c / 4, e.y + c * 9 / 16, c / 2, c / 24 + 1, cl_col_wall);
-    }
+    if (!(hx == ex && hy == ey) || !text)
+        cl_draw_marker(r, v->slot, (float)h.x + c * CL_SUM_MARKER_AT, (float)h.y + c * CL_SUM_MARKER_AT,
+                       c * 0.12f, v->ghost);
 }
 
 /* Click or drag onto a 4-neighbour of the path head: a step (onto the

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cl_app.h"
+#include "cl_howto.h"
 #include "cl_draw.h"
 #include "pipes.h"
 #include "sum.h"
@@ -456,7 +457,8 @@ static void draw_ghost_info(cl_app *a, const cl_layout *L)
         them = p->prog.value;
         you = pz_params_of(a->race.pz)->w * pz_params_of(a->race.pz)->h - me->remaining;
     } else if (p->remaining >= 0 && me->remaining >= 0) {
-        title = kind == PZ_SUM ? "cells from the End" : "moves still to go";
+        /* Never the solver's distance: it would tell a good move from a bad one (docs/racing.md). */
+        title = kind == PZ_SUM ? "cells from the End" : "cells from the exit";
         them = p->remaining;
         you = me->remaining;
     }
@@ -495,20 +497,20 @@ void cl_race_draw_screen(cl_app *a)
     draw_hud(a, &L);
     if (!a->backend->hotseat && !a->backend->watching)
         draw_ghost_info(a, &L);
-    /* One line of help for this kind, then the shareable game ID. */
-    static const char *const help[PZ_KIND_COUNT] = {
-        [PZ_SUM] = "step to a neighbour, step back to undo; or drag with the mouse",
-        [PZ_MAZE] = "walk with the keys, or click a neighbouring cell",
-        [PZ_ICE] = "slide with the keys or click a cell in line; restart if stuck",
-        [PZ_PIPES] = "move the cursor, rotate with the rotate keys; click / right-click a tile",
-    };
+    /* One line of help for this kind naming the bound keys, then the
+     * shareable game ID. */
     int kind = pz_params_of(r->pz)->kind;
-    char foot[320];
+    char help[240];
+    if (a->backend->hotseat)
+        cl_howto_hotseat_keys(&a->settings.keys, kind, help, sizeof help);
+    else
+        cl_howto_hint(&a->settings.keys, 0, kind, help, sizeof help);
+    char foot[480];
     if (a->backend->watching)
         snprintf(foot, sizeof foot, "Watching room %s (%d watching)   -   Game ID %s   -   Esc leaves",
                  a->backend->room, a->backend->spectators, a->backend->game_id);
     else
-        snprintf(foot, sizeof foot, "%s   -   Game ID %s   -   Esc leaves", help[kind], a->backend->game_id);
+        snprintf(foot, sizeof foot, "%s   -   Game ID %s   -   Esc leaves", help, a->backend->game_id);
     if (cl_text_width(a->text, CL_FONT_SMALL, foot) > a->out_w - 20)
         snprintf(foot, sizeof foot, "Game ID %s   -   Esc leaves", a->backend->game_id);
     cl_text_draw(a->text, CL_FONT_SMALL, foot, a->out_w / 2,

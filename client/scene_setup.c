@@ -5,17 +5,32 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bot_model.h"
 #include "cl_app.h"
 #include "cl_draw.h"
+#include "cl_howto.h"
 
-enum { S_KIND, S_SIZE, S_DIFF, S_ID, S_BOT, S_SERIES, S_START, S_BACK };
+enum { S_KIND, S_SIZE, S_DIFF, S_ID, S_BOT, S_SERIES, S_START, S_HOWTO, S_BACK };
 
-/* Computer paces, slowest first: ms per move and mistake rate. */
-static const struct {
-    const char *name;
-    uint32_t ms;
-    double mistakes;
-} bots[] = {{"relaxed", 900, 0.15}, {"steady", 500, 0.08}, {"quick", 260, 0.03}};
+/* The "How to play" card over the form: the kind it explains (-1: none),
+ * and the race it stands before (the first race of a kind starts only
+ * once its card has been read). One setup screen at a time. */
+static struct {
+    int kind;
+    bool starts;
+    char id[200];
+    int series, level;
+} card = {-1, false, "", 1, 0};
+
+/* The deprecated --bot-pace: a fixed pace with the old "relaxed" mistake rate. */
+#define FIXED_PACE_MISTAKES 0.15
+/* What each level means to a player, shown while the choice is selected. */
+static const char *const level_words[BOT_LEVEL_COUNT] = {
+    "beginner: slower than a first-time player, with plenty of mistakes",
+    "casual: about a person on their first few races",
+    "strong: a practised player who rarely goes wrong",
+    "expert: fast and sure; a real challenge",
+};
 static const int series_opts[] = {1, 3, 5};
 
 static int sizes(const pz_kind *k, int out_w[], int out_h[])
@@ -87,9 +102,10 @@ static void enter(cl_app *a)
     it->maxlen = 150;
     if (a->mode == CL_MODE_COMPUTER) {
         it = cl_form_add(&a->form, CL_ITEM_CHOICE, S_BOT, "Computer");
-        for (size_t i = 0; i < sizeof bots / sizeof bots[0]; i++)
-            cl_item_choice(it, bots[i].name);
-        it->choice = 1;
+        for (int i = 0; i < BOT_LEVEL_COUNT; i++)
+            cl_item_choice(it, bot_level_name(i));
+        it->choice = a->args.bot_level >= 0 && a->args.bot_level < BOT_LEVEL_COUNT ? a->args.bot_level
+                                                                                   : BOT_LEVEL_DEFAULT;
     }
     it = cl_form_add(&a->form, CL_ITEM_CHOICE, S_SERIES, "Series");
     for (size_t i = 0; i < sizeof series_opts / sizeof series_opts[0]; i++) {
@@ -98,7 +114,9 @@ static void enter(cl_app *a)
         cl_item_choice(it, buf);
     }
     cl_form_add(&a->form, CL_ITEM_BUTTON, S_START, a->mode == CL_MODE_HOST ? "Host" : "Start");
+    cl_form_add(&a->form, CL_ITEM_BUTTON, S_HOWTO, "How to play");
     cl_form_add(&a->form, CL_ITEM_BUTTON, S_BACK, "Back");
+    card.kind = -1;
     a->form.sel = 0;
 }
 
@@ -136,18 +154,21 @@ const char *cl_app_start_mode(cl_app *a, int mode, const char *game_id, int seri
     }
     uint32_t ms = 0;
     double mist = 0;
+    int level = -1;
     const char *other = "Player 2";
     if (mode == CL_MODE_COMPUTER) {
-        if (bot_level < 0 || bot_level >= (int)(sizeof bots / sizeof bots[0]))
-            bot_level = 1;
-        ms = a->args.bot_ms && (a->args.computer_id || bot_level == 1) ? (uint32_t)a->args.bot_ms
-                                                                       : bots[bot_level].ms;
-        mist = bots[bot_level].mistakes;
+        /* --bot-pace (deprecated) still plays at a fixed pace. */
+        if (a->args.bot_ms > 0) {
+            ms = (uint32_t)a->args.bot_ms;
+            mist = FIXED_PACE_MISTAKES;
+        } else {
+            level = bot_level >= 0 && bot_level < BOT_LEVEL_COUNT ? bot_level : BOT_LEVEL_DEFAULT;
+        }
         other = "Computer";
     }
     const char *me = mode == CL_MODE_HOTSEAT ? "Player 1" : a->settings.name;
-    cl_backend *b = cl_backend_local(game_id, me, other, ms, mist, series, rng_u64(&a->fx_rng), a->now_ms,
-                                     err, sizeof err);
+    cl_backend *b = cl_backend_local(game_id, me, other, level, ms, mist, series, rng_u64(&a->fx_rng),
+                                     a->now_ms, err, sizeof err);
     if (!b)
         return err;
     cl_app_start_backend(a, b);
@@ -156,8 +177,54 @@ const char *cl_app_start_mode(cl_app *a, int mode, const char *game_id, int seri
     return NULL;
 }
 
+/* The kind the form names: the pasted game ID's, else the choice. */
+static int form_kind(cl_app *a)
+{
+    cl_item *id = cl_form_find(&a->form, S_ID);
+    pz_id parsed;
+    char err[200];
+    if (id->value[0] && !pz_id_parse(id->value, &parsed, err, sizeof err))
+        return parsed.params.kind;
+    return cl_form_find(&a->form, S_KIND)->choice;
+}
+
+static void start(cl_app *a, const char *id, int series, int level)
+{
+    const char *why = cl_app_start_mode(a, a->mode, id, series, level);
+    if (why)
+        cl_app_say(a, true, "Cannot start: %s", why);
+}
+
+/* Enter, Space, a click or pad A closes the card (and starts the race it
+ * stands before); Esc or pad B closes it only. Either way it counts as read. */
+static void card_event(cl_app *a, const SDL_Event *e)
+{
+    bool go = false, back = false;
+    if (e->type == SDL_KEYDOWN) {
+        SDL_Keycode k = e->key.keysym.sym;
+        go = k == SDLK_RETURN || k == SDLK_KP_ENTER || k == SDLK_SPACE;
+        back = k == SDLK_ESCAPE || k == SDLK_AC_BACK;
+    } else if (e->type == SDL_MOUSEBUTTONDOWN) {
+        go = e->button.button == SDL_BUTTON_LEFT;
+    } else if (e->type == SDL_CONTROLLERBUTTONDOWN) {
+        go = e->cbutton.button == SDL_CONTROLLER_BUTTON_A;
+        back = e->cbutton.button == SDL_CONTROLLER_BUTTON_B;
+    }
+    if (!go && !back)
+        return;
+    a->settings.howto_seen |= 1u << card.kind;
+    cl_app_save_settings(a);
+    card.kind = -1;
+    if (go && card.starts)
+        start(a, card.id, card.series, card.level);
+}
+
 static void event(cl_app *a, const SDL_Event *e)
 {
+    if (card.kind >= 0) {
+        card_event(a, e);
+        return;
+    }
     cl_form_result r = cl_form_event(&a->form, e, a->mouse_scale);
     if (r.back || r.activated == S_BACK) {
         cl_app_set_scene(a, CL_SCENE_MENU);
@@ -165,6 +232,11 @@ static void event(cl_app *a, const SDL_Event *e)
     }
     if (r.changed == S_KIND)
         fill_sizes(a);
+    if (r.activated == S_HOWTO) {
+        card.kind = form_kind(a);
+        card.starts = false;
+        return;
+    }
     if (r.activated != S_START)
         return;
     char id[200];
@@ -175,18 +247,27 @@ static void event(cl_app *a, const SDL_Event *e)
     }
     cl_item *bot = cl_form_find(&a->form, S_BOT);
     int series = series_opts[cl_form_find(&a->form, S_SERIES)->choice];
-    why = cl_app_start_mode(a, a->mode, id, series, bot ? bot->choice : 1);
-    if (why)
-        cl_app_say(a, true, "Cannot start: %s", why);
+    int level = bot ? bot->choice : BOT_LEVEL_DEFAULT, kind = form_kind(a);
+    if (kind >= 0 && kind < PZ_KIND_COUNT && !(a->settings.howto_seen & (1u << kind))) {
+        /* The first race of a kind: its card first. */
+        card.kind = kind;
+        card.starts = true;
+        snprintf(card.id, sizeof card.id, "%s", id);
+        card.series = series;
+        card.level = level;
+        return;
+    }
+    start(a, id, series, level);
 }
 
 static void draw(cl_app *a)
 {
     static const char *const titles[] = {"Play vs computer", "Hotseat", "Host a LAN game", "Join"};
-    static const char *const subs[] = {
-        "Race the computer on a fresh puzzle",
-        "Player 1: W A S D, Q/E rotate   -   Player 2: arrows, Return/Right Shift rotate",
-        "Your friend joins from their menu: Join, then your server in the LAN list", ""};
+    char keys[240];
+    cl_howto_hotseat_keys(&a->settings.keys, -1, keys, sizeof keys);
+    const char *const subs[] = {"Race the computer on a fresh puzzle", keys,
+                                "Your friend joins from their menu: Join, then your server in the LAN list",
+                                ""};
     SDL_Rect area = cl_app_title(a, titles[a->mode & 3], subs[a->mode & 3]);
     cl_form_draw(&a->form, a->ren, a->text, area);
     cl_item *id = cl_form_find(&a->form, S_ID);
@@ -194,6 +275,10 @@ static void draw(cl_app *a)
     char err[200];
     pz_id parsed;
     SDL_Color c = cl_col_dim;
+    const cl_item *sel = a->form.sel >= 0 && a->form.sel < a->form.n ? &a->form.items[a->form.sel] : NULL;
+    if (sel && sel->id == S_BOT && sel->choice >= 0 && sel->choice < BOT_LEVEL_COUNT)
+        hint = a->args.bot_ms > 0 ? "--bot-pace is set: the computer plays at that fixed pace"
+                                  : level_words[sel->choice];
     if (id && id->value[0]) {
         if (pz_id_parse(id->value, &parsed, err, sizeof err)) {
             hint = err;
@@ -205,6 +290,10 @@ static void draw(cl_app *a)
     }
     cl_text_draw(a->text, CL_FONT_SMALL, hint, a->out_w / 2,
                  a->out_h - cl_text_height(a->text, CL_FONT_SMALL) * 2, c, CL_CENTER);
+    if (card.kind >= 0)
+        cl_howto_draw(a->ren, a->text, &a->settings.keys, card.kind, a->out_w, a->out_h,
+                      card.starts ? "Enter: start the race   -   Esc: back to the choices"
+                                  : "Enter or Esc: close");
 }
 
 const cl_scene cl_scene_setup = {"setup", enter, event, NULL, draw};

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "puzzle.h"
 #include "util.h"
 
 enum { MAX_FILE = 64 * 1024 };
@@ -79,6 +80,20 @@ static const char *apply(cl_settings *s, const char *key, const char *val)
         if (!parse_int(val, 0, 1, &v))
             return "fullscreen must be 0 or 1";
         s->fullscreen = v;
+        return NULL;
+    }
+    /* howto_seen = sum maze: kinds whose "How to play" card was shown */
+    if (strcmp(key, "howto_seen") == 0) {
+        unsigned seen = 0;
+        char words[128];
+        snprintf(words, sizeof words, "%s", val);
+        for (char *save = NULL, *w = strtok_r(words, " ,", &save); w; w = strtok_r(NULL, " ,", &save)) {
+            const pz_kind *k = pz_kind_by_name(w);
+            if (!k)
+                return "howto_seen lists puzzle kinds: sum, maze, ice, pipes";
+            seen |= 1u << k->id;
+        }
+        s->howto_seen = seen;
         return NULL;
     }
     /* key.p1.up = W */
@@ -164,6 +179,12 @@ char *cl_settings_format(const cl_settings *s)
         for (int a = 0; a < CL_ACT_COUNT && n < cap; a++)
             n += (size_t)snprintf(out + n, cap - n, "key.p%d.%s = %s\n", p + 1, cl_act_name(a),
                                   SDL_GetKeyName(s->keys.key[p][a]));
+    n += (size_t)snprintf(out + n, cap - n, "howto_seen =");
+    for (int k = 0; k < PZ_KIND_COUNT && n < cap; k++)
+        if (s->howto_seen & (1u << k))
+            n += (size_t)snprintf(out + n, cap - n, " %s", pz_kind_by_id(k)->name);
+    if (n < cap)
+        n += (size_t)snprintf(out + n, cap - n, "\n");
     return out;
 }
 

@@ -4,6 +4,7 @@
 #include <SDL_ttf.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
@@ -36,6 +37,8 @@ struct cl_text {
     SDL_Renderer *ren;
     char path[2][1024];
     atlas a[CL_FONT_COUNT];
+    cl_text_drawn *log; /* recording: the strings drawn (render tests) */
+    int nlog;
 };
 
 static void atlas_free(atlas *a)
@@ -156,6 +159,7 @@ void cl_text_destroy(cl_text *t)
         return;
     for (int i = 0; i < CL_FONT_COUNT; i++)
         atlas_free(&t->a[i]);
+    free(t->log);
     free(t);
     if (TTF_WasInit())
         TTF_Quit();
@@ -236,6 +240,12 @@ int cl_text_draw(cl_text *t, int font, const char *s, int x, int y, SDL_Color c,
         x -= w / 2;
     else if (align == CL_RIGHT)
         x -= w;
+    if (t->log && t->nlog < CL_TEXT_LOG_MAX) {
+        cl_text_drawn *d = &t->log[t->nlog++];
+        snprintf(d->s, sizeof d->s, "%s", s);
+        d->font = font;
+        d->r = (SDL_Rect){x, y, w, a->height};
+    }
     SDL_Texture *tex = atlas_colored(t, a, c);
     if (!tex) {
         tex = a->tex;
@@ -252,6 +262,23 @@ int cl_text_draw(cl_text *t, int font, const char *s, int x, int y, SDL_Color c,
         x += a->advance[g];
     }
     return w;
+}
+
+void cl_text_record(cl_text *t, bool on)
+{
+    free(t->log);
+    t->log = on ? mr_alloc(CL_TEXT_LOG_MAX, sizeof *t->log) : NULL;
+    t->nlog = 0;
+}
+
+int cl_text_drawn_count(const cl_text *t)
+{
+    return t->log ? t->nlog : 0;
+}
+
+const cl_text_drawn *cl_text_drawn_at(const cl_text *t, int i)
+{
+    return t->log && i >= 0 && i < t->nlog ? &t->log[i] : NULL;
 }
 
 int cl_text_draw_mid(cl_text *t, int font, const char *s, int x, int cy, SDL_Color c, int align)

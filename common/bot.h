@@ -1,4 +1,4 @@
-/* bot.h: a computer player's brain: picks its next move at a set pace, no I/O, no clock. */
+/* bot.h: a computer player's brain: its next move at a person's pace or a set one; no I/O, no clock. */
 #ifndef MR_BOT_H
 #define MR_BOT_H
 
@@ -25,6 +25,12 @@ typedef struct bot bot;
  * *err (static) if pz cannot be solved from the start. */
 bot *bot_create(const pz_puzzle *pz, uint32_t ms_per_move, double mistake_rate, uint64_t seed,
                 const char **err);
+/* A bot playing like a person of level (enum bot_level, bot_model.h;
+ * docs/bot.md): it reads the board, thinks at each decision for a time
+ * scaled by the kind's difficulty, makes mistakes and corrects them. Same
+ * puzzle, level, seed and call times: same moves at the same times. NULL
+ * with *err for a bad level or an unsolvable puzzle. */
+bot *bot_create_level(const pz_puzzle *pz, int level, uint64_t seed, const char **err);
 /* The same for a puzzle of kind k, which may be outside the registry (a
  * test's kind); bot_create uses pz_kind_of(pz). */
 bot *bot_create_with_kind(const pz_kind *k, const pz_puzzle *pz, uint32_t ms_per_move, double mistake_rate,
@@ -48,5 +54,8 @@ const pz_state *bot_state(const bot *b);
 bool bot_solved(const bot *b);
 uint32_t bot_moves(const bot *b);    /* moves returned so far */
 uint32_t bot_mistakes(const bot *b); /* of which off the plan */
+/* A level bot: ms spent so far reading the board and thinking (the
+ * rest of its time is key presses and pointing); 0 at a fixed pace. */
+uint64_t bot_thought_ms(const bot *b);
 
 #endif

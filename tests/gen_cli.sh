@@ -69,6 +69,9 @@ expect_out "replay: version" ":1:17: unsupported replay version" "$GEN" replay /
 check "replay: missing file" 2 "$GEN" replay /nonexistent/file
 check "replay: no file" 2 "$GEN" replay
 check "bench --quick" 0 "$GEN" bench --quick --count 5 --kind sum
+expect_out "bench-bot: the levels' table" "^\| pipes \| 6x4 \(default\) \| [0-9.]+ \([0-9]+\) \| [0-9.]+ \([0-9]+\) \| [0-9.]+ \([0-9]+\) \| [0-9.]+ \([0-9]+\) \| [0-9.]+ \([0-9]+\) \|$" "$GEN" bench-bot --count 5 --kind pipes
+check "bench-bot: bad level count" 2 "$GEN" bench-bot --count 0
+check "bench-bot: bad difficulty" 2 "$GEN" bench-bot --difficulty brutal
 rm -f /tmp/gen_cli.$$ /tmp/gen_cli_bad.$$
 if [ "$fails" -eq 0 ]; then echo "gen_cli: all checks passed"; exit 0; fi
 echo "gen_cli: $fails check(s) failed"; exit 1

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tools/screenshots.sh: takes a screenshot of each puzzle kind mid-race (vs
 # the computer, the player half-way along a shortest solution) under Xvfb,
-# plus the menu, the results screen with best times, the History screen and
+# plus the setup screen, a How to play card, the menu, the results screen with best times, the History screen and
 # a race watched as a spectator and a replay, into docs/screenshots/*.png for the README
 # and docs/client.md.
 # Usage: tools/screenshots.sh [BUILD_DIR]   (default: build-screens, built here)
@@ -109,8 +109,25 @@ PY
   else
     mv "$tmp/$kind.raw" "$tmp/$kind.txt"
   fi
-  shoot "$name" --vs-computer "$id" --bot-pace 500 --name Ada --script "$tmp/$kind.txt"
+  shoot "$name" --vs-computer "$id" --bot-level casual --name Ada --script "$tmp/$kind.txt"
 done
+
+# Issue 21: a sum player on End with the wrong sum (End's own value, the goal
+# and the sum all shown; the computer, not the player, is ahead), the setup
+# screen's computer levels and a How to play card.
+printf '0 wait race\n+200 key S\n+200 key D\n+1500 wait race\n' >"$tmp/sumend.txt"
+shoot race-sum-end --vs-computer sum:5x4:medium#216141318 --bot-level casual --name Ada --script "$tmp/sumend.txt"
+down4='+50 key Down\n+50 key Down\n+50 key Down\n+50 key Down\n'
+printf "0 wait menu\n+50 key Return\n+50 wait setup\n+50 key Left\n${down4}+50 key Right\n+200 wait setup\n" \
+  >"$tmp/setup.txt"
+shoot setup-computer --script "$tmp/setup.txt"
+printf "0 wait menu\n+50 key Return\n+50 wait setup\n+50 key Left\n${down4}+50 key Down\n+50 key Down\n" \
+  >"$tmp/howto.txt"
+printf '+50 key Return\n+200 wait setup\n' >>"$tmp/howto.txt"
+shoot howto-sum --script "$tmp/howto.txt"
+# Hotseat: the footer names both players' keys for the kind.
+printf '0 wait race\n+200 key W\n+200 key Up\n+500 wait race\n' >"$tmp/hotseat-ice.txt"
+shoot race-hotseat-ice --hotseat ice:12x10:easy#5 --script "$tmp/hotseat-ice.txt"
 
 # The results screen's best times and the History screen (docs/client.md,
 # "History and best times"): races recorded into a temporary history.

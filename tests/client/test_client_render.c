@@ -371,7 +371,9 @@ static void test_menu_navigation_and_game_id(void **ctx)
     assert_true(clt_write(clt_path("menu.txt"),
                           "0 wait menu\n+50 key Down\n+50 key Return\n+50 wait setup\n"
                           "+50 key Down\n+50 key Down\n+50 key Down\n+50 text ice:9x9:easy#77\n"
-                          "+50 key Down\n+50 key Down\n+50 key Return\n+50 wait countdown\n"));
+                          "+50 key Down\n+50 key Down\n+50 key Return\n"
+                          /* the first race of a kind: its How to play card, then Enter starts */
+                          "+100 key Return\n+50 wait countdown\n"));
     const char *shot = clt_path("menu_race.bmp");
     const char *args[] = {
         "--headless", "--script", clt_path("menu.txt"), "--screenshot", shot, "--max-seconds", "30", NULL};
@@ -397,7 +399,7 @@ static void test_setup_big_sum(void **ctx)
                           "0 wait menu\n+50 key Down\n+50 key Return\n+50 wait setup\n"
                           "+50 key Left\n+50 key Down\n+50 key Right\n+50 key Right\n"
                           "+50 key Right\n+50 key Down\n+50 key Down\n+50 key Down\n"
-                          "+50 key Down\n+50 key Return\n+50 wait race\n+300 wait race\n"));
+                          "+50 key Down\n+50 key Return\n+100 key Return\n+50 wait race\n+300 wait race\n"));
     const char *shot = clt_path("bigsum.bmp");
     const char *args[] = {"--headless",   "--size", "1280x720",      "--script", clt_path("bigsum.txt"),
                           "--screenshot", shot,     "--max-seconds", "30",       NULL};

@@ -61,7 +61,9 @@ static int run_bot_keep(const char *const args[], const char *n1, int *c1, const
     assert_true(it_proc_spawn(&bot, argv));
     char line[1024];
     uint64_t deadline = mr_now_us() + 90000000u;
-    while (mr_now_us() < deadline && it_proc_line(&bot, line, sizeof line, 1000, "bot")) {
+    /* A bot at a person's pace (--level) is silent for seconds before its
+     * first line: wait for lines as long as the run may take. */
+    while (mr_now_us() < deadline && it_proc_line(&bot, line, sizeof line, 30000, "bot")) {
         if (n1 && strstr(line, n1)) {
             (*c1)++;
             if (keep)
@@ -95,6 +97,24 @@ static void test_bot_plays_one_match(void **ctx)
     int code = run_bot(args, "match bot-", &matches, "summary:", &summary);
     assert_int_equal(code, 0);
     assert_int_equal(matches, 2); /* each bot prints the match it played */
+    assert_int_equal(summary, 1);
+    server_down(&sv);
+}
+
+/* --level: two bots playing like experts (a person's reading, keys and
+ * thinking) finish a race on a small maze over the real server. */
+static void test_bot_level_plays_a_match(void **ctx)
+{
+    (void)ctx;
+    it_proc sv;
+    char addr[32];
+    server_up(&sv, fast_server, addr, sizeof addr);
+    const char *args[] = {"--server",     addr,     "--bots",    "2",    "--matches", "1",
+                          "--level",      "expert", "--kind",    "maze", "--size",    "5x5",
+                          "--difficulty", "easy",   "--timeout", "60",   NULL};
+    int matches = 0, summary = 0;
+    assert_int_equal(run_bot(args, "match bot-", &matches, "summary:", &summary), 0);
+    assert_int_equal(matches, 2);
     assert_int_equal(summary, 1);
     server_down(&sv);
 }
@@ -244,6 +264,7 @@ static void test_bot_bad_flags(void **ctx)
         {"--room", "AB", NULL},        {"--kind", "chess", NULL},
         {"--size", "10by10", NULL},    {"--frobnicate", NULL},
         {"--room", "ABCDE", "--kind"}, {"--bench", "5", NULL},
+        {"--level", "pro", NULL},      {"--level", "expert", "--pace"},
     };
     for (size_t i = 0; i < MR_ARRAY_LEN(bad); i++) {
         const char *args[6] = {bad[i][0], bad[i][1], bad[i][2], NULL};
@@ -251,6 +272,8 @@ static void test_bot_bad_flags(void **ctx)
             args[3] = "maze";
         if (strcmp(bad[i][0], "--bench") == 0)
             args[2] = "--bots", args[3] = "3";
+        if (strcmp(bad[i][0], "--level") == 0 && bad[i][2])
+            args[3] = "5"; /* --level with --pace: refused */
         assert_int_equal(run_bot(args, NULL, NULL, NULL, NULL), 2);
     }
     const char *help[] = {"--help", NULL};
@@ -308,6 +331,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_bot_plays_one_match, it_teardown),
+        cmocka_unit_test_teardown(test_bot_level_plays_a_match, it_teardown),
         cmocka_unit_test_teardown(test_bot_pairs_rooms_and_rematches, it_teardown),
         cmocka_unit_test_teardown(test_bot_rooms_from_game_ids, it_teardown),
         cmocka_unit_test_teardown(test_bot_joins_room_by_code, it_teardown),

@@ -319,7 +319,8 @@ static void on_match_start(bt_player *p, const cl_net_event *ev)
         shuttle_start(p, pz, ev->start_ms);
     } else {
         const char *err = NULL;
-        p->brain = bot_create(pz, p->cfg.pace_ms, p->cfg.mistakes, rng_u64(&p->rng), &err);
+        p->brain = p->cfg.by_level ? bot_create_level(pz, p->cfg.level, rng_u64(&p->rng), &err)
+                                   : bot_create(pz, p->cfg.pace_ms, p->cfg.mistakes, rng_u64(&p->rng), &err);
         if (!p->brain) {
             failf(p, "bot cannot play this puzzle: %s", err);
             return;

@@ -36,6 +36,8 @@ typedef struct bt_player_cfg {
     int play;            /* enum bt_play */
     uint32_t pace_ms;    /* ms per move */
     double mistakes;     /* BT_SOLVE mistake rate */
+    bool by_level;       /* BT_SOLVE: play like a person of level (pace_ms and mistakes unused) */
+    int level;           /* enum bot_level, with by_level */
     uint64_t bot_seed;   /* the brain's rng */
     int matches;         /* games to finish before done (BT_SOLVE; BT_WATCH: games to see end) */
     bool no_rematch;     /* do not ask for rematches (a test drives them) */

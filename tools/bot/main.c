@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot_model.h"
 #include "bt_fleet.h"
 #include "bt_records.h"
 #include "util.h"
@@ -27,6 +28,8 @@ static const char usage[] =
     "  --series N          create a room playing best of N (1..99, default 1)\n"
     "                      With --kind/--size/--difficulty/--id/--seed the bots create rooms: with\n"
     "                      several bots, bot 1 creates and bot 2 joins it, bot 3 and 4 likewise...\n"
+    "  --level LEVEL       play like a person: beginner, casual, strong or expert (docs/bot.md);\n"
+    "                      without it the bots play at a fixed pace (load tests)\n"
     "  --pace MS           milliseconds per move (default 200; bench: 50, i.e. 20 moves/s)\n"
     "  --mistakes RATE     probability 0..1 of a wrong (legal) move (default 0)\n"
     "  --matches N         games each bot finishes before it is done (default 1)\n"
@@ -115,10 +118,10 @@ int main(int argc, char **argv)
             continue;
         }
         static const char *const with_value[] = {
-            "--server", "--room",       "--kind",    "--size",        "--difficulty", "--id",
-            "--seed",   "--series",     "--pace",    "--mistakes",    "--matches",    "--bots",
-            "--name",   "--bot-seed",   "--timeout", "--sockbuf",     "--bench",      "--server-pid",
-            "--watch",  "--spectators", "--recent",  "--fetch-replay"};
+            "--server", "--room",       "--kind",    "--size",         "--difficulty", "--id",
+            "--seed",   "--series",     "--pace",    "--mistakes",     "--matches",    "--bots",
+            "--name",   "--bot-seed",   "--timeout", "--sockbuf",      "--bench",      "--server-pid",
+            "--watch",  "--spectators", "--recent",  "--fetch-replay", "--level"};
         bool known = false;
         for (size_t k = 0; k < MR_ARRAY_LEN(with_value); k++)
             known = known || strcmp(a, with_value[k]) == 0;
@@ -186,6 +189,11 @@ int main(int argc, char **argv)
                 return bad("--pace: '%s' is not a number of milliseconds 1..3600000", v);
             o.player.pace_ms = (uint32_t)n;
             pace_set = true;
+        } else if (strcmp(a, "--level") == 0) {
+            o.player.level = bot_level_by_name(v);
+            if (o.player.level < 0)
+                return bad("--level: '%s' is not beginner, casual, strong or expert", v);
+            o.player.by_level = true;
         } else if (strcmp(a, "--mistakes") == 0) {
             if (!parse_double(v, 0, 1, &o.player.mistakes))
                 return bad("--mistakes: '%s' is not a rate 0..1", v);
@@ -241,6 +249,8 @@ int main(int argc, char **argv)
     if (o.player.mode == BT_WATCH && (creating || o.bench_s > 0 || o.spectators))
         return bad("--watch only watches: no --kind/--size/--difficulty/--id/--seed/--bench/--spectators%s",
                    "");
+    if (o.player.by_level && (pace_set || o.bench_s > 0))
+        return bad("--level plays at a person's pace: no --pace or --bench with it%s", "");
     if (o.bench_s > 0) {
         if (o.player.mode == BT_JOIN || o.bots % 2)
             return bad("--bench pairs its own bots: give an even --bots and no --room%s", "");

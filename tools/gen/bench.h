@@ -44,5 +44,9 @@ void bench_sum_effort(const bench_opts *o, int w, int h);
 void bench_maze(const bench_opts *o);
 void bench_ice(const bench_opts *o);
 void bench_pipes(const bench_opts *o);
+/* `bench-bot`: each computer level's median solve time per kind (only_kind,
+ * or -1 for all) and size band on diff boards, count seeds a cell, printed
+ * as a Markdown table (bench_bot.c). Returns the exit status. */
+int bench_bot(int count, int only_kind, int diff);
 
 #endif

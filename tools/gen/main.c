@@ -18,6 +18,7 @@ static const char usage_text[] =
     "usage: mazerace-gen [options] [GAME-ID]\n"
     "       mazerace-gen solve KIND [FILE|-]\n"
     "       mazerace-gen bench [--quick] [--count N] [--kind KIND] [--effort]\n"
+    "       mazerace-gen bench-bot [--count N] [--kind KIND] [--difficulty D]\n"
     "       mazerace-gen vectors [FILE]\n"
     "       mazerace-gen replay FILE|-\n"
     "\n"
@@ -43,6 +44,9 @@ static const char usage_text[] =
     "                       size x difficulty, with RESULT lines; --effort (sum):\n"
     "                       only the difficulty measure against a human-like\n"
     "                       search's effort on the same boards\n"
+    "bench-bot              each computer level's median solve time per kind and\n"
+    "                       size band (default 200 seeds a cell, medium boards), on\n"
+    "                       a simulated clock, as the table in docs/bot.md\n"
     "vectors [FILE]         the generator test vectors of docs/generation.md as a\n"
     "                       ```vectors block; with FILE, replaces that block in FILE\n"
     "replay FILE|-          check a replay (docs/replay.md) by running it through\n"
@@ -264,6 +268,31 @@ static int cmd_bench(int argc, char **argv)
     return 0;
 }
 
+static int cmd_bench_bot(int argc, char **argv)
+{
+    int count = 200, only = -1, diff = PZ_MEDIUM;
+    for (int i = 1; i < argc; i++) {
+        long v;
+        if (strcmp(argv[i], "--count") == 0 && i + 1 < argc) {
+            if (!mr_parse_long(argv[++i], 1, 100000, &v))
+                return usage_error("--count needs a number from 1 to 100000, not '%s'", argv[i]);
+            count = (int)v;
+        } else if (strcmp(argv[i], "--kind") == 0 && i + 1 < argc) {
+            const pz_kind *k = pz_kind_by_name(argv[++i]);
+            if (!k)
+                return usage_error("unknown puzzle kind '%s'", argv[i]);
+            only = k->id;
+        } else if (strcmp(argv[i], "--difficulty") == 0 && i + 1 < argc) {
+            diff = pz_difficulty_by_name(argv[++i]);
+            if (diff < 0)
+                return usage_error("unknown difficulty '%s' (easy, medium or hard)", argv[i]);
+        } else {
+            return usage_error("bench-bot: unknown option '%s'", argv[i]);
+        }
+    }
+    return bench_bot(count, only, diff);
+}
+
 /* The ```vectors block (fences included), malloc'd; NULL after a message
  * if a vector cannot be made. */
 static char *vectors_block(void)
@@ -400,6 +429,8 @@ int main(int argc, char **argv)
         return cmd_solve(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "bench") == 0)
         return cmd_bench(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "bench-bot") == 0)
+        return cmd_bench_bot(argc - 1, argv + 1);
 
     static const struct option longopts[] = {
         {"kind", required_argument, NULL, 'k'},       {"size", required_argument, NULL, 's'},
