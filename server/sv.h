@@ -158,6 +158,7 @@ typedef struct sv_stats {
     uint64_t gen_cpu_us;         /* their CPU time */
     uint64_t gen_refused;        /* requests refused: budget, queue full (BUSY) or memory (MEMORY) */
     int gen_pending;             /* jobs queued or running now */
+    int quick_waiting;           /* players waiting alone for a quick-match opponent (docs/racing.md) */
     size_t puzzle_bytes;         /* estimated puzzle memory held by rooms and pending jobs */
     int peers_now, rooms_now, matches_running;
     int sockbuf_rcv, sockbuf_snd; /* effective sizes the kernel granted (bytes) */

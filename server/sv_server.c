@@ -989,6 +989,7 @@ void sv_set_spectator_public_port(sv_t *sv, uint16_t port)
 void sv_get_stats(const sv_t *sv, sv_stats *out)
 {
     *out = sv->st;
+    out->quick_waiting = sv->quickq ? sv_quick_count(sv->quickq) : 0;
     if (sv->host) {
         out->udp_in = sv->host->totalReceivedPackets;
         out->udp_out = sv->host->totalSentPackets;
