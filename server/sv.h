@@ -157,7 +157,7 @@ typedef struct sv_stats {
     uint64_t gen_jobs;           /* puzzle generation jobs run on the workers */
     uint64_t gen_cpu_us;         /* their CPU time */
     uint64_t gen_refused;        /* requests refused: budget, queue full (BUSY) or memory (MEMORY) */
-    int gen_pending;             /* jobs queued or running now */
+    int gen_pending;             /* jobs queued or running now, and quick-match jobs waiting for a place */
     int quick_waiting;           /* players waiting alone for a quick-match opponent (docs/racing.md) */
     size_t puzzle_bytes;         /* estimated puzzle memory held by rooms and pending jobs */
     int peers_now, rooms_now, matches_running;
