@@ -1,5 +1,4 @@
 /* sv_game.c: the server's protocol: client messages to room and match calls, match events to messages. */
-#include <assert.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -940,6 +939,8 @@ static bool quick_pair(sv_t *sv, sv_client *c)
     while (sv_quick_pop(sv->quickq, &it)) {
         if (it.job) {
             it.job->quick_at = 0;
+            if (!job_owner(sv, it.job))
+                continue; /* never so (a job leaves the queue with its owner); harmless if it were */
             it.job->partner = (int)(c - sv->clients) + 1;
             it.job->partner_id = c->id;
             c->quick_job = it.job;
@@ -978,12 +979,13 @@ static void quick_offer(sv_t *sv, sv_room *room)
         return;
     sv_quick_item it;
     int h = 0;
-    if (sv_quick_peek(sv->quickq, &it, &h) && it.job) {
-        /* Entries are never stale: a job leaves the queue with its owner. */
-        sv_client *o = job_owner(sv, it.job);
-        assert(o);
+    sv_client *o = NULL;
+    while (!o && sv_quick_peek(sv->quickq, &it, &h) && it.job) {
+        o = job_owner(sv, it.job); /* never NULL: a job leaves the queue with its owner */
         sv_quick_remove(sv->quickq, h);
         it.job->quick_at = 0;
+    }
+    if (o) {
         o->gen_job = NULL;
         if (!try_seat(sv, o, room))
             return;
