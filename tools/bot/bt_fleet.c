@@ -254,15 +254,22 @@ static void print_pairing(const fleet *f)
 {
     uint32_t *ms10 = mr_alloc((size_t)f->players, sizeof *ms10);
     size_t n = 0;
+    uint64_t first = UINT64_MAX, last = 0;
     for (int i = 0; i < f->players; i++) {
-        uint64_t us = bt_player_pair_us(f->p[i]);
+        uint64_t us = bt_player_pair_us(f->p[i]), at = bt_player_asked_us(f->p[i]);
         if (us)
             ms10[n++] = (uint32_t)(us / 100 < UINT32_MAX ? us / 100 : UINT32_MAX);
+        if (at && at < first)
+            first = at;
+        if (at > last)
+            last = at;
     }
     uint32_t p50 = bt_quantile(ms10, n, 0.5, 0), p99 = bt_quantile(ms10, n, 0.99, 1),
              mx = bt_quantile(ms10, n, 1.0, 1);
-    printf("pairing: %zu of %d bots paired; time to an opponent p50 %.1f ms p99 %.1f ms max %.1f ms\n", n,
-           f->players, p50 / 10.0, p99 / 10.0, mx / 10.0);
+    printf("pairing: %zu of %d bots paired; time to an opponent p50 %.1f ms p99 %.1f ms max %.1f ms; asked "
+           "within %.1f ms\n",
+           n, f->players, p50 / 10.0, p99 / 10.0, mx / 10.0,
+           last >= first ? (double)(last - first) / 1000.0 : 0.0);
     free(ms10);
 }
 

@@ -570,6 +570,11 @@ void bt_player_record(bt_player *p, bool on)
     p->recording = on;
 }
 
+uint64_t bt_player_asked_us(const bt_player *p)
+{
+    return p->asked_us;
+}
+
 uint64_t bt_player_pair_us(const bt_player *p)
 {
     return p->paired_us ? p->paired_us - p->asked_us : 0;

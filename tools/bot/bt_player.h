@@ -90,6 +90,8 @@ const bt_counts *bt_player_counts(const bt_player *p);
 /* Microseconds from asking for a race (after the handshake) to first being
  * in a room with an opponent; 0 = not yet. */
 uint64_t bt_player_pair_us(const bt_player *p);
+/* When it asked for a race (the clock of bt_player_step), 0 = not yet. */
+uint64_t bt_player_asked_us(const bt_player *p);
 
 int bt_player_results(const bt_player *p, const bt_result **out);
 

@@ -56,6 +56,9 @@ run_bots() {
     [ $rc -eq 0 ] || fail "mazerace-bot exited $rc"
     grep -q "^summary: $n bots, $n done, 0 failed" "$tmp/bots.log" || fail "not every bot finished"
     grep -q "^pairing: $n of $n bots paired" "$tmp/bots.log" || fail "not every bot was paired"
+    # They all asked for their race within one second.
+    local within=$(grep -o 'asked within [0-9.]* ms' "$tmp/bots.log" | cut -d' ' -f3)
+    [ -n "$within" ] && [ "$(echo "$within < 1000" | bc)" = 1 ] || fail "the bots asked over $within ms"
 }
 
 case $mode in
