@@ -51,13 +51,14 @@ typedef struct sv_client {
     uint64_t last_move_ms; /* when its last MOVE came, valid once moved */
     uint32_t move_gap_ms;  /* time between its last two MOVEs; UINT32_MAX until it has made two */
     bool moved;
-    uint32_t ip;           /* network order, for the per-address records */
-    sv_budget gen;         /* generation CPU budget */
-    sv_gen_job *gen_job;   /* its CREATE_ROOM / QUICK_MATCH being generated, or NULL */
-    bool quick_waiting;    /* seated in the quick-match room being generated when it opens */
-    sv_gen_job *quick_job; /* ...that room's job (another client's gen_job) */
-    uint8_t queries;       /* its questions to the match store not yet answered (sv_query.c) */
-    sv_room *watch;        /* the room it watches as a spectator (then room is NULL), or NULL */
+    uint32_t ip;         /* network order, for the per-address records */
+    sv_budget gen;       /* generation CPU budget */
+    sv_gen_job *gen_job; /* its CREATE_ROOM / QUICK_MATCH being generated, or NULL */
+    bool quick_waiting;  /* seated in the quick-match room being generated when it opens */
+    uint8_t queries;     /* its questions to the match store not yet answered (sv_query.c) */
+    sv_room *watch;      /* the room it watches as a spectator (then room is NULL), or NULL */
+    /* With quick_waiting: the job of that room (another client's gen_job). */
+    sv_gen_job *quick_job;
     struct sv_client *spec_next, *spec_prev; /* the room's spectator list */
     int specq_head, specq_tail;              /* its queued items (sv_spec.c): index + 1, 0 = none */
     uint64_t spec_due_ms;                    /* when they go out */
@@ -125,7 +126,6 @@ struct sv {
     struct sv_sph *sph; /* the spectator host (sv_link.c), or NULL: spectators on the game port */
     int active;         /* welcomed clients, at most cfg.max_clients */
     sv_rooms *rooms;
-    struct sv_quick *quickq; /* players waiting alone for a quick-match opponent (sv_quick.h) */
     /* Quick-match jobs admitted while the generation queue was full, oldest
      * first: submitted as it frees up (sv_game_poll_gen). */
     sv_gen_job *defer_head, *defer_tail;
@@ -157,10 +157,11 @@ struct sv {
     int step_max_slot; /* highest peer slot sent to in this step, -1 = none */
     sv_gen *gen;
     sv_addrs *addrs;
-    sv_client *acting;     /* the client whose message is being handled, or NULL */
-    size_t puzzle_bytes;   /* estimated: rooms and jobs in flight */
-    int shake_max;         /* half-open peers allowed at once (sv_shake.c) */
-    uint64_t *shake_since; /* per peer slot: when it was first seen in ENet's handshake, 0 = not */
+    sv_client *acting;       /* the client whose message is being handled, or NULL */
+    struct sv_quick *quickq; /* players waiting alone for a quick-match opponent (sv_quick.h) */
+    size_t puzzle_bytes;     /* estimated: rooms and jobs in flight */
+    int shake_max;           /* half-open peers allowed at once (sv_shake.c) */
+    uint64_t *shake_since;   /* per peer slot: when it was first seen in ENet's handshake, 0 = not */
     uint64_t next_shake_ms;
     sv_loglimit lim_socket;          /* log lines of socket errors */
     sv_loglimit lim_refused;         /* refused JOIN / RESUME lines */
