@@ -110,6 +110,9 @@ const char *cl_app_host(cl_app *a, const char *game_id, int series)
     cfg.max_clients = 16;
     cfg.max_rooms = 8;
     cfg.series = series;
+    /* The host waits for anyone: a friend's quick match at this address
+     * takes the host's seat across (docs/racing.md, "Quick match"). */
+    cfg.quick_rooms = true;
     if (a->args.host_bind)
         snprintf(cfg.bind_addr, sizeof cfg.bind_addr, "%s", a->args.host_bind);
     if (a->args.host_port >= 0) {

@@ -56,6 +56,11 @@ typedef struct sv_config {
     int countdown_ms;     /* default 3000 */
     int grace_ms;         /* reconnect grace; default 30000 */
     int series;           /* best of N, 1..99; default 1 */
+    /* Quick match also seats players in rooms made by CREATE_ROOM that
+     * wait for their second player (the client's "Host a LAN game", whose
+     * host accepts any opponent); default false: on a dedicated server
+     * such a room is for the friend who has its code. */
+    bool quick_rooms;
 
     int discovery_port; /* default SV_DEFAULT_DISCOVERY_PORT; 0 = ephemeral; -1 = off */
     int sockbuf_bytes;  /* SO_RCVBUF/SO_SNDBUF of the game socket; default 4 MiB; 0 = ENet's */
@@ -155,7 +160,8 @@ typedef struct sv_stats {
     uint64_t gen_jobs;           /* puzzle generation jobs run on the workers */
     uint64_t gen_cpu_us;         /* their CPU time */
     uint64_t gen_refused;        /* requests refused: budget, queue full (BUSY) or memory (MEMORY) */
-    int gen_pending;             /* jobs queued or running now */
+    int gen_pending;             /* jobs queued or running now, and quick-match jobs waiting for a place */
+    int quick_waiting;           /* players waiting alone for a quick-match opponent (docs/racing.md) */
     size_t puzzle_bytes;         /* estimated puzzle memory held by rooms and pending jobs */
     int peers_now, rooms_now, matches_running;
     int sockbuf_rcv, sockbuf_snd; /* effective sizes the kernel granted (bytes) */

@@ -344,13 +344,15 @@ static void release_bytes(sv_t *sv, uint32_t ip, size_t bytes, bool room)
         a->rooms--;
 }
 
+static void quick_unlist(sv_t *sv, sv_room *room);
+static void quick_offer(sv_t *sv, sv_room *room);
+
 static void remove_room(sv_t *sv, sv_room *room)
 {
     sv_loge(&sv->log, SV_LOG_INFO, "room_closed", room->code, NULL, NULL, "room %s closed", room->code);
     release_bytes(sv, room->ip, room->puzzle_bytes, true);
     room->puzzle_bytes = 0;
-    if (sv->quick == room)
-        sv->quick = NULL;
+    quick_unlist(sv, room);
     sv_spec_room_closed(sv, room);
     for (int s = 0; s < MATCH_SLOTS; s++)
         if (room->player[s])
@@ -375,9 +377,6 @@ void sv_game_flush_room(sv_t *sv, sv_room *room)
         sv->races_valid = false;
     }
     int phase = match_phase(room->m);
-    if (sv->quick == room &&
-        (phase != MATCH_WAITING || (match_present(room->m, 0) && match_present(room->m, 1))))
-        sv->quick = NULL;
     /* A seat in its grace period keeps the room open even when nobody is
      * connected: the player may come back to a finished game to learn how
      * it ended (its MATCH_END may have been lost with the link). The
@@ -400,6 +399,8 @@ void sv_game_flush_room(sv_t *sv, sv_room *room)
     if (reserved && room->reserved_until < next)
         next = room->reserved_until; /* comes back here to close it if nobody came */
     sv_rooms_set_deadline(sv->rooms, room, next);
+    if (room->quick)
+        quick_offer(sv, room); /* last: it may seat a player, which flushes the room again */
 }
 
 int sv_game_running(sv_t *sv, bool tell)
@@ -549,7 +550,6 @@ static sv_room *open_room(sv_t *sv, sv_client *c, match *m, bool quick, const sv
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_TOO_MANY_ROOMS, "the server has no free room");
         return NULL;
     }
-    room->quick = quick;
     room->ip = j->ip;
     room->puzzle_bytes = j->est_bytes; /* the reservation becomes the room's */
     int slot = -1;
@@ -620,9 +620,21 @@ static bool admit(sv_t *sv, sv_client *c, sv_gen_job *j)
         refuse_gen(sv, c, WIRE_ERR_BUSY, why);
         return false;
     }
-    if (!sv_gen_submit(sv->gen, j)) {
+    /* Quick match never turns a player away for a full queue: its puzzle
+     * waits for room there (sv->defer_head), the player paired meanwhile. */
+    bool queued = sv_gen_submit(sv->gen, j);
+    if (!queued && !j->quick) {
         refuse_gen(sv, c, WIRE_ERR_BUSY, "server busy making puzzles: try again in a few seconds");
         return false;
+    }
+    if (!queued) {
+        j->defer_next = NULL;
+        if (sv->defer_tail)
+            sv->defer_tail->defer_next = j;
+        else
+            sv->defer_head = j;
+        sv->defer_tail = j;
+        sv->defer_n++;
     }
     sv_budget_charge(&c->gen, (int64_t)j->est_us);
     sv_budget_charge(&a->gen, (int64_t)j->est_us);
@@ -857,24 +869,138 @@ static void on_watch(sv_t *sv, sv_client *c, const char *code)
     sv_spec_watch(sv, c, room);
 }
 
+/* ---- quick match (docs/racing.md, "Quick match") ----
+ *
+ * Players are paired as they arrive, before any puzzle exists: a player
+ * who finds nobody waiting has a room made for it (its job) and waits
+ * alone in sv->quickq; the next one is paired with the oldest entry there
+ * (it takes the job's other seat, or the open room's free one), so N
+ * arrivals start ceil(N/2) puzzles and make floor(N/2) races. Whoever is
+ * left alone by a LEAVE or a disconnect goes back to the queue, keeping
+ * the puzzle being made for it. */
+
+/* A room quick match may seat the next player in: waiting for its game,
+ * one seat held by a connected player, the other free. */
+static bool quick_room_open(const sv_room *room)
+{
+    if (!room->quick || !room->m || match_phase(room->m) != MATCH_WAITING)
+        return false;
+    int present = 0, live = 0;
+    for (int s = 0; s < MATCH_SLOTS; s++)
+        if (match_present(room->m, s)) {
+            present++;
+            live += room->player[s] != NULL;
+        }
+    return present == 1 && live == 1;
+}
+
+static void quick_unlist(sv_t *sv, sv_room *room)
+{
+    if (room->quick_at) {
+        sv_quick_remove(sv->quickq, room->quick_at);
+        room->quick_at = 0;
+    }
+}
+
+static void quick_unlist_job(sv_t *sv, sv_gen_job *j)
+{
+    if (j->quick_at) {
+        sv_quick_remove(sv->quickq, j->quick_at);
+        j->quick_at = 0;
+    }
+}
+
+/* The client a room job is made for, if it is still waiting for it. */
+static sv_client *job_owner(sv_t *sv, const sv_gen_job *j)
+{
+    sv_client *o = &sv->clients[j->client];
+    return o->gen_job == j && o->id == j->owner && o->state == SV_CL_ACTIVE ? o : NULL;
+}
+
+/* Unpairs j from the opponent waiting for its room; returns that client. */
+static sv_client *quick_partner(sv_t *sv, sv_gen_job *j)
+{
+    if (!j->partner)
+        return NULL;
+    sv_client *p = &sv->clients[j->partner - 1];
+    j->partner = 0;
+    if (p->id != j->partner_id || p->quick_job != j)
+        return NULL;
+    p->quick_job = NULL;
+    p->quick_waiting = false;
+    return p;
+}
+
+/* Pairs c with the oldest player waiting alone; false (nothing changed)
+ * when nobody waits. */
+static bool quick_pair(sv_t *sv, sv_client *c)
+{
+    sv_quick_item it;
+    while (sv_quick_pop(sv->quickq, &it)) {
+        if (it.job) {
+            it.job->quick_at = 0;
+            if (!job_owner(sv, it.job))
+                continue; /* never so (a job leaves the queue with its owner); harmless if it were */
+            it.job->partner = (int)(c - sv->clients) + 1;
+            it.job->partner_id = c->id;
+            c->quick_job = it.job;
+            c->quick_waiting = true;
+            return true;
+        }
+        it.room->quick_at = 0;
+        if (quick_room_open(it.room) && !try_seat(sv, c, it.room))
+            return true;
+        /* That room no longer takes anyone: try the next entry. */
+    }
+    return false;
+}
+
+/* o waits alone for j, its own room being made: it takes anyone already
+ * waiting (j is then dropped when done), else it queues. */
+static void quick_strand(sv_t *sv, sv_client *o, sv_gen_job *j)
+{
+    o->gen_job = NULL;
+    if (quick_pair(sv, o))
+        return;
+    o->gen_job = j;
+    j->quick_at = sv_quick_push(sv->quickq, (sv_quick_item){.job = j});
+}
+
+/* Queues a room quick match may fill, or takes it out of the queue when
+ * it no longer can be. A player waiting alone for a puzzle being made
+ * takes its free seat at once. */
+static void quick_offer(sv_t *sv, sv_room *room)
+{
+    if (!quick_room_open(room)) {
+        quick_unlist(sv, room);
+        return;
+    }
+    if (room->quick_at)
+        return;
+    sv_quick_item it;
+    int h = 0;
+    sv_client *o = NULL;
+    while (!o && sv_quick_peek(sv->quickq, &it, &h) && it.job) {
+        o = job_owner(sv, it.job); /* never NULL: a job leaves the queue with its owner */
+        sv_quick_remove(sv->quickq, h);
+        it.job->quick_at = 0;
+    }
+    if (o) {
+        o->gen_job = NULL;
+        if (!try_seat(sv, o, room))
+            return;
+        o->gen_job = it.job;
+        it.job->quick_at = sv_quick_push(sv->quickq, it);
+    }
+    room->quick_at = sv_quick_push(sv->quickq, (sv_quick_item){.room = room});
+}
+
 static void on_quick(sv_t *sv, sv_client *c)
 {
     if (!not_in_room(sv, c) || pending(sv, c))
         return;
-    if (sv->quick && sv->quick->m) {
-        if (!try_seat(sv, c, sv->quick))
-            return;
-        /* The waiting room will not take anyone (its engine says why):
-         * stop offering it and open a fresh one. */
-        sv->quick = NULL;
-    }
-    /* A quick-match room is being made: the second player takes its
-     * other seat when it opens. */
-    if (sv->quick_job && !sv->quick_waiter) {
-        sv->quick_waiter = c;
-        c->quick_waiting = true;
+    if (quick_pair(sv, c))
         return;
-    }
     if (sv_rooms_count(sv->rooms) >= sv_rooms_capacity(sv->rooms)) {
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_TOO_MANY_ROOMS, "the server has no free room");
         return;
@@ -885,17 +1011,35 @@ static void on_quick(sv_t *sv, sv_client *c)
     j->seed = secrand_u64();
     j->quick = true;
     if (request_room(sv, c, j))
-        sv->quick_job = j;
+        j->quick_at = sv_quick_push(sv->quickq, (sv_quick_item){.job = j});
 }
 
 /* Forgets c's room request (LEAVE, disconnect): the job's result, when it
- * comes, is dropped (or goes to the quick-match waiter). */
+ * comes, is dropped, or goes to the opponent paired with it, who waits
+ * alone for it from now on. A player paired with c's job, or whose job c
+ * was paired with, is left alone: back to the queue. */
 static void cancel_request(sv_t *sv, sv_client *c)
 {
+    sv_gen_job *j = c->gen_job;
     c->gen_job = NULL;
-    if (sv->quick_waiter == c)
-        sv->quick_waiter = NULL;
+    if (j) {
+        quick_unlist_job(sv, j);
+        sv_client *p = quick_partner(sv, j);
+        if (p) {
+            j->client = (int)(p - sv->clients);
+            j->owner = p->id;
+            quick_strand(sv, p, j);
+        }
+    }
+    sv_gen_job *k = c->quick_waiting ? c->quick_job : NULL;
     c->quick_waiting = false;
+    c->quick_job = NULL;
+    if (k) {
+        k->partner = 0;
+        sv_client *o = job_owner(sv, k);
+        if (o)
+            quick_strand(sv, o, k);
+    }
 }
 
 /* A finished room job: the room opens for its owner, or (quick match, the
@@ -974,19 +1118,12 @@ static void room_job_done(sv_t *sv, sv_gen_job *j)
         reserved_job_done(sv, j);
         return;
     }
-    sv_client *c = &sv->clients[j->client];
-    bool owner_here = c->gen_job == j && c->id == j->owner && c->state == SV_CL_ACTIVE;
-    if (owner_here)
+    sv_client *c = job_owner(sv, j);
+    if (c)
         c->gen_job = NULL;
-    sv_client *w = NULL;
-    if (sv->quick_job == j) {
-        sv->quick_job = NULL;
-        w = sv->quick_waiter;
-        sv->quick_waiter = NULL;
-        if (w)
-            w->quick_waiting = false;
-    }
-    if (!owner_here) {
+    quick_unlist_job(sv, j);
+    sv_client *w = quick_partner(sv, j); /* quick match: its opponent, already paired */
+    if (!c) {
         c = w;
         w = NULL;
     }
@@ -1002,10 +1139,46 @@ static void room_job_done(sv_t *sv, sv_gen_job *j)
     match *m = j->m;
     j->m = NULL;
     sv_room *room = open_room(sv, c, m, j->quick, j);
-    if (room && room->m && w)
+    if (!room || !room->m) {
+        if (w)
+            sv_send_error(sv, w, WIRE_ERROR, WIRE_ERR_TOO_MANY_ROOMS, "the server has no free room");
+        return;
+    }
+    if (w)
         seat(sv, w, room);
-    if (room && room->m && j->quick && !(match_present(room->m, 0) && match_present(room->m, 1)))
-        sv->quick = room;
+    /* Quick match may fill it from now on (its owner alone in it), and so
+     * may it a LAN host's room (sv_config.quick_rooms). */
+    room->quick = j->quick || sv->cfg.quick_rooms;
+    if (room->quick && room->m)
+        quick_offer(sv, room);
+}
+
+/* Hands the deferred quick-match jobs to the workers while the queue has
+ * room; a job nobody waits for any more is dropped, its charges given back. */
+static void submit_deferred(sv_t *sv)
+{
+    sv_gen_job *j;
+    while ((j = sv->defer_head)) {
+        bool wanted = job_owner(sv, j) || j->partner;
+        if (wanted && !sv_gen_submit(sv->gen, j))
+            return;
+        sv->defer_head = j->defer_next;
+        if (!sv->defer_head)
+            sv->defer_tail = NULL;
+        sv->defer_n--;
+        j->defer_next = NULL;
+        if (wanted)
+            continue;
+        quick_unlist_job(sv, j);
+        release_bytes(sv, j->ip, j->est_bytes, true);
+        sv_addr *a = sv_addrs_find(sv->addrs, j->ip);
+        if (a) {
+            sv_budget_charge(&a->gen, -(int64_t)j->est_us);
+            if (a->gen_pending > 0)
+                a->gen_pending--;
+        }
+        sv_gen_job_free(j);
+    }
 }
 
 void sv_game_poll_gen(sv_t *sv)
@@ -1043,7 +1216,8 @@ void sv_game_poll_gen(sv_t *sv)
         }
         sv_gen_job_free(j);
     }
-    sv->st.gen_pending = sv_gen_pending(sv->gen);
+    submit_deferred(sv);
+    sv->st.gen_pending = sv_gen_pending(sv->gen) + sv->defer_n;
     sv->st.puzzle_bytes = sv->puzzle_bytes;
 }
 

@@ -30,6 +30,14 @@ typedef struct sv_gen_job {
     int room;        /* SV_GEN_NEXT: room index */
     uint32_t serial; /* SV_GEN_NEXT: that room's serial when it asked */
     bool quick;
+    /* quick match, the game loop's only (the workers never read them): the
+     * entry naming it in the quick-match queue while its owner waits alone
+     * (0 = none), and the opponent paired with it (client index + 1, 0 =
+     * none; partner_id: that client's id). */
+    int quick_at;
+    int partner;
+    uint32_t partner_id;
+    struct sv_gen_job *defer_next;        /* quick match: next job waiting for room in the queue */
     char reserve[WIRE_ROOM_CODE_LEN + 1]; /* SV_GEN_ROOM for sv_reserve_room: the code; "" otherwise */
     int reserve_ms;                       /* ...and how long it waits for its players */
     char *game_id;                        /* SV_GEN_ROOM by ID: malloc'd, freed with the job */

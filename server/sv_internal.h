@@ -11,6 +11,7 @@
 #include "sv_disc.h"
 #include "sv_gen.h"
 #include "sv_limit.h"
+#include "sv_quick.h"
 #include "sv_log.h"
 #include "sv_loglimit.h"
 #include "sv_rooms.h"
@@ -56,6 +57,8 @@ typedef struct sv_client {
     bool quick_waiting;  /* seated in the quick-match room being generated when it opens */
     uint8_t queries;     /* its questions to the match store not yet answered (sv_query.c) */
     sv_room *watch;      /* the room it watches as a spectator (then room is NULL), or NULL */
+    /* With quick_waiting: the job of that room (another client's gen_job). */
+    sv_gen_job *quick_job;
     struct sv_client *spec_next, *spec_prev; /* the room's spectator list */
     int specq_head, specq_tail;              /* its queued items (sv_spec.c): index + 1, 0 = none */
     uint64_t spec_due_ms;                    /* when they go out */
@@ -123,7 +126,10 @@ struct sv {
     struct sv_sph *sph; /* the spectator host (sv_link.c), or NULL: spectators on the game port */
     int active;         /* welcomed clients, at most cfg.max_clients */
     sv_rooms *rooms;
-    sv_room *quick; /* a quick-match room waiting for its second player */
+    /* Quick-match jobs admitted while the generation queue was full, oldest
+     * first: submitted as it frees up (sv_game_poll_gen). */
+    sv_gen_job *defer_head, *defer_tail;
+    int defer_n;
     atomic_int stop, want_stats, want_drain;
     bool shutting, done;
     bool draining;              /* refusing new rooms and races (sv_request_drain) */
@@ -152,8 +158,7 @@ struct sv {
     sv_gen *gen;
     sv_addrs *addrs;
     sv_client *acting;       /* the client whose message is being handled, or NULL */
-    sv_gen_job *quick_job;   /* the quick-match room being generated, or NULL */
-    sv_client *quick_waiter; /* a second quick-match player waiting for it */
+    struct sv_quick *quickq; /* players waiting alone for a quick-match opponent (sv_quick.h) */
     size_t puzzle_bytes;     /* estimated: rooms and jobs in flight */
     int shake_max;           /* half-open peers allowed at once (sv_shake.c) */
     uint64_t *shake_since;   /* per peer slot: when it was first seen in ENet's handshake, 0 = not */

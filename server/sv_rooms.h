@@ -22,7 +22,8 @@ typedef struct sv_room {
     int heap_pos;                          /* index in the timer heap, -1 if not in it */
     int index;                             /* position in the table */
     int next_free;                         /* free list link, -1 at the end */
-    bool quick;                            /* made by quick match */
+    bool quick;                            /* quick match may seat players in it (docs/racing.md) */
+    int quick_at;                          /* its entry in the quick-match queue, 0 = none */
     /* A matchmaker's reservation (sv_reserve_room): kept open with nobody in it until then; 0 = none. */
     uint64_t reserved_until;
     uint32_t serial;     /* a new value each time the slot is used */

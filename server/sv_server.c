@@ -857,6 +857,8 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
     sv->nclients = sv->ngame + (int)sv_sph_peer_slots(sv->sph);
     sv->clients = mr_alloc((size_t)sv->nclients, sizeof *sv->clients);
     sv->rooms = sv_rooms_create(cfg->max_rooms);
+    /* At most one entry per client (a job it waits on) and per room. */
+    sv->quickq = sv_quick_create(sv->nclients + cfg->max_rooms);
     sv->out = mr_alloc(WIRE_MSG_MAX, 1);
     sv->idbuf = mr_alloc(WIRE_GAME_ID_MAX + 1, 1);
     sv->in = mr_alloc(1, sizeof *sv->in);
@@ -908,6 +910,12 @@ void sv_destroy(sv_t *sv)
     }
     sv_disc_close(sv->disc);
     sv_gen_destroy(sv->gen);
+    while (sv->defer_head) {
+        sv_gen_job *j = sv->defer_head;
+        sv->defer_head = j->defer_next;
+        sv_gen_job_free(j);
+    }
+    sv_quick_destroy(sv->quickq);
     sv_addrs_destroy(sv->addrs);
     sv_rooms_destroy(sv->rooms);
     free(sv->clients);
@@ -981,6 +989,7 @@ void sv_set_spectator_public_port(sv_t *sv, uint16_t port)
 void sv_get_stats(const sv_t *sv, sv_stats *out)
 {
     *out = sv->st;
+    out->quick_waiting = sv->quickq ? sv_quick_count(sv->quickq) : 0;
     if (sv->host) {
         out->udp_in = sv->host->totalReceivedPackets;
         out->udp_out = sv->host->totalSentPackets;

@@ -86,6 +86,8 @@ static void render(svc_metrics *m, textbuf *b)
     metric(b, "mazerace_players", "gauge", "Connected players (ENet peers).", s.peers_now);
     metric(b, "mazerace_rooms", "gauge", "Open rooms.", s.rooms_now);
     metric(b, "mazerace_matches_running", "gauge", "Matches in countdown or racing.", s.matches_running);
+    metric(b, "mazerace_quick_waiting", "gauge", "Players waiting alone for a quick-match opponent.",
+           s.quick_waiting);
     metric(b, "mazerace_draining", "gauge", "1 while draining after SIGTERM (no new rooms or races).",
            draining);
     metric(b, "mazerace_connects_total", "counter", "Connections accepted.", (double)s.connects);

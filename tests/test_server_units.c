@@ -16,6 +16,7 @@
 #include "sv.h"
 #include "sv_internal.h"
 #include "sv_limit.h"
+#include "sv_quick.h"
 #include "sv_rooms.h"
 #include "util.h"
 #include "wire.h"
@@ -338,6 +339,50 @@ static void test_log_limit(void **ctx)
     fclose(f);
 }
 
+/* The quick-match queue: oldest first, removal from anywhere, handles
+ * reused after removal, and its bound. */
+static void test_quick_queue(void **ctx)
+{
+    (void)ctx;
+    enum { N = 6 };
+    sv_room rooms[N];
+    sv_quick *q = sv_quick_create(N);
+    sv_quick_item it;
+    assert_false(sv_quick_pop(q, &it));
+    int h[N];
+    for (int i = 0; i < N; i++)
+        h[i] = sv_quick_push(q, (sv_quick_item){.room = &rooms[i]});
+    assert_int_equal(sv_quick_count(q), N);
+    sv_quick_remove(q, h[0]); /* the head */
+    sv_quick_remove(q, h[3]); /* the middle */
+    sv_quick_remove(q, h[5]); /* the tail */
+    assert_int_equal(sv_quick_count(q), 3);
+    int peeked = 0;
+    assert_true(sv_quick_peek(q, &it, &peeked));
+    assert_ptr_equal(it.room, &rooms[1]);
+    assert_int_equal(peeked, h[1]);
+    /* Two more after removals: they go to the back. */
+    int h6 = sv_quick_push(q, (sv_quick_item){.room = &rooms[0]});
+    sv_quick_push(q, (sv_quick_item){.room = &rooms[3]});
+    static const int order[] = {1, 2, 4, 0, 3};
+    for (size_t i = 0; i < MR_ARRAY_LEN(order); i++) {
+        assert_true(sv_quick_pop(q, &it));
+        assert_ptr_equal(it.room, &rooms[order[i]]);
+        assert_null(it.job);
+    }
+    assert_false(sv_quick_pop(q, &it));
+    assert_int_equal(sv_quick_count(q), 0);
+    assert_true(h6 > 0 && h6 <= N);
+    /* Full again and emptied from the back. */
+    for (int i = 0; i < N; i++)
+        h[i] = sv_quick_push(q, (sv_quick_item){.room = &rooms[i]});
+    for (int i = N - 1; i >= 0; i--)
+        sv_quick_remove(q, h[i]);
+    assert_false(sv_quick_peek(q, &it, NULL));
+    sv_quick_destroy(q);
+    sv_quick_destroy(NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -348,6 +393,7 @@ int main(void)
         cmocka_unit_test(test_cli),
         cmocka_unit_test(test_memory_per_match),
         cmocka_unit_test(test_log_limit),
+        cmocka_unit_test(test_quick_queue),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

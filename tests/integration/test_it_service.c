@@ -337,6 +337,7 @@ static void test_drain_with_bots(void **ctx)
     }
     assert_true(moved >= 4);
     assert_true(sample(body, "mazerace_matches_running") == 1);
+    assert_true(sample(body, "mazerace_quick_waiting") == 0); /* the two bots were paired */
     it_proc_signal(&sv, SIGTERM);
     assert_true(it_proc_expect(&sv, "draining", line, sizeof line, 5000, "server"));
     /* The loop publishes the drain with its next snapshot. */

@@ -249,6 +249,30 @@ static uint32_t *gather(const fleet *f, int from, int to, const uint32_t *(*get)
 
 /* ---- play mode ---- */
 
+/* How long the players waited for an opponent (docs/bot.md, "Output"). */
+static void print_pairing(const fleet *f)
+{
+    uint32_t *ms10 = mr_alloc((size_t)f->players, sizeof *ms10);
+    size_t n = 0;
+    uint64_t first = UINT64_MAX, last = 0;
+    for (int i = 0; i < f->players; i++) {
+        uint64_t us = bt_player_pair_us(f->p[i]), at = bt_player_asked_us(f->p[i]);
+        if (us)
+            ms10[n++] = (uint32_t)(us / 100 < UINT32_MAX ? us / 100 : UINT32_MAX);
+        if (at && at < first)
+            first = at;
+        if (at > last)
+            last = at;
+    }
+    uint32_t p50 = bt_quantile(ms10, n, 0.5, 0), p99 = bt_quantile(ms10, n, 0.99, 1),
+             mx = bt_quantile(ms10, n, 1.0, 1);
+    printf("pairing: %zu of %d bots paired; time to an opponent p50 %.1f ms p99 %.1f ms max %.1f ms; asked "
+           "within %.1f ms\n",
+           n, f->players, p50 / 10.0, p99 / 10.0, mx / 10.0,
+           last >= first ? (double)(last - first) / 1000.0 : 0.0);
+    free(ms10);
+}
+
 static int play(fleet *f)
 {
     const bt_opts *o = f->o;
@@ -297,6 +321,8 @@ static int play(fleet *f)
            f->n, done, failed, (unsigned long long)games, (unsigned long long)wins, wall,
            (unsigned long long)sent, (unsigned long long)acked, (unsigned long long)rejected,
            (unsigned long long)progress, (unsigned long long)resumed, p50 / 1000.0, p99 / 1000.0);
+    if (f->players > 0 && f->o->player.mode != BT_WATCH)
+        print_pairing(f);
     if (f->n > f->players)
         printf(
             "spectators: %d (at server port %d), %llu games watched to the end, every move of both players "

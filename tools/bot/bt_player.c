@@ -36,6 +36,7 @@ struct bt_player {
     char *game_id;
     char room[WIRE_ROOM_CODE_LEN + 1];
     bool connected, asked, wait_code_known;
+    uint64_t asked_us, paired_us; /* when it asked for a race; when an opponent was first in its room */
 
     bot *brain;
     bool racing, paused, done;
@@ -403,6 +404,7 @@ static void on_event(bt_player *p, const cl_net_event *ev, uint64_t now_us)
     switch (ev->type) {
     case CL_EV_CONNECTED:
         p->connected = true;
+        p->asked_us = now_us;
         request_race(p);
         break;
     case CL_EV_REFUSED:
@@ -410,10 +412,20 @@ static void on_event(bt_player *p, const cl_net_event *ev, uint64_t now_us)
         break;
     case CL_EV_ROOM_JOINED:
         snprintf(p->room, sizeof p->room, "%s", ev->room.code);
-        if (p->cfg.mode == BT_WATCH)
+        if (p->cfg.mode == BT_WATCH || p->cfg.pair_only)
             break;
         if (cl_net_ready(p->net, true))
             failf(p, "cannot say ready%s", NULL);
+        break;
+    case CL_EV_LOBBY:
+        if (!p->paired_us && p->cfg.mode != BT_WATCH && ev->room.player[0].present &&
+            ev->room.player[1].present) {
+            p->paired_us = now_us > p->asked_us ? now_us : p->asked_us + 1;
+            /* Stays in the room (so that nobody else is seated with a
+             * leaving player) until the whole run ends. */
+            if (p->cfg.pair_only)
+                p->done = true;
+        }
         break;
     case CL_EV_MATCH_START:
         on_match_start(p, ev);
@@ -557,6 +569,16 @@ int bt_player_results(const bt_player *p, const bt_result **out)
 void bt_player_record(bt_player *p, bool on)
 {
     p->recording = on;
+}
+
+uint64_t bt_player_asked_us(const bt_player *p)
+{
+    return p->asked_us;
+}
+
+uint64_t bt_player_pair_us(const bt_player *p)
+{
+    return p->paired_us ? p->paired_us - p->asked_us : 0;
 }
 
 const uint32_t *bt_player_samples(const bt_player *p, size_t *n)

@@ -41,6 +41,7 @@ typedef struct bt_player_cfg {
     uint64_t bot_seed;   /* the brain's rng */
     int matches;         /* games to finish before done (BT_SOLVE; BT_WATCH: games to see end) */
     bool no_rematch;     /* do not ask for rematches (a test drives them) */
+    bool pair_only;      /* done once its room has an opponent: no READY, no race (matchmaking loads) */
 } bt_player_cfg;
 
 /* One finished game as this player saw it. */
@@ -88,6 +89,11 @@ typedef struct bt_counts {
     int last_error;     /* enum wire_error of the last ERROR */
 } bt_counts;
 const bt_counts *bt_player_counts(const bt_player *p);
+/* Microseconds from asking for a race (after the handshake) to first being
+ * in a room with an opponent; 0 = not yet. */
+uint64_t bt_player_pair_us(const bt_player *p);
+/* When it asked for a race (the clock of bt_player_step), 0 = not yet. */
+uint64_t bt_player_asked_us(const bt_player *p);
 
 int bt_player_results(const bt_player *p, const bt_result **out);
 

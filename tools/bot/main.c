@@ -45,6 +45,8 @@ static const char usage[] =
     "  --recent N          play nothing: print the newest N (1..1000) matches the server stored, one a\n"
     "                      line (tab-separated: id, start, game ID, players, winner, times, moves, ending)\n"
     "  --fetch-replay ID   play nothing: write the replay of stored match ID to stdout (docs/replay.md)\n"
+    "  --pair-only         quick match: each bot is done once it is in a room with an opponent (no\n"
+    "                      race; it stays there until the run ends): loads of matchmaking alone\n"
     "  --quiet             print only the summary and failures\n"
     "  --help, --version\n"
     "\n"
@@ -115,6 +117,10 @@ int main(int argc, char **argv)
         }
         if (strcmp(a, "--spectator-thread") == 0) {
             o.spectator_thread = true;
+            continue;
+        }
+        if (strcmp(a, "--pair-only") == 0) {
+            o.player.pair_only = true;
             continue;
         }
         static const char *const with_value[] = {
@@ -251,6 +257,10 @@ int main(int argc, char **argv)
                    "");
     if (o.player.by_level && (pace_set || o.bench_s > 0))
         return bad("--level plays at a person's pace: no --pace or --bench with it%s", "");
+    if (o.player.pair_only && (o.player.mode != BT_QUICK || creating || o.bench_s > 0))
+        return bad("--pair-only is for quick match: no --room/--watch/--kind/--size/--difficulty/--id/--seed/"
+                   "--bench%s",
+                   "");
     if (o.bench_s > 0) {
         if (o.player.mode == BT_JOIN || o.bots % 2)
             return bad("--bench pairs its own bots: give an even --bots and no --room%s", "");
