@@ -95,6 +95,15 @@ static void push_text(netbe *nb, int type, const char *text)
         nb->failed = true;
 }
 
+/* The server is gone but the game's result stands: said once, kept for
+ * the results screen. */
+static void close_with(netbe *nb, const char *why)
+{
+    nb->base.closed = true;
+    snprintf(nb->base.closed_why, sizeof nb->base.closed_why, "%.90s", why);
+    push_text(nb, CL_BE_INFO, why);
+}
+
 static void refresh_room(netbe *nb)
 {
     const wire_room_state *rs = cl_net_room(nb->n);
@@ -315,8 +324,7 @@ static void on_event(netbe *nb, const cl_net_event *e, uint64_t now)
         else
             snprintf(why, sizeof why, "The server shut down.");
         if (cl_net_match_end(nb->n) && !nb->watch) {
-            nb->base.closed = true;
-            push_text(nb, CL_BE_INFO, why);
+            close_with(nb, why);
         } else {
             push_text(nb, CL_BE_ERROR, why);
         }
@@ -327,10 +335,8 @@ static void on_event(netbe *nb, const cl_net_event *e, uint64_t now)
             return;
         if (e->code == WIRE_ERR_RESUME && cl_net_match_end(nb->n) && !nb->watch) {
             /* Back too late: the server told how the game ended first. */
-            nb->base.closed = true;
-            push_text(nb, CL_BE_INFO,
-                      nb->lost_ended ? "Connection lost; the server no longer holds your seat."
-                                     : "The race ended while you were away.");
+            close_with(nb, nb->lost_ended ? "Connection lost; the server no longer holds your seat."
+                                          : "The race ended while you were away.");
             return;
         }
         if (e->code == 0 && e->text[0]) {
@@ -506,6 +512,13 @@ static void destroy(cl_backend *b)
     if (nb->in_room) {
         cl_net_leave(nb->n);
         cl_net_flush(nb->n);
+#if defined(MR_HAVE_SERVER)
+        /* Our disconnect right behind the LEAVE would make ENet drop the
+         * LEAVE still queued at the server: let the server take it first
+         * (loopback: it is in the socket already; a few steps at most). */
+        for (int i = 0; nb->server && i < 3; i++)
+            sv_service(nb->server, mr_now_us() / 1000u, 1);
+#endif
     }
     cl_net_destroy(nb->n);
 #if defined(MR_HAVE_SERVER)

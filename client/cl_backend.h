@@ -85,6 +85,7 @@ struct cl_backend {
      * the race ended while this player was away): the results stay on
      * screen, nothing more can be asked of the server. */
     bool closed;
+    char closed_why[96]; /* ... and why, for the results ("The host left the race.") */
 };
 
 void cl_backend_destroy(cl_backend *b); /* accepts NULL */

@@ -142,7 +142,7 @@ void cl_record_update(cl_app *a)
 {
     cl_backend *b = a->backend;
     if (a->server_best == 0 && a->scene == CL_SCENE_RESULTS && a->rec.game_id[0] && b && b->ops->ask_best &&
-        !b->watching) {
+        !b->watching && !b->closed) {
         b->ops->ask_best(b, a->rec.game_id);
         a->server_best = 1;
     }
