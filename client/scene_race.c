@@ -293,9 +293,25 @@ void cl_app_pump(cl_app *a)
             break;
         case CL_BE_START:
             cl_race_event(&a->race, &ev, a->now_ms);
-            printf("mazerace: race started\n");
+            /* A spectator arriving late sees the clock run from the real start. */
+            if (a->now_ms > ev.start_ms + 100)
+                printf("mazerace: race started %llu ms ago\n", (unsigned long long)(a->now_ms - ev.start_ms));
+            else
+                printf("mazerace: race started\n");
             fflush(stdout);
             break;
+        case CL_BE_PROGRESS: {
+            bool was = ev.slot >= 0 && ev.slot < 2 && a->race.p[ev.slot].ghost_lost;
+            cl_race_event(&a->race, &ev, a->now_ms);
+            /* The board then shows the reported position beside the last
+             * one that replayed: a second marker (tests look for this line). */
+            if (!was && ev.slot >= 0 && ev.slot < 2 && a->race.p[ev.slot].ghost_lost) {
+                printf("mazerace: lost track of %s's moves (%u reported); showing the reported position\n",
+                       a->race.name[ev.slot], ev.moves);
+                fflush(stdout);
+            }
+            break;
+        }
         default:
             cl_race_event(&a->race, &ev, a->now_ms);
             break;
