@@ -66,7 +66,8 @@ typedef struct netbe {
     bool watch;                  /* a spectator (cl_backend_watch) */
     uint64_t relist_at;          /* watching any race: when to ask for the list again, 0 = not */
     bool seen[2], connected_[2]; /* each player as the last room state showed them */
-    bool lost_ended;             /* the game was over when the connection was lost */
+    bool ended;                  /* MATCH_END of the current game came (in event order) */
+    bool lost_ended;             /* ... before the connection was lost */
     uint64_t connect_at, start_ms;
     /* The race module numbers its moves; cl_net numbers what it sends. */
     uint32_t map_race[SEQMAP], map_net[SEQMAP];
@@ -222,6 +223,7 @@ static void on_event(netbe *nb, const cl_net_event *e, uint64_t now)
                  cl_net_game_id(nb->n) ? cl_net_game_id(nb->n) : "");
         nb->start_ms = e->start_ms;
         nb->started = false;
+        nb->ended = false;
         nb->nmap = 0;
         ev.type = CL_BE_COUNTDOWN;
         ev.start_ms = e->start_ms;
@@ -250,6 +252,7 @@ static void on_event(netbe *nb, const cl_net_event *e, uint64_t now)
         ev.progress.solved = e->progress.solved;
         break;
     case CL_EV_MATCH_END:
+        nb->ended = true;
         ev.type = CL_BE_FINISHED;
         ev.result.winner = e->end.winner <= 1 ? e->end.winner : MATCH_NONE;
         ev.result.reason = e->end.reason;
@@ -271,7 +274,7 @@ static void on_event(netbe *nb, const cl_net_event *e, uint64_t now)
         if (nb->base.closed)
             return; /* the result on screen stands; nothing more to say */
         if (e->resuming) {
-            nb->lost_ended = cl_net_match_end(nb->n) != NULL;
+            nb->lost_ended = nb->ended;
             push_text(nb, CL_BE_INFO, "Connection lost - trying to resume...");
             return;
         }
@@ -323,7 +326,7 @@ static void on_event(netbe *nb, const cl_net_event *e, uint64_t now)
             snprintf(why, sizeof why, "T%s.", e->text + 1);
         else
             snprintf(why, sizeof why, "The server shut down.");
-        if (cl_net_match_end(nb->n) && !nb->watch) {
+        if (nb->ended && !nb->watch) {
             close_with(nb, why);
         } else {
             push_text(nb, CL_BE_ERROR, why);
@@ -333,7 +336,7 @@ static void on_event(netbe *nb, const cl_net_event *e, uint64_t now)
     case CL_EV_ERROR:
         if (nb->base.closed)
             return;
-        if (e->code == WIRE_ERR_RESUME && cl_net_match_end(nb->n) && !nb->watch) {
+        if (e->code == WIRE_ERR_RESUME && nb->ended && !nb->watch) {
             /* Back too late: the server told how the game ended first. */
             close_with(nb, nb->lost_ended ? "Connection lost; the server no longer holds your seat."
                                           : "The race ended while you were away.");
