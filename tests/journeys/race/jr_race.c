@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cl_draw.h"
 #include "cl_test_util.h"
 
 pid_t jr_server(int grace_s, const char *const *extra, const char *log, char *addr, size_t len)
@@ -56,6 +57,30 @@ bool jr_history_newest(const char *path, cl_hist_race *out)
         *out = page->e[0];
     free(page);
     cl_history_destroy(h);
+    return ok;
+}
+
+bool jr_history_says(const char *path, int winner, int reason, int slot, const char *name)
+{
+    cl_hist_race r;
+    if (!jr_history_newest(path, &r))
+        return false;
+    printf("history: winner %d, reason %d, %s v %s\n", r.winner, r.reason, r.name[0], r.name[1]);
+    return r.winner == winner && r.reason == reason && slot >= 0 && slot < 2 &&
+           strcmp(r.name[slot], name) == 0;
+}
+
+bool jr_results_shown(const char *bmp, int winner)
+{
+    SDL_Surface *s = clt_load(bmp);
+    if (!s || s->w != 1280 || s->h != 720 || winner < 0 || winner > 1) {
+        SDL_FreeSurface(s);
+        return false;
+    }
+    SDL_Rect mid = {640 - 200, 360 - 40, 400, 80}, title = {640 - 250, 100, 500, 140};
+    bool ok =
+        jr_share(s, mid, cl_col_panel, 6) > 0.5 && clt_count(s, title, cl_col_player_soft[winner], 12) > 100;
+    SDL_FreeSurface(s);
     return ok;
 }
 

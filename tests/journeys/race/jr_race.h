@@ -23,6 +23,12 @@ pid_t jr_client(const char *const *args, const char *log);
 uint64_t jr_ms(void);
 /* The newest race in the history file at path: true with it in *out. */
 bool jr_history_newest(const char *path, cl_hist_race *out);
+/* True when the newest race in the history at path was won by winner
+ * (slot) for reason (enum match_end_reason), with name in slot. */
+bool jr_history_says(const char *path, int winner, int reason, int slot, const char *name);
+/* True when the screenshot at bmp (1280x720) shows the results panel over
+ * the boards with the title ("You win!", "X wins!") in winner's colour. */
+bool jr_results_shown(const char *bmp, int winner);
 /* 8-connected areas of at least min_px pixels within r that match c
  * (tolerance tol): how many markers of that colour a board shows. */
 int jr_blobs(SDL_Surface *s, SDL_Rect r, SDL_Color c, int tol, int min_px);
