@@ -71,7 +71,7 @@ run_client l5.log --join $ADDR --quick --name Sleeper --script l5.txt --max-seco
 L=$!
 for i in $(seq 200); do grep -q "race started" l5.log && break; sleep 0.1; done
 sleep 1
-LP=$(pgrep -f "^"$B"/client/mazerace .*Sleeper" | head -1); echo sleeper $LP
+LP=$(pgrep -f "^"$B"/client/mazerace .*Sleeper" | head -1)
 kill -STOP $LP
 for i in $(seq 400); do grep -q "finished: winner" s5.log && break; sleep 0.1; done
 sleep 1
