@@ -66,10 +66,35 @@ static void drop_peer(cl_net_t *n)
     }
 }
 
+/* A LEAVE_ROOM just sent must reach the server before our disconnect: the
+ * server's ENet drops a message still queued when a disconnect comes in
+ * the same service, and a leave mid-race would then count as a drop (the
+ * opponent waiting out the grace period for a forfeit). A connection with
+ * its own hub is serviced until the server has acknowledged what we sent
+ * (one round trip), at most LEAVE_STEPS waits of 10 ms; a shared hub (the
+ * bots') never waits here. */
+enum { LEAVE_STEPS = 30 };
+
+static void send_leave_first(cl_net_t *n)
+{
+    ENetPeer *p = n->peer;
+    if (!n->leaving || !n->hub->private || !p || p->state != ENET_PEER_STATE_CONNECTED)
+        return;
+    enet_host_flush(n->hub->host);
+    for (int i = 0; i < LEAVE_STEPS && p->state == ENET_PEER_STATE_CONNECTED &&
+                    !(enet_list_empty(&p->sentReliableCommands) && enet_list_empty(&p->outgoingCommands));
+         i++) {
+        ENetEvent ev;
+        if (enet_host_service(n->hub->host, &ev, 10) > 0 && ev.type == ENET_EVENT_TYPE_RECEIVE)
+            enet_packet_destroy(ev.packet); /* we are going: what came is of no use */
+    }
+}
+
 void cl_net_destroy(cl_net_t *n)
 {
     if (!n)
         return;
+    send_leave_first(n);
     drop_peer(n);
     cl_net_clear_match(n);
     cl_hub_t *h = n->hub;

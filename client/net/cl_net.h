@@ -156,8 +156,10 @@ int cl_hub_port(const cl_hub_t *h);
 cl_net_t *cl_net_create(const char *name, const char **err);
 /* A connection in hub h (which must outlive it). */
 cl_net_t *cl_net_create_in(cl_hub_t *h, const char *name, const char **err);
-/* Drops the connection at once (the server sees a disconnect: during a race
- * that is a drop with a grace period, not a leave) and frees everything.
+/* Drops the connection (the server sees a disconnect: during a race that
+ * is a drop with a grace period, not a leave) and frees everything. After
+ * cl_net_leave, a connection with its own hub first waits (up to 300 ms)
+ * for the server to acknowledge the leave, so that it counts as one.
  * Accepts NULL. */
 void cl_net_destroy(cl_net_t *n);
 

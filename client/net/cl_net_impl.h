@@ -80,6 +80,8 @@ struct cl_net {
     bool closing;      /* we asked to close: a disconnect is expected */
     /* A server silent this long is taken for gone (0: ENet decides). */
     uint32_t silence_limit_ms;
+    /* A LEAVE_ROOM went out: cl_net_destroy lets it reach the server first. */
+    bool leaving;
 
     /* Watching through the server's spectator port (cl_net_follow.c). */
     char watch_code[WIRE_ROOM_CODE_LEN + 1]; /* a WATCH went out for this room, no answer yet ("" none) */
