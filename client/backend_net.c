@@ -63,11 +63,11 @@ typedef struct netbe {
     int series;
     char room_code[16];
     bool auto_ready, connected, in_room, started, failed;
-    bool watch;                  /* a spectator (cl_backend_watch) */
-    uint64_t relist_at;          /* watching any race: when to ask for the list again, 0 = not */
-    bool seen[2], connected_[2]; /* each player as the last room state showed them */
-    bool ended;                  /* MATCH_END of the current game came (in event order) */
-    bool lost_ended;             /* ... before the connection was lost */
+    bool watch;            /* a spectator (cl_backend_watch) */
+    uint64_t relist_at;    /* watching any race: when to ask for the list again, 0 = not */
+    bool seen[2], conn[2]; /* each player as the last room state showed them */
+    bool ended;            /* MATCH_END of the current game came (in event order) */
+    bool lost_ended;       /* ... before the connection was lost */
     uint64_t connect_at, start_ms;
     /* The race module numbers its moves; cl_net numbers what it sends. */
     uint32_t map_race[SEQMAP], map_net[SEQMAP];
@@ -116,7 +116,7 @@ static void refresh_room(netbe *nb)
     for (int s = 0; s < 2; s++) {
         bool present = rs->player[s].present, connected = rs->player[s].connected;
         bool other = nb->watch || s != (rs->your_slot & 1);
-        if (other && present && nb->seen[s] && connected != nb->connected_[s] &&
+        if (other && present && nb->seen[s] && connected != nb->conn[s] &&
             (rs->phase == MATCH_COUNTDOWN || rs->phase == MATCH_RACING)) {
             cl_event ev;
             memset(&ev, 0, sizeof ev);
@@ -125,7 +125,7 @@ static void refresh_room(netbe *nb)
             push(nb, &ev);
         }
         nb->seen[s] = present;
-        nb->connected_[s] = connected;
+        nb->conn[s] = connected;
     }
     snprintf(nb->base.room, sizeof nb->base.room, "%s", rs->code);
     nb->base.my_slot = nb->watch ? -1 : rs->your_slot & 1;
