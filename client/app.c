@@ -36,6 +36,9 @@ void cl_app_set_scene(cl_app *a, int scene)
 
 const char *cl_app_state_name(const cl_app *a)
 {
+    if ((a->scene == CL_SCENE_RACE || a->scene == CL_SCENE_WATCH) && a->backend && a->backend->lost_at &&
+        !a->race.finished)
+        return "lost"; /* the "Connection lost" banner is up */
     if (a->scene == CL_SCENE_RACE)
         return a->race.racing || a->race.finished ? "race" : "countdown";
     if (a->scene == CL_SCENE_REPLAY)
@@ -458,7 +461,10 @@ int cl_app_run(const cl_args *args)
         /* On the virtual clock a frame shows the same on any machine: the
          * history answers before the frame goes on. */
         cl_history_set_sync(a->history, a->virtual_clock);
-        a->start_ms = a->now_ms = 1000; /* never 0: 0 means "unset" in places */
+        /* A day in, never 0 (0 means "unset" in places): a race a spectator
+         * joins began before this program did, and its start is still a
+         * time on this clock. */
+        a->start_ms = a->now_ms = 86400000;
         uint64_t wall0 = wall_ms();
         if (a->msg[0]) {
             char first[sizeof a->msg];

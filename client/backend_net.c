@@ -48,7 +48,10 @@ const char *cl_wire_error_words(int code, const char *text)
 #include "sv.h"
 #endif
 
-enum { CONNECT_TIMEOUT_MS = 5000, SEQMAP = 512 };
+/* A server silent for LOST_MS in a race is shown as lost (a live one
+ * answers ENet's pings every half second); after GONE_MS the connection is
+ * dropped and the seat resumed on a new one. */
+enum { CONNECT_TIMEOUT_MS = 5000, SEQMAP = 512, LOST_MS = 1000, GONE_MS = 5000, RESUME_WINDOW_MS = 30000 };
 
 typedef struct netbe {
     cl_backend base; /* first: the table functions cast back */
@@ -60,9 +63,11 @@ typedef struct netbe {
     int series;
     char room_code[16];
     bool auto_ready, connected, in_room, started, failed;
-    bool watch;                   /* a spectator (cl_backend_watch) */
-    uint64_t relist_at;           /* watching any race: when to ask for the list again, 0 = not */
-    bool opp_seen, opp_connected; /* the opponent as the last room state showed them */
+    bool watch;            /* a spectator (cl_backend_watch) */
+    uint64_t relist_at;    /* watching any race: when to ask for the list again, 0 = not */
+    bool seen[2], conn[2]; /* each player as the last room state showed them */
+    bool ended;            /* MATCH_END of the current game came (in event order) */
+    bool lost_ended;       /* ... before the connection was lost */
     uint64_t connect_at, start_ms;
     /* The race module numbers its moves; cl_net numbers what it sends. */
     uint32_t map_race[SEQMAP], map_net[SEQMAP];
@@ -91,25 +96,37 @@ static void push_text(netbe *nb, int type, const char *text)
         nb->failed = true;
 }
 
+/* The server is gone but the game's result stands: said once, kept for
+ * the results screen. */
+static void close_with(netbe *nb, const char *why)
+{
+    nb->base.closed = true;
+    snprintf(nb->base.closed_why, sizeof nb->base.closed_why, "%.90s", why);
+    push_text(nb, CL_BE_INFO, why);
+}
+
 static void refresh_room(netbe *nb)
 {
     const wire_room_state *rs = cl_net_room(nb->n);
     if (!rs)
         return;
-    /* The room state says when the opponent drops and comes back; during a
-     * countdown or race the player hears about it. */
-    int opp = (rs->your_slot & 1) ^ 1;
-    bool present = rs->player[opp].present, connected = rs->player[opp].connected;
-    if (!nb->watch && present && nb->opp_seen && connected != nb->opp_connected &&
-        (rs->phase == MATCH_COUNTDOWN || rs->phase == MATCH_RACING)) {
-        cl_event ev;
-        memset(&ev, 0, sizeof ev);
-        ev.type = connected ? CL_BE_OPP_BACK : CL_BE_OPP_DROPPED;
-        ev.slot = opp;
-        push(nb, &ev);
+    /* The room state says when a player drops and comes back; during a
+     * countdown or race the screen marks them (the opponent's, or either
+     * one a spectator watches). */
+    for (int s = 0; s < 2; s++) {
+        bool present = rs->player[s].present, connected = rs->player[s].connected;
+        bool other = nb->watch || s != (rs->your_slot & 1);
+        if (other && present && nb->seen[s] && connected != nb->conn[s] &&
+            (rs->phase == MATCH_COUNTDOWN || rs->phase == MATCH_RACING)) {
+            cl_event ev;
+            memset(&ev, 0, sizeof ev);
+            ev.type = connected ? CL_BE_OPP_BACK : CL_BE_OPP_DROPPED;
+            ev.slot = s;
+            push(nb, &ev);
+        }
+        nb->seen[s] = present;
+        nb->conn[s] = connected;
     }
-    nb->opp_seen = present;
-    nb->opp_connected = connected;
     snprintf(nb->base.room, sizeof nb->base.room, "%s", rs->code);
     nb->base.my_slot = nb->watch ? -1 : rs->your_slot & 1;
     nb->base.series_len = rs->series_len;
@@ -206,6 +223,7 @@ static void on_event(netbe *nb, const cl_net_event *e, uint64_t now)
                  cl_net_game_id(nb->n) ? cl_net_game_id(nb->n) : "");
         nb->start_ms = e->start_ms;
         nb->started = false;
+        nb->ended = false;
         nb->nmap = 0;
         ev.type = CL_BE_COUNTDOWN;
         ev.start_ms = e->start_ms;
@@ -234,6 +252,7 @@ static void on_event(netbe *nb, const cl_net_event *e, uint64_t now)
         ev.progress.solved = e->progress.solved;
         break;
     case CL_EV_MATCH_END:
+        nb->ended = true;
         ev.type = CL_BE_FINISHED;
         ev.result.winner = e->end.winner <= 1 ? e->end.winner : MATCH_NONE;
         ev.result.reason = e->end.reason;
@@ -252,7 +271,10 @@ static void on_event(netbe *nb, const cl_net_event *e, uint64_t now)
         ev.slot = e->slot;
         break;
     case CL_EV_DISCONNECTED:
+        if (nb->base.closed)
+            return; /* the result on screen stands; nothing more to say */
         if (e->resuming) {
+            nb->lost_ended = nb->ended;
             push_text(nb, CL_BE_INFO, "Connection lost - trying to resume...");
             return;
         }
@@ -296,10 +318,30 @@ static void on_event(netbe *nb, const cl_net_event *e, uint64_t now)
             ev.moves = UINT32_MAX; /* no records there (or none readable now) */
         }
         break;
-    case CL_EV_SHUTDOWN:
-        push_text(nb, CL_BE_ERROR, "The server shut down.");
+    case CL_EV_SHUTDOWN: {
+        /* A hosted game's server says the host left (docs/racing.md); a
+         * game that ended keeps its result on screen. */
+        char why[sizeof e->text + 8];
+        if (strncmp(e->text, "the host ", 9) == 0)
+            snprintf(why, sizeof why, "T%s.", e->text + 1);
+        else
+            snprintf(why, sizeof why, "The server shut down.");
+        if (nb->ended && !nb->watch) {
+            close_with(nb, why);
+        } else {
+            push_text(nb, CL_BE_ERROR, why);
+        }
         return;
+    }
     case CL_EV_ERROR:
+        if (nb->base.closed)
+            return;
+        if (e->code == WIRE_ERR_RESUME && nb->ended && !nb->watch) {
+            /* Back too late: the server told how the game ended first. */
+            close_with(nb, nb->lost_ended ? "Connection lost; the server no longer holds your seat."
+                                          : "The race ended while you were away.");
+            return;
+        }
         if (e->code == 0 && e->text[0]) {
             /* Our side's problem (e.g. a blocked spectator port), said by
              * cl_net in lower case: a sentence for the player. */
@@ -317,6 +359,33 @@ static void on_event(netbe *nb, const cl_net_event *e, uint64_t now)
     }
     (void)now;
     push(nb, &ev);
+}
+
+/* Marks the link lost while a countdown or race is on and the server is
+ * silent (or the seat is being resumed): the race screen shows a banner
+ * and stops its clock until it is back. */
+static void watch_link(netbe *nb, uint64_t now)
+{
+    bool resuming = cl_net_phase(nb->n) == CL_NET_RESUMING;
+    uint32_t quiet = cl_net_silence_ms(nb->n);
+    bool on = nb->start_ms && !cl_net_match_end(nb->n) && !nb->base.closed;
+    if (!on || (!resuming && quiet < LOST_MS)) {
+        if (nb->base.lost_at && on) {
+            printf("mazerace: connection back after %llu ms\n", (unsigned long long)(now - nb->base.lost_at));
+            fflush(stdout);
+        }
+        nb->base.lost_at = 0;
+        return;
+    }
+    if (!nb->base.lost_at) {
+        nb->base.lost_at = now;
+        /* On stdout too: a terminal (and the tests) see what the banner says. */
+        printf("mazerace: connection lost: no word from the server for %u ms\n", quiet);
+        fflush(stdout);
+    }
+    uint32_t left = resuming ? cl_net_resume_left_ms(nb->n, now)
+                             : (quiet < GONE_MS ? GONE_MS - quiet : 0) + RESUME_WINDOW_MS;
+    nb->base.lost_left_s = (int)((left + 999) / 1000);
 }
 
 static void update(cl_backend *b, uint64_t now)
@@ -341,6 +410,8 @@ static void update(cl_backend *b, uint64_t now)
     }
     if (nb->base.ping_ms >= 0 || nb->connected)
         nb->base.ping_ms = (int)cl_net_rtt_ms(nb->n);
+    watch_link(nb, now);
+    set_moves(nb); /* with the boards as they are now: the scene reads both together */
     if (nb->relist_at && now >= nb->relist_at) {
         nb->relist_at = now + 1000; /* until the answer comes */
         const char *why = cl_net_list_rooms(nb->n);
@@ -432,9 +503,25 @@ static const pz_state *state(cl_backend *b, int slot)
 static void destroy(cl_backend *b)
 {
     netbe *nb = (netbe *)b;
+#if defined(MR_HAVE_SERVER)
+    /* Hosting: the joiner hears why the server goes (docs/racing.md); our
+     * LEAVE below reaches the server before its shutdown, so a race under
+     * way ends first as the rules say (a forfeit: the joiner wins). */
+    if (nb->server)
+        sv_set_shutdown_text(nb->server, nb->start_ms && !cl_net_match_end(nb->n)
+                                             ? "the host left the race"
+                                             : "the host closed the game");
+#endif
     if (nb->in_room) {
         cl_net_leave(nb->n);
         cl_net_flush(nb->n);
+#if defined(MR_HAVE_SERVER)
+        /* Our disconnect right behind the LEAVE would make ENet drop the
+         * LEAVE still queued at the server: let the server take it first
+         * (loopback: it is in the socket already; a few steps at most). */
+        for (int i = 0; nb->server && i < 3; i++)
+            sv_service(nb->server, mr_now_us() / 1000u, 1);
+#endif
     }
     cl_net_destroy(nb->n);
 #if defined(MR_HAVE_SERVER)
@@ -479,8 +566,11 @@ cl_backend *cl_backend_net(const char *address, const char *name, const char *cr
     }
     if (!why)
         nb->n = cl_net_create(name, &why);
-    if (!why)
+    if (!why) {
+        cl_net_set_resume_window(nb->n, RESUME_WINDOW_MS);
+        cl_net_set_silence_limit(nb->n, GONE_MS);
         why = cl_net_connect(nb->n, nb->host, nb->port, now_ms);
+    }
     if (why) {
         snprintf(err, errlen, "%s", why);
         nb->server = NULL; /* not ours on failure: the caller still owns it */

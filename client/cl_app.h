@@ -84,6 +84,10 @@ typedef struct cl_replay_layout {
 void cl_layout_replay(int out_w, int out_h, cl_replay_layout *L);
 /* Where the watch screen shows the result (pure, for the render tests). */
 SDL_Rect cl_watch_result_rect(int out_w, int out_h);
+/* Where the race and watch screens show "Connection lost" while the server
+ * is silent (pure, for the tests that read it back from the pixels). */
+SDL_Rect cl_race_banner_rect(int out_w, int out_h);
+SDL_Color cl_race_banner_color(void);
 /* The layout of the race screen for the app's backend (race, watch). */
 void cl_layout_for(const cl_app *a, cl_layout *L);
 /* The view of slot's board for a race on pz, cameras as in r. */
@@ -193,6 +197,11 @@ void cl_app_pump(cl_app *a);
  * up the best times for the results screen. */
 void cl_record_event(cl_app *a, const cl_event *ev);
 void cl_record_update(cl_app *a);
+/* A race under way that ends without a result (the server lost, the
+ * player left a silent server): what is known of it goes into the history
+ * as unfinished (no winner, MATCH_END_ABORTED, both times at the moment it
+ * was lost). Does nothing outside a player's running race. */
+void cl_record_unfinished(cl_app *a);
 /* Frees the History screen's state (scene_history.c). */
 void cl_history_scene_free(cl_app *a);
 /* The replay player (scene_replay.c). cl_replay_open takes r over and

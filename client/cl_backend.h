@@ -18,7 +18,7 @@ enum cl_ev_type {
     CL_BE_REJECT,        /* local slot's move seq refused: text */
     CL_BE_PROGRESS,      /* a remote slot played move: moves, progress */
     CL_BE_FINISHED,      /* result */
-    CL_BE_OPP_DROPPED,   /* the opponent dropped and may come back */
+    CL_BE_OPP_DROPPED,   /* slot (the opponent, or a watched player) dropped and may come back */
     CL_BE_OPP_BACK,      /* ... and is back */
     CL_BE_REMATCH_ASKED, /* slot asked for a rematch */
     CL_BE_RESYNC,        /* states were rebuilt (resume): re-read state() */
@@ -75,7 +75,17 @@ struct cl_backend {
     int series_len;
     bool watching;     /* a spectator: my_slot is -1, both slots are remote */
     int spectators;    /* watching the room, as its last state said */
-    uint32_t moves[2]; /* with CL_BE_RESYNC: the moves in each slot's state */
+    uint32_t moves[2]; /* the moves in each slot's state() (re-read with CL_BE_RESYNC) */
+    /* The network backend in a countdown or race: the app ms the server
+     * fell silent (0: the link is fine) and, while it is, the seconds it
+     * keeps trying to get back before giving up. */
+    uint64_t lost_at;
+    int lost_left_s;
+    /* The server is gone but the game's result stands (the host left, or
+     * the race ended while this player was away): the results stay on
+     * screen, nothing more can be asked of the server. */
+    bool closed;
+    char closed_why[96]; /* ... and why, for the results ("The host left the race.") */
 };
 
 void cl_backend_destroy(cl_backend *b); /* accepts NULL */

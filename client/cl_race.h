@@ -23,6 +23,8 @@ typedef struct cl_player {
     uint32_t next_seq;
     uint32_t moves;     /* moves shown (local: predicted count) */
     bool ghost_lost;    /* remote: a progress event did not replay; show progress only */
+    bool resynced;      /* shown was taken from the backend: older progress events are in it */
+    bool away;          /* remote: their connection dropped; they may come back */
     pz_progress prog;   /* remote: the last reported progress */
     int cur_x, cur_y;   /* pipes cursor */
     float cam_x, cam_y; /* camera centre in cells (smoothed) */

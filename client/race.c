@@ -157,6 +157,10 @@ void cl_race_event(cl_race *r, const cl_event *ev, uint64_t now)
     case CL_BE_PROGRESS:
         if (s >= 0 && s < 2 && !r->p[s].local) {
             cl_player *p = &r->p[s];
+            /* Already in the state a resync took (a spectator's catch-up, a
+             * resume): the event only arrived after it. */
+            if (ev->moves <= p->moves && p->resynced)
+                break;
             p->prog = ev->progress;
             /* The ghost replays the opponent's moves with the shared rules; if
              * one does not fit (we missed some), it falls back to the reported
@@ -167,6 +171,11 @@ void cl_race_event(cl_race *r, const cl_event *ev, uint64_t now)
             p->moves = ev->moves;
             refresh(r, s);
         }
+        break;
+    case CL_BE_OPP_DROPPED:
+    case CL_BE_OPP_BACK:
+        if (s >= 0 && s < 2 && !r->p[s].local)
+            r->p[s].away = ev->type == CL_BE_OPP_DROPPED;
         break;
     case CL_BE_FINISHED:
         r->finished = true;
@@ -192,6 +201,7 @@ void cl_race_resync(cl_race *r, cl_backend *b)
         p->npending = 0;
         p->moves = b->moves[s];
         p->ghost_lost = false;
+        p->resynced = true;
         refresh(r, s);
     }
 }

@@ -111,6 +111,30 @@ void cl_record_event(cl_app *a, const cl_event *ev)
     }
 }
 
+void cl_record_unfinished(cl_app *a)
+{
+    const cl_backend *b = a->backend;
+    const cl_race *race = &a->race;
+    if (!b || b->watching || !race->pz || !race->racing || race->finished)
+        return;
+    uint64_t end = b->lost_at ? b->lost_at : a->now_ms;
+    match_result res;
+    memset(&res, 0, sizeof res);
+    res.winner = MATCH_NONE;
+    res.reason = MATCH_END_ABORTED;
+    for (int s = 0; s < 2; s++) {
+        res.time_ms[s] = since_start(a, end);
+        /* A local player's moves the server took; a remote one's as reported. */
+        res.moves[s] = race->p[s].local ? race->p[s].moves - (uint32_t)race->p[s].npending : race->p[s].moves;
+    }
+    res.game_no = 1;
+    res.series_len = b->series_len;
+    finish(a, &res);
+    printf("mazerace: race kept in the history as unfinished (%llu ms, moves %u-%u)\n",
+           (unsigned long long)res.time_ms[0], res.moves[0], res.moves[1]);
+    fflush(stdout);
+}
+
 /* Picks up the best times once the history answers; online, asks the
  * server for its best once the results show (by then the server has
  * usually stored this race too). */
@@ -118,7 +142,7 @@ void cl_record_update(cl_app *a)
 {
     cl_backend *b = a->backend;
     if (a->server_best == 0 && a->scene == CL_SCENE_RESULTS && a->rec.game_id[0] && b && b->ops->ask_best &&
-        !b->watching) {
+        !b->watching && !b->closed) {
         b->ops->ask_best(b, a->rec.game_id);
         a->server_best = 1;
     }

@@ -153,7 +153,7 @@ static void columns(const cl_app *a, const cl_hist_race *r, char cols[5][64])
     else
         snprintf(cols[2], 64, "%.24s%s", r->name[1 - me], r->mode == CL_HIST_ONLINE ? " (online)" : "");
     if (r->winner < 0 || r->winner > 1)
-        snprintf(cols[3], 64, "no winner");
+        snprintf(cols[3], 64, "%s", r->reason == MATCH_END_ABORTED ? "unfinished" : "no winner");
     else if (me < 0)
         snprintf(cols[3], 64, "%.20s won", r->name[r->winner]);
     else

@@ -21,8 +21,8 @@ static bool local_slot(const cl_app *a, int slot)
 static void act(cl_app *a, int slot, int action)
 {
     cl_race *r = &a->race;
-    if (!r->pz || !local_slot(a, slot))
-        return;
+    if (!r->pz || !local_slot(a, slot) || a->backend->lost_at)
+        return; /* nothing reaches a silent server: the banner says so */
     int kind = pz_params_of(r->pz)->kind;
     pz_move mv = {0, 0, 0, 0};
     static const int dirs[4] = {PZ_UP, PZ_DOWN, PZ_LEFT, PZ_RIGHT};
@@ -49,6 +49,8 @@ static void act(cl_app *a, int slot, int action)
 
 static void leave(cl_app *a)
 {
+    if (a->backend && a->backend->lost_at)
+        cl_record_unfinished(a); /* a connected leave is a forfeit the server records */
     cl_app_end_backend(a);
     cl_app_set_scene(a, CL_SCENE_MENU);
 }
@@ -56,7 +58,7 @@ static void leave(cl_app *a)
 static void pointer(cl_app *a, int px, int py, int button, bool drag)
 {
     cl_race *r = &a->race;
-    if (!r->pz)
+    if (!r->pz || a->backend->lost_at)
         return;
     cl_layout L;
     cl_layout_race(a->out_w, a->out_h, a->backend->hotseat, a->backend->my_slot, &L);
@@ -97,8 +99,8 @@ static void key(cl_app *a, const SDL_Event *e)
         return;
     }
     if (k == SDLK_ESCAPE) {
-        if (a->race.finished)
-            leave(a);
+        if (a->race.finished || a->backend->lost_at)
+            leave(a); /* lost: the banner offers it, nothing to forfeit */
         else
             a->confirm_leave = true;
         return;
@@ -263,6 +265,7 @@ void cl_app_pump(cl_app *a)
             break;
         case CL_BE_ERROR:
             cl_app_say(a, true, "%s", ev.text);
+            cl_record_unfinished(a);
             cl_app_end_backend(a);
             /* A join from the menu goes back to the join screen to try again. */
             cl_app_set_scene(a, (a->mode == CL_MODE_JOIN || a->mode == CL_MODE_WATCH) && !a->args.join_addr
@@ -276,20 +279,40 @@ void cl_app_pump(cl_app *a)
             cl_app_say(a, false, "%s", ev.text);
             break;
         case CL_BE_OPP_DROPPED:
-            cl_app_say(a, false, "Your opponent's connection dropped; waiting for them to come back");
+        case CL_BE_OPP_BACK: {
+            cl_race_event(&a->race, &ev, a->now_ms); /* marks their board while they are gone */
+            const char *who = a->backend->watching ? a->race.name[ev.slot & 1] : "Your opponent";
+            if (ev.type == CL_BE_OPP_DROPPED)
+                cl_app_say(a, false, "%s's connection dropped; waiting for them to come back", who);
+            else
+                cl_app_say(a, false, "%s is back", who);
             break;
-        case CL_BE_OPP_BACK:
-            cl_app_say(a, false, "Your opponent is back");
-            break;
+        }
         case CL_BE_REMATCH_ASKED:
             if (!a->backend->hotseat && ev.slot != a->backend->my_slot)
                 cl_app_say(a, false, "%s wants a rematch", a->backend->name[ev.slot & 1]);
             break;
         case CL_BE_START:
             cl_race_event(&a->race, &ev, a->now_ms);
-            printf("mazerace: race started\n");
+            /* A spectator arriving late sees the clock run from the real start. */
+            if (a->now_ms > ev.start_ms + 100)
+                printf("mazerace: race started %llu ms ago\n", (unsigned long long)(a->now_ms - ev.start_ms));
+            else
+                printf("mazerace: race started\n");
             fflush(stdout);
             break;
+        case CL_BE_PROGRESS: {
+            bool was = ev.slot >= 0 && ev.slot < 2 && a->race.p[ev.slot].ghost_lost;
+            cl_race_event(&a->race, &ev, a->now_ms);
+            /* The board then shows the reported position beside the last
+             * one that replayed: a second marker (tests look for this line). */
+            if (!was && ev.slot >= 0 && ev.slot < 2 && a->race.p[ev.slot].ghost_lost) {
+                printf("mazerace: lost track of %s's moves (%u reported); showing the reported position\n",
+                       a->race.name[ev.slot], ev.moves);
+                fflush(stdout);
+            }
+            break;
+        }
         default:
             cl_race_event(&a->race, &ev, a->now_ms);
             break;
@@ -363,7 +386,10 @@ static void draw_hud(cl_app *a, const cl_layout *L)
         if (r->result.winner >= 0 && r->result.winner < 2)
             el = r->result.time_ms[r->result.winner];
     } else if (r->racing && a->now_ms > r->start_ms) {
-        el = a->now_ms - r->start_ms;
+        /* Lost: the clock stops where the server fell silent. */
+        uint64_t at =
+            a->backend->lost_at && a->backend->lost_at < a->now_ms ? a->backend->lost_at : a->now_ms;
+        el = at > r->start_ms ? at - r->start_ms : 0;
     }
     fmt_time(buf, sizeof buf, el);
     cl_text_draw_mid(a->text, CL_FONT_TITLE, buf, a->out_w / 2,
@@ -373,6 +399,8 @@ static void draw_hud(cl_app *a, const cl_layout *L)
     int lead = cl_race_leader(r);
     if (r->finished)
         sub = "finished";
+    else if (a->backend->lost_at)
+        sub = "clock stopped: no word from the server";
     else if (!r->racing)
         sub = "get ready";
     else if (lead >= 0) {
@@ -392,6 +420,25 @@ static void draw_hud(cl_app *a, const cl_layout *L)
     cl_text_draw_mid(a->text, CL_FONT_SMALL, sub, a->out_w / 2,
                      cy + cl_text_height(a->text, CL_FONT_TITLE) / 2,
                      lead >= 0 && r->racing ? cl_col_player_soft[lead] : cl_col_dim, CL_CENTER);
+}
+
+/* A player whose connection dropped: their board dimmed and labelled for
+ * as long as they are gone. */
+static void draw_away(cl_app *a, SDL_Rect area, int slot)
+{
+    cl_draw_fill(a->ren, area.x, area.y, area.w, area.h, (SDL_Color){0, 0, 0, 150});
+    int fh = cl_text_height(a->text, CL_FONT_BODY);
+    const char *who = a->backend->watching ? a->race.name[slot] : "Opponent";
+    char line[96];
+    snprintf(line, sizeof line, "%s: connection lost", who[0] ? who : "Player");
+    int w = cl_text_width(a->text, CL_FONT_BODY, line) + fh * 2;
+    if (w > area.w)
+        w = area.w;
+    int x = area.x + (area.w - w) / 2, y = area.y + area.h / 2 - fh * 2;
+    cl_draw_panel(a->ren, x, y, w, fh * 4, cl_color_mix(cl_col_bad, cl_col_panel, 110));
+    cl_text_draw_mid(a->text, CL_FONT_BODY, line, area.x + area.w / 2, y + fh, cl_col_text, CL_CENTER);
+    cl_text_draw_mid(a->text, CL_FONT_SMALL, "waiting for them to come back", area.x + area.w / 2, y + fh * 3,
+                     cl_col_text, CL_CENTER);
 }
 
 static void draw_board(cl_app *a, const cl_layout *L, int slot)
@@ -417,6 +464,8 @@ static void draw_board(cl_app *a, const cl_layout *L, int slot)
     if (v.ghost && !a->backend->watching)
         cl_text_draw(a->text, CL_FONT_SMALL, "Opponent's board", area.x,
                      area.y - cl_text_height(a->text, CL_FONT_SMALL) - 4, cl_col_dim, CL_LEFT);
+    if (pl->away && !r->finished)
+        draw_away(a, area, slot);
     if (r->finished && r->result.solved[slot]) {
         cl_draw_fill(a->ren, area.x, area.y + area.h / 2 - cl_text_height(a->text, CL_FONT_TITLE), area.w,
                      cl_text_height(a->text, CL_FONT_TITLE) * 2, (SDL_Color){0, 0, 0, 150});
@@ -474,10 +523,37 @@ static void draw_ghost_info(cl_app *a, const cl_layout *L)
         cl_text_draw(t, CL_FONT_SMALL, line, g.x, y, cl_col_dim, CL_LEFT);
         y += fh * 3 / 2;
     }
-    if (a->backend->ping_ms >= 0) {
+    if (a->backend->lost_at) {
+        cl_text_draw(t, CL_FONT_SMALL, "no answer from the server", g.x, y, cl_col_bad, CL_LEFT);
+    } else if (a->backend->ping_ms >= 0) {
         snprintf(line, sizeof line, "ping %d ms", a->backend->ping_ms);
         cl_text_draw(t, CL_FONT_SMALL, line, g.x, y, cl_col_dim, CL_LEFT);
     }
+}
+
+SDL_Color cl_race_banner_color(void)
+{
+    return cl_color_mix(cl_col_bad, cl_col_panel, 160);
+}
+
+SDL_Rect cl_race_banner_rect(int out_w, int out_h)
+{
+    return (SDL_Rect){out_w / 8, out_h * 2 / 5, out_w * 3 / 4, out_h / 5};
+}
+
+/* The server is silent: a lasting banner over the boards until it is back
+ * (or the backend gives up), with the way out. */
+static void draw_lost(cl_app *a)
+{
+    SDL_Rect p = cl_race_banner_rect(a->out_w, a->out_h);
+    cl_draw_panel(a->ren, p.x, p.y, p.w, p.h, cl_race_banner_color());
+    int fh = cl_text_height(a->text, CL_FONT_BODY);
+    char line[96];
+    snprintf(line, sizeof line, "Connection lost - reconnecting, %d s", a->backend->lost_left_s);
+    cl_text_draw_mid(a->text, CL_FONT_TITLE, line, a->out_w / 2, p.y + p.h / 2 - fh, cl_col_text, CL_CENTER);
+    const char *how =
+        a->backend->watching ? "Esc: leave" : "Esc: leave (the race stays in your history as unfinished)";
+    cl_text_draw_mid(a->text, CL_FONT_BODY, how, a->out_w / 2, p.y + p.h / 2 + fh, cl_col_text, CL_CENTER);
 }
 
 void cl_race_draw_screen(cl_app *a)
@@ -530,6 +606,8 @@ void cl_race_draw_screen(cl_app *a)
         cl_draw_panel(a->ren, (a->out_w - w) / 2, a->out_h / 2 - hh, w, hh * 2, (SDL_Color){24, 28, 38, 220});
         cl_text_draw_mid(a->text, CL_FONT_HUGE, big, a->out_w / 2, a->out_h / 2, cl_col_accent, CL_CENTER);
     }
+    if (a->backend->lost_at && !r->finished)
+        draw_lost(a);
 }
 
 static void draw(cl_app *a)

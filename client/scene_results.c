@@ -11,8 +11,10 @@ enum { R_REMATCH = 1, R_MENU };
 static void enter(cl_app *a)
 {
     cl_form_clear(&a->form);
-    cl_form_add(&a->form, CL_ITEM_BUTTON, R_REMATCH,
-                a->race.result.series_over && a->race.result.series_len > 1 ? "New series" : "Rematch");
+    /* The server gone (the host left), the result stands with no rematch. */
+    if (!a->backend || !a->backend->closed)
+        cl_form_add(&a->form, CL_ITEM_BUTTON, R_REMATCH,
+                    a->race.result.series_over && a->race.result.series_len > 1 ? "New series" : "Rematch");
     cl_form_add(&a->form, CL_ITEM_BUTTON, R_MENU, "Back to the menu");
 }
 
@@ -37,6 +39,8 @@ static void update(cl_app *a)
     cl_record_update(a);
     if (a->scene == CL_SCENE_RESULTS && !a->backend)
         cl_app_set_scene(a, CL_SCENE_MENU);
+    else if (a->backend && a->backend->closed && cl_form_find(&a->form, R_REMATCH))
+        enter(a);
 }
 
 static void draw(cl_app *a)
@@ -81,7 +85,10 @@ static void draw(cl_app *a)
     cl_text_draw(t, CL_FONT_TITLE, title, a->out_w / 2, ty,
                  win >= 0 ? cl_col_player_soft[win & 1] : cl_col_text, CL_CENTER);
     ty += cl_text_height(t, CL_FONT_TITLE);
-    cl_text_draw(t, CL_FONT_SMALL, match_end_text(res->reason), a->out_w / 2, ty, cl_col_dim, CL_CENTER);
+    char why[160];
+    snprintf(why, sizeof why, "%s%s%s", match_end_text(res->reason), b->closed_why[0] ? "  -  " : "",
+             b->closed_why);
+    cl_text_draw(t, CL_FONT_SMALL, why, a->out_w / 2, ty, cl_col_dim, CL_CENTER);
     ty += fh * 2;
     int c1 = x + fh * 2, c2 = x + w * 11 / 20, c3 = x + w - fh * 2;
     cl_text_draw(t, CL_FONT_SMALL, "player", c1, ty, cl_col_dim, CL_LEFT);

@@ -28,7 +28,8 @@ static const struct {
 static const char *const scenes[] = {"menu",      "setup",      "join",           "lobby",
                                      "countdown", "race",       "results",        "settings",
                                      "history",   "watch",      "watching",       "watch-results",
-                                     "replay",    "replay-end", "server-replays", "server-replays-list"};
+                                     "replay",    "replay-end", "server-replays", "server-replays-list",
+                                     "lost"};
 
 static const char *parse_line(char *t, cl_script_line *l)
 {
@@ -92,7 +93,8 @@ static const char *parse_line(char *t, cl_script_line *l)
             if (strcmp(p, scenes[i]) == 0)
                 return NULL;
         return "wait needs a scene: menu, setup, join, lobby, countdown, race, results, settings, history, "
-               "watch, watching, watch-results, replay, replay-end, server-replays, server-replays-list";
+               "watch, watching, watch-results, replay, replay-end, server-replays, server-replays-list, "
+               "lost";
     case CL_SOP_SCREENSHOT:
     case CL_SOP_DROP:
     case CL_SOP_TEXT:

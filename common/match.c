@@ -21,6 +21,9 @@ struct slot {
     bool present, connected, ready, rematch, solved;
     char name[MATCH_NAME_MAX + 1];
     match_token_t token;
+    /* The token of a player whose grace ran out (the seat emptied after the
+     * game ended): match_was_seat. Zero when none. */
+    match_token_t gone;
     uint64_t grace_end;
     uint64_t solve_ms;
     uint32_t moves;
@@ -378,8 +381,10 @@ static void tick(match *m, uint64_t now)
             finish(m, expired[0] ? 1 : 0, MATCH_END_FORFEIT, end);
     }
     for (int i = 0; i < MATCH_SLOTS; i++)
-        if (expired[i])
+        if (expired[i]) {
+            m->s[i].gone = m->s[i].token;
             vacate(m, i);
+        }
     for (int i = 0; i < MATCH_SLOTS; i++)
         m->s[i].rematch = false;
 }
@@ -406,6 +411,7 @@ static const char *start_countdown(match *m, uint64_t now)
     }
     for (int i = 0; i < MATCH_SLOTS; i++) {
         m->s[i].ready = m->s[i].rematch = false;
+        memset(&m->s[i].gone, 0, sizeof m->s[i].gone);
         clear_log(&m->s[i]);
     }
     m->fresh = false;
@@ -464,6 +470,7 @@ const char *match_join(match *m, int slot, const char *name, uint64_t now_ms, in
     }
     struct slot *s = &m->s[slot];
     s->present = s->connected = true;
+    memset(&s->gone, 0, sizeof s->gone);
     s->ready = s->rematch = false;
     memcpy(s->name, clean, sizeof s->name);
     s->token = token;
@@ -781,6 +788,12 @@ const pz_puzzle *match_puzzle(const match *m)
 const pz_state *match_state(const match *m, int slot)
 {
     return slot_ok(m, slot) && m->s[slot].present ? m->s[slot].st : NULL;
+}
+
+bool match_was_seat(const match *m, int slot, const match_token_t *token)
+{
+    return slot_ok(m, slot) && token && match_token_set(&m->s[slot].gone) &&
+           match_token_equal(&m->s[slot].gone, token);
 }
 
 bool match_present(const match *m, int slot)

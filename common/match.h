@@ -238,6 +238,11 @@ bool match_is_ready(const match *m, int slot);
 bool match_wants_rematch(const match *m, int slot);
 const char *match_name(const match *m, int slot);    /* "" for a bad or empty slot */
 match_token_t match_token(const match *m, int slot); /* all zero for a bad or empty slot */
+/* True when token was slot's before its grace ran out and the seat emptied
+ * (the game ended by forfeit, or had ended): a player back too late is told
+ * how it ended (match_last_result). Forgotten when the next game starts or
+ * someone takes the seat. */
+bool match_was_seat(const match *m, int slot, const match_token_t *token);
 uint32_t match_moves(const match *m, int slot);
 /* Copies the first max accepted moves of slot in this game, in order, into
  * out (so a resuming client can rebuild its state) and returns how many the

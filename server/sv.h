@@ -229,6 +229,10 @@ void sv_request_stats(sv_t *sv);
 /* The same shutdown, blocking: runs sv_service until done, at most
  * timeout_ms, then drops whoever is left. Idempotent. */
 void sv_shutdown(sv_t *sv, int timeout_ms);
+/* The words SHUTDOWN carries from now on (default "server shutting down"):
+ * an embedding game says why its server goes, e.g. "the host left the
+ * race" (docs/protocol.md). Cut to WIRE_TEXT_MAX bytes. Game loop only. */
+void sv_set_shutdown_text(sv_t *sv, const char *text);
 
 /* The bound game port (useful with port 0), the bound address as text, and
  * the discovery port (0 when discovery is off). */

@@ -1246,7 +1246,19 @@ static void on_resume(sv_t *sv, sv_client *c, const wire_msg *in)
     int slot = in->resume.slot;
     match_token_t want = room && slot < MATCH_SLOTS ? match_token(room->m, slot) : (match_token_t){{0}};
     bool ok = room && match_token_set(&want) && match_token_equal(&want, &in->resume.token);
-    join_result(sv, c, ok);
+    /* Back after the grace ran out: the seat is gone, but the player hears
+     * how the game ended (MATCH_END) before the refusal. */
+    bool late = !ok && room && match_was_seat(room->m, slot, &in->resume.token);
+    join_result(sv, c, ok || late);
+    if (late) {
+        sv_loge(&sv->log, SV_LOG_INFO, "resume_late", room->code, c->name, NULL,
+                "room %s: #%u \"%s\" came back after the grace period: told the result", room->code, c->id,
+                c->name);
+        sv_game_fill_match_end(sv->msg, match_last_result(room->m));
+        sv_send(sv, c, sv->msg);
+        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_RESUME, "the race ended while you were away");
+        return;
+    }
     if (!ok) {
         sv_logf_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "resume_refused",
                         "client #%u %s: resume of room %s refused", c->id, c->addr, in->resume.code);

@@ -136,6 +136,8 @@ struct sv {
     uint64_t drain_deadline_ms; /* when the races still running are cut */
     uint64_t next_drain_check_ms;
     uint64_t shutdown_deadline_ms;
+    /* SHUTDOWN's words (sv_set_shutdown_text); "" = the default. */
+    char stop_text[WIRE_TEXT_MAX + 1];
     uint64_t now_ms;  /* the embedder's clock, as of the current step */
     bool clock_known; /* set by the first sv_service */
     uint64_t next_housekeeping_ms;

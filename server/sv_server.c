@@ -713,7 +713,7 @@ static void shutdown_begin(sv_t *sv)
         sv_client *c = &sv->clients[i];
         if (c->state == SV_CL_FREE || c->state == SV_CL_CLOSING)
             continue;
-        sv_send_error(sv, c, WIRE_SHUTDOWN, 0, "server shutting down");
+        sv_send_error(sv, c, WIRE_SHUTDOWN, 0, sv->stop_text[0] ? sv->stop_text : "server shutting down");
         c->state = SV_CL_CLOSING;
         c->closing_ms = sv->now_ms;
         sv_link_close_later(sv, c);
@@ -754,6 +754,11 @@ void sv_shutdown(sv_t *sv, int timeout_ms)
             shutdown_begin(sv);
         shutdown_finish(sv);
     }
+}
+
+void sv_set_shutdown_text(sv_t *sv, const char *text)
+{
+    wire_text_clean(sv->stop_text, sizeof sv->stop_text, text ? text : "");
 }
 
 sv_t *sv_create(const sv_config *cfg, const char **err)

@@ -1059,6 +1059,36 @@ static void test_memory_at_move_limit_default_maze(void **ctx)
     match_destroy(m);
 }
 
+/* A player whose grace ran out is told the result when they come back:
+ * their old token still names the emptied seat until the next game, and
+ * only that token, only that seat. */
+static void test_back_after_grace_knows_the_seat(void **state)
+{
+    (void)state;
+    match *m = racing_match(1);
+    match_token_t tok = match_token(m, 1), other = match_token(m, 0);
+    assert_false(match_was_seat(m, 1, &tok)); /* seated: nothing to tell */
+    assert_null(match_disconnect(m, 1, 5000));
+    match_update(m, 5000 + 30000);
+    assert_int_equal(match_phase(m), MATCH_FINISHED);
+    assert_false(match_present(m, 1));
+    const match_result *r = match_last_result(m);
+    assert_int_equal(r->winner, 0);
+    assert_int_equal(r->reason, MATCH_END_FORFEIT);
+    assert_non_null(match_resume(m, 1, &tok, 35001)); /* the seat is gone ... */
+    assert_true(match_was_seat(m, 1, &tok));          /* ... but it was theirs */
+    assert_false(match_was_seat(m, 1, &other));
+    assert_false(match_was_seat(m, 0, &tok));
+    assert_false(match_was_seat(m, 2, &tok));
+    assert_false(match_was_seat(m, 1, NULL));
+    /* Someone else takes the seat: forgotten. */
+    int slot;
+    assert_null(match_join(m, -1, "cy", 36000, &slot));
+    assert_int_equal(slot, 1);
+    assert_false(match_was_seat(m, 1, &tok));
+    match_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1086,6 +1116,7 @@ int main(void)
         cmocka_unit_test(test_config_and_texts),
         cmocka_unit_test(test_game_id_rebuilds_same_puzzle),
         cmocka_unit_test(test_game_id_without_seed),
+        cmocka_unit_test(test_back_after_grace_knows_the_seat),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -66,10 +66,35 @@ static void drop_peer(cl_net_t *n)
     }
 }
 
+/* A LEAVE_ROOM just sent must reach the server before our disconnect: the
+ * server's ENet drops a message still queued when a disconnect comes in
+ * the same service, and a leave mid-race would then count as a drop (the
+ * opponent waiting out the grace period for a forfeit). A connection with
+ * its own hub is serviced until the server has acknowledged what we sent
+ * (one round trip), at most LEAVE_STEPS waits of 10 ms; a shared hub (the
+ * bots') never waits here. */
+enum { LEAVE_STEPS = 30 };
+
+static void send_leave_first(cl_net_t *n)
+{
+    ENetPeer *p = n->peer;
+    if (!n->leaving || !n->hub->private || !p || p->state != ENET_PEER_STATE_CONNECTED)
+        return;
+    enet_host_flush(n->hub->host);
+    for (int i = 0; i < LEAVE_STEPS && p->state == ENET_PEER_STATE_CONNECTED &&
+                    !(enet_list_empty(&p->sentReliableCommands) && enet_list_empty(&p->outgoingCommands));
+         i++) {
+        ENetEvent ev;
+        if (enet_host_service(n->hub->host, &ev, 10) > 0 && ev.type == ENET_EVENT_TYPE_RECEIVE)
+            enet_packet_destroy(ev.packet); /* we are going: what came is of no use */
+    }
+}
+
 void cl_net_destroy(cl_net_t *n)
 {
     if (!n)
         return;
+    send_leave_first(n);
     drop_peer(n);
     cl_net_clear_match(n);
     cl_hub_t *h = n->hub;
@@ -149,6 +174,11 @@ void cl_net_give_up(cl_net_t *n, const char *why)
 
 static void run_timers(cl_net_t *n, uint64_t now_ms)
 {
+    if (n->silence_limit_ms && (n->phase == CL_NET_ONLINE || n->phase == CL_NET_IN_ROOM) &&
+        cl_net_silence_ms(n) >= n->silence_limit_ms) {
+        cl_net_drop_silently(n, now_ms);
+        return;
+    }
     if (n->phase == CL_NET_CONNECTING && now_ms >= n->connect_deadline) {
         if (n->following)
             cl_net_follow_failed(n, "no answer; a firewall may block it");
@@ -269,6 +299,11 @@ void cl_net_set_resume_window(cl_net_t *n, uint32_t ms)
     n->resume_window_ms = ms;
 }
 
+void cl_net_set_silence_limit(cl_net_t *n, uint32_t ms)
+{
+    n->silence_limit_ms = ms;
+}
+
 void cl_net_inject(cl_net_t *n, const void *data, size_t len, uint64_t now_ms)
 {
     n->hub->now_ms = now_ms;
@@ -285,6 +320,30 @@ int cl_net_phase(const cl_net_t *n)
 uint32_t cl_net_rtt_ms(const cl_net_t *n)
 {
     return n->peer && n->peer->state == ENET_PEER_STATE_CONNECTED ? n->peer->roundTripTime : 0;
+}
+
+uint32_t cl_net_silence_ms(const cl_net_t *n)
+{
+    const ENetPeer *p = n->peer;
+    if (!p || p->state != ENET_PEER_STATE_CONNECTED || p->lastReceiveTime == 0)
+        return 0;
+    /* Both on ENet's clock as of the last service: no clock read here. */
+    enet_uint32 now = p->host->serviceTime;
+    enet_uint32 d = now - p->lastReceiveTime; /* wraps like ENet's own clock */
+    return d < 0x80000000u ? d : 0;
+}
+
+uint32_t cl_net_resume_left_ms(const cl_net_t *n, uint64_t now_ms)
+{
+    if (n->phase != CL_NET_RESUMING || now_ms >= n->resume_deadline)
+        return 0;
+    uint64_t left = n->resume_deadline - now_ms;
+    return left > UINT32_MAX ? UINT32_MAX : (uint32_t)left;
+}
+
+const wire_match_end *cl_net_match_end(const cl_net_t *n)
+{
+    return n->end_seen ? &n->end : NULL;
 }
 
 const wire_room_state *cl_net_room(const cl_net_t *n)

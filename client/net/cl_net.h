@@ -156,8 +156,10 @@ int cl_hub_port(const cl_hub_t *h);
 cl_net_t *cl_net_create(const char *name, const char **err);
 /* A connection in hub h (which must outlive it). */
 cl_net_t *cl_net_create_in(cl_hub_t *h, const char *name, const char **err);
-/* Drops the connection at once (the server sees a disconnect: during a race
- * that is a drop with a grace period, not a leave) and frees everything.
+/* Drops the connection (the server sees a disconnect: during a race that
+ * is a drop with a grace period, not a leave) and frees everything. After
+ * cl_net_leave, a connection with its own hub first waits (up to 300 ms)
+ * for the server to acknowledge the leave, so that it counts as one.
  * Accepts NULL. */
 void cl_net_destroy(cl_net_t *n);
 
@@ -224,10 +226,25 @@ void cl_net_drop_silently(cl_net_t *n, uint64_t now_ms);
 /* How long cl_net keeps trying to resume after a drop (default 30000 ms,
  * the server's default grace). */
 void cl_net_set_resume_window(cl_net_t *n, uint32_t ms);
+/* A server silent for ms (nothing acknowledged, not even ENet's pings,
+ * which a live server answers every half second) is taken for gone: the
+ * connection is dropped as by cl_net_drop_silently and, in a race, resumed
+ * on a new one. 0 (the default) leaves it to ENet's own timeout (5 to 30 s
+ * of unanswered resends). Checked by cl_net_poll. */
+void cl_net_set_silence_limit(cl_net_t *n, uint32_t ms);
 
 /* ---- queries ---- */
 int cl_net_phase(const cl_net_t *n);       /* enum cl_net_phase */
 uint32_t cl_net_rtt_ms(const cl_net_t *n); /* ENet's smoothed round trip, 0 if not connected */
+/* How long the server has been silent, in ms, as of the last service:
+ * the time since it last acknowledged anything (a live one answers ENet's
+ * pings every half second). 0 when not connected or nothing came yet. */
+uint32_t cl_net_silence_ms(const cl_net_t *n);
+/* While resuming: ms left before cl_net gives up (at now_ms); else 0. */
+uint32_t cl_net_resume_left_ms(const cl_net_t *n, uint64_t now_ms);
+/* The last MATCH_END seen for the current game (NULL before one, or once
+ * the next MATCH_START came). */
+const wire_match_end *cl_net_match_end(const cl_net_t *n);
 /* The last room state, or NULL when not in a room. */
 const wire_room_state *cl_net_room(const cl_net_t *n);
 int cl_net_slot(const cl_net_t *n); /* own slot, or -1 */

@@ -55,6 +55,8 @@ struct cl_net {
     bool live;     /* a countdown or race is on: a drop is worth resuming */
     int game_no;   /* of the last MATCH_START */
     bool end_seen; /* MATCH_END of game_no was reported */
+    /* ... and what it said (cl_net_match_end). */
+    wire_match_end end;
 
     cl_pending *pend;
     size_t pend_head, pend_len, pend_cap;
@@ -76,6 +78,10 @@ struct cl_net {
     uint64_t retry_at; /* next reconnect attempt, 0 = none planned */
     bool resume_sent;  /* RESUME went out on this connection */
     bool closing;      /* we asked to close: a disconnect is expected */
+    /* A server silent this long is taken for gone (0: ENet decides). */
+    uint32_t silence_limit_ms;
+    /* A LEAVE_ROOM went out: cl_net_destroy lets it reach the server first. */
+    bool leaving;
 
     /* Watching through the server's spectator port (cl_net_follow.c). */
     char watch_code[WIRE_ROOM_CODE_LEN + 1]; /* a WATCH went out for this room, no answer yet ("" none) */

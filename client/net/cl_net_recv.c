@@ -285,6 +285,7 @@ static void on_match_end(cl_net_t *n, const wire_msg *m)
     if (n->end_seen && m->end.game_no == n->game_no)
         return; /* the result again, after a resume */
     n->end_seen = true;
+    n->end = m->end;
     cl_net_event ev = {.type = CL_EV_MATCH_END, .slot = n->slot, .end = m->end, .room = n->room};
     snprintf(ev.text, sizeof ev.text, "%s", match_end_text(m->end.reason));
     cl_net_push(n, &ev);

@@ -184,6 +184,7 @@ const char *cl_net_leave(cl_net_t *n)
     n->in_room = false;
     n->live = false;
     n->watching = false;
+    n->leaving = true;
     n->slot = -1;
     n->phase = CL_NET_ONLINE;
     n->pend_len = 0;
