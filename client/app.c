@@ -12,6 +12,7 @@
 #include "cl_bench.h"
 #include "cl_draw.h"
 #include "cl_replay.h"
+#include "joinlink.h"
 #include "util.h"
 
 static const cl_scene *const scenes[CL_SCENE_COUNT] = {
@@ -366,6 +367,20 @@ static void start_from_args(cl_app *a)
         why = cl_srvrep_open(a, a->args.replay_from, a->args.replay_from_id);
     } else if (a->args.join_addr && a->args.watch) {
         why = cl_app_watch(a, a->args.join_addr, strcmp(a->args.watch, "any") == 0 ? NULL : a->args.watch);
+    } else if (a->args.join_addr && (why = joinlink_parse(a->args.join_addr, &(joinlink){0}))) {
+        /* A bad link (from a web page, a chat): the game opens on the Join
+         * screen with the link in its field and what is wrong with it. */
+        cl_app_set_scene(a, CL_SCENE_JOIN);
+        cl_item *it = cl_form_find(&a->form, 1);
+        if (it && it->type == CL_ITEM_TEXT) {
+            snprintf(it->value, sizeof it->value, "%s", a->args.join_addr);
+            it->caret = -1;
+            it->all = false;
+        }
+        cl_app_say(a, true, "This link cannot be opened: %s", why);
+        a->exit_code = a->args.headless ? 1 : 0; /* a test sees the failure; a player plays on */
+        a->bad_link = true;
+        return;
     } else if (a->args.join_addr) {
         why = cl_app_join(a, a->args.join_addr, a->args.room, !a->args.room);
         if (!why)
@@ -467,8 +482,8 @@ int cl_app_run(const cl_args *args)
         }
         cl_app_set_scene(a, CL_SCENE_MENU);
         start_from_args(a);
-        if (a->exit_code)
-            a->quit = a->args.headless;
+        if (a->exit_code) /* headless: a test; with a script it may look at the screen first */
+            a->quit = a->args.headless && !(a->bad_link && a->args.script);
         uint64_t frame_ms = 1000 / 60;
         while (!a->quit) {
             uint64_t t0 = wall_ms();

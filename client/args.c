@@ -252,17 +252,15 @@ const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t e
     }
     if (a->join_addr) {
         joinlink l;
-        const char *why = joinlink_parse(a->join_addr, &l);
+        /* A link that does not parse still opens the game: the Join screen
+         * shows it and what is wrong with it (cl_app_run). */
+        bool link_ok = !joinlink_parse(a->join_addr, &l);
         char code[WIRE_ROOM_CODE_LEN + 1];
-        if (why) {
-            snprintf(err, errlen, "--join %s: %s", a->join_addr, why);
-            return err;
-        }
         if (a->room && !wire_room_code_parse(a->room, code)) {
             snprintf(err, errlen, "--room %s: a room code is 5 letters", a->room);
             return err;
         }
-        if (a->room && l.room[0] && strcmp(code, l.room) != 0) {
+        if (link_ok && a->room && l.room[0] && strcmp(code, l.room) != 0) {
             snprintf(err, errlen, "--join names room %s but --room says %s", l.room, code);
             return err;
         }

@@ -76,6 +76,8 @@ struct cl_backend {
     bool watching;     /* a spectator: my_slot is -1, both slots are remote */
     int spectators;    /* watching the room, as its last state said */
     uint32_t moves[2]; /* with CL_BE_RESYNC: the moves in each slot's state */
+    bool have_params;  /* the room said what it races (network lobby) */
+    pz_params params;
 };
 
 void cl_backend_destroy(cl_backend *b); /* accepts NULL */

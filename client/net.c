@@ -1,5 +1,10 @@
 /* net.c: the app's network glue: joining, hosting a LAN game with the
  * in-process server, and LAN discovery for the join screen. */
+#define _DEFAULT_SOURCE /* getifaddrs, IFF_UP: this computer's LAN addresses */
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,10 +27,33 @@ struct cl_netui {
     cl_disc_t *disc;
     cl_server_info found[MAX_FOUND];
     uint64_t seen[MAX_FOUND];
+    bool have_reply[MAX_FOUND];
 #endif
     int nfound;
     uint64_t last_probe;
 };
+
+/* Connects to l's server and creates a room on create_id, joins room, or
+ * (both NULL) asks for a quick match. */
+static const char *connect_to(cl_app *a, const joinlink *l, const char *create_id, int series,
+                              const char *room, bool auto_ready)
+{
+    static char err[256];
+    char hostport[300];
+    snprintf(hostport, sizeof hostport, "%s:%d", l->host, l->port);
+    cl_backend *b = cl_backend_net(hostport, a->settings.name, create_id, series, room, auto_ready, NULL,
+                                   a->now_ms, err, sizeof err);
+    if (!b)
+        return err;
+    cl_app_start_backend(a, b);
+    size_t hl = strlen(hostport);
+    if (hl < sizeof a->settings.last_server) /* a longer one is not remembered */
+        memcpy(a->settings.last_server, hostport, hl + 1);
+    snprintf(a->join_host, sizeof a->join_host, "%s", l->host);
+    a->join_port = l->port;
+    a->mode = CL_MODE_JOIN;
+    return NULL;
+}
 
 const char *cl_app_join(cl_app *a, const char *address, const char *room, bool quick)
 {
@@ -49,20 +77,44 @@ const char *cl_app_join(cl_app *a, const char *address, const char *room, bool q
         memcpy(typed, l.room, sizeof typed);
         quick = false;
     }
-    char hostport[300];
-    snprintf(hostport, sizeof hostport, "%s:%d", l.host, l.port);
-    cl_backend *b = cl_backend_net(hostport, a->settings.name, NULL, 1, quick || !typed[0] ? NULL : typed,
-                                   a->args.join_addr != NULL, NULL, a->now_ms, err, sizeof err);
-    if (!b)
+    return connect_to(a, &l, NULL, 1, quick || !typed[0] ? NULL : typed, a->args.join_addr != NULL);
+}
+
+const char *cl_app_create(cl_app *a, const char *address, const char *game_id, int series)
+{
+    static char err[256];
+    joinlink l;
+    const char *why = joinlink_parse(address ? address : "", &l);
+    if (why) {
+        snprintf(err, sizeof err, "%s", why);
         return err;
-    cl_app_start_backend(a, b);
-    size_t hl = strlen(hostport);
-    if (hl < sizeof a->settings.last_server) /* a longer one is not remembered */
-        memcpy(a->settings.last_server, hostport, hl + 1);
-    snprintf(a->join_host, sizeof a->join_host, "%s", l.host);
-    a->join_port = l.port;
-    a->mode = CL_MODE_JOIN;
-    return NULL;
+    }
+    if (l.room[0])
+        return "that is a room's link: Join it, or give just the server's address to create a room";
+    return connect_to(a, &l, game_id, series, NULL, false);
+}
+
+static bool loopback(const char *host)
+{
+    return strncmp(host, "127.", 4) == 0 || strcmp(host, "localhost") == 0;
+}
+
+int cl_lan_addresses(char out[][INET_ADDRSTRLEN], int max)
+{
+    struct ifaddrs *all = NULL;
+    int n = 0;
+    if (getifaddrs(&all) != 0)
+        return 0;
+    for (struct ifaddrs *i = all; i && n < max; i = i->ifa_next) {
+        if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET || !(i->ifa_flags & IFF_UP) ||
+            (i->ifa_flags & IFF_LOOPBACK))
+            continue;
+        const struct sockaddr_in *sa = (const struct sockaddr_in *)(const void *)i->ifa_addr;
+        if (inet_ntop(AF_INET, &sa->sin_addr, out[n], INET_ADDRSTRLEN) && !loopback(out[n]))
+            n++;
+    }
+    freeifaddrs(all);
+    return n;
 }
 
 bool cl_app_join_link(const cl_app *a, char *buf, size_t cap)
@@ -70,12 +122,19 @@ bool cl_app_join_link(const cl_app *a, char *buf, size_t cap)
     const char *host = a->join_host;
     int port = a->join_port;
     if (a->mode == CL_MODE_HOST) {
-        /* Hosting: only an address given with --host-bind is known to others. */
-        host = a->args.host_bind && strcmp(a->args.host_bind, "0.0.0.0") != 0 ? a->args.host_bind : "";
+        host =
+            a->args.host_bind && strcmp(a->args.host_bind, "0.0.0.0") != 0 ? a->args.host_bind : "127.0.0.1";
         port = a->server_port;
     }
     if (!a->backend || !a->backend->room[0] || !host[0] || port <= 0)
         return false;
+    /* 127.0.0.1 reaches only this computer: a friend needs its LAN address
+     * (the same server, when it listens on every interface). */
+    char lan[1][INET_ADDRSTRLEN];
+    bool all_interfaces =
+        a->mode != CL_MODE_HOST || !a->args.host_bind || !strcmp(a->args.host_bind, "0.0.0.0");
+    if (loopback(host) && all_interfaces && cl_lan_addresses(lan, 1) == 1)
+        host = lan[0];
     joinlink_format(host, port, a->backend->room, buf, cap);
     return true;
 }
@@ -112,19 +171,23 @@ const char *cl_app_host(cl_app *a, const char *game_id, int series)
     cfg.series = series;
     if (a->args.host_bind)
         snprintf(cfg.bind_addr, sizeof cfg.bind_addr, "%s", a->args.host_bind);
-    if (a->args.host_port >= 0) {
+    cfg.lan_host = true; /* discovery names our room: a LAN pick joins it */
+    if (a->args.host_port >= 0)
         cfg.port = a->args.host_port;
-        if (a->args.host_port == 0)
-            cfg.discovery_port = 0;
-    }
-    /* The default ports let friends find us; if something else holds them
-     * (a dedicated server on this machine), any free port still works by
-     * address. */
+    if (a->args.lan_port)
+        cfg.discovery_port = a->args.lan_port;
+    else if (a->args.host_port == 0)
+        cfg.discovery_port = 0;
+    /* The default port lets friends type just our address; if something
+     * else holds it (a dedicated server on this machine), any free port
+     * works, said on the lobby screen; discovery still finds us, on the
+     * next free port of its span (docs/protocol.md, section 9). */
     const char *why = NULL;
     sv_t *sv = sv_create(&cfg, &why);
-    if (!sv && a->args.host_port < 0) {
+    a->port_taken = 0;
+    if (!sv && cfg.port > 0) {
+        a->port_taken = cfg.port;
         cfg.port = 0;
-        cfg.discovery_port = 0;
         sv = sv_create(&cfg, &why);
     }
     if (!sv) {
@@ -145,8 +208,12 @@ const char *cl_app_host(cl_app *a, const char *game_id, int series)
     a->server_port = sv_port(sv);
     cl_app_start_backend(a, b);
     a->mode = CL_MODE_HOST;
+    a->disc_port = sv_discovery_port(sv);
     printf("mazerace: hosting on port %u (LAN discovery port %u)\n", (unsigned)sv_port(sv),
            (unsigned)sv_discovery_port(sv));
+    if (a->port_taken)
+        printf("mazerace: port %d was taken: hosting on port %u instead\n", a->port_taken,
+               (unsigned)sv_port(sv));
     fflush(stdout);
     return NULL;
 #else
@@ -165,6 +232,21 @@ void cl_app_net_stop(cl_app *a)
     free(a->net);
     a->net = NULL;
 }
+
+#if defined(MR_HAVE_CLNET)
+/* The details datagram's fields of src into dst (the reply's stay). */
+static void copy_details(cl_server_info *dst, const cl_server_info *src)
+{
+    dst->details = src->details;
+    dst->server_id = src->server_id;
+    dst->host_game = src->host_game;
+    dst->has_room = src->has_room;
+    memcpy(dst->room, src->room, sizeof dst->room);
+    dst->params = src->params;
+    dst->series = src->series;
+    memcpy(dst->host_name, src->host_name, sizeof dst->host_name);
+}
+#endif
 
 void cl_app_discover(cl_app *a)
 {
@@ -195,11 +277,26 @@ void cl_app_discover(cl_app *a)
         if (k == n->nfound) {
             if (n->nfound == MAX_FOUND)
                 continue;
+            memset(&n->found[k], 0, sizeof n->found[k]);
+            n->have_reply[k] = false;
             n->nfound++;
-            printf("mazerace: found \"%s\" at %s:%d\n", info.name, info.addr, info.game_port);
-            fflush(stdout);
         }
-        n->found[k] = info;
+        cl_server_info *f = &n->found[k];
+        if (info.details) {
+            /* Merge: the reply's figures stay, the details come in. */
+            copy_details(f, &info);
+            snprintf(f->addr, sizeof f->addr, "%s", info.addr);
+            f->game_port = info.game_port;
+        } else {
+            cl_server_info keep = *f;
+            *f = info;
+            copy_details(f, &keep);
+            if (!n->have_reply[k]) {
+                printf("mazerace: found \"%s\" at %s:%d\n", info.name, info.addr, info.game_port);
+                fflush(stdout);
+            }
+            n->have_reply[k] = true;
+        }
         n->seen[k] = a->now_ms;
     }
     /* Servers that stopped answering drop off the list. */
@@ -207,6 +304,7 @@ void cl_app_discover(cl_app *a)
         if (a->now_ms > n->seen[k] + 4 * PROBE_MS) {
             n->found[k] = n->found[n->nfound - 1];
             n->seen[k] = n->seen[n->nfound - 1];
+            n->have_reply[k] = n->have_reply[n->nfound - 1];
             n->nfound--;
         } else {
             k++;
@@ -217,31 +315,93 @@ void cl_app_discover(cl_app *a)
 #endif
 }
 
-int cl_app_found_races(cl_app *a, int i)
+void cl_race_spec(const pz_params *p, int series, char *buf, size_t cap)
 {
-#if defined(MR_HAVE_CLNET)
-    if (a->net && i >= 0 && i < a->net->nfound)
-        return a->net->found[i].races;
-#endif
-    (void)a, (void)i;
-    return 0;
+    const pz_kind *k = pz_kind_by_id(p->kind);
+    if (!k) {
+        snprintf(buf, cap, "?");
+        return;
+    }
+    int w = p->w > 0 ? p->w : k->default_w, h = p->h > 0 ? p->h : k->default_h;
+    size_t n = (size_t)snprintf(buf, cap, "%s %dx%d, %s", k->title, w, h, pz_difficulty_name(p->diff));
+    if (series > 1 && n < cap)
+        snprintf(buf + n, cap - n, ", best of %d", series);
 }
 
-int cl_app_found(cl_app *a, int i, char *label, size_t llen, char *address, size_t alen)
-{
-    if (!a->net || i < 0 || i >= a->net->nfound)
-        return -1;
 #if defined(MR_HAVE_CLNET)
-    const cl_server_info *s = &a->net->found[i];
-    if (s->races > 0)
-        snprintf(label, llen, "%s  (%d waiting, %d racing, %u ms)", s->name, s->players_waiting, s->races,
-                 (unsigned)s->rtt_ms);
-    else
-        snprintf(label, llen, "%s  (%d waiting, %u ms)", s->name, s->players_waiting, (unsigned)s->rtt_ms);
-    snprintf(address, alen, "%s:%d", s->addr, s->game_port);
-    return 0;
+/* Which of two entries of one server (same id) the list shows: a LAN
+ * address over 127.0.0.1, as a link made from it reaches a friend too. */
+static bool better(const cl_server_info *x, const cl_server_info *y)
+{
+    if (loopback(x->addr) != loopback(y->addr))
+        return !loopback(x->addr);
+    return strcmp(x->addr, y->addr) < 0;
+}
+
+/* List order: games waiting for a player first, then by name and address. */
+static int order(const cl_server_info *x, const cl_server_info *y)
+{
+    if (x->has_room != y->has_room)
+        return x->has_room ? -1 : 1;
+    int c = strcmp(x->name, y->name);
+    if (c)
+        return c;
+    c = strcmp(x->addr, y->addr);
+    return c ? c : x->game_port - y->game_port;
+}
+
+/* The shown entries' indexes into found, deduplicated by server id and sorted. */
+static int view(const cl_netui *n, int out[MAX_FOUND])
+{
+    int m = 0;
+    for (int k = 0; k < n->nfound; k++) {
+        const cl_server_info *f = &n->found[k];
+        if (!n->have_reply[k])
+            continue;
+        bool shadowed = false;
+        for (int j = 0; j < n->nfound && !shadowed; j++)
+            shadowed = j != k && n->have_reply[j] && f->server_id && n->found[j].server_id == f->server_id &&
+                       better(&n->found[j], f);
+        if (shadowed)
+            continue;
+        int at = m++;
+        while (at > 0 && order(&n->found[out[at - 1]], f) > 0) {
+            out[at] = out[at - 1];
+            at--;
+        }
+        out[at] = k;
+    }
+    return m;
+}
+#endif
+
+bool cl_app_found(cl_app *a, int i, cl_found *out)
+{
+#if defined(MR_HAVE_CLNET)
+    int idx[MAX_FOUND];
+    if (!a->net || i < 0 || i >= view(a->net, idx))
+        return false;
+    const cl_server_info *s = &a->net->found[idx[i]];
+    memset(out, 0, sizeof *out);
+    snprintf(out->address, sizeof out->address, "%s:%d", s->addr, s->game_port);
+    out->races = s->races;
+    out->host_game = s->host_game;
+    out->waiting = s->players_waiting;
+    if (s->has_room) {
+        memcpy(out->room, s->room, sizeof out->room);
+        cl_race_spec(&s->params, s->series, out->spec, sizeof out->spec);
+        snprintf(out->label, sizeof out->label, "%s's game: %s", s->host_name, out->spec);
+    } else if (s->host_game) {
+        snprintf(out->label, sizeof out->label, "%s (not waiting for a player)", s->name);
+    } else if (s->races > 0) {
+        snprintf(out->label, sizeof out->label, "Server \"%s\": %d waiting, %d racing", s->name,
+                 s->players_waiting, s->races);
+    } else {
+        snprintf(out->label, sizeof out->label, "Server \"%s\": %d waiting", s->name, s->players_waiting);
+    }
+    return true;
 #else
-    (void)label, (void)llen, (void)address, (void)alen;
-    return -1;
+    (void)a, (void)i, (void)out;
+    return false;
 #endif
 }

@@ -292,13 +292,23 @@ typedef struct cl_server_info {
     int races; /* rooms in a countdown or race: worth a "Watch" */
     char name[WIRE_NAME_MAX + 1];
     uint32_t rtt_ms; /* probe to reply */
+    /* From the details datagram (MZRX) that follows a new server's reply:
+     * when details is true only addr, game_port, rtt_ms and these are set. */
+    bool details;
+    uint64_t server_id; /* 0: not known (an older server) */
+    bool host_game;     /* a player's own game */
+    bool has_room;      /* room, params, series, host_name name its waiting room */
+    char room[WIRE_ROOM_CODE_LEN + 1];
+    pz_params params;
+    int series;
+    char host_name[WIRE_NAME_MAX + 1];
 } cl_server_info;
 
-/* A discovery socket probing port (WIRE_DISCOVERY_PORT on a real LAN).
- * NULL with *err (static) on failure. */
+/* A discovery socket probing port .. port + WIRE_DISCOVERY_SPAN - 1
+ * (WIRE_DISCOVERY_PORT on a real LAN). NULL with *err (static) on failure. */
 cl_disc_t *cl_disc_create(int port, const char **err);
 void cl_disc_destroy(cl_disc_t *d); /* accepts NULL */
-/* Sends one probe to addr (e.g. "255.255.255.255" to ask the whole LAN,
+/* Sends one probe to each port of the span at addr (e.g. "255.255.255.255" to ask the whole LAN,
  * "127.0.0.1" for this machine). NULL or a static message. */
 const char *cl_disc_probe(cl_disc_t *d, const char *addr, uint64_t now_ms);
 /* Next valid reply to one of our probes, without waiting: true and *info

@@ -117,7 +117,7 @@ static void test_lan_discovery_then_join_by_code(void **ctx)
      * ready in the lobby. */
     snprintf(script, sizeof script,
              "0 wait menu\n+50 key Down\n+50 key Down\n+50 key Down\n+50 key Return\n+50 wait join\n"
-             "+2500 wait join\n+50 key Down\n+50 text %.5s\n+50 key Up\n+50 key Up\n"
+             "+0 wait join-listed\n+50 key Down\n+50 text %.5s\n+50 key Up\n+50 key Up\n"
              "+50 key Return\n+50 wait lobby\n+300 key Return\n+0 wait race\n+300 quit\n",
              code);
     assert_true(clt_write(clt_path("lanjoin.txt"), script));
