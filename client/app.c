@@ -153,7 +153,11 @@ static const char *run_script(cl_app *a)
         if (!l)
             break;
         if (l->op == CL_SOP_WAIT) {
-            if (strcmp(cl_app_state_name(a), l->arg) != 0)
+            cl_found g;
+            bool met = strcmp(l->arg, "join-listed") == 0
+                           ? a->scene == CL_SCENE_JOIN && cl_app_found(a, 0, &g)
+                           : strcmp(cl_app_state_name(a), l->arg) == 0;
+            if (!met)
                 break;
         } else if (l->op == CL_SOP_SCREENSHOT) {
             if (shot)
@@ -485,9 +489,13 @@ int cl_app_run(const cl_args *args)
         if (a->exit_code) /* headless: a test; with a script it may look at the screen first */
             a->quit = a->args.headless && !(a->bad_link && a->args.script);
         uint64_t frame_ms = 1000 / 60;
+        bool was_virtual = a->virtual_clock;
         while (!a->quit) {
             uint64_t t0 = wall_ms();
             uint64_t prev = a->now_ms;
+            if (was_virtual && !a->virtual_clock) /* real time from here on, without a jump */
+                wall0 = t0 - (prev - a->start_ms);
+            was_virtual = a->virtual_clock;
             a->now_ms = a->virtual_clock ? a->start_ms + a->frames * 1000 / 60 : a->start_ms + (t0 - wall0);
             a->dt_ms = (uint32_t)(a->now_ms - prev);
             cl_app_frame(a);

@@ -248,7 +248,8 @@ void cl_app_discover(cl_app *a);
 /* One entry of the LAN list: a server once however many of its addresses
  * answered, games waiting for a player first. */
 typedef struct cl_found {
-    char label[160];  /* "Ann's game: Maze 21x15, medium" / "Server "den": 2 waiting" */
+    char label[64];   /* "Ann's game" / "Server "den"" */
+    char sub[192];    /* "Perfect maze 21x15, medium  -  192.168.1.20:27910" / "2 waiting, ..." */
     char address[96]; /* HOST:PORT to connect to */
     bool host_game;   /* a player's own game ("Host a LAN game") */
     char room[8];     /* its waiting room: picking it joins that room; "" none */

@@ -46,6 +46,7 @@ static const char *connect_to(cl_app *a, const joinlink *l, const char *create_i
     if (!b)
         return err;
     cl_app_start_backend(a, b);
+    a->virtual_clock = false; /* a headless run joined from its screens: the network keeps real time */
     size_t hl = strlen(hostport);
     if (hl < sizeof a->settings.last_server) /* a longer one is not remembered */
         memcpy(a->settings.last_server, hostport, hl + 1);
@@ -148,6 +149,7 @@ const char *cl_app_watch(cl_app *a, const char *address, const char *room)
     if (!b)
         return err;
     cl_app_start_backend(a, b);
+    a->virtual_clock = false; /* a headless run joined from its screens: the network keeps real time */
     snprintf(a->settings.last_server, sizeof a->settings.last_server, "%s", address);
     a->mode = CL_MODE_WATCH;
     cl_app_set_scene(a, CL_SCENE_WATCH);
@@ -207,6 +209,7 @@ const char *cl_app_host(cl_app *a, const char *game_id, int series)
     }
     a->server_port = sv_port(sv);
     cl_app_start_backend(a, b);
+    a->virtual_clock = false; /* a headless run joined from its screens: the network keeps real time */
     a->mode = CL_MODE_HOST;
     a->disc_port = sv_discovery_port(sv);
     printf("mazerace: hosting on port %u (LAN discovery port %u)\n", (unsigned)sv_port(sv),
@@ -390,14 +393,16 @@ bool cl_app_found(cl_app *a, int i, cl_found *out)
     if (s->has_room) {
         memcpy(out->room, s->room, sizeof out->room);
         cl_race_spec(&s->params, s->series, out->spec, sizeof out->spec);
-        snprintf(out->label, sizeof out->label, "%s's game: %s", s->host_name, out->spec);
+        snprintf(out->label, sizeof out->label, "%s's game", s->host_name);
+        snprintf(out->sub, sizeof out->sub, "%.90s  -  %.90s", out->spec, out->address);
     } else if (s->host_game) {
-        snprintf(out->label, sizeof out->label, "%s (not waiting for a player)", s->name);
-    } else if (s->races > 0) {
-        snprintf(out->label, sizeof out->label, "Server \"%s\": %d waiting, %d racing", s->name,
-                 s->players_waiting, s->races);
+        snprintf(out->label, sizeof out->label, "%s", s->name);
+        snprintf(out->sub, sizeof out->sub, "not waiting for a player (%s)  -  %s",
+                 s->races ? "racing" : "full", out->address);
     } else {
-        snprintf(out->label, sizeof out->label, "Server \"%s\": %d waiting", s->name, s->players_waiting);
+        snprintf(out->label, sizeof out->label, "Server \"%s\"", s->name);
+        snprintf(out->sub, sizeof out->sub, "%d waiting, %d racing, %d of %d players  -  %s",
+                 s->players_waiting, s->races, s->players, s->max_players, out->address);
     }
     return true;
 #else

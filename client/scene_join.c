@@ -213,6 +213,37 @@ static void update(cl_app *a)
     build_list(a);
 }
 
+/* The LAN list: two lines a server (who and what; what it races or holds,
+ * and its address), a Watch row under a server with races. */
+static void draw_list(cl_app *a, SDL_Rect area)
+{
+    cl_text *t = a->text;
+    int fh = cl_text_height(t, CL_FONT_BODY), sh = cl_text_height(t, CL_FONT_SMALL);
+    int w = area.w < fh * 26 ? area.w : fh * 26, x = area.x + (area.w - w) / 2, y = area.y;
+    for (int i = NFIXED; i < a->form.n; i++) {
+        cl_item *it = &a->form.items[i];
+        bool sel = i == a->form.sel;
+        if (it->type == CL_ITEM_LABEL) {
+            cl_text_draw(t, CL_FONT_BODY, it->label, x + w / 2, y, cl_col_dim, CL_CENTER);
+            y += fh * 2;
+            continue;
+        }
+        cl_found g;
+        bool entry = it->id < J_WATCH_FOUND && cl_app_found(a, it->id - J_FOUND, &g);
+        int row = entry ? fh * 2 + sh : fh * 17 / 10;
+        it->rect = (SDL_Rect){x, y, w, row};
+        cl_form_draw_row_panel(a->ren, it->rect, sel, fh / 4);
+        if (entry) {
+            cl_text_draw(t, CL_FONT_BODY, it->label, x + fh, y + fh / 3, cl_col_text, CL_LEFT);
+            cl_text_draw(t, CL_FONT_SMALL, g.sub, x + fh, y + fh / 3 + fh * 6 / 5,
+                         g.room[0] ? cl_col_accent : cl_col_dim, CL_LEFT);
+        } else {
+            cl_text_draw_mid(t, CL_FONT_BODY, it->label, x + fh, y + row / 2, cl_col_text, CL_LEFT);
+        }
+        y += row + fh / 3;
+    }
+}
+
 static void draw(cl_app *a)
 {
     SDL_Rect area = cl_app_title(
@@ -233,7 +264,7 @@ static void draw(cl_app *a)
     cl_text_draw(t, CL_FONT_SMALL, "Games on your network", right.x + (right.w - rw) / 2, right.y, cl_col_dim,
                  CL_LEFT);
     right.y += cl_text_height(t, CL_FONT_SMALL) * 3 / 2;
-    cl_form_draw_rows(&a->form, a->ren, t, right, NFIXED, a->form.n - NFIXED);
+    draw_list(a, right);
     cl_text_draw(t, CL_FONT_SMALL,
                  "A room code joins a friend's room; Create a room makes one on that server to share; quick "
                  "match pairs you with whoever waits",

@@ -150,7 +150,7 @@ static void draw(cl_app *a)
         cl_draw_marker(a->ren, s, (float)(x + fh), (float)(y + fh), fh * 0.45f, false);
         char line[96];
         snprintf(line, sizeof line, "%s%s", b->name[s][0] ? b->name[s] : "(waiting for a player)",
-                 s == b->my_slot ? " (you)" : "");
+                 s == b->my_slot && b->room[0] ? " (you)" : "");
         cl_text_draw_mid(t, CL_FONT_BODY, line, x + fh * 2, y + fh, b->name[s][0] ? cl_col_text : cl_col_dim,
                          CL_LEFT);
         if (b->name[s][0])
