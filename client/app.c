@@ -382,6 +382,7 @@ static void start_from_args(cl_app *a)
             it->all = false;
         }
         cl_app_say(a, true, "This link cannot be opened: %s", why);
+        a->msg_until = a->now_ms + 20000;        /* the first thing seen: long enough to read and act on */
         a->exit_code = a->args.headless ? 1 : 0; /* a test sees the failure; a player plays on */
         a->bad_link = true;
         return;

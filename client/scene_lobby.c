@@ -92,7 +92,11 @@ static int draw_info(cl_app *a, int y)
     }
     if (a->mode == CL_MODE_HOST) {
         char lan[4][16];
-        int n = cl_lan_addresses(lan, 4);
+        const char *bind = a->args.host_bind;
+        bool one = bind && strcmp(bind, "0.0.0.0") != 0; /* --host-bind: that address alone */
+        int n = one ? 1 : cl_lan_addresses(lan, 4);
+        if (one)
+            snprintf(lan[0], sizeof lan[0], "%.15s", bind);
         size_t k = (size_t)snprintf(line, sizeof line, "This computer: ");
         for (int i = 0; i < n && k < sizeof line; i++)
             k += (size_t)snprintf(line + k, sizeof line - k, "%s%s", i ? ", " : "", lan[i]);

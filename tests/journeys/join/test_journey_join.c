@@ -293,10 +293,20 @@ static void test_dedicated_create_then_join_by_code_and_by_link(void **ctx)
     /* The link names the server and the code (127.0.0.1 stays when this
      * machine has no LAN address; else its LAN address). */
     assert_non_null(strstr(link, want + strlen("127.0.0.1")));
-    char input[256];
-    snprintf(input, sizeof input, "+50 text %s\n+50 key Down\n+50 text %.5s\n+50 key Down\n+50 key Return\n",
-             addr, code);
+    /* Bob first mistypes the port (nothing answers there): after the
+     * connect timeout he is back on the Join screen with his code kept; he
+     * retypes only the address (selected on arrival, so typing replaces
+     * it) and goes straight to Join the room. */
+    int nobody = free_udp_port();
+    char input[512];
+    snprintf(
+        input, sizeof input,
+        "+50 text 127.0.0.1:%d\n+50 key Down\n+50 text %.5s\n+50 key Down\n+50 key Return\n+0 wait lobby\n"
+        "+0 wait join\n+50 text %s\n+50 key Down\n+50 key Down\n+50 key Return\n",
+        nobody, code, addr);
     joiner_run("Bob", input, addr);
+    snprintf(want, sizeof want, "Server not found at 127.0.0.1:%d", nobody);
+    assert_non_null(strstr(out, want));
     assert_non_null(strstr(out, "winner_name=Bob"));
     bool ok = host_done(ann, alog);
     assert_true(ok);
