@@ -209,17 +209,27 @@ cl_form_result cl_form_event(cl_form *f, const SDL_Event *e, float scale)
             res.changed = f->items[f->sel].id;
         break;
     case SDL_MOUSEMOTION: {
+        /* Hover moves the highlight only: a field's text and caret stay as
+         * they were (a selection on a passing pointer would lose typing). */
         int i = hit(f, (int)(e->motion.x * scale), (int)(e->motion.y * scale));
         if (i >= 0)
-            cl_form_select(f, i);
+            f->sel = i;
         break;
     }
     case SDL_MOUSEBUTTONDOWN: {
         int i = hit(f, (int)(e->button.x * scale), (int)(e->button.y * scale));
         if (i < 0)
             break;
-        cl_form_select(f, i);
+        f->sel = i;
         cl_item *it = &f->items[i];
+        /* A click on a field selects its text (typing replaces it); a
+         * second click puts the caret at the end. */
+        if (it->type == CL_ITEM_TEXT) {
+            if (it->all)
+                cl_edit_op(it, CL_EDIT_END);
+            else
+                cl_edit_focus(it);
+        }
         if (it->type == CL_ITEM_BUTTON && e->button.button == SDL_BUTTON_LEFT)
             res.activated = it->id;
         else if (it->type == CL_ITEM_CHOICE) {

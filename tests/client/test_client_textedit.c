@@ -105,6 +105,41 @@ static void test_caret_home_end_words(void **ctx)
     assert_false(f.items[1].all);
 }
 
+/* The pointer: hover moves the highlight without touching a field's text;
+ * a click selects it all, a second click puts the caret at the end. */
+static void test_pointer(void **ctx)
+{
+    (void)ctx;
+    cl_form f;
+    form(&f);
+    f.items[0].rect = (SDL_Rect){0, 0, 100, 20};
+    f.items[1].rect = (SDL_Rect){0, 30, 100, 20};
+    f.items[2].rect = (SDL_Rect){0, 60, 100, 20};
+    press(&f, SDLK_END, 0);
+    SDL_Event e;
+    memset(&e, 0, sizeof e);
+    e.type = SDL_MOUSEMOTION;
+    e.motion.x = 10;
+    e.motion.y = 65;
+    cl_form_event(&f, &e, 1.0f);
+    assert_int_equal(f.sel, 2);
+    e.motion.y = 5;
+    cl_form_event(&f, &e, 1.0f);
+    assert_int_equal(f.sel, 0);
+    assert_false(f.items[0].all); /* hovering back did not select it */
+    memset(&e, 0, sizeof e);
+    e.type = SDL_MOUSEBUTTONDOWN;
+    e.button.button = SDL_BUTTON_LEFT;
+    e.button.x = 10;
+    e.button.y = 5;
+    cl_form_event(&f, &e, 1.0f);
+    assert_true(f.items[0].all);
+    cl_form_event(&f, &e, 1.0f);
+    assert_false(f.items[0].all);
+    type(&f, "9");
+    assert_string_equal(f.items[0].value, "127.0.0.1:279109");
+}
+
 static void test_limits_and_non_ascii(void **ctx)
 {
     (void)ctx;
@@ -187,6 +222,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_typing_replaces_a_prefilled_field),
         cmocka_unit_test(test_caret_home_end_words),
+        cmocka_unit_test(test_pointer),
         cmocka_unit_test(test_limits_and_non_ascii),
         cmocka_unit_test(test_script_modifiers_and_clip),
         cmocka_unit_test(test_pasted_links),
