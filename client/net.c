@@ -20,16 +20,13 @@
 #include "sv.h"
 #endif
 
-enum { MAX_FOUND = 12, PROBE_MS = 1500 };
+enum { PROBE_MS = 1500 };
 
 struct cl_netui {
 #if defined(MR_HAVE_CLNET)
     cl_disc_t *disc;
-    cl_server_info found[MAX_FOUND];
-    uint64_t seen[MAX_FOUND];
-    bool have_reply[MAX_FOUND];
+    cl_lanlist list;
 #endif
-    int nfound;
     uint64_t last_probe;
 };
 
@@ -236,21 +233,6 @@ void cl_app_net_stop(cl_app *a)
     a->net = NULL;
 }
 
-#if defined(MR_HAVE_CLNET)
-/* The details datagram's fields of src into dst (the reply's stay). */
-static void copy_details(cl_server_info *dst, const cl_server_info *src)
-{
-    dst->details = src->details;
-    dst->server_id = src->server_id;
-    dst->host_game = src->host_game;
-    dst->has_room = src->has_room;
-    memcpy(dst->room, src->room, sizeof dst->room);
-    dst->params = src->params;
-    dst->series = src->series;
-    memcpy(dst->host_name, src->host_name, sizeof dst->host_name);
-}
-#endif
-
 void cl_app_discover(cl_app *a)
 {
 #if defined(MR_HAVE_CLNET)
@@ -272,47 +254,13 @@ void cl_app_discover(cl_app *a)
             cl_disc_probe(n->disc, "255.255.255.255", a->now_ms);
     }
     cl_server_info info;
-    for (int i = 0; i < 32 && cl_disc_poll(n->disc, a->now_ms, &info); i++) {
-        int k = 0;
-        while (k < n->nfound &&
-               !(strcmp(n->found[k].addr, info.addr) == 0 && n->found[k].game_port == info.game_port))
-            k++;
-        if (k == n->nfound) {
-            if (n->nfound == MAX_FOUND)
-                continue;
-            memset(&n->found[k], 0, sizeof n->found[k]);
-            n->have_reply[k] = false;
-            n->nfound++;
+    for (int i = 0; i < 32 && cl_disc_poll(n->disc, a->now_ms, &info); i++)
+        if (cl_lanlist_add(&n->list, &info, a->now_ms)) {
+            printf("mazerace: found \"%s\" at %s:%d\n", info.name, info.addr, info.game_port);
+            fflush(stdout);
         }
-        cl_server_info *f = &n->found[k];
-        if (info.details) {
-            /* Merge: the reply's figures stay, the details come in. */
-            copy_details(f, &info);
-            snprintf(f->addr, sizeof f->addr, "%s", info.addr);
-            f->game_port = info.game_port;
-        } else {
-            cl_server_info keep = *f;
-            *f = info;
-            copy_details(f, &keep);
-            if (!n->have_reply[k]) {
-                printf("mazerace: found \"%s\" at %s:%d\n", info.name, info.addr, info.game_port);
-                fflush(stdout);
-            }
-            n->have_reply[k] = true;
-        }
-        n->seen[k] = a->now_ms;
-    }
     /* Servers that stopped answering drop off the list. */
-    for (int k = 0; k < n->nfound;) {
-        if (a->now_ms > n->seen[k] + 4 * PROBE_MS) {
-            n->found[k] = n->found[n->nfound - 1];
-            n->seen[k] = n->seen[n->nfound - 1];
-            n->have_reply[k] = n->have_reply[n->nfound - 1];
-            n->nfound--;
-        } else {
-            k++;
-        }
-    }
+    cl_lanlist_expire(&n->list, a->now_ms, 4 * PROBE_MS);
 #else
     (void)a;
 #endif
@@ -331,60 +279,13 @@ void cl_race_spec(const pz_params *p, int series, char *buf, size_t cap)
         snprintf(buf + n, cap - n, ", best of %d", series);
 }
 
-#if defined(MR_HAVE_CLNET)
-/* Which of two entries of one server (same id) the list shows: a LAN
- * address over 127.0.0.1, as a link made from it reaches a friend too. */
-static bool better(const cl_server_info *x, const cl_server_info *y)
-{
-    if (loopback(x->addr) != loopback(y->addr))
-        return !loopback(x->addr);
-    return strcmp(x->addr, y->addr) < 0;
-}
-
-/* List order: games waiting for a player first, then by name and address. */
-static int order(const cl_server_info *x, const cl_server_info *y)
-{
-    if (x->has_room != y->has_room)
-        return x->has_room ? -1 : 1;
-    int c = strcmp(x->name, y->name);
-    if (c)
-        return c;
-    c = strcmp(x->addr, y->addr);
-    return c ? c : x->game_port - y->game_port;
-}
-
-/* The shown entries' indexes into found, deduplicated by server id and sorted. */
-static int view(const cl_netui *n, int out[MAX_FOUND])
-{
-    int m = 0;
-    for (int k = 0; k < n->nfound; k++) {
-        const cl_server_info *f = &n->found[k];
-        if (!n->have_reply[k])
-            continue;
-        bool shadowed = false;
-        for (int j = 0; j < n->nfound && !shadowed; j++)
-            shadowed = j != k && n->have_reply[j] && f->server_id && n->found[j].server_id == f->server_id &&
-                       better(&n->found[j], f);
-        if (shadowed)
-            continue;
-        int at = m++;
-        while (at > 0 && order(&n->found[out[at - 1]], f) > 0) {
-            out[at] = out[at - 1];
-            at--;
-        }
-        out[at] = k;
-    }
-    return m;
-}
-#endif
-
 bool cl_app_found(cl_app *a, int i, cl_found *out)
 {
 #if defined(MR_HAVE_CLNET)
-    int idx[MAX_FOUND];
-    if (!a->net || i < 0 || i >= view(a->net, idx))
+    int idx[CL_LANLIST_MAX];
+    if (!a->net || i < 0 || i >= cl_lanlist_view(&a->net->list, idx))
         return false;
-    const cl_server_info *s = &a->net->found[idx[i]];
+    const cl_server_info *s = &a->net->list.found[idx[i]];
     memset(out, 0, sizeof *out);
     snprintf(out->address, sizeof out->address, "%s:%d", s->addr, s->game_port);
     out->races = s->races;

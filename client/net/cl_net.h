@@ -304,6 +304,26 @@ typedef struct cl_server_info {
     char host_name[WIRE_NAME_MAX + 1];
 } cl_server_info;
 
+/* The LAN list: what discovery heard, merged per address (a reply and its
+ * details), shown once per server (the details' server id: a LAN address
+ * is shown rather than 127.0.0.1), games waiting for a player first, then
+ * by name and address. A plain value: zero it to start. */
+enum { CL_LANLIST_MAX = 12 };
+typedef struct cl_lanlist {
+    cl_server_info found[CL_LANLIST_MAX];
+    uint64_t seen[CL_LANLIST_MAX]; /* last heard, ms */
+    bool have_reply[CL_LANLIST_MAX];
+    int n;
+} cl_lanlist;
+/* Merges one datagram's info (cl_disc_poll); true when it is the first
+ * reply from that address and port (a server newly found). A full list
+ * drops newcomers. */
+bool cl_lanlist_add(cl_lanlist *l, const cl_server_info *info, uint64_t now_ms);
+/* Forgets addresses not heard from for more than max_age_ms. */
+void cl_lanlist_expire(cl_lanlist *l, uint64_t now_ms, uint64_t max_age_ms);
+/* The entries to show, as indexes into l->found, in order; returns how many. */
+int cl_lanlist_view(const cl_lanlist *l, int out[CL_LANLIST_MAX]);
+
 /* A discovery socket probing port .. port + WIRE_DISCOVERY_SPAN - 1
  * (WIRE_DISCOVERY_PORT on a real LAN). NULL with *err (static) on failure. */
 cl_disc_t *cl_disc_create(int port, const char **err);
