@@ -97,21 +97,35 @@ static bool loopback(const char *host)
     return strncmp(host, "127.", 4) == 0 || strcmp(host, "localhost") == 0;
 }
 
+enum { LAN_ADDRS_MAX = 8, LAN_ADDRS_MS = 5000 };
+
 int cl_lan_addresses(char out[][INET_ADDRSTRLEN], int max)
 {
-    struct ifaddrs *all = NULL;
-    int n = 0;
-    if (getifaddrs(&all) != 0)
-        return 0;
-    for (struct ifaddrs *i = all; i && n < max; i = i->ifa_next) {
-        if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET || !(i->ifa_flags & IFF_UP) ||
-            (i->ifa_flags & IFF_LOOPBACK))
-            continue;
-        const struct sockaddr_in *sa = (const struct sockaddr_in *)(const void *)i->ifa_addr;
-        if (inet_ntop(AF_INET, &sa->sin_addr, out[n], INET_ADDRSTRLEN) && !loopback(out[n]))
-            n++;
+    /* The lobby asks every frame: the interfaces are read again at most
+     * every few seconds (a laptop may change networks meanwhile). */
+    static char cache[LAN_ADDRS_MAX][INET_ADDRSTRLEN];
+    static int cached = -1;
+    static uint64_t read_ms;
+    uint64_t now = mr_now_us() / 1000;
+    if (cached < 0 || now >= read_ms + LAN_ADDRS_MS) {
+        struct ifaddrs *all = NULL;
+        cached = 0;
+        read_ms = now;
+        if (getifaddrs(&all) == 0) {
+            for (struct ifaddrs *i = all; i && cached < LAN_ADDRS_MAX; i = i->ifa_next) {
+                if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET || !(i->ifa_flags & IFF_UP) ||
+                    (i->ifa_flags & IFF_LOOPBACK))
+                    continue;
+                const struct sockaddr_in *sa = (const struct sockaddr_in *)(const void *)i->ifa_addr;
+                if (inet_ntop(AF_INET, &sa->sin_addr, cache[cached], INET_ADDRSTRLEN) &&
+                    !loopback(cache[cached]))
+                    cached++;
+            }
+            freeifaddrs(all);
+        }
     }
-    freeifaddrs(all);
+    int n = cached < max ? cached : max;
+    memcpy(out, cache, (size_t)n * INET_ADDRSTRLEN);
     return n;
 }
 
