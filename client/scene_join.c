@@ -235,6 +235,12 @@ static void draw_list(cl_app *a, SDL_Rect area)
         cl_form_draw_row_panel(a->ren, it->rect, sel, fh / 4);
         if (entry) {
             cl_text_draw(t, CL_FONT_BODY, it->label, x + fh, y + fh / 3, cl_col_text, CL_LEFT);
+            /* A narrow window cuts the line rather than run over the row. */
+            size_t n = strlen(g.sub);
+            while (n > 3 && cl_text_width(t, CL_FONT_SMALL, g.sub) > w - fh * 3 / 2) {
+                n--;
+                memcpy(g.sub + n - 3, "...", 4);
+            }
             cl_text_draw(t, CL_FONT_SMALL, g.sub, x + fh, y + fh / 3 + fh * 6 / 5,
                          g.room[0] ? cl_col_accent : cl_col_dim, CL_LEFT);
         } else {
@@ -265,10 +271,10 @@ static void draw(cl_app *a)
                  CL_LEFT);
     right.y += cl_text_height(t, CL_FONT_SMALL) * 3 / 2;
     draw_list(a, right);
-    cl_text_draw(t, CL_FONT_SMALL,
-                 "A room code joins a friend's room; Create a room makes one on that server to share; quick "
-                 "match pairs you with whoever waits",
-                 a->out_w / 2, a->out_h - cl_text_height(t, CL_FONT_SMALL) * 2, cl_col_dim, CL_CENTER);
+    cl_text_draw(
+        t, CL_FONT_SMALL,
+        "Room code: a friend's room  -  Create a room: a new one to share  -  Quick match: whoever waits",
+        a->out_w / 2, a->out_h - cl_text_height(t, CL_FONT_SMALL) * 2, cl_col_dim, CL_CENTER);
 }
 
 const cl_scene cl_scene_join = {"join", enter, event, update, draw};
