@@ -93,7 +93,7 @@ static void lan_pick_script(const char *path)
              "0 wait menu\n+50 key Down\n+50 key Down\n+50 key Down\n+50 key Return\n+0 wait join\n"
              "+0 wait join-listed\n+50 key Down\n+50 key Down\n+50 key Down\n+50 key Down\n+50 key Down\n"
              "+50 key Down\n+50 key Down\n+50 key Down\n+50 key Return\n+0 wait lobby\n+300 key Return\n"
-             "+0 wait race\n+600 wait race\n%s+0 wait results\n+500 quit\n",
+             "+0 wait race\n%s+0 wait results\n+500 quit\n",
              moves);
     assert_true(clt_write(path, script));
 }
@@ -242,7 +242,7 @@ static void joiner_run(const char *name, const char *input, const char *addr)
     solve_lines(moves, sizeof moves);
     snprintf(script, sizeof script,
              "0 wait menu\n+50 key Down\n+50 key Down\n+50 key Down\n+50 key Return\n+0 wait join\n"
-             "%s+0 wait lobby\n+300 key Return\n+0 wait race\n+600 wait race\n%s+0 wait results\n+500 quit\n",
+             "%s+0 wait lobby\n+300 key Return\n+0 wait race\n%s+0 wait results\n+500 quit\n",
              input, moves);
     (void)addr;
     char path[64];
