@@ -85,6 +85,7 @@ $menu_join
 +200 screenshot $tmp/create-room.bmp
 +50 key Down
 +50 key Return
++200 key Return
 +0 wait lobby
 +1000 key Down
 +50 key Return

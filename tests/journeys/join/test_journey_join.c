@@ -220,12 +220,15 @@ static pid_t spawn_creator(const char *addr, const char *name, const char *log)
     char script[1024];
     /* Join screen: the address field is selected with its text selected:
      * typing replaces it. Down x3: Create a room there. Setup: Down x3 to
-     * the game ID, type it, Down x2 to Create the room. Lobby: ready. */
+     * the game ID, type it, Down x2 to Create the room; the maze's How to
+     * play card comes first (fresh settings), Return closes it and goes on.
+     * Lobby: ready. */
     snprintf(script, sizeof script,
              "0 wait menu\n+50 key Down\n+50 key Down\n+50 key Down\n+50 key Return\n+0 wait join\n"
              "+50 text %s\n+50 key Down\n+50 key Down\n+50 key Down\n+50 key Return\n+0 wait setup\n"
              "+50 key Down\n+50 key Down\n+50 key Down\n+50 text %s\n+50 key Down\n+50 key Down\n"
-             "+50 key Return\n+0 wait lobby\n+300 key Return\n+0 wait race\n+0 wait results\n+500 quit\n",
+             "+50 key Return\n+200 key Return\n+0 wait lobby\n+300 key Return\n+0 wait race\n+0 wait "
+             "results\n+500 quit\n",
              addr, GAME_ID);
     char path[64];
     snprintf(path, sizeof path, "%s.txt", name);
