@@ -12,6 +12,7 @@
 #include "cl_bench.h"
 #include "cl_draw.h"
 #include "cl_replay.h"
+#include "joinlink.h"
 #include "util.h"
 
 static const cl_scene *const scenes[CL_SCENE_COUNT] = {
@@ -155,7 +156,11 @@ static const char *run_script(cl_app *a)
         if (!l)
             break;
         if (l->op == CL_SOP_WAIT) {
-            if (strcmp(cl_app_state_name(a), l->arg) != 0)
+            cl_found g;
+            bool met = strcmp(l->arg, "join-listed") == 0
+                           ? a->scene == CL_SCENE_JOIN && cl_app_found(a, 0, &g)
+                           : strcmp(cl_app_state_name(a), l->arg) == 0;
+            if (!met)
                 break;
         } else if (l->op == CL_SOP_SCREENSHOT) {
             if (shot)
@@ -369,6 +374,21 @@ static void start_from_args(cl_app *a)
         why = cl_srvrep_open(a, a->args.replay_from, a->args.replay_from_id);
     } else if (a->args.join_addr && a->args.watch) {
         why = cl_app_watch(a, a->args.join_addr, strcmp(a->args.watch, "any") == 0 ? NULL : a->args.watch);
+    } else if (a->args.join_addr && (why = joinlink_parse(a->args.join_addr, &(joinlink){0}))) {
+        /* A bad link (from a web page, a chat): the game opens on the Join
+         * screen with the link in its field and what is wrong with it. */
+        cl_app_set_scene(a, CL_SCENE_JOIN);
+        cl_item *it = cl_form_find(&a->form, 1);
+        if (it && it->type == CL_ITEM_TEXT) {
+            snprintf(it->value, sizeof it->value, "%s", a->args.join_addr);
+            it->caret = -1;
+            it->all = false;
+        }
+        cl_app_say(a, true, "This link cannot be opened: %s", why);
+        a->msg_until = a->now_ms + 20000;        /* the first thing seen: long enough to read and act on */
+        a->exit_code = a->args.headless ? 1 : 0; /* a test sees the failure; a player plays on */
+        a->bad_link = true;
+        return;
     } else if (a->args.join_addr) {
         why = cl_app_join(a, a->args.join_addr, a->args.room, !a->args.room);
         if (!why)
@@ -473,12 +493,16 @@ int cl_app_run(const cl_args *args)
         }
         cl_app_set_scene(a, CL_SCENE_MENU);
         start_from_args(a);
-        if (a->exit_code)
-            a->quit = a->args.headless;
+        if (a->exit_code) /* headless: a test; with a script it may look at the screen first */
+            a->quit = a->args.headless && !(a->bad_link && a->args.script);
         uint64_t frame_ms = 1000 / 60;
+        bool was_virtual = a->virtual_clock;
         while (!a->quit) {
             uint64_t t0 = wall_ms();
             uint64_t prev = a->now_ms;
+            if (was_virtual && !a->virtual_clock) /* real time from here on, without a jump */
+                wall0 = t0 - (prev - a->start_ms);
+            was_virtual = a->virtual_clock;
             a->now_ms = a->virtual_clock ? a->start_ms + a->frames * 1000 / 60 : a->start_ms + (t0 - wall0);
             a->dt_ms = (uint32_t)(a->now_ms - prev);
             cl_app_frame(a);

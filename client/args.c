@@ -20,9 +20,11 @@ void cl_args_usage(FILE *f)
           "  mazerace://...      a join link alone is the same as --join LINK (the URL\n"
           "                      handler starts the game this way)\n"
           "  --host-bind ADDR    address the hosted server listens on (default: all)\n"
-          "  --host-port N       its game port (default 27910; 0: any free port, and any\n"
-          "                      free LAN discovery port)\n"
-          "  --lan-port N        LAN discovery port the join screen asks (default 27911)\n"
+          "  --host-port N       its game port (default 27910; taken: any free port, said\n"
+          "                      in the lobby; 0: any free port, and without --lan-port\n"
+          "                      any free LAN discovery port)\n"
+          "  --lan-port N        LAN discovery ports N..N+3: the join screen asks them all,\n"
+          "                      a hosted game answers on the first free (default 27911)\n"
           "  --room CODE         room code to join\n"
           "  --watch CODE        with --join: watch that room as a spectator (any: the first race)\n"
           "  --replay FILE       play a replay file (docs/replay.md); dropping a file on\n"
@@ -252,17 +254,15 @@ const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t e
     }
     if (a->join_addr) {
         joinlink l;
-        const char *why = joinlink_parse(a->join_addr, &l);
+        /* A link that does not parse still opens the game: the Join screen
+         * shows it and what is wrong with it (cl_app_run). */
+        bool link_ok = !joinlink_parse(a->join_addr, &l);
         char code[WIRE_ROOM_CODE_LEN + 1];
-        if (why) {
-            snprintf(err, errlen, "--join %s: %s", a->join_addr, why);
-            return err;
-        }
         if (a->room && !wire_room_code_parse(a->room, code)) {
             snprintf(err, errlen, "--room %s: a room code is 5 letters", a->room);
             return err;
         }
-        if (a->room && l.room[0] && strcmp(code, l.room) != 0) {
+        if (link_ok && a->room && l.room[0] && strcmp(code, l.room) != 0) {
             snprintf(err, errlen, "--join names room %s but --room says %s", l.room, code);
             return err;
         }

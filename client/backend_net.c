@@ -131,6 +131,8 @@ static void refresh_room(netbe *nb)
     nb->base.my_slot = nb->watch ? -1 : rs->your_slot & 1;
     nb->base.series_len = rs->series_len;
     nb->base.spectators = rs->spectators;
+    nb->base.params = rs->params;
+    nb->base.have_params = rs->params.w > 0 && rs->params.h > 0;
     for (int s = 0; s < 2; s++) {
         snprintf(nb->base.name[s], sizeof nb->base.name[s], "%s",
                  rs->player[s].present ? rs->player[s].name : "");

@@ -36,7 +36,7 @@ enum cl_scene_id {
 };
 
 /* What the setup screen starts. */
-enum cl_mode { CL_MODE_COMPUTER, CL_MODE_HOTSEAT, CL_MODE_HOST, CL_MODE_JOIN, CL_MODE_WATCH };
+enum cl_mode { CL_MODE_COMPUTER, CL_MODE_HOTSEAT, CL_MODE_HOST, CL_MODE_JOIN, CL_MODE_WATCH, CL_MODE_CREATE };
 
 typedef struct cl_app cl_app;
 
@@ -129,6 +129,11 @@ struct cl_app {
     uint16_t server_port;
     char join_host[256]; /* the server joined (cl_app_join), for the lobby's join link; "" = none */
     int join_port;
+    int port_taken;         /* hosting: the game port asked for was taken (0: it was not) */
+    uint16_t disc_port;     /* hosting: the LAN discovery port answering (0: none) */
+    char join_room_kept[8]; /* the room code last typed on the Join screen, kept over a failed join */
+    char create_addr[160];  /* the server "Create a room" makes it on (setup in CL_MODE_CREATE) */
+    bool bad_link;          /* the command line's link did not parse (shown on the Join screen) */
 
     /* Per-scene state. */
     cl_form form;
@@ -237,17 +242,34 @@ void cl_race_draw_screen(cl_app *a);
  * that names a room joins that room (quick is then ignored); a room typed
  * as well must be the same. */
 const char *cl_app_join(cl_app *a, const char *address, const char *room, bool quick);
+/* Creates a room on the server at address ("HOST[:PORT]") racing game_id
+ * (pz_id_parse), best of series; the lobby then shows its code and link. */
+const char *cl_app_create(cl_app *a, const char *address, const char *game_id, int series);
 /* The join link of the room being played on a server we joined (or hosted
  * on a known address) into buf; false when there is none to share. */
 bool cl_app_join_link(const cl_app *a, char *buf, size_t cap);
 /* Watches room (NULL or "": the first race the server lists) at address. */
 const char *cl_app_watch(cl_app *a, const char *address, const char *room);
-/* Rooms racing on found server i (LAN discovery), 0 if unknown. */
-int cl_app_found_races(cl_app *a, int i);
 const char *cl_app_host(cl_app *a, const char *game_id, int series);
 void cl_app_net_stop(cl_app *a);
 /* LAN discovery for the join screen: starts probing / lists what answered. */
 void cl_app_discover(cl_app *a);
-int cl_app_found(cl_app *a, int i, char *label, size_t llen, char *address, size_t alen);
+/* One entry of the LAN list: a server once however many of its addresses
+ * answered, games waiting for a player first. */
+typedef struct cl_found {
+    char label[64];   /* "Ann's game" / "Server "den"" */
+    char sub[192];    /* "Perfect maze 21x15, medium  -  192.168.1.20:27910" / "2 waiting, ..." */
+    char address[96]; /* HOST:PORT to connect to */
+    bool host_game;   /* a player's own game ("Host a LAN game") */
+    char room[8];     /* its waiting room: picking it joins that room; "" none */
+    char spec[96];    /* what that room races, "" when unknown */
+    int races, waiting;
+} cl_found;
+/* Entry i of the list (0 ...): false past its end. */
+bool cl_app_found(cl_app *a, int i, cl_found *out);
+/* "Maze 21x15, medium, best of 3": what a room with params p races. */
+void cl_race_spec(const pz_params *p, int series, char *buf, size_t cap);
+/* This computer's IPv4 addresses other than loopback (up to max); how many. */
+int cl_lan_addresses(char out[][16], int max);
 
 #endif

@@ -86,6 +86,8 @@ struct cl_backend {
      * screen, nothing more can be asked of the server. */
     bool closed;
     char closed_why[96]; /* ... and why, for the results ("The host left the race.") */
+    bool have_params;    /* the room said what it races (network lobby) */
+    pz_params params;
 };
 
 void cl_backend_destroy(cl_backend *b); /* accepts NULL */

@@ -8,8 +8,11 @@
  *           tap X Y | swipe X0 Y0 X1 Y1 (touch, in window pixels)
  *           pad BUTTON (SDL names: a, b, dpup, start ...)
  *           drop PATH (a file dropped on the window)
+ *           clip TEXT (puts TEXT on the clipboard, as another program's copy)
+ *           key names may carry modifiers: key Ctrl+V, key Shift+Tab
  *           wait SCENE (menu, setup, join, lobby, countdown, race, results,
- *                       replay, replay-end ...)
+ *                       replay, replay-end ...; join-listed: the Join
+ *                       screen with a game in its LAN list)
  *           screenshot PATH | quit
  * Inputs become ordinary SDL events, so they take the real input path. */
 #ifndef CL_SCRIPT_H
@@ -33,7 +36,8 @@ enum cl_script_op {
     CL_SOP_WAIT,
     CL_SOP_SCREENSHOT,
     CL_SOP_QUIT,
-    CL_SOP_DROP
+    CL_SOP_DROP,
+    CL_SOP_CLIP
 };
 
 typedef struct cl_script_line {

@@ -21,6 +21,8 @@ typedef struct cl_item {
     int nchoices, choice;
     bool disabled;
     SDL_Rect rect; /* set by cl_form_draw, for the mouse */
+    int caret;     /* TEXT: byte offset of the caret; past the end = at the end */
+    bool all;      /* TEXT: the whole text is selected (typing replaces it) */
 } cl_item;
 
 typedef struct cl_form {
@@ -61,6 +63,32 @@ void cl_form_table_heads(cl_text *t, int out_w, int top, int ncols, const char *
                          const int align[], cl_table_geo *g);
 void cl_form_draw_button_row(cl_form *f, SDL_Renderer *r, cl_text *t, int first_id, int x, int y, int w,
                              int row);
+/* Text field editing (textedit.c). Focus puts the caret at the end and
+ * selects everything, so typing replaces a pre-filled value; insert puts
+ * s (printable ASCII only, cut at maxlen) at the caret, replacing the
+ * selection; op moves the caret or deletes. Both return true when the
+ * text changed. */
+enum cl_edit_op {
+    CL_EDIT_LEFT,
+    CL_EDIT_RIGHT,
+    CL_EDIT_WORD_LEFT,
+    CL_EDIT_WORD_RIGHT,
+    CL_EDIT_HOME,
+    CL_EDIT_END,
+    CL_EDIT_BACKSPACE,
+    CL_EDIT_DELETE,
+    CL_EDIT_WORD_BACKSPACE,
+    CL_EDIT_ALL,
+    CL_EDIT_CLEAR
+};
+void cl_edit_focus(cl_item *it);
+bool cl_edit_insert(cl_item *it, const char *s);
+bool cl_edit_op(cl_item *it, int op);
+/* Draws only items [first, first + count) from the top of area, at full
+ * row height (rows never move as other items come and go). */
+void cl_form_draw_rows(cl_form *f, SDL_Renderer *r, cl_text *t, SDL_Rect area, int first, int count);
+/* Selects item i (giving a text field the focus: cl_edit_focus). */
+void cl_form_select(cl_form *f, int i);
 /* True if the selected item is a text field (typing goes there). */
 bool cl_form_editing(const cl_form *f);
 

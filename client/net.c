@@ -1,5 +1,10 @@
 /* net.c: the app's network glue: joining, hosting a LAN game with the
  * in-process server, and LAN discovery for the join screen. */
+#define _DEFAULT_SOURCE /* getifaddrs, IFF_UP: this computer's LAN addresses */
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,17 +20,38 @@
 #include "sv.h"
 #endif
 
-enum { MAX_FOUND = 12, PROBE_MS = 1500 };
+enum { PROBE_MS = 1500 };
 
 struct cl_netui {
 #if defined(MR_HAVE_CLNET)
     cl_disc_t *disc;
-    cl_server_info found[MAX_FOUND];
-    uint64_t seen[MAX_FOUND];
+    cl_lanlist list;
 #endif
-    int nfound;
     uint64_t last_probe;
 };
+
+/* Connects to l's server and creates a room on create_id, joins room, or
+ * (both NULL) asks for a quick match. */
+static const char *connect_to(cl_app *a, const joinlink *l, const char *create_id, int series,
+                              const char *room, bool auto_ready)
+{
+    static char err[256];
+    char hostport[300];
+    snprintf(hostport, sizeof hostport, "%s:%d", l->host, l->port);
+    cl_backend *b = cl_backend_net(hostport, a->settings.name, create_id, series, room, auto_ready, NULL,
+                                   a->now_ms, err, sizeof err);
+    if (!b)
+        return err;
+    cl_app_start_backend(a, b);
+    a->virtual_clock = false; /* a headless run joined from its screens: the network keeps real time */
+    size_t hl = strlen(hostport);
+    if (hl < sizeof a->settings.last_server) /* a longer one is not remembered */
+        memcpy(a->settings.last_server, hostport, hl + 1);
+    snprintf(a->join_host, sizeof a->join_host, "%s", l->host);
+    a->join_port = l->port;
+    a->mode = CL_MODE_JOIN;
+    return NULL;
+}
 
 const char *cl_app_join(cl_app *a, const char *address, const char *room, bool quick)
 {
@@ -49,20 +75,58 @@ const char *cl_app_join(cl_app *a, const char *address, const char *room, bool q
         memcpy(typed, l.room, sizeof typed);
         quick = false;
     }
-    char hostport[300];
-    snprintf(hostport, sizeof hostport, "%s:%d", l.host, l.port);
-    cl_backend *b = cl_backend_net(hostport, a->settings.name, NULL, 1, quick || !typed[0] ? NULL : typed,
-                                   a->args.join_addr != NULL, NULL, a->now_ms, err, sizeof err);
-    if (!b)
+    return connect_to(a, &l, NULL, 1, quick || !typed[0] ? NULL : typed, a->args.join_addr != NULL);
+}
+
+const char *cl_app_create(cl_app *a, const char *address, const char *game_id, int series)
+{
+    static char err[256];
+    joinlink l;
+    const char *why = joinlink_parse(address ? address : "", &l);
+    if (why) {
+        snprintf(err, sizeof err, "%s", why);
         return err;
-    cl_app_start_backend(a, b);
-    size_t hl = strlen(hostport);
-    if (hl < sizeof a->settings.last_server) /* a longer one is not remembered */
-        memcpy(a->settings.last_server, hostport, hl + 1);
-    snprintf(a->join_host, sizeof a->join_host, "%s", l.host);
-    a->join_port = l.port;
-    a->mode = CL_MODE_JOIN;
-    return NULL;
+    }
+    if (l.room[0])
+        return "that is a room's link: Join it, or give just the server's address to create a room";
+    return connect_to(a, &l, game_id, series, NULL, false);
+}
+
+static bool loopback(const char *host)
+{
+    return strncmp(host, "127.", 4) == 0 || strcmp(host, "localhost") == 0;
+}
+
+enum { LAN_ADDRS_MAX = 8, LAN_ADDRS_MS = 5000 };
+
+int cl_lan_addresses(char out[][INET_ADDRSTRLEN], int max)
+{
+    /* The lobby asks every frame: the interfaces are read again at most
+     * every few seconds (a laptop may change networks meanwhile). */
+    static char cache[LAN_ADDRS_MAX][INET_ADDRSTRLEN];
+    static int cached = -1;
+    static uint64_t read_ms;
+    uint64_t now = mr_now_us() / 1000;
+    if (cached < 0 || now >= read_ms + LAN_ADDRS_MS) {
+        struct ifaddrs *all = NULL;
+        cached = 0;
+        read_ms = now;
+        if (getifaddrs(&all) == 0) {
+            for (struct ifaddrs *i = all; i && cached < LAN_ADDRS_MAX; i = i->ifa_next) {
+                if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET || !(i->ifa_flags & IFF_UP) ||
+                    (i->ifa_flags & IFF_LOOPBACK))
+                    continue;
+                const struct sockaddr_in *sa = (const struct sockaddr_in *)(const void *)i->ifa_addr;
+                if (inet_ntop(AF_INET, &sa->sin_addr, cache[cached], INET_ADDRSTRLEN) &&
+                    !loopback(cache[cached]))
+                    cached++;
+            }
+            freeifaddrs(all);
+        }
+    }
+    int n = cached < max ? cached : max;
+    memcpy(out, cache, (size_t)n * INET_ADDRSTRLEN);
+    return n;
 }
 
 bool cl_app_join_link(const cl_app *a, char *buf, size_t cap)
@@ -70,12 +134,19 @@ bool cl_app_join_link(const cl_app *a, char *buf, size_t cap)
     const char *host = a->join_host;
     int port = a->join_port;
     if (a->mode == CL_MODE_HOST) {
-        /* Hosting: only an address given with --host-bind is known to others. */
-        host = a->args.host_bind && strcmp(a->args.host_bind, "0.0.0.0") != 0 ? a->args.host_bind : "";
+        host =
+            a->args.host_bind && strcmp(a->args.host_bind, "0.0.0.0") != 0 ? a->args.host_bind : "127.0.0.1";
         port = a->server_port;
     }
     if (!a->backend || !a->backend->room[0] || !host[0] || port <= 0)
         return false;
+    /* 127.0.0.1 reaches only this computer: a friend needs its LAN address
+     * (the same server, when it listens on every interface). */
+    char lan[1][INET_ADDRSTRLEN];
+    bool all_interfaces =
+        a->mode != CL_MODE_HOST || !a->args.host_bind || !strcmp(a->args.host_bind, "0.0.0.0");
+    if (loopback(host) && all_interfaces && cl_lan_addresses(lan, 1) == 1)
+        host = lan[0];
     joinlink_format(host, port, a->backend->room, buf, cap);
     return true;
 }
@@ -89,6 +160,7 @@ const char *cl_app_watch(cl_app *a, const char *address, const char *room)
     if (!b)
         return err;
     cl_app_start_backend(a, b);
+    a->virtual_clock = false; /* a headless run joined from its screens: the network keeps real time */
     snprintf(a->settings.last_server, sizeof a->settings.last_server, "%s", address);
     a->mode = CL_MODE_WATCH;
     cl_app_set_scene(a, CL_SCENE_WATCH);
@@ -115,19 +187,23 @@ const char *cl_app_host(cl_app *a, const char *game_id, int series)
     cfg.quick_rooms = true;
     if (a->args.host_bind)
         snprintf(cfg.bind_addr, sizeof cfg.bind_addr, "%s", a->args.host_bind);
-    if (a->args.host_port >= 0) {
+    cfg.lan_host = true; /* discovery names our room: a LAN pick joins it */
+    if (a->args.host_port >= 0)
         cfg.port = a->args.host_port;
-        if (a->args.host_port == 0)
-            cfg.discovery_port = 0;
-    }
-    /* The default ports let friends find us; if something else holds them
-     * (a dedicated server on this machine), any free port still works by
-     * address. */
+    if (a->args.lan_port)
+        cfg.discovery_port = a->args.lan_port;
+    else if (a->args.host_port == 0)
+        cfg.discovery_port = 0;
+    /* The default port lets friends type just our address; if something
+     * else holds it (a dedicated server on this machine), any free port
+     * works, said on the lobby screen; discovery still finds us, on the
+     * next free port of its span (docs/protocol.md, section 9). */
     const char *why = NULL;
     sv_t *sv = sv_create(&cfg, &why);
-    if (!sv && a->args.host_port < 0) {
+    a->port_taken = 0;
+    if (!sv && cfg.port > 0) {
+        a->port_taken = cfg.port;
         cfg.port = 0;
-        cfg.discovery_port = 0;
         sv = sv_create(&cfg, &why);
     }
     if (!sv) {
@@ -147,9 +223,14 @@ const char *cl_app_host(cl_app *a, const char *game_id, int series)
     }
     a->server_port = sv_port(sv);
     cl_app_start_backend(a, b);
+    a->virtual_clock = false; /* a headless run joined from its screens: the network keeps real time */
     a->mode = CL_MODE_HOST;
+    a->disc_port = sv_discovery_port(sv);
     printf("mazerace: hosting on port %u (LAN discovery port %u)\n", (unsigned)sv_port(sv),
            (unsigned)sv_discovery_port(sv));
+    if (a->port_taken)
+        printf("mazerace: port %d was taken: hosting on port %u instead\n", a->port_taken,
+               (unsigned)sv_port(sv));
     fflush(stdout);
     return NULL;
 #else
@@ -190,61 +271,60 @@ void cl_app_discover(cl_app *a)
             cl_disc_probe(n->disc, "255.255.255.255", a->now_ms);
     }
     cl_server_info info;
-    for (int i = 0; i < 32 && cl_disc_poll(n->disc, a->now_ms, &info); i++) {
-        int k = 0;
-        while (k < n->nfound &&
-               !(strcmp(n->found[k].addr, info.addr) == 0 && n->found[k].game_port == info.game_port))
-            k++;
-        if (k == n->nfound) {
-            if (n->nfound == MAX_FOUND)
-                continue;
-            n->nfound++;
+    for (int i = 0; i < 32 && cl_disc_poll(n->disc, a->now_ms, &info); i++)
+        if (cl_lanlist_add(&n->list, &info, a->now_ms)) {
             printf("mazerace: found \"%s\" at %s:%d\n", info.name, info.addr, info.game_port);
             fflush(stdout);
         }
-        n->found[k] = info;
-        n->seen[k] = a->now_ms;
-    }
     /* Servers that stopped answering drop off the list. */
-    for (int k = 0; k < n->nfound;) {
-        if (a->now_ms > n->seen[k] + 4 * PROBE_MS) {
-            n->found[k] = n->found[n->nfound - 1];
-            n->seen[k] = n->seen[n->nfound - 1];
-            n->nfound--;
-        } else {
-            k++;
-        }
-    }
+    cl_lanlist_expire(&n->list, a->now_ms, 4 * PROBE_MS);
 #else
     (void)a;
 #endif
 }
 
-int cl_app_found_races(cl_app *a, int i)
+void cl_race_spec(const pz_params *p, int series, char *buf, size_t cap)
 {
-#if defined(MR_HAVE_CLNET)
-    if (a->net && i >= 0 && i < a->net->nfound)
-        return a->net->found[i].races;
-#endif
-    (void)a, (void)i;
-    return 0;
+    const pz_kind *k = pz_kind_by_id(p->kind);
+    if (!k) {
+        snprintf(buf, cap, "?");
+        return;
+    }
+    int w = p->w > 0 ? p->w : k->default_w, h = p->h > 0 ? p->h : k->default_h;
+    size_t n = (size_t)snprintf(buf, cap, "%s %dx%d, %s", k->title, w, h, pz_difficulty_name(p->diff));
+    if (series > 1 && n < cap)
+        snprintf(buf + n, cap - n, ", best of %d", series);
 }
 
-int cl_app_found(cl_app *a, int i, char *label, size_t llen, char *address, size_t alen)
+bool cl_app_found(cl_app *a, int i, cl_found *out)
 {
-    if (!a->net || i < 0 || i >= a->net->nfound)
-        return -1;
 #if defined(MR_HAVE_CLNET)
-    const cl_server_info *s = &a->net->found[i];
-    if (s->races > 0)
-        snprintf(label, llen, "%s  (%d waiting, %d racing, %u ms)", s->name, s->players_waiting, s->races,
-                 (unsigned)s->rtt_ms);
-    else
-        snprintf(label, llen, "%s  (%d waiting, %u ms)", s->name, s->players_waiting, (unsigned)s->rtt_ms);
-    snprintf(address, alen, "%s:%d", s->addr, s->game_port);
-    return 0;
+    int idx[CL_LANLIST_MAX];
+    if (!a->net || i < 0 || i >= cl_lanlist_view(&a->net->list, idx))
+        return false;
+    const cl_server_info *s = &a->net->list.found[idx[i]];
+    memset(out, 0, sizeof *out);
+    snprintf(out->address, sizeof out->address, "%s:%d", s->addr, s->game_port);
+    out->races = s->races;
+    out->host_game = s->host_game;
+    out->waiting = s->players_waiting;
+    if (s->has_room) {
+        memcpy(out->room, s->room, sizeof out->room);
+        cl_race_spec(&s->params, s->series, out->spec, sizeof out->spec);
+        snprintf(out->label, sizeof out->label, "%s's game", s->host_name);
+        snprintf(out->sub, sizeof out->sub, "%.90s  -  %.90s", out->spec, out->address);
+    } else if (s->host_game) {
+        snprintf(out->label, sizeof out->label, "%s", s->name);
+        snprintf(out->sub, sizeof out->sub, "not waiting for a player (%s)  -  %s",
+                 s->races ? "racing" : "full", out->address);
+    } else {
+        snprintf(out->label, sizeof out->label, "Server \"%s\"", s->name);
+        snprintf(out->sub, sizeof out->sub, "%d waiting, %d racing, %d of %d players  -  %s",
+                 s->players_waiting, s->races, s->players, s->max_players, out->address);
+    }
+    return true;
 #else
-    (void)label, (void)llen, (void)address, (void)alen;
-    return -1;
+    (void)a, (void)i, (void)out;
+    return false;
 #endif
 }

@@ -1,5 +1,5 @@
 /* scene_join.c: joining a game: servers found on the LAN, or an address,
- * then a room code or quick match; or watching a race there. */
+ * then a room code, a new room, quick match; or watching a race there. */
 #include <stdio.h>
 #include <string.h>
 
@@ -11,6 +11,7 @@ enum {
     J_ADDR = 1,
     J_ROOM,
     J_JOIN,
+    J_CREATE,
     J_QUICK,
     J_WATCH,
     J_REPLAYS,
@@ -20,116 +21,187 @@ enum {
     J_WATCH_FOUND = 200
 };
 
-/* Buttons the found servers need: one each, and a Watch for each racing. */
-static int found_buttons(cl_app *a)
-{
-    char l[128], ad[96];
-    int n = 0;
-    for (int i = 0; i < 6 && cl_app_found(a, i, l, sizeof l, ad, sizeof ad) == 0; i++)
-        n += 1 + (cl_app_found_races(a, i) > 0);
-    return n;
-}
-
-static void build(cl_app *a)
-{
-    char addr[160] = "", room[160] = "";
-    int sel_id = a->form.n ? a->form.items[a->form.sel].id : J_ADDR;
-    cl_item *it = cl_form_find(&a->form, J_ADDR);
-    snprintf(addr, sizeof addr, "%s", it ? it->value : a->settings.last_server);
-    it = cl_form_find(&a->form, J_ROOM);
-    if (it)
-        snprintf(room, sizeof room, "%s", it->value);
-    cl_form_clear(&a->form);
-    char label[128], address[96];
-    int n = 0;
-    for (int i = 0; i < 6 && cl_app_found(a, i, label, sizeof label, address, sizeof address) == 0;
-         i++, n++) {
-        it = cl_form_add(&a->form, CL_ITEM_BUTTON, J_FOUND + i, label);
-        snprintf(it->value, sizeof it->value, "%s", address);
-        if (cl_app_found_races(a, i) > 0) {
-            char watch[160];
-            snprintf(watch, sizeof watch, "  Watch a race there (%d racing)", cl_app_found_races(a, i));
-            it = cl_form_add(&a->form, CL_ITEM_BUTTON, J_WATCH_FOUND + i, watch);
-            snprintf(it->value, sizeof it->value, "%s", address);
-        }
-    }
-    if (n == 0)
-        cl_form_add(&a->form, CL_ITEM_LABEL, J_LABEL, "Searching the LAN for games...");
-    it = cl_form_add(&a->form, CL_ITEM_TEXT, J_ADDR, "Server or link");
-    snprintf(it->value, sizeof it->value, "%s", addr);
-    it->maxlen = 150; /* a join link fits */
-    it = cl_form_add(&a->form, CL_ITEM_TEXT, J_ROOM, "Room code");
-    snprintf(it->value, sizeof it->value, "%s", room);
-    it->maxlen = 8;
-    cl_form_add(&a->form, CL_ITEM_BUTTON, J_JOIN, "Join the room");
-    cl_form_add(&a->form, CL_ITEM_BUTTON, J_QUICK, "Quick match (anyone waiting)");
-    cl_form_add(&a->form, CL_ITEM_BUTTON, J_WATCH, "Watch (that room, or the first race)");
-    cl_form_add(&a->form, CL_ITEM_BUTTON, J_REPLAYS, "Server replays (stored matches there)");
-    cl_form_add(&a->form, CL_ITEM_BUTTON, J_BACK, "Back");
-    a->form.sel = 0;
-    for (int i = 0; i < a->form.n; i++)
-        if (a->form.items[i].id == sel_id)
-            a->form.sel = i;
-    if (a->form.items[a->form.sel].type == CL_ITEM_LABEL)
-        a->form.sel++;
-}
+/* The fixed controls come first and never move; the LAN list, which fills
+ * in while the screen is open, is drawn beside them (items NFIXED on). */
+enum { NFIXED = 8, MAX_SHOWN = 6 };
 
 static void enter(cl_app *a)
 {
     cl_form_clear(&a->form);
-    build(a);
+    cl_item *it = cl_form_add(&a->form, CL_ITEM_TEXT, J_ADDR, "Server or link");
+    snprintf(it->value, sizeof it->value, "%s", a->settings.last_server);
+    it->maxlen = 150; /* a join link fits */
+    it = cl_form_add(&a->form, CL_ITEM_TEXT, J_ROOM, "Room code");
+    snprintf(it->value, sizeof it->value, "%s", a->join_room_kept);
+    it->maxlen = 8;
+    cl_form_add(&a->form, CL_ITEM_BUTTON, J_JOIN, "Join the room");
+    cl_form_add(&a->form, CL_ITEM_BUTTON, J_CREATE, "Create a room there");
+    cl_form_add(&a->form, CL_ITEM_BUTTON, J_QUICK, "Quick match (anyone waiting)");
+    cl_form_add(&a->form, CL_ITEM_BUTTON, J_WATCH, "Watch (that room, or the first race)");
+    cl_form_add(&a->form, CL_ITEM_BUTTON, J_REPLAYS, "Server replays (stored matches there)");
+    cl_form_add(&a->form, CL_ITEM_BUTTON, J_BACK, "Back");
+    a->form.sel = -1;
+    cl_form_select(&a->form, 0); /* typing replaces the remembered address */
 }
 
-static void go(cl_app *a, const char *addr, bool quick)
+/* Rebuilds the LAN list after the fixed controls, keeping the selection on
+ * the same server when it is in the list (its rows may move, the cursor
+ * stays with what it was on). */
+static void build_list(cl_app *a)
+{
+    cl_form *f = &a->form;
+    char sel_addr[160] = "";
+    int sel_kind = 0;
+    if (f->sel >= NFIXED && f->sel < f->n) {
+        snprintf(sel_addr, sizeof sel_addr, "%s", f->items[f->sel].value);
+        sel_kind = f->items[f->sel].id >= J_WATCH_FOUND ? 2 : 1;
+    }
+    int old_sel = f->sel;
+    f->n = NFIXED;
+    cl_found g;
+    int shown = 0;
+    for (int i = 0; shown < MAX_SHOWN && cl_app_found(a, i, &g); i++, shown++) {
+        cl_item *it = cl_form_add(f, CL_ITEM_BUTTON, J_FOUND + i, g.label);
+        snprintf(it->value, sizeof it->value, "%s", g.address);
+        if (g.races > 0) {
+            char watch[64];
+            snprintf(watch, sizeof watch, "  Watch a race there (%d racing)", g.races);
+            it = cl_form_add(f, CL_ITEM_BUTTON, J_WATCH_FOUND + i, watch);
+            snprintf(it->value, sizeof it->value, "%s", g.address);
+        }
+    }
+    if (shown == 0)
+        cl_form_add(f, CL_ITEM_LABEL, J_LABEL, "Searching the LAN for games...");
+    if (old_sel < NFIXED)
+        return;
+    f->sel = NFIXED - 1; /* the server left: Back, the last fixed row */
+    for (int i = NFIXED; i < f->n; i++)
+        if (f->items[i].type == CL_ITEM_BUTTON && strcmp(f->items[i].value, sel_addr) == 0 &&
+            (f->items[i].id >= J_WATCH_FOUND ? 2 : 1) == sel_kind)
+            f->sel = i;
+}
+
+static void keep_room(cl_app *a)
 {
     cl_item *room = cl_form_find(&a->form, J_ROOM);
+    if (room)
+        snprintf(a->join_room_kept, sizeof a->join_room_kept, "%.7s", room->value);
+}
+
+static void go(cl_app *a, const char *addr, const char *code, bool quick)
+{
     joinlink l;
     bool link_room = !joinlink_parse(addr, &l) && l.room[0];
-    if (!quick && !link_room && (!room || !room->value[0])) {
-        cl_app_say(a, true, "Type the room code your friend sees, or pick Quick match");
+    if (!quick && !link_room && (!code || !code[0])) {
+        cl_app_say(a, true, "Type the room code your friend sees, or pick Create a room or Quick match");
+        cl_form_select(&a->form, 1);
         return;
     }
-    const char *why = cl_app_join(a, addr, room ? room->value : NULL, quick);
+    const char *why = cl_app_join(a, addr, code, quick);
     if (why)
         cl_app_say(a, true, "%s", why);
     else
         cl_app_set_scene(a, CL_SCENE_LOBBY);
 }
 
+/* A LAN list entry picked: a player's waiting game is joined; a server
+ * asks what to do there (nothing is created behind the player's back). */
+static void pick(cl_app *a, int i)
+{
+    cl_found g;
+    cl_item *addr = cl_form_find(&a->form, J_ADDR), *room = cl_form_find(&a->form, J_ROOM);
+    if (!cl_app_found(a, i, &g) || !addr || !room)
+        return;
+    snprintf(addr->value, sizeof addr->value, "%s", g.address);
+    addr->caret = -1;
+    if (g.room[0]) {
+        snprintf(room->value, sizeof room->value, "%s", g.room);
+        room->caret = -1;
+        keep_room(a);
+        go(a, g.address, g.room, false);
+    } else if (g.host_game) {
+        cl_app_say(a, true, "That game is not waiting for a player%s", g.races ? ": Watch it instead" : "");
+    } else {
+        cl_app_say(a, false, "Server at %s: type a room code and Join, or Create a room, or Quick match",
+                   g.address);
+        cl_form_select(&a->form, 1);
+    }
+}
+
+/* Ctrl+V of a join link anywhere on the screen fills both fields. */
+static bool paste_link(cl_app *a, const SDL_Event *e)
+{
+    if (e->type != SDL_KEYDOWN || e->key.keysym.sym != SDLK_v ||
+        !(e->key.keysym.mod & (KMOD_CTRL | KMOD_GUI)) || !SDL_HasClipboardText())
+        return false;
+    char *clip = SDL_GetClipboardText();
+    joinlink l;
+    bool link = clip && !joinlink_parse(clip, &l) &&
+                (l.room[0] || strncmp(clip, JOINLINK_SCHEME, strlen(JOINLINK_SCHEME)) == 0);
+    SDL_free(clip);
+    if (!link)
+        return false; /* ordinary text: the field under the cursor takes it */
+    cl_item *addr = cl_form_find(&a->form, J_ADDR), *room = cl_form_find(&a->form, J_ROOM);
+    snprintf(addr->value, sizeof addr->value, "%.150s:%d", l.host, l.port);
+    snprintf(room->value, sizeof room->value, "%s", l.room);
+    addr->caret = room->caret = -1;
+    addr->all = room->all = false;
+    keep_room(a);
+    if (l.room[0]) {
+        cl_app_say(a, false, "Link pasted: room %s on %s:%d. Press Join the room", l.room, l.host, l.port);
+        cl_form_select(&a->form, 2);
+    } else {
+        cl_app_say(a, false, "Link pasted: server %s:%d", l.host, l.port);
+        cl_form_select(&a->form, 1);
+    }
+    return true;
+}
+
 static void event(cl_app *a, const SDL_Event *e)
 {
+    if (paste_link(a, e))
+        return;
     cl_form_result r = cl_form_event(&a->form, e, a->mouse_scale);
     if (r.back || r.activated == J_BACK) {
         cl_app_net_stop(a);
         cl_app_set_scene(a, CL_SCENE_MENU);
         return;
     }
+    if (r.changed == J_ROOM)
+        keep_room(a);
     cl_item *addr = cl_form_find(&a->form, J_ADDR);
+    cl_item *room = cl_form_find(&a->form, J_ROOM);
     if (r.activated == J_WATCH || r.activated >= J_WATCH_FOUND) {
         cl_item *it = r.activated == J_WATCH ? addr : cl_form_find(&a->form, r.activated);
-        cl_item *room = cl_form_find(&a->form, J_ROOM);
         const char *why = it ? cl_app_watch(a, it->value, r.activated == J_WATCH && room ? room->value : NULL)
                              : "no server";
         if (why)
             cl_app_say(a, true, "%s", why);
     } else if (r.activated == J_REPLAYS) {
         /* The address typed, else the first server found on the LAN. */
-        char label[128], found[96];
-        const char *at = addr && addr->value[0]                                              ? addr->value
-                         : cl_app_found(a, 0, label, sizeof label, found, sizeof found) == 0 ? found
-                                                                                             : "";
+        cl_found g;
+        const char *at = addr && addr->value[0] ? addr->value : cl_app_found(a, 0, &g) ? g.address : "";
         const char *why = at[0] ? cl_srvrep_open(a, at, 0) : "Type a server's address first";
         if (why)
             cl_app_say(a, true, "%s", why);
     } else if (r.activated >= J_FOUND) {
-        cl_item *it = cl_form_find(&a->form, r.activated);
-        if (it && addr) {
-            snprintf(addr->value, sizeof addr->value, "%s", it->value);
-            cl_item *room = cl_form_find(&a->form, J_ROOM);
-            go(a, it->value, !room || !room->value[0]);
+        pick(a, r.activated - J_FOUND);
+    } else if (r.activated == J_CREATE) {
+        joinlink l;
+        const char *why = addr && addr->value[0]
+                              ? joinlink_parse(addr->value, &l)
+                              : "Type a server's address or pick one in the LAN list first";
+        if (why) {
+            cl_app_say(a, true, "%s", why);
+        } else {
+            snprintf(a->create_addr, sizeof a->create_addr, "%.150s:%d", l.host, l.port);
+            cl_app_net_stop(a);
+            a->mode = CL_MODE_CREATE;
+            cl_app_set_scene(a, CL_SCENE_SETUP);
         }
     } else if (r.activated == J_JOIN || r.activated == J_QUICK) {
-        go(a, addr ? addr->value : "", r.activated == J_QUICK);
+        keep_room(a);
+        go(a, addr ? addr->value : "", room ? room->value : NULL, r.activated == J_QUICK);
     }
 }
 
@@ -138,23 +210,71 @@ static void update(cl_app *a)
     if (a->scene != CL_SCENE_JOIN)
         return;
     cl_app_discover(a);
-    /* Rebuild when the list changed size, keeping what was typed. */
-    int shown = 0;
-    for (int i = 0; i < a->form.n; i++)
-        shown += a->form.items[i].id >= J_FOUND;
-    if (found_buttons(a) != shown)
-        build(a);
+    build_list(a);
+}
+
+/* The LAN list: two lines a server (who and what; what it races or holds,
+ * and its address), a Watch row under a server with races. */
+static void draw_list(cl_app *a, SDL_Rect area)
+{
+    cl_text *t = a->text;
+    int fh = cl_text_height(t, CL_FONT_BODY), sh = cl_text_height(t, CL_FONT_SMALL);
+    int w = area.w < fh * 26 ? area.w : fh * 26, x = area.x + (area.w - w) / 2, y = area.y;
+    for (int i = NFIXED; i < a->form.n; i++) {
+        cl_item *it = &a->form.items[i];
+        bool sel = i == a->form.sel;
+        if (it->type == CL_ITEM_LABEL) {
+            cl_text_draw(t, CL_FONT_BODY, it->label, x + w / 2, y, cl_col_dim, CL_CENTER);
+            y += fh * 2;
+            continue;
+        }
+        cl_found g;
+        bool entry = it->id < J_WATCH_FOUND && cl_app_found(a, it->id - J_FOUND, &g);
+        int row = entry ? fh * 2 + sh : fh * 17 / 10;
+        it->rect = (SDL_Rect){x, y, w, row};
+        cl_form_draw_row_panel(a->ren, it->rect, sel, fh / 4);
+        if (entry) {
+            cl_text_draw(t, CL_FONT_BODY, it->label, x + fh, y + fh / 3, cl_col_text, CL_LEFT);
+            /* A narrow window cuts the line rather than run over the row. */
+            size_t n = strlen(g.sub);
+            while (n > 3 && cl_text_width(t, CL_FONT_SMALL, g.sub) > w - fh * 3 / 2) {
+                n--;
+                memcpy(g.sub + n - 3, "...", 4);
+            }
+            cl_text_draw(t, CL_FONT_SMALL, g.sub, x + fh, y + fh / 3 + fh * 6 / 5,
+                         g.room[0] ? cl_col_accent : cl_col_dim, CL_LEFT);
+        } else {
+            cl_text_draw_mid(t, CL_FONT_BODY, it->label, x + fh, y + row / 2, cl_col_text, CL_LEFT);
+        }
+        y += row + fh / 3;
+    }
 }
 
 static void draw(cl_app *a)
 {
-    SDL_Rect area = cl_app_title(a, "Join a game",
-                                 "Pick a game found on your network, or type (Ctrl+V) an address or link");
-    cl_form_draw(&a->form, a->ren, a->text, area);
-    cl_text_draw(a->text, CL_FONT_SMALL,
-                 "A room code joins a friend's room; quick match pairs you with whoever waits; Watch "
-                 "looks on",
-                 a->out_w / 2, a->out_h - cl_text_height(a->text, CL_FONT_SMALL) * 2, cl_col_dim, CL_CENTER);
+    SDL_Rect area = cl_app_title(
+        a, "Join a game", "Pick a game found on your network, or type or paste (Ctrl+V) an address or link");
+    cl_text *t = a->text;
+    int fh = cl_text_height(t, CL_FONT_BODY);
+    SDL_Rect left = area, right = area;
+    left.w = area.w / 2;
+    right.x = area.x + area.w / 2;
+    right.w = area.w - left.w;
+    int margin = fh;
+    left.x += margin;
+    left.w -= margin * 3 / 2;
+    right.x += margin / 2;
+    right.w -= margin * 3 / 2;
+    cl_form_draw_rows(&a->form, a->ren, t, left, 0, NFIXED);
+    int rw = right.w < fh * 26 ? right.w : fh * 26;
+    cl_text_draw(t, CL_FONT_SMALL, "Games on your network", right.x + (right.w - rw) / 2, right.y, cl_col_dim,
+                 CL_LEFT);
+    right.y += cl_text_height(t, CL_FONT_SMALL) * 3 / 2;
+    draw_list(a, right);
+    cl_text_draw(
+        t, CL_FONT_SMALL,
+        "Room code: a friend's room  -  Create a room: a new one to share  -  Quick match: whoever waits",
+        a->out_w / 2, a->out_h - cl_text_height(t, CL_FONT_SMALL) * 2, cl_col_dim, CL_CENTER);
 }
 
 const cl_scene cl_scene_join = {"join", enter, event, update, draw};

@@ -9,6 +9,9 @@
 
 enum { L_READY = 1, L_COPY, L_LEAVE };
 
+/* Until when the Copy button says "Copied!" (app clock). */
+static uint64_t copied_until;
+
 static void enter(cl_app *a)
 {
     cl_form_clear(&a->form);
@@ -29,6 +32,7 @@ static void event(cl_app *a, const SDL_Event *e)
     char link[JOINLINK_TEXT_MAX];
     if (r.activated == L_COPY && cl_app_join_link(a, link, sizeof link)) {
         if (SDL_SetClipboardText(link) == 0) {
+            copied_until = a->now_ms + 2500;
             cl_app_say(a, false, "Copied %s: paste it to your friend", link);
             char *back = SDL_GetClipboardText(); /* what a paste will get, for scripts and tests */
             printf("mazerace: join link copied: %s\n", back ? back : "");
@@ -54,11 +58,75 @@ static void update(cl_app *a)
         printf("mazerace: join link %s\n", link);
         fflush(stdout);
     }
+    cl_item *copy = cl_form_find(&a->form, L_COPY);
+    if (copy)
+        snprintf(copy->label, sizeof copy->label, "%s",
+                 a->now_ms < copied_until ? "Copied! Paste it to your friend" : "Copy the join link");
     cl_item *it = cl_form_find(&a->form, L_READY);
     if (it && a->backend)
         snprintf(it->label, sizeof it->label, "%s",
                  a->backend->ready[a->backend->my_slot] || a->backend->ready_pending ? "Not ready yet"
                                                                                      : "I'm ready");
+}
+
+/* The lines under the players: what is raced, the link, where we are. */
+static int draw_info(cl_app *a, int y)
+{
+    cl_backend *b = a->backend;
+    cl_text *t = a->text;
+    int fh = cl_text_height(t, CL_FONT_BODY), sh = cl_text_height(t, CL_FONT_SMALL) * 3 / 2;
+    char line[320], link[JOINLINK_TEXT_MAX];
+    if (b->have_params) {
+        char spec[96];
+        cl_race_spec(&b->params, b->series_len, spec, sizeof spec);
+        snprintf(line, sizeof line, "Race: %s", spec);
+        cl_text_draw(t, CL_FONT_BODY, line, a->out_w / 2, y, cl_col_text, CL_CENTER);
+        y += fh * 3 / 2;
+    }
+    if (cl_app_join_link(a, link, sizeof link)) {
+        bool local = strstr(link, "://127.") != NULL;
+        snprintf(line, sizeof line, "Join link: %.260s%s", link,
+                 local ? "  (works on this computer only)" : "");
+        cl_text_draw(t, CL_FONT_SMALL, line, a->out_w / 2, y, cl_col_text, CL_CENTER);
+        y += sh;
+    }
+    if (a->mode == CL_MODE_HOST) {
+        char lan[4][16];
+        const char *bind = a->args.host_bind;
+        bool one = bind && strcmp(bind, "0.0.0.0") != 0; /* --host-bind: that address alone */
+        int n = one ? 1 : cl_lan_addresses(lan, 4);
+        if (one)
+            snprintf(lan[0], sizeof lan[0], "%.15s", bind);
+        size_t k = (size_t)snprintf(line, sizeof line, "This computer: ");
+        for (int i = 0; i < n && k < sizeof line; i++)
+            k += (size_t)snprintf(line + k, sizeof line - k, "%s%s", i ? ", " : "", lan[i]);
+        if (n == 0 && k < sizeof line)
+            k += (size_t)snprintf(line + k, sizeof line - k,
+                                  "no network address (only this computer can join)");
+        if (k < sizeof line)
+            k += (size_t)snprintf(line + k, sizeof line - k, "  -  port %u", (unsigned)a->server_port);
+        if (a->port_taken && k < sizeof line)
+            k += (size_t)snprintf(line + k, sizeof line - k, " (%d was taken by another server)",
+                                  a->port_taken);
+        cl_text_draw(t, CL_FONT_SMALL, line, a->out_w / 2, y, a->port_taken ? cl_col_accent : cl_col_dim,
+                     CL_CENTER);
+        y += sh;
+        if (a->disc_port)
+            snprintf(line, sizeof line,
+                     "Friends: Join, then pick your game in the LAN list (it answers on discovery port %u)",
+                     (unsigned)a->disc_port);
+        else
+            snprintf(line, sizeof line,
+                     "LAN discovery is off: friends join with the link or address and code");
+    } else {
+        snprintf(line, sizeof line, "ping %d ms", b->ping_ms < 0 ? 0 : b->ping_ms);
+    }
+    if (b->spectators > 0) {
+        size_t n = strlen(line);
+        snprintf(line + n, sizeof line - n, "   -   %d watching", b->spectators);
+    }
+    cl_text_draw(t, CL_FONT_SMALL, line, a->out_w / 2, y, cl_col_dim, CL_CENTER);
+    return y + sh;
 }
 
 static void draw(cl_app *a)
@@ -67,8 +135,11 @@ static void draw(cl_app *a)
     if (!b)
         return;
     char sub[128];
-    if (b->room[0])
-        snprintf(sub, sizeof sub, "Room code: %s  -  give it to your friend", b->room);
+    bool alone = b->my_slot >= 0 && b->my_slot < 2 && !b->name[b->my_slot ^ 1][0];
+    if (b->room[0] && alone)
+        snprintf(sub, sizeof sub, "Room code: %s  -  give it (or the join link) to your friend", b->room);
+    else if (b->room[0])
+        snprintf(sub, sizeof sub, "Room code: %s", b->room);
     else
         snprintf(sub, sizeof sub, "Connecting...");
     SDL_Rect area = cl_app_title(a, a->mode == CL_MODE_HOST ? "Your LAN game" : "Lobby", sub);
@@ -76,14 +147,14 @@ static void draw(cl_app *a)
     int fh = cl_text_height(t, CL_FONT_BODY);
     if (b->room[0])
         cl_text_draw(t, CL_FONT_HUGE, b->room, a->out_w / 2, area.y, cl_col_accent, CL_CENTER);
-    int y = area.y + cl_text_height(t, CL_FONT_HUGE) + fh;
+    int y = area.y + cl_text_height(t, CL_FONT_HUGE) + fh / 2;
     for (int s = 0; s < 2; s++) {
         int w = fh * 24, x = (a->out_w - w) / 2;
         cl_draw_panel(a->ren, x, y, w, fh * 2, cl_col_panel);
         cl_draw_marker(a->ren, s, (float)(x + fh), (float)(y + fh), fh * 0.45f, false);
         char line[96];
         snprintf(line, sizeof line, "%s%s", b->name[s][0] ? b->name[s] : "(waiting for a player)",
-                 s == b->my_slot ? " (you)" : "");
+                 s == b->my_slot && b->room[0] ? " (you)" : "");
         cl_text_draw_mid(t, CL_FONT_BODY, line, x + fh * 2, y + fh, b->name[s][0] ? cl_col_text : cl_col_dim,
                          CL_LEFT);
         if (b->name[s][0])
@@ -91,26 +162,7 @@ static void draw(cl_app *a)
                              b->ready[s] ? cl_col_good : cl_col_dim, CL_RIGHT);
         y += fh * 5 / 2;
     }
-    char info[160], link[JOINLINK_TEXT_MAX];
-    if (cl_app_join_link(a, link, sizeof link)) {
-        char line[JOINLINK_TEXT_MAX + 16];
-        snprintf(line, sizeof line, "Join link: %s", link);
-        cl_text_draw(t, CL_FONT_SMALL, line, a->out_w / 2, y, cl_col_text, CL_CENTER);
-        y += fh * 2;
-    }
-    if (a->mode == CL_MODE_HOST)
-        snprintf(
-            info, sizeof info,
-            "Friends: Join, then pick this game in the LAN list (or type this computer's address, port %u)",
-            (unsigned)a->server_port);
-    else
-        snprintf(info, sizeof info, "ping %d ms", b->ping_ms < 0 ? 0 : b->ping_ms);
-    if (b->spectators > 0) {
-        size_t n = strlen(info);
-        snprintf(info + n, sizeof info - n, "   -   %d watching", b->spectators);
-    }
-    cl_text_draw(t, CL_FONT_SMALL, info, a->out_w / 2, y, cl_col_dim, CL_CENTER);
-    y += fh * 2;
+    y = draw_info(a, y);
     SDL_Rect rest = {0, y, a->out_w, a->out_h - y - fh * 2};
     cl_form_draw(&a->form, a->ren, t, rest);
 }

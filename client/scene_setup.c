@@ -113,7 +113,10 @@ static void enter(cl_app *a)
         snprintf(buf, sizeof buf, series_opts[i] == 1 ? "single race" : "best of %d", series_opts[i]);
         cl_item_choice(it, buf);
     }
-    cl_form_add(&a->form, CL_ITEM_BUTTON, S_START, a->mode == CL_MODE_HOST ? "Host" : "Start");
+    cl_form_add(&a->form, CL_ITEM_BUTTON, S_START,
+                a->mode == CL_MODE_HOST     ? "Host"
+                : a->mode == CL_MODE_CREATE ? "Create the room"
+                                            : "Start");
     cl_form_add(&a->form, CL_ITEM_BUTTON, S_HOWTO, "How to play");
     cl_form_add(&a->form, CL_ITEM_BUTTON, S_BACK, "Back");
     card.kind = -1;
@@ -146,8 +149,9 @@ const char *cl_app_start_mode(cl_app *a, int mode, const char *game_id, int seri
 {
     static char err[256];
     a->mode = mode;
-    if (mode == CL_MODE_HOST) {
-        const char *why = cl_app_host(a, game_id, series);
+    if (mode == CL_MODE_HOST || mode == CL_MODE_CREATE) {
+        const char *why = mode == CL_MODE_HOST ? cl_app_host(a, game_id, series)
+                                               : cl_app_create(a, a->create_addr, game_id, series);
         if (!why)
             cl_app_set_scene(a, CL_SCENE_LOBBY);
         return why;
@@ -227,7 +231,10 @@ static void event(cl_app *a, const SDL_Event *e)
     }
     cl_form_result r = cl_form_event(&a->form, e, a->mouse_scale);
     if (r.back || r.activated == S_BACK) {
-        cl_app_set_scene(a, CL_SCENE_MENU);
+        bool create = a->mode == CL_MODE_CREATE;
+        if (create)
+            a->mode = CL_MODE_JOIN;
+        cl_app_set_scene(a, create ? CL_SCENE_JOIN : CL_SCENE_MENU);
         return;
     }
     if (r.changed == S_KIND)
@@ -266,9 +273,12 @@ static void draw(cl_app *a)
     char keys[240];
     cl_howto_hotseat_keys(&a->settings.keys, -1, keys, sizeof keys);
     const char *const subs[] = {"Race the computer on a fresh puzzle", keys,
-                                "Your friend joins from their menu: Join, then your server in the LAN list",
-                                ""};
-    SDL_Rect area = cl_app_title(a, titles[a->mode & 3], subs[a->mode & 3]);
+                                "Your friend joins from their menu: Join, then your game in the LAN list", ""};
+    char on[256];
+    snprintf(on, sizeof on, "On the server at %s: the lobby then shows its code and join link to share",
+             a->create_addr);
+    SDL_Rect area = a->mode == CL_MODE_CREATE ? cl_app_title(a, "Create a room", on)
+                                              : cl_app_title(a, titles[a->mode & 3], subs[a->mode & 3]);
     cl_form_draw(&a->form, a->ren, a->text, area);
     cl_item *id = cl_form_find(&a->form, S_ID);
     const char *hint = "Left/Right change a choice; paste a game ID with Ctrl+V (e.g. ice:25x20:hard#12345)";

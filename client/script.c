@@ -22,14 +22,14 @@ static const struct {
     {"text", CL_SOP_TEXT, 0}, {"click", CL_SOP_CLICK, 2}, {"rclick", CL_SOP_RCLICK, 2},
     {"drag", CL_SOP_DRAG, 4}, {"tap", CL_SOP_TAP, 2},     {"swipe", CL_SOP_SWIPE, 4},
     {"pad", CL_SOP_PAD, 0},   {"wait", CL_SOP_WAIT, 0},   {"screenshot", CL_SOP_SCREENSHOT, 0},
-    {"quit", CL_SOP_QUIT, 0}, {"drop", CL_SOP_DROP, 0},
+    {"quit", CL_SOP_QUIT, 0}, {"drop", CL_SOP_DROP, 0},   {"clip", CL_SOP_CLIP, 0},
 };
 
 static const char *const scenes[] = {"menu",      "setup",      "join",           "lobby",
                                      "countdown", "race",       "results",        "settings",
                                      "history",   "watch",      "watching",       "watch-results",
                                      "replay",    "replay-end", "server-replays", "server-replays-list",
-                                     "lost"};
+                                     "lost",      "join-listed"};
 
 static const char *parse_line(char *t, cl_script_line *l)
 {
@@ -83,8 +83,23 @@ static const char *parse_line(char *t, cl_script_line *l)
     case CL_SOP_KEY:
     case CL_SOP_DOWN:
     case CL_SOP_UP:
+        /* Modifiers first: Ctrl+V, Shift+Tab, Ctrl+Backspace. */
+        for (bool more = true; more;) {
+            static const struct {
+                const char *name;
+                int mod;
+            } mods[] = {{"Ctrl+", KMOD_LCTRL}, {"Shift+", KMOD_LSHIFT}, {"Alt+", KMOD_LALT}};
+            more = false;
+            for (size_t i = 0; i < MR_ARRAY_LEN(mods); i++)
+                if (strncmp(p, mods[i].name, strlen(mods[i].name)) == 0 && p[strlen(mods[i].name)]) {
+                    l->button |= mods[i].mod;
+                    p += strlen(mods[i].name);
+                    more = true;
+                }
+        }
         l->key = SDL_GetKeyFromName(p);
-        return l->key == SDLK_UNKNOWN ? "unknown key name (use SDL names: Left, W, Return, Escape)" : NULL;
+        return l->key == SDLK_UNKNOWN ? "unknown key name (use SDL names: Left, W, Return, Escape; Ctrl+V)"
+                                      : NULL;
     case CL_SOP_PAD:
         l->button = SDL_GameControllerGetButtonFromString(p);
         return l->button == SDL_CONTROLLER_BUTTON_INVALID ? "unknown gamepad button" : NULL;
@@ -94,9 +109,10 @@ static const char *parse_line(char *t, cl_script_line *l)
                 return NULL;
         return "wait needs a scene: menu, setup, join, lobby, countdown, race, results, settings, history, "
                "watch, watching, watch-results, replay, replay-end, server-replays, server-replays-list, "
-               "lost";
+               "lost, join-listed";
     case CL_SOP_SCREENSHOT:
     case CL_SOP_DROP:
+    case CL_SOP_CLIP:
     case CL_SOP_TEXT:
         return *p ? NULL : "missing argument";
     case CL_SOP_QUIT:
@@ -214,7 +230,7 @@ bool cl_script_finished(const cl_script *s)
     return s->next >= s->n;
 }
 
-static void push_key(SDL_Keycode k, bool down)
+static void push_key(SDL_Keycode k, int mod, bool down)
 {
     SDL_Event e;
     memset(&e, 0, sizeof e);
@@ -222,6 +238,7 @@ static void push_key(SDL_Keycode k, bool down)
     e.key.state = down ? SDL_PRESSED : SDL_RELEASED;
     e.key.keysym.sym = k;
     e.key.keysym.scancode = SDL_GetScancodeFromKey(k);
+    e.key.keysym.mod = (Uint16)mod;
     SDL_PushEvent(&e);
 }
 
@@ -268,14 +285,18 @@ void cl_script_push_events(const cl_script_line *l, int w, int h)
     memset(&e, 0, sizeof e);
     switch (l->op) {
     case CL_SOP_KEY:
-        push_key(l->key, true);
-        push_key(l->key, false);
+        push_key(l->key, l->button, true);
+        push_key(l->key, l->button, false);
         break;
     case CL_SOP_DOWN:
-        push_key(l->key, true);
+        push_key(l->key, l->button, true);
         break;
     case CL_SOP_UP:
-        push_key(l->key, false);
+        push_key(l->key, l->button, false);
+        break;
+    case CL_SOP_CLIP:
+        /* What another program copied, for a paste to find. */
+        SDL_SetClipboardText(l->arg);
         break;
     case CL_SOP_TEXT:
         /* SDL carries at most 31 bytes per text event: long text goes in pieces. */

@@ -20,6 +20,7 @@ cl_item *cl_form_add(cl_form *f, int type, int id, const char *label)
     it->type = type;
     it->id = id;
     it->maxlen = (int)sizeof it->value - 1;
+    it->caret = -1; /* at the end of whatever value the caller puts in */
     snprintf(it->label, sizeof it->label, "%s", label);
     if (f->sel == f->n - 1 && (type == CL_ITEM_LABEL))
         f->sel = f->n;
@@ -45,12 +46,25 @@ static bool selectable(const cl_item *it)
     return it->type != CL_ITEM_LABEL && !it->disabled;
 }
 
+void cl_form_select(cl_form *f, int i)
+{
+    if (i < 0 || i >= f->n)
+        return;
+    bool moved = i != f->sel;
+    f->sel = i;
+    if (moved && f->items[i].type == CL_ITEM_TEXT)
+        cl_edit_focus(&f->items[i]);
+}
+
 static void move_sel(cl_form *f, int d)
 {
+    int at = f->sel;
     for (int k = 0; k < f->n; k++) {
-        f->sel = (f->sel + d + f->n) % f->n;
-        if (selectable(&f->items[f->sel]))
+        at = (at + d + f->n) % f->n;
+        if (selectable(&f->items[at])) {
+            cl_form_select(f, at);
             return;
+        }
     }
 }
 
@@ -59,16 +73,44 @@ bool cl_form_editing(const cl_form *f)
     return f->sel >= 0 && f->sel < f->n && f->items[f->sel].type == CL_ITEM_TEXT;
 }
 
-static void text_append(cl_item *it, const char *s)
+/* A text field's keys: caret, words, select-all; true if k was one. */
+static bool edit_key(cl_item *it, SDL_Keycode k, Uint16 mod, cl_form_result *res)
 {
-    size_t n = strlen(it->value);
-    for (; *s && n < (size_t)it->maxlen; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c < 32 || c > 126)
-            continue; /* game IDs, addresses and names are ASCII */
-        it->value[n++] = (char)c;
+    bool ctrl = (mod & (KMOD_CTRL | KMOD_GUI)) != 0;
+    int op = -1;
+    switch (k) {
+    case SDLK_LEFT:
+        op = ctrl ? CL_EDIT_WORD_LEFT : CL_EDIT_LEFT;
+        break;
+    case SDLK_RIGHT:
+        op = ctrl ? CL_EDIT_WORD_RIGHT : CL_EDIT_RIGHT;
+        break;
+    case SDLK_HOME:
+        op = CL_EDIT_HOME;
+        break;
+    case SDLK_END:
+        op = CL_EDIT_END;
+        break;
+    case SDLK_BACKSPACE:
+        op = ctrl ? CL_EDIT_WORD_BACKSPACE : CL_EDIT_BACKSPACE;
+        break;
+    case SDLK_DELETE:
+        op = CL_EDIT_DELETE;
+        break;
+    case SDLK_a:
+        op = ctrl ? CL_EDIT_ALL : -1;
+        break;
+    case SDLK_u:
+        op = ctrl ? CL_EDIT_CLEAR : -1; /* as in a terminal */
+        break;
+    default:
+        break;
     }
-    it->value[n] = '\0';
+    if (op < 0)
+        return false;
+    if (cl_edit_op(it, op))
+        res->changed = it->id;
+    return true;
 }
 
 static void cycle(cl_item *it, int d)
@@ -95,6 +137,8 @@ static void key(cl_form *f, SDL_Keycode k, Uint16 mod, cl_form_result *res)
     if (!selectable(&f->items[f->sel]))
         move_sel(f, 1);
     cl_item *it = &f->items[f->sel];
+    if (it->type == CL_ITEM_TEXT && edit_key(it, k, mod, res))
+        return;
     switch (k) {
     case SDLK_UP:
         move_sel(f, -1);
@@ -130,13 +174,6 @@ static void key(cl_form *f, SDL_Keycode k, Uint16 mod, cl_form_result *res)
     case SDLK_ESCAPE:
         res->back = true;
         break;
-    case SDLK_BACKSPACE:
-        if (it->type == CL_ITEM_TEXT && it->value[0]) {
-            size_t n = strlen(it->value);
-            it->value[n - 1] = '\0';
-            res->changed = it->id;
-        }
-        break;
     case SDLK_v:
         if (it->type == CL_ITEM_TEXT && (mod & KMOD_CTRL) && SDL_HasClipboardText()) {
             char *clip = SDL_GetClipboardText();
@@ -145,9 +182,9 @@ static void key(cl_form *f, SDL_Keycode k, Uint16 mod, cl_form_result *res)
                 for (char *p = clip; *p; p++)
                     if (*p == '\n' || *p == '\r')
                         *p = '\0';
-                text_append(it, clip);
+                if (cl_edit_insert(it, clip))
+                    res->changed = it->id;
                 SDL_free(clip);
-                res->changed = it->id;
             }
         }
         break;
@@ -168,12 +205,12 @@ cl_form_result cl_form_event(cl_form *f, const SDL_Event *e, float scale)
         key(f, e->key.keysym.sym, e->key.keysym.mod, &res);
         break;
     case SDL_TEXTINPUT:
-        if (cl_form_editing(f)) {
-            text_append(&f->items[f->sel], e->text.text);
+        if (cl_form_editing(f) && cl_edit_insert(&f->items[f->sel], e->text.text))
             res.changed = f->items[f->sel].id;
-        }
         break;
     case SDL_MOUSEMOTION: {
+        /* Hover moves the highlight only: a field's text and caret stay as
+         * they were (a selection on a passing pointer would lose typing). */
         int i = hit(f, (int)(e->motion.x * scale), (int)(e->motion.y * scale));
         if (i >= 0)
             f->sel = i;
@@ -185,6 +222,14 @@ cl_form_result cl_form_event(cl_form *f, const SDL_Event *e, float scale)
             break;
         f->sel = i;
         cl_item *it = &f->items[i];
+        /* A click on a field selects its text (typing replaces it); a
+         * second click puts the caret at the end. */
+        if (it->type == CL_ITEM_TEXT) {
+            if (it->all)
+                cl_edit_op(it, CL_EDIT_END);
+            else
+                cl_edit_focus(it);
+        }
         if (it->type == CL_ITEM_BUTTON && e->button.button == SDL_BUTTON_LEFT)
             res.activated = it->id;
         else if (it->type == CL_ITEM_CHOICE) {
@@ -210,6 +255,71 @@ cl_form_result cl_form_event(cl_form *f, const SDL_Event *e, float scale)
     return res;
 }
 
+/* A text field's value in the box at bx (bw wide) on the row at y: the
+ * part around the caret that fits, the selection lit, the caret when sel. */
+static void draw_text_value(SDL_Renderer *r, cl_text *t, const cl_item *it, bool sel, int bx, int bw, int y,
+                            int row, int pad)
+{
+    int cy = y + row / 2;
+    cl_draw_fill(r, bx, y + row / 6, bw, row - row / 3, cl_col_bg);
+    char buf[sizeof it->value];
+    size_t n = strlen(it->value);
+    size_t caret = it->caret >= 0 && (size_t)it->caret <= n ? (size_t)it->caret : n;
+    /* Drop characters from the left until the text up to the caret fits. */
+    size_t from = 0;
+    for (;; from++) {
+        memcpy(buf, it->value + from, caret - from);
+        buf[caret - from] = '\0';
+        if (from >= caret || cl_text_width(t, CL_FONT_BODY, buf) <= bw - pad / 2)
+            break;
+    }
+    int cw = cl_text_width(t, CL_FONT_BODY, buf);
+    snprintf(buf, sizeof buf, "%s", it->value + from);
+    while (strlen(buf) > caret - from && cl_text_width(t, CL_FONT_BODY, buf) > bw - pad / 2)
+        buf[strlen(buf) - 1] = '\0';
+    if (sel && it->all && buf[0])
+        cl_draw_fill(r, bx + pad / 4, y + row / 4, cl_text_width(t, CL_FONT_BODY, buf), row / 2,
+                     cl_col_accent);
+    cl_text_draw_mid(t, CL_FONT_BODY, buf, bx + pad / 4, cy, sel && it->all ? cl_col_bg : cl_col_text,
+                     CL_LEFT);
+    if (sel && !it->all)
+        cl_draw_fill(r, bx + pad / 4 + cw, y + row / 4, 2, row / 2, cl_col_accent);
+}
+
+static void draw_item(cl_form *f, int i, SDL_Renderer *r, cl_text *t, int x, int y, int w, int row)
+{
+    int fh = cl_text_height(t, CL_FONT_BODY);
+    cl_item *it = &f->items[i];
+    bool sel = i == f->sel && selectable(it);
+    it->rect = (SDL_Rect){x, y, w, row};
+    int cy = y + row / 2;
+    if (it->type == CL_ITEM_LABEL) {
+        cl_text_draw_mid(t, CL_FONT_BODY, it->label, x + w / 2, cy, cl_col_dim, CL_CENTER);
+        return;
+    }
+    SDL_Color fill = sel ? cl_col_panel_hi : cl_col_panel;
+    cl_draw_panel(r, x, y, w, row, fill);
+    if (sel)
+        cl_draw_fill(r, x, y, fh / 4, row, cl_col_accent);
+    SDL_Color ink = it->disabled ? cl_col_dim : cl_col_text;
+    int pad = fh;
+    if (it->type == CL_ITEM_BUTTON) {
+        cl_text_draw_mid(t, CL_FONT_BODY, it->label, it->value[0] ? x + pad : x + w / 2, cy, ink,
+                         it->value[0] ? CL_LEFT : CL_CENTER);
+        if (it->value[0])
+            cl_text_draw_mid(t, CL_FONT_BODY, it->value, x + w - pad, cy, cl_col_dim, CL_RIGHT);
+    } else if (it->type == CL_ITEM_CHOICE) {
+        cl_text_draw_mid(t, CL_FONT_BODY, it->label, x + pad, cy, ink, CL_LEFT);
+        char buf[64];
+        snprintf(buf, sizeof buf, "<  %s  >", it->nchoices ? it->choices[it->choice] : "");
+        cl_text_draw_mid(t, CL_FONT_BODY, buf, x + w - pad, cy, sel ? cl_col_accent : ink, CL_RIGHT);
+    } else {
+        int lw = cl_text_draw_mid(t, CL_FONT_BODY, it->label, x + pad, cy, ink, CL_LEFT);
+        int bx = x + pad + lw + pad / 2;
+        draw_text_value(r, t, it, sel, bx, x + w - pad / 2 - bx, y, row, pad);
+    }
+}
+
 void cl_form_draw(cl_form *f, SDL_Renderer *r, cl_text *t, SDL_Rect area)
 {
     int fh = cl_text_height(t, CL_FONT_BODY);
@@ -227,46 +337,18 @@ void cl_form_draw(cl_form *f, SDL_Renderer *r, cl_text *t, SDL_Rect area)
     int y = area.y + (area.h - total) / 2;
     if (y < area.y)
         y = area.y;
-    for (int i = 0; i < f->n; i++) {
-        cl_item *it = &f->items[i];
-        bool sel = i == f->sel && selectable(it);
-        it->rect = (SDL_Rect){x, y, w, row};
-        int cy = y + row / 2;
-        if (it->type == CL_ITEM_LABEL) {
-            cl_text_draw_mid(t, CL_FONT_BODY, it->label, x + w / 2, cy, cl_col_dim, CL_CENTER);
-            y += row + gap;
-            continue;
-        }
-        SDL_Color fill = sel ? cl_col_panel_hi : cl_col_panel;
-        cl_draw_panel(r, x, y, w, row, fill);
-        if (sel)
-            cl_draw_fill(r, x, y, fh / 4, row, cl_col_accent);
-        SDL_Color ink = it->disabled ? cl_col_dim : cl_col_text;
-        int pad = fh;
-        if (it->type == CL_ITEM_BUTTON) {
-            cl_text_draw_mid(t, CL_FONT_BODY, it->label, it->value[0] ? x + pad : x + w / 2, cy, ink,
-                             it->value[0] ? CL_LEFT : CL_CENTER);
-            if (it->value[0])
-                cl_text_draw_mid(t, CL_FONT_BODY, it->value, x + w - pad, cy, cl_col_dim, CL_RIGHT);
-        } else if (it->type == CL_ITEM_CHOICE) {
-            cl_text_draw_mid(t, CL_FONT_BODY, it->label, x + pad, cy, ink, CL_LEFT);
-            char buf[64];
-            snprintf(buf, sizeof buf, "<  %s  >", it->nchoices ? it->choices[it->choice] : "");
-            cl_text_draw_mid(t, CL_FONT_BODY, buf, x + w - pad, cy, sel ? cl_col_accent : ink, CL_RIGHT);
-        } else {
-            int lw = cl_text_draw_mid(t, CL_FONT_BODY, it->label, x + pad, cy, ink, CL_LEFT);
-            int bx = x + pad + lw + pad / 2, bw = x + w - pad / 2 - bx;
-            cl_draw_fill(r, bx, y + row / 6, bw, row - row / 3, cl_col_bg);
-            /* Long text shows its tail, where the caret is. */
-            const char *s = it->value;
-            while (*s && cl_text_width(t, CL_FONT_BODY, s) > bw - pad / 2)
-                s++;
-            int tw = cl_text_draw_mid(t, CL_FONT_BODY, s, bx + pad / 4, cy, cl_col_text, CL_LEFT);
-            if (sel)
-                cl_draw_fill(r, bx + pad / 4 + tw + 1, y + row / 4, 2, row / 2, cl_col_accent);
-        }
-        y += row + gap;
-    }
+    for (int i = 0; i < f->n; i++, y += row + gap)
+        draw_item(f, i, r, t, x, y, w, row);
+}
+
+void cl_form_draw_rows(cl_form *f, SDL_Renderer *r, cl_text *t, SDL_Rect area, int first, int count)
+{
+    int fh = cl_text_height(t, CL_FONT_BODY);
+    int row = fh * 17 / 10, gap = fh / 3;
+    int w = area.w < fh * 26 ? area.w : fh * 26;
+    int x = area.x + (area.w - w) / 2, y = area.y;
+    for (int i = first; i < first + count && i < f->n; i++, y += row + gap)
+        draw_item(f, i, r, t, x, y, w, row);
 }
 
 void cl_form_draw_row_panel(SDL_Renderer *r, SDL_Rect rc, bool sel, int bar)

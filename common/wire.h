@@ -444,6 +444,31 @@ bool wire_read_probe(const uint8_t *buf, size_t len, wire_probe *p);
 size_t wire_write_probe_reply(const wire_probe_reply *r, uint8_t *buf, size_t cap);
 bool wire_read_probe_reply(const uint8_t *buf, size_t len, wire_probe_reply *r);
 
+/* The details a server sends right after each reply (docs/protocol.md,
+ * section 9): its id, the same on every interface, so a client lists it
+ * once; and for a player's own game, the room a LAN pick joins and what it
+ * races. Old clients drop it (another magic); old servers never send it. */
+#define WIRE_DETAILS_MAGIC 0x4D5A5258u /* "MZRX" */
+enum { WIRE_DISC_HOST_GAME = 1, WIRE_DISC_HAS_ROOM = 2 };
+/* Discovery answers on the first port of DISCOVERY_PORT .. + SPAN - 1 it
+ * can bind alone; clients probe every one of them. */
+#define WIRE_DISCOVERY_SPAN 4
+typedef struct wire_probe_details {
+    uint16_t version;
+    uint32_t nonce;
+    uint16_t game_port;
+    uint64_t server_id; /* random per server run */
+    uint8_t flags;      /* WIRE_DISC_* */
+    /* With WIRE_DISC_HAS_ROOM: the waiting room a pick joins. */
+    char room[WIRE_ROOM_CODE_LEN + 1];
+    pz_params params; /* what it races */
+    uint8_t series;   /* best of N, 1..WIRE_MAX_SERIES */
+    char host_name[WIRE_NAME_MAX + 1];
+} wire_probe_details;
+#define WIRE_PROBE_DETAILS_MAX (21 + WIRE_ROOM_CODE_LEN + 6 + 1 + 1 + WIRE_NAME_MAX)
+size_t wire_write_probe_details(const wire_probe_details *d, uint8_t *buf, size_t cap);
+bool wire_read_probe_details(const uint8_t *buf, size_t len, wire_probe_details *d);
+
 /* ---- helpers ---- */
 /* A player or server name (docs/protocol.md, "Names"): 1..WIRE_NAME_MAX
  * bytes of valid UTF-8, no control characters (C0, DEL, C1), no invisible

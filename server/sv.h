@@ -62,8 +62,13 @@ typedef struct sv_config {
      * such a room is for the friend who has its code. */
     bool quick_rooms;
 
-    int discovery_port; /* default SV_DEFAULT_DISCOVERY_PORT; 0 = ephemeral; -1 = off */
-    int sockbuf_bytes;  /* SO_RCVBUF/SO_SNDBUF of the game socket; default 4 MiB; 0 = ENet's */
+    /* Default SV_DEFAULT_DISCOVERY_PORT; 0 = ephemeral; -1 = off. Bound to
+     * the first free port of it .. + WIRE_DISCOVERY_SPAN - 1 (sv_discovery_port). */
+    int discovery_port;
+    /* A player's own game (the game's "Host a LAN game"): discovery details
+     * name its waiting room, so a LAN pick joins it. Default false. */
+    bool lan_host;
+    int sockbuf_bytes; /* SO_RCVBUF/SO_SNDBUF of the game socket; default 4 MiB; 0 = ENet's */
     /* How long an opponent's PROGRESS may wait, for a player who is moving
      * fast, to leave in one datagram with the next packet for that player
      * (docs/server.md); 0..1000 ms, default SV_DEFAULT_PROGRESS_HOLD_MS;

@@ -37,27 +37,48 @@ static bool resolve(const char *addr, int port, struct sockaddr_in *out)
     return true;
 }
 
-sv_disc *sv_disc_open(const char *addr, int port, const char **err)
+/* A non-blocking UDP socket bound to sa alone, or -1 (*err set, errno kept). */
+static int bind_alone(const struct sockaddr_in *sa, const char **err)
+{
+    int fd = socket(AF_INET, SOCK_DGRAM, 0);
+    if (fd < 0) {
+        *err = "discovery: cannot create a UDP socket";
+        return -1;
+    }
+    int fl = fcntl(fd, F_GETFL, 0);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0 ||
+        bind(fd, (const struct sockaddr *)sa, sizeof *sa) < 0) {
+        int e = errno;
+        *err = e == EADDRINUSE ? "discovery: port in use" : "discovery: cannot bind the UDP socket";
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    return fd;
+}
+
+sv_disc *sv_disc_open(const char *addr, int port, int span, const char **err)
 {
     struct sockaddr_in sa;
     if (!resolve(addr, port, &sa)) {
         *err = "discovery: cannot resolve the bind address";
         return NULL;
     }
-    int fd = socket(AF_INET, SOCK_DGRAM, 0);
-    if (fd < 0) {
-        *err = "discovery: cannot create a UDP socket";
-        return NULL;
+    /* Each server takes a port of its own (no SO_REUSEADDR): a unicast
+     * probe reaches one socket of those sharing a port, so sharing would
+     * hide all but one server on a machine from 127.0.0.1 and typed
+     * addresses. Clients probe the whole span. */
+    int fd = -1;
+    for (int k = 0; k < (port > 0 ? span : 1) && fd < 0; k++) {
+        if (port > 0 && port + k > 65535)
+            break;
+        sa.sin_port = htons((uint16_t)(port > 0 ? port + k : 0));
+        fd = bind_alone(&sa, err);
+        if (fd < 0 && errno != EADDRINUSE)
+            return NULL;
     }
-    int one = 1;
-    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    int fl = fcntl(fd, F_GETFL, 0);
-    if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0 ||
-        bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0) {
-        *err = errno == EADDRINUSE ? "discovery: port in use" : "discovery: cannot bind the UDP socket";
-        close(fd);
+    if (fd < 0)
         return NULL;
-    }
     socklen_t len = sizeof sa;
     if (getsockname(fd, (struct sockaddr *)&sa, &len) < 0) {
         *err = "discovery: cannot read the bound port";
@@ -99,10 +120,14 @@ int sv_disc_poll(sv_disc *d, sv_disc_answer_fn answer, void *ctx, int max)
             break; /* EAGAIN: nothing pending; anything else: try next time */
         if ((size_t)n > sizeof in)
             continue;
-        size_t m = answer(ctx, in, (size_t)n, out, sizeof out);
-        if (m > 0 && m <= sizeof out &&
-            sendto(d->fd, out, m, MSG_DONTWAIT, (struct sockaddr *)&from, flen) == (ssize_t)m)
-            sent++;
+        for (int part = 0; part < SV_DISC_PARTS; part++) {
+            size_t m = answer(ctx, in, (size_t)n, part, out, sizeof out);
+            if (m == 0)
+                break;
+            if (m <= sizeof out &&
+                sendto(d->fd, out, m, MSG_DONTWAIT, (struct sockaddr *)&from, flen) == (ssize_t)m)
+                sent++;
+        }
     }
     return sent;
 }

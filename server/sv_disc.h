@@ -7,14 +7,18 @@
 
 typedef struct sv_disc sv_disc;
 
-/* Builds the reply to one probe of n bytes into out (cap bytes): returns the
- * reply length, or 0 to ignore the probe. */
-typedef size_t (*sv_disc_answer_fn)(void *ctx, const uint8_t *probe, size_t n, uint8_t *out, size_t cap);
+/* Datagrams at most answering one probe (the reply, then its details). */
+#define SV_DISC_PARTS 2
+/* Builds datagram part (0, 1, ...) of the answer to one probe of n bytes
+ * into out (cap bytes): returns its length, or 0 for no more (part 0: 0
+ * ignores the probe). */
+typedef size_t (*sv_disc_answer_fn)(void *ctx, const uint8_t *probe, size_t n, int part, uint8_t *out,
+                                    size_t cap);
 
-/* A non-blocking UDP socket bound to addr:port (port 0 = ephemeral), with
- * SO_REUSEADDR so several servers on one host can all hear broadcasts.
- * NULL with *err (static message) on failure. */
-sv_disc *sv_disc_open(const char *addr, int port, const char **err);
+/* A non-blocking UDP socket bound alone to addr and the first free port of
+ * port .. port + span - 1 (port 0: any free port). NULL with *err (static
+ * message) on failure, "discovery: port in use" when all were taken. */
+sv_disc *sv_disc_open(const char *addr, int port, int span, const char **err);
 void sv_disc_close(sv_disc *d); /* accepts NULL */
 int sv_disc_fd(const sv_disc *d);
 uint16_t sv_disc_port(const sv_disc *d);
@@ -22,5 +26,6 @@ uint16_t sv_disc_port(const sv_disc *d);
 /* Answers up to max pending probes without blocking; returns the number of
  * replies sent. Datagrams larger than the probe buffer are dropped. */
 int sv_disc_poll(sv_disc *d, sv_disc_answer_fn answer, void *ctx, int max);
+/* (Replies sent counts every datagram.) */
 
 #endif

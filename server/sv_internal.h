@@ -143,6 +143,7 @@ struct sv {
     uint64_t next_housekeeping_ms;
     uint32_t next_id;
     sv_bucket disc_bucket; /* discovery replies */
+    uint64_t server_id;    /* in discovery details: one entry per server in a LAN list */
     int waiting_cache;     /* players waiting for an opponent, for discovery */
     uint64_t waiting_cache_ms;
     bool waiting_cache_valid;

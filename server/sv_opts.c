@@ -248,7 +248,8 @@ const sv_opt sv_opts[] = {
     {"port", "N", SV_OPT_INT, F(port), 0, 65535, 1, SV_SEC_NETWORK, false,
      "game port, UDP (ENet); 0 = any free port (printed in the listening line)", NULL, NULL},
     {"discovery", "N", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_NETWORK, false,
-     "LAN discovery port, UDP; 0 = any free port; off = do not answer probes (flag: --no-discovery)",
+     "LAN discovery port, UDP: the first free of N..N+3; 0 = any free port; off = do not answer probes "
+     "(flag: --no-discovery)",
      set_discovery, get_discovery},
     {"spectator_port", "N", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_NETWORK, false,
      "spectators' port, UDP, served by a thread of its own; auto = the game port + 2 (any free port with "

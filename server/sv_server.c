@@ -1,6 +1,7 @@
 /* sv_server.c: the server's lifetime, ENet host and socket setup, the service loop and peer bookkeeping. */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdio.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -405,11 +406,51 @@ static int players_waiting(sv_t *sv)
     return n;
 }
 
-static size_t answer_probe(void *ctx, const uint8_t *in, size_t n, uint8_t *out, size_t cap)
+/* The waiting room a LAN pick joins on a player's own game: the oldest
+ * room made by a create request with one player in it; NULL if none. */
+static const sv_room *announced_room(sv_t *sv)
+{
+    const sv_room *best = NULL;
+    for (int i = 0; sv->cfg.lan_host && i < sv_rooms_capacity(sv->rooms); i++) {
+        const sv_room *r = sv_rooms_at(sv->rooms, i);
+        if (r->m && !r->quick && match_phase(r->m) == MATCH_WAITING && (!r->player[0]) != (!r->player[1]) &&
+            match_puzzle(r->m) && (!best || r->created_ms < best->created_ms))
+            best = r;
+    }
+    return best;
+}
+
+static size_t answer_details(sv_t *sv, const wire_probe *p, uint8_t *out, size_t cap)
+{
+    wire_probe_details d;
+    memset(&d, 0, sizeof d);
+    d.version = WIRE_VERSION;
+    d.nonce = p->nonce;
+    d.game_port = sv_port(sv);
+    d.server_id = sv->server_id;
+    d.flags = sv->cfg.lan_host ? WIRE_DISC_HOST_GAME : 0;
+    const sv_room *r = announced_room(sv);
+    const char *host = r ? match_name(r->m, r->player[0] ? 0 : 1) : "";
+    if (r && wire_name_ok(host, strlen(host))) {
+        d.flags |= WIRE_DISC_HAS_ROOM;
+        memcpy(d.room, r->code, sizeof d.room);
+        d.params = *pz_params_of(match_puzzle(r->m));
+        int n = match_series_len(r->m);
+        d.series = (uint8_t)(n < 1 ? 1 : n > WIRE_MAX_SERIES ? WIRE_MAX_SERIES : n);
+        snprintf(d.host_name, sizeof d.host_name, "%s", host);
+    }
+    return wire_write_probe_details(&d, out, cap);
+}
+
+static size_t answer_probe(void *ctx, const uint8_t *in, size_t n, int part, uint8_t *out, size_t cap)
 {
     sv_t *sv = ctx;
     wire_probe p;
     if (!wire_read_probe(in, n, &p))
+        return 0;
+    if (part == 1)
+        return answer_details(sv, &p, out, cap); /* the reply went out: its details follow */
+    if (part > 1)
         return 0;
     /* A reply is larger than a probe: on a public address a flood of
      * probes with forged sources would turn the server into an amplifier.
@@ -792,6 +833,7 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
         sv_destroy(sv);
         return NULL;
     }
+    sv->server_id = secrand_u64();
 
     ENetAddress addr;
     memset(&addr, 0, sizeof addr);
@@ -845,10 +887,14 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
 
     if (cfg->discovery_port >= 0) {
         const char *derr = NULL;
-        sv->disc = sv_disc_open(ip, cfg->discovery_port, &derr);
+        sv->disc = sv_disc_open(ip, cfg->discovery_port, WIRE_DISCOVERY_SPAN, &derr);
         if (!sv->disc)
             sv_loge(&sv->log, SV_LOG_WARN, "discovery_off", NULL, NULL, derr,
-                    "LAN discovery off: %s (port %d)", derr, cfg->discovery_port);
+                    "LAN discovery off: %s (ports %d..%d)", derr, cfg->discovery_port,
+                    cfg->discovery_port + WIRE_DISCOVERY_SPAN - 1);
+        else if (cfg->discovery_port > 0 && sv_disc_port(sv->disc) != cfg->discovery_port)
+            sv_logf(&sv->log, SV_LOG_INFO, "LAN discovery on port %u: %d is another server's",
+                    (unsigned)sv_disc_port(sv->disc), cfg->discovery_port);
     }
 
     sv->addrs = sv_addrs_create(4 * cfg->max_clients);

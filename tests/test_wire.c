@@ -583,6 +583,60 @@ static void test_hello_other_version(void **ctx)
     assert_false(wire_read(buf, n, &r));
 }
 
+/* The details datagram: round trip with and without a room; every cut,
+ * bad flags, a bad code, a reply or probe taken for it all fail. */
+static void test_discovery_details(void **ctx)
+{
+    (void)ctx;
+    uint8_t buf[WIRE_PROBE_DETAILS_MAX + 8];
+    wire_probe_details d = {.version = WIRE_VERSION,
+                            .nonce = 7,
+                            .game_port = 27910,
+                            .server_id = 0x0123456789ABCDEFull,
+                            .flags = WIRE_DISC_HOST_GAME},
+                       r;
+    size_t n = wire_write_probe_details(&d, buf, sizeof buf);
+    assert_int_equal(n, 21);
+    assert_true(wire_read_probe_details(buf, n, &r));
+    assert_true(r.server_id == d.server_id);
+    assert_int_equal(r.flags, WIRE_DISC_HOST_GAME);
+    d.flags |= WIRE_DISC_HAS_ROOM;
+    memcpy(d.room, "ABCDE", 6);
+    d.params = (pz_params){PZ_ICE, 25, 20, PZ_HARD};
+    d.series = 3;
+    strcpy(d.host_name, "Ann");
+    n = wire_write_probe_details(&d, buf, sizeof buf);
+    assert_true(n <= WIRE_PROBE_DETAILS_MAX);
+    assert_true(wire_read_probe_details(buf, n, &r));
+    assert_string_equal(r.room, "ABCDE");
+    assert_int_equal(r.params.kind, PZ_ICE);
+    assert_int_equal(r.params.w, 25);
+    assert_int_equal(r.params.h, 20);
+    assert_int_equal(r.params.diff, PZ_HARD);
+    assert_int_equal(r.series, 3);
+    assert_string_equal(r.host_name, "Ann");
+    for (size_t k = 0; k < n; k++)
+        assert_false(wire_read_probe_details(buf, k, &r));
+    buf[n] = 0;
+    assert_false(wire_read_probe_details(buf, n + 1, &r));
+    buf[20] = 0x80; /* an unknown flag */
+    assert_false(wire_read_probe_details(buf, n, &r));
+    buf[20] = WIRE_DISC_HAS_ROOM;
+    buf[21] = '1'; /* not a room code */
+    assert_false(wire_read_probe_details(buf, n, &r));
+    wire_probe_reply rp = {WIRE_VERSION, 42, WIRE_DEFAULT_PORT, 3, 7, 12, 1000, 5, "den"};
+    n = wire_write_probe_reply(&rp, buf, sizeof buf);
+    assert_false(wire_read_probe_details(buf, n, &r));
+    wire_probe p = {WIRE_VERSION, 1};
+    n = wire_write_probe(&p, buf, sizeof buf);
+    assert_false(wire_read_probe_details(buf, n, &r));
+    /* Another version's: the id is read, the rest left alone. */
+    d.version = WIRE_VERSION + 1;
+    n = wire_write_probe_details(&d, buf, sizeof buf);
+    assert_true(wire_read_probe_details(buf, n, &r));
+    assert_true(r.server_id == d.server_id);
+}
+
 static void test_discovery(void **ctx)
 {
     (void)ctx;
@@ -893,6 +947,7 @@ int main(void)
         cmocka_unit_test(test_bad_fields_fail),
         cmocka_unit_test(test_hello_other_version),
         cmocka_unit_test(test_discovery),
+        cmocka_unit_test(test_discovery_details),
         cmocka_unit_test(test_spectator_messages),
         cmocka_unit_test(test_text_and_codes),
         cmocka_unit_test(test_name_rule),

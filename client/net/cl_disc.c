@@ -70,12 +70,17 @@ const char *cl_disc_probe(cl_disc_t *d, const char *addr, uint64_t now_ms)
     ENetAddress a;
     if (!addr || enet_address_set_host_ip(&a, addr) != 0)
         return "not an IPv4 address";
-    a.port = (enet_uint16)d->port;
     wire_probe p = {.version = WIRE_VERSION, .nonce = rng_u32(&d->rng)};
     uint8_t buf[WIRE_PROBE_LEN];
     size_t len = wire_write_probe(&p, buf, sizeof buf);
-    ENetBuffer b = {.data = buf, .dataLength = len};
-    if (enet_socket_send(d->sock, &a, &b, 1) < 0)
+    /* A server whose port was taken answers on the next of the span. */
+    int sent = 0;
+    for (int k = 0; k < WIRE_DISCOVERY_SPAN && d->port + k <= 65535; k++) {
+        a.port = (enet_uint16)(d->port + k);
+        ENetBuffer b = {.data = buf, .dataLength = len};
+        sent += enet_socket_send(d->sock, &a, &b, 1) >= 0;
+    }
+    if (!sent)
         return "cannot send the probe";
     d->sent[d->next].used = true;
     d->sent[d->next].nonce = p.nonce;
@@ -87,15 +92,23 @@ const char *cl_disc_probe(cl_disc_t *d, const char *addr, uint64_t now_ms)
 bool cl_disc_poll(cl_disc_t *d, uint64_t now_ms, cl_server_info *info)
 {
     for (int i = 0; i < DISC_MAX_READS; i++) {
-        uint8_t buf[WIRE_PROBE_REPLY_MAX + 16];
+        uint8_t buf[WIRE_PROBE_REPLY_MAX + WIRE_PROBE_DETAILS_MAX];
         ENetAddress from;
         ENetBuffer b = {.data = buf, .dataLength = sizeof buf};
         int got = enet_socket_receive(d->sock, &from, &b, 1);
         if (got <= 0)
             return false;
         wire_probe_reply r;
-        if (!wire_read_probe_reply(buf, (size_t)got, &r))
+        wire_probe_details dt;
+        bool details = false;
+        if (wire_read_probe_details(buf, (size_t)got, &dt)) {
+            details = true;
+            memset(&r, 0, sizeof r);
+            r.nonce = dt.nonce;
+            r.game_port = dt.game_port;
+        } else if (!wire_read_probe_reply(buf, (size_t)got, &r)) {
             continue;
+        }
         int k = 0;
         while (k < DISC_KEEP && !(d->sent[k].used && d->sent[k].nonce == r.nonce))
             k++;
@@ -111,6 +124,16 @@ bool cl_disc_poll(cl_disc_t *d, uint64_t now_ms, cl_server_info *info)
         info->max_players = r.max_players;
         info->races = r.races;
         snprintf(info->name, sizeof info->name, "%s", r.name);
+        if (details) {
+            info->details = true;
+            info->server_id = dt.server_id;
+            info->host_game = (dt.flags & WIRE_DISC_HOST_GAME) != 0;
+            info->has_room = (dt.flags & WIRE_DISC_HAS_ROOM) != 0;
+            memcpy(info->room, dt.room, sizeof info->room);
+            info->params = dt.params;
+            info->series = dt.series;
+            memcpy(info->host_name, dt.host_name, sizeof info->host_name);
+        }
         info->rtt_ms = now_ms >= d->sent[k].sent_ms ? (uint32_t)(now_ms - d->sent[k].sent_ms) : 0;
         return true;
     }

@@ -309,13 +309,43 @@ typedef struct cl_server_info {
     int races; /* rooms in a countdown or race: worth a "Watch" */
     char name[WIRE_NAME_MAX + 1];
     uint32_t rtt_ms; /* probe to reply */
+    /* From the details datagram (MZRX) that follows a new server's reply:
+     * when details is true only addr, game_port, rtt_ms and these are set. */
+    bool details;
+    uint64_t server_id; /* 0: not known (an older server) */
+    bool host_game;     /* a player's own game */
+    bool has_room;      /* room, params, series, host_name name its waiting room */
+    char room[WIRE_ROOM_CODE_LEN + 1];
+    pz_params params;
+    int series;
+    char host_name[WIRE_NAME_MAX + 1];
 } cl_server_info;
 
-/* A discovery socket probing port (WIRE_DISCOVERY_PORT on a real LAN).
- * NULL with *err (static) on failure. */
+/* The LAN list: what discovery heard, merged per address (a reply and its
+ * details), shown once per server (the details' server id: a LAN address
+ * is shown rather than 127.0.0.1), games waiting for a player first, then
+ * by name and address. A plain value: zero it to start. */
+enum { CL_LANLIST_MAX = 12 };
+typedef struct cl_lanlist {
+    cl_server_info found[CL_LANLIST_MAX];
+    uint64_t seen[CL_LANLIST_MAX]; /* last heard, ms */
+    bool have_reply[CL_LANLIST_MAX];
+    int n;
+} cl_lanlist;
+/* Merges one datagram's info (cl_disc_poll); true when it is the first
+ * reply from that address and port (a server newly found). A full list
+ * drops newcomers. */
+bool cl_lanlist_add(cl_lanlist *l, const cl_server_info *info, uint64_t now_ms);
+/* Forgets addresses not heard from for more than max_age_ms. */
+void cl_lanlist_expire(cl_lanlist *l, uint64_t now_ms, uint64_t max_age_ms);
+/* The entries to show, as indexes into l->found, in order; returns how many. */
+int cl_lanlist_view(const cl_lanlist *l, int out[CL_LANLIST_MAX]);
+
+/* A discovery socket probing port .. port + WIRE_DISCOVERY_SPAN - 1
+ * (WIRE_DISCOVERY_PORT on a real LAN). NULL with *err (static) on failure. */
 cl_disc_t *cl_disc_create(int port, const char **err);
 void cl_disc_destroy(cl_disc_t *d); /* accepts NULL */
-/* Sends one probe to addr (e.g. "255.255.255.255" to ask the whole LAN,
+/* Sends one probe to each port of the span at addr (e.g. "255.255.255.255" to ask the whole LAN,
  * "127.0.0.1" for this machine). NULL or a static message. */
 const char *cl_disc_probe(cl_disc_t *d, const char *addr, uint64_t now_ms);
 /* Next valid reply to one of our probes, without waiting: true and *info

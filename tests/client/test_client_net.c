@@ -117,7 +117,7 @@ static void test_lan_discovery_then_join_by_code(void **ctx)
      * ready in the lobby. */
     snprintf(script, sizeof script,
              "0 wait menu\n+50 key Down\n+50 key Down\n+50 key Down\n+50 key Return\n+50 wait join\n"
-             "+2500 wait join\n+50 key Down\n+50 text %.5s\n+50 key Up\n+50 key Up\n"
+             "+0 wait join-listed\n+50 key Down\n+50 text %.5s\n+50 key Up\n+50 key Up\n"
              "+50 key Return\n+50 wait lobby\n+300 key Return\n+0 wait race\n+300 quit\n",
              code);
     assert_true(clt_write(clt_path("lanjoin.txt"), script));
@@ -168,10 +168,19 @@ static void test_join_link_copied_and_opened(void **ctx)
         clt_stop(host);
     assert_int_equal(rc, 0);
     assert_non_null(strstr(out, "race started"));
-    /* A bad link is refused before any window, with the reason. */
-    const char *bad[] = {"--headless", "--join", "mazerace://127.0.0.1:0/ABCDE", NULL};
-    assert_int_equal(clt_run(bad, out, sizeof out, 20000), 2);
-    assert_non_null(strstr(out, "the port must be 1..65535"));
+    /* A bad link opens the game on the Join screen, the link in its field
+     * and the reason on screen (a headless run then ends with 1). */
+    assert_true(clt_write(clt_path("badlink.txt"), "0 wait join\n+100 quit\n"));
+    const char *bad[] = {"--headless",
+                         "--join",
+                         "mazerace://127.0.0.1:0/ABCDE",
+                         "--script",
+                         clt_path("badlink.txt"),
+                         "--max-seconds",
+                         "20",
+                         NULL};
+    assert_int_equal(clt_run(bad, out, sizeof out, 20000), 1);
+    assert_non_null(strstr(out, "This link cannot be opened: the port must be 1..65535"));
 }
 
 int main(void)

@@ -84,11 +84,11 @@ static void test_list_and_fetch(void **ctx)
     assert_int_equal(rc, 0);
     assert_non_null(strstr(out, "REPLAY open match 1 game=maze:11x9"));
 
-    /* From the menu: Join, the address typed, Server replays. */
+    /* From the menu: Join, the address typed, Server replays (the seventh row). */
     snprintf(script, sizeof script,
              "0 wait menu\n+50 key Down\n+50 key Down\n+50 key Down\n+50 key Return\n+50 wait join\n"
              "+50 text %s\n+100 screenshot %s\n+50 key Down\n+50 key Down\n+50 key Down\n+50 key Down\n"
-             "+50 key Down\n+50 key Return\n+0 wait server-replays-list\n+100 quit\n",
+             "+50 key Down\n+50 key Down\n+50 key Return\n+0 wait server-replays-list\n+100 quit\n",
              addr, clt_path("join.bmp"));
     assert_true(clt_write(clt_path("menu.txt"), script));
     char lan[16];

@@ -302,26 +302,36 @@ static void test_discovery_finds_local_server(void **ctx)
     const char *err = NULL;
     cl_disc_t *d = cl_disc_create(dport, &err);
     assert_non_null(d);
-    cl_server_info info;
-    bool found = false;
+    cl_server_info info, got;
+    bool found = false, details = false;
     uint64_t deadline = mr_now_us() + 5000000u, next_probe = 0;
-    /* UDP may lose a probe: probe again every 200 ms until a reply. */
-    while (!found && mr_now_us() < deadline) {
+    /* UDP may lose a probe: probe again every 200 ms until a reply and its
+     * details (the server id) came. */
+    while (!(found && details) && mr_now_us() < deadline) {
         uint64_t now = mr_now_us();
         if (now >= next_probe) {
             assert_null(cl_disc_probe(d, "127.0.0.1", now / 1000u));
             next_probe = now + 200000u;
         }
         it_proc_line(&sv, line, sizeof line, 5, "server");
-        found = cl_disc_poll(d, mr_now_us() / 1000u, &info);
+        while (cl_disc_poll(d, mr_now_us() / 1000u, &got)) {
+            assert_int_equal(got.game_port, port);
+            if (got.details) {
+                details = true;
+                assert_true(got.server_id != 0);
+                assert_false(got.has_room); /* a dedicated server names no room */
+            } else {
+                found = true;
+                info = got;
+            }
+        }
     }
-    assert_true(found);
+    assert_true(found && details);
     assert_int_equal(info.game_port, port);
     assert_string_equal(info.name, "itest");
     assert_string_equal(info.addr, "127.0.0.1");
     assert_true(info.max_players > 0);
     assert_int_equal(info.players, 0);
-    assert_false(cl_disc_poll(d, mr_now_us() / 1000u, &info));
     assert_non_null(cl_disc_probe(d, "not-an-address", 0));
     cl_disc_destroy(d);
     server_down(&sv);
