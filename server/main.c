@@ -83,29 +83,29 @@ static void reload(sv_t *sv, sv_config *cur, int argc, char **argv)
         sd_notify(0, "READY=1");
         return;
     }
+    /* One generic path for every reloadable key (sv_opts.c): the game
+     * loop's copy and ours (the Agones keys are read here). */
+    sv_config was = *cur;
+    sv_reconfigure(sv, &fresh);
+    sv_opts_apply_reloadable(cur, &fresh);
+    const sv_config *live = sv_config_in_use(sv);
     int changed = 0;
     char a[128], b[128];
     for (size_t i = 0; i < sv_opts_count; i++) {
         const sv_opt *o = &sv_opts[i];
-        if (sv_opt_equal(o, cur, &fresh))
+        if (sv_opt_equal(o, &was, &fresh))
             continue;
-        sv_opt_get(o, cur, a, sizeof a);
-        sv_opt_get(o, &fresh, b, sizeof b);
+        sv_opt_get(o, &was, a, sizeof a);
         if (o->reload) {
+            /* The value the running server now reads, not the file's. */
+            sv_opt_get(o, live, b, sizeof b);
             sv_loge(lg, SV_LOG_INFO, "reload_changed", NULL, NULL, o->key, "reload: %s = %s (was %s)", o->key,
                     b, a);
             changed++;
         } else {
+            sv_opt_get(o, &fresh, b, sizeof b);
             sv_loge(lg, SV_LOG_WARN, "reload_needs_restart", NULL, NULL, o->key,
                     "reload: %s = %s needs a restart (still %s)", o->key, b, a);
-        }
-    }
-    sv_reconfigure(sv, &fresh);
-    for (size_t i = 0; i < sv_opts_count; i++) {
-        const sv_opt *o = &sv_opts[i];
-        if (o->reload) {
-            sv_opt_get(o, &fresh, b, sizeof b);
-            sv_opt_set(o, cur, b, a, sizeof a);
         }
     }
     sv_loge(lg, SV_LOG_INFO, "reloaded", NULL, NULL, NULL, "reloaded %s: %d settings changed",

@@ -234,11 +234,14 @@ uint16_t sv_spectator_port(const sv_t *sv);
  * call between sv_service steps. */
 void sv_set_spectator_public_port(sv_t *sv, uint16_t port);
 
-/* Applies the settings a running server can take (SIGHUP): log level and
- * moves, progress hold, room defaults, countdown, grace, rate, burst,
- * max_bad, drain timeout; new rooms get the new room settings. The rest of
- * cfg is ignored. Not thread-safe: call between sv_service steps. */
+/* Applies the settings a running server can take (SIGHUP): every key the
+ * settings table (sv_opts.c) marks reload, copied by one generic path;
+ * new rooms get the new room settings. The rest of cfg is ignored. cfg
+ * must pass sv_config_check. Not thread-safe: call between sv_service
+ * steps. */
 void sv_reconfigure(sv_t *sv, const sv_config *cfg);
+/* The settings the game loop reads now (after any sv_reconfigure). */
+const sv_config *sv_config_in_use(const sv_t *sv);
 /* Records every finished game into w (st_writer.h: its thread does the
  * writing; the server never waits for it). The server does not own w: the
  * embedder destroys it after sv_destroy, which stores what is still

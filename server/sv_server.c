@@ -9,6 +9,7 @@
 #include "secrand.h"
 #include "st_writer.h"
 #include "sv_internal.h"
+#include "sv_opts.h"
 #include "sv_spechost.h"
 #include "util.h"
 
@@ -925,25 +926,13 @@ void sv_destroy(sv_t *sv)
 
 void sv_reconfigure(sv_t *sv, const sv_config *cfg)
 {
-    sv_config *c = &sv->cfg;
-    c->progress_hold_ms = cfg->progress_hold_ms;
-    c->kind = cfg->kind;
-    c->w = cfg->w;
-    c->h = cfg->h;
-    c->diff = cfg->diff;
-    c->countdown_ms = cfg->countdown_ms;
-    c->grace_ms = cfg->grace_ms;
-    c->series = cfg->series;
-    c->msg_rate = cfg->msg_rate;
-    c->msg_burst = cfg->msg_burst;
-    c->max_bad = cfg->max_bad;
-    c->room_spectators = cfg->room_spectators;
-    c->max_spectators = cfg->max_spectators;
-    c->spectator_batch_ms = cfg->spectator_batch_ms;
-    c->drain_timeout_ms = cfg->drain_timeout_ms;
-    c->log_moves = cfg->log_moves;
-    c->log_level = cfg->log_level;
-    sv->log.level = cfg->log_level;
+    sv_opts_apply_reloadable(&sv->cfg, cfg);
+    sv->log.level = sv->cfg.log_level;
+}
+
+const sv_config *sv_config_in_use(const sv_t *sv)
+{
+    return &sv->cfg;
 }
 
 const struct sv_log *sv_logger(const sv_t *sv)
