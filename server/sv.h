@@ -285,6 +285,11 @@ enum sv_cli_result {
 typedef struct sv_cli_args {
     int list_n;       /* --list-matches: newest N (default 20) */
     int64_t match_id; /* --dump-replay */
+    /* Where each setting (index in sv_opts) came from, for messages about
+     * it: a flag, a line of the file read (config_path), or the default. */
+    bool from_flag[64];
+    int from_line[64];
+    char config_path[256];
 } sv_cli_args;
 /* Where sv_cli_parse puts them (mazerace-server's only; not thread-safe). */
 extern sv_cli_args sv_cli;
@@ -296,9 +301,15 @@ int sv_cli_parse(sv_config *cfg, int argc, char **argv, char *err, size_t errlen
  * !must_exist), -1 error with "path:line: ..." in err. */
 int sv_config_read_file(sv_config *cfg, const char *path, bool must_exist, char *err, size_t errlen);
 /* The whole start-up reading: the file named by --config (which must
- * exist), else SV_CONFIG_DEFAULT if it exists, then the flags over it.
- * path gets the file read ("" if none). Returns like sv_cli_parse. */
+ * exist), else the one named by $MAZERACE_CONFIG (which must exist), else
+ * SV_CONFIG_DEFAULT if it exists; "none" in either place reads no file
+ * (what tests use: they never read the machine's settings). Then the flags
+ * over it. path gets the file read ("" if none). Returns like
+ * sv_cli_parse. */
 int sv_cli_load(sv_config *cfg, int argc, char **argv, char *path, size_t pathlen, char *err, size_t errlen);
+/* Where setting key got its value, for an error about it: "--metrics",
+ * "/etc/mazerace/server.conf:3" or "default" (from the last sv_cli_load). */
+void sv_cli_origin(const char *key, char *buf, size_t n);
 /* Writes the --help text. */
 void sv_cli_print_usage(FILE *f);
 

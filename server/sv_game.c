@@ -505,8 +505,8 @@ static void on_hello(sv_t *sv, sv_client *c, const wire_msg *in)
     m->welcome.player_id = c->id;
     wire_text_clean(m->welcome.server_name, sizeof m->welcome.server_name, sv->cfg.name);
     sv_send(sv, c, m);
-    sv_loge(&sv->log, SV_LOG_INFO, "hello", NULL, c->name, NULL, "client #%u %s is \"%s\"", c->id, c->addr,
-            c->name);
+    sv_logx(&sv->log, SV_LOG_INFO, "hello", SV_CLIENT_FIELDS(c, NULL, NULL), "client #%u %s is \"%s\"", c->id,
+            c->addr, c->name);
 }
 
 static void match_cfg(const sv_t *sv, int series, match_config *mc)
@@ -582,8 +582,8 @@ static sv_addr *addr_of(sv_t *sv, sv_client *c)
 static void refuse_gen(sv_t *sv, sv_client *c, int code, const char *why)
 {
     sv->st.gen_refused++;
-    sv_logf_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "room_refused",
-                    "client #%u %s: room refused: %s", c->id, c->addr, why);
+    sv_logx_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "room_refused",
+                    SV_CLIENT_FIELDS(c, NULL, why), "client #%u %s: room refused: %s", c->id, c->addr, why);
     sv_send_error(sv, c, WIRE_ERROR, code, why);
 }
 
@@ -767,7 +767,8 @@ static void seat(sv_t *sv, sv_client *c, sv_room *room)
     if (!err)
         return;
     bool full = match_present(room->m, 0) && match_present(room->m, 1);
-    sv_logf_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "join_refused",
+    sv_logx_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "join_refused",
+                    SV_CLIENT_FIELDS(c, room->code, full ? "room is full" : err),
                     "client #%u %s: join of room %s refused: %s", c->id, c->addr, room->code,
                     full ? "room is full" : err);
     sv_send_error(sv, c, WIRE_ERROR, full ? WIRE_ERR_ROOM_FULL : WIRE_ERR_STATE, full ? "room is full" : err);
@@ -820,8 +821,9 @@ static void on_join(sv_t *sv, sv_client *c, const char *code)
     if (!room) {
         char why[64];
         snprintf(why, sizeof why, "no room with code %s", code);
-        sv_logf_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "join_refused",
-                        "client #%u %s: join refused: %s", c->id, c->addr, why);
+        sv_logx_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "join_refused",
+                        SV_CLIENT_FIELDS(c, NULL, why), "client #%u %s: join refused: %s", c->id, c->addr,
+                        why);
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_NO_ROOM, why);
         return;
     }
@@ -1074,7 +1076,8 @@ static void on_resume(sv_t *sv, sv_client *c, const wire_msg *in)
     bool ok = room && match_token_set(&want) && match_token_equal(&want, &in->resume.token);
     join_result(sv, c, ok);
     if (!ok) {
-        sv_logf_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "resume_refused",
+        sv_logx_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "resume_refused",
+                        SV_CLIENT_FIELDS(c, in->resume.code, room ? "bad resume token" : "no such room"),
                         "client #%u %s: resume of room %s refused", c->id, c->addr, in->resume.code);
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_RESUME, room ? "bad resume token" : "no such room");
         return;
@@ -1172,7 +1175,12 @@ void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
     if (sv->draining &&
         (in->type == WIRE_CREATE_ROOM || in->type == WIRE_JOIN_ROOM || in->type == WIRE_QUICK_MATCH ||
          in->type == WIRE_READY || in->type == WIRE_REMATCH)) {
-        /* Draining: running races finish, nothing new starts. */
+        /* Draining: running races finish, nothing new starts. Logged (at
+         * a bounded rate) so an operator sees who was turned away. */
+        sv_logx_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "drain_refused",
+                        SV_CLIENT_FIELDS(c, NULL, "draining"),
+                        "client #%u %s: %s refused: the server is draining", c->id, c->addr,
+                        wire_type_name(in->type));
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_DRAINING, "server is restarting");
         return;
     }
