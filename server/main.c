@@ -432,6 +432,10 @@ int main(int argc, char **argv)
             return start_failed(&boot, 1, "bind_failed", sys, "metrics = %s (from %s): cannot bind %s: %s",
                                 cfg.metrics, from, cfg.metrics, sys);
         }
+        /* The first scrape already sees the capacity and the settings. */
+        sv_stats first;
+        sv_get_stats(sv, &first);
+        svc_metrics_publish(svc.metrics, &first, false, true);
     }
     if (agones_port > 0) {
         /* The game socket is bound: the thread's first call is Ready. */

@@ -109,6 +109,22 @@ typedef struct sv_config {
 
 #define SV_KINDS 4              /* PZ_KIND_COUNT, for the per-kind counters */
 #define SV_MOVE_HIST_BUCKETS 12 /* the last one is +Inf */
+/* Game-loop lag: how long each step's work kept the game socket unread
+ * (after its wait), in these buckets; the last one is +Inf. */
+#define SV_LAG_HIST_BUCKETS 12
+extern const uint32_t sv_lag_hist_bounds_us[SV_LAG_HIST_BUCKETS - 1];
+/* Why a puzzle generation was refused (sv_stats.gen_refused_by). */
+enum sv_gen_refusal {
+    SV_GEN_REFUSED_MEMORY,      /* the server's puzzle memory budget (MEMORY) */
+    SV_GEN_REFUSED_ADDR_MEMORY, /* the address's eighth of it (MEMORY) */
+    SV_GEN_REFUSED_BUDGET,      /* the player's generation CPU budget (BUSY) */
+    SV_GEN_REFUSED_ADDR_BUDGET, /* the address's budget (BUSY) */
+    SV_GEN_REFUSED_QUEUE,       /* the generation queue is full (BUSY) */
+    SV_GEN_REFUSED_ADDRS,       /* the table of addresses is full (BUSY) */
+    SV_GEN_REFUSALS
+};
+/* "memory", "address_memory", "budget", ...: the metric's reason label. */
+extern const char *const sv_gen_refusal_names[SV_GEN_REFUSALS];
 /* Upper bounds of the move handling time histogram, in microseconds. */
 extern const uint32_t sv_move_hist_bounds_us[SV_MOVE_HIST_BUCKETS - 1];
 
@@ -152,8 +168,15 @@ typedef struct sv_stats {
     uint64_t gen_jobs;           /* puzzle generation jobs run on the workers */
     uint64_t gen_cpu_us;         /* their CPU time */
     uint64_t gen_refused;        /* requests refused: budget, queue full (BUSY) or memory (MEMORY) */
-    int gen_pending;             /* jobs queued or running now */
-    size_t puzzle_bytes;         /* estimated puzzle memory held by rooms and pending jobs */
+    uint64_t gen_refused_by[SV_GEN_REFUSALS]; /* the same by reason (enum sv_gen_refusal) */
+    uint64_t lag_hist[SV_LAG_HIST_BUCKETS];   /* steps per lag bucket (not cumulative) */
+    uint64_t lag_us_sum;                      /* the steps' work, summed */
+    /* Capacity (the settings in use: SIGHUP may change puzzle_mem). */
+    int max_clients, max_rooms;
+    size_t puzzle_mem_budget; /* bytes */
+    bool records_on;          /* a match store is attached (sv_set_store) */
+    int gen_pending;          /* jobs queued or running now */
+    size_t puzzle_bytes;      /* estimated puzzle memory held by rooms and pending jobs */
     int peers_now, rooms_now, matches_running;
     int sockbuf_rcv, sockbuf_snd; /* effective sizes the kernel granted (bytes) */
     size_t room_bytes;            /* server memory per room, excluding puzzle states */

@@ -579,9 +579,10 @@ static sv_addr *addr_of(sv_t *sv, sv_client *c)
     return sv_addrs_get(sv->addrs, c->ip, sv->now_ms, 4 * sv->cfg.gen_burst_ms);
 }
 
-static void refuse_gen(sv_t *sv, sv_client *c, int code, const char *why)
+static void refuse_gen(sv_t *sv, sv_client *c, int reason, int code, const char *why)
 {
     sv->st.gen_refused++;
+    sv->st.gen_refused_by[reason]++;
     sv_logx_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "room_refused",
                     SV_CLIENT_FIELDS(c, NULL, why), "client #%u %s: room refused: %s", c->id, c->addr, why);
     sv_send_error(sv, c, WIRE_ERROR, code, why);
@@ -599,15 +600,17 @@ static bool admit(sv_t *sv, sv_client *c, sv_gen_job *j)
     j->ip = c->ip;
     sv_addr *a = addr_of(sv, c);
     if (!a) {
-        refuse_gen(sv, c, WIRE_ERR_BUSY, "server busy: try again later");
+        refuse_gen(sv, c, SV_GEN_REFUSED_ADDRS, WIRE_ERR_BUSY, "server busy: try again later");
         return false;
     }
     if (sv->puzzle_bytes + j->est_bytes > cap) {
-        refuse_gen(sv, c, WIRE_ERR_MEMORY, "the server's puzzle memory is full: try a smaller board later");
+        refuse_gen(sv, c, SV_GEN_REFUSED_MEMORY, WIRE_ERR_MEMORY,
+                   "the server's puzzle memory is full: try a smaller board later");
         return false;
     }
     if (a->puzzle_bytes + j->est_bytes > cap / 8) {
-        refuse_gen(sv, c, WIRE_ERR_MEMORY, "your rooms hold too much puzzle memory: try a smaller board");
+        refuse_gen(sv, c, SV_GEN_REFUSED_ADDR_MEMORY, WIRE_ERR_MEMORY,
+                   "your rooms hold too much puzzle memory: try a smaller board");
         return false;
     }
     bool mine = sv_budget_covers(&c->gen, sv->now_ms, sv->cfg.gen_rate_ms, sv->cfg.gen_burst_ms, j->est_us);
@@ -617,11 +620,12 @@ static bool admit(sv_t *sv, sv_client *c, sv_gen_job *j)
         char why[120];
         snprintf(why, sizeof why, "puzzle generation budget used up%s: try again in a few seconds",
                  mine ? " for your address" : "");
-        refuse_gen(sv, c, WIRE_ERR_BUSY, why);
+        refuse_gen(sv, c, mine ? SV_GEN_REFUSED_ADDR_BUDGET : SV_GEN_REFUSED_BUDGET, WIRE_ERR_BUSY, why);
         return false;
     }
     if (!sv_gen_submit(sv->gen, j)) {
-        refuse_gen(sv, c, WIRE_ERR_BUSY, "server busy making puzzles: try again in a few seconds");
+        refuse_gen(sv, c, SV_GEN_REFUSED_QUEUE, WIRE_ERR_BUSY,
+                   "server busy making puzzles: try again in a few seconds");
         return false;
     }
     sv_budget_charge(&c->gen, (int64_t)j->est_us);
@@ -663,13 +667,15 @@ static void ask_next_puzzle(sv_t *sv, sv_room *room, uint64_t seed)
      * was reserved with the room. */
     if (c && !sv_budget_covers(&c->gen, sv->now_ms, sv->cfg.gen_rate_ms, sv->cfg.gen_burst_ms, j->est_us)) {
         sv_gen_job_free(j);
-        refuse_gen(sv, c, WIRE_ERR_BUSY, "puzzle generation budget used up: try again in a few seconds");
+        refuse_gen(sv, c, SV_GEN_REFUSED_BUDGET, WIRE_ERR_BUSY,
+                   "puzzle generation budget used up: try again in a few seconds");
         match_give_puzzle(room->m, NULL, 0, sv->now_ms);
         return;
     }
     if (!sv_gen_submit(sv->gen, j)) {
         sv_gen_job_free(j);
         sv->st.gen_refused++;
+        sv->st.gen_refused_by[SV_GEN_REFUSED_QUEUE]++;
         for (int s = 0; s < MATCH_SLOTS; s++)
             sv_send_error(sv, room->player[s], WIRE_ERROR, WIRE_ERR_BUSY,
                           "server busy making puzzles: try again in a few seconds");

@@ -652,6 +652,11 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
     /* How long the longest step kept the socket unread: the figure to
      * compare with how long the socket buffer lasts at full load. */
     uint64_t work = mr_now_us() - work0;
+    int b = 0;
+    while (b < SV_LAG_HIST_BUCKETS - 1 && work > sv_lag_hist_bounds_us[b])
+        b++;
+    sv->st.lag_hist[b]++;
+    sv->st.lag_us_sum += work;
     sv->st.steps++;
     if (work > sv->st.max_step_us)
         sv->st.max_step_us = work;
@@ -977,6 +982,10 @@ void sv_set_spectator_public_port(sv_t *sv, uint16_t port)
 void sv_get_stats(const sv_t *sv, sv_stats *out)
 {
     *out = sv->st;
+    out->max_clients = sv->cfg.max_clients;
+    out->max_rooms = sv->cfg.max_rooms;
+    out->puzzle_mem_budget = (size_t)sv->cfg.puzzle_mem_mb << 20;
+    out->records_on = sv->store != NULL;
     if (sv->host) {
         out->udp_in = sv->host->totalReceivedPackets;
         out->udp_out = sv->host->totalSentPackets;

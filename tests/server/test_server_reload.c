@@ -114,6 +114,11 @@ static void test_reload_puzzle_mem(void **ctx)
     send_create(x, PZ_MAZE, 400, 400, PZ_EASY);
     assert_true(raw_wait(x, WIRE_ERROR, &m, WAIT_MS));
     assert_int_equal(m.error.code, WIRE_ERR_MEMORY);
+    sv_stats st; /* counted by reason (the metric mazerace_generation_refused_total) */
+    sv_get_stats(f->sv, &st);
+    assert_int_equal(st.gen_refused_by[SV_GEN_REFUSED_ADDR_MEMORY], 1);
+    assert_int_equal(st.gen_refused, 1);
+    assert_int_equal(st.puzzle_mem_budget, (size_t)1 << 20);
     raw_close(x);
     stop(f);
 }
@@ -139,6 +144,7 @@ static void test_reload_gen_budget(void **ctx)
     sv_stats st;
     sv_get_stats(f->sv, &st);
     assert_int_equal(st.gen_jobs, 0);
+    assert_int_equal(st.gen_refused_by[SV_GEN_REFUSED_BUDGET], 1);
     raw_close(x);
     stop(f);
 }
