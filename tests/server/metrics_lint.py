@@ -15,14 +15,8 @@ import time
 import urllib.request
 
 SRV = sys.argv[1]
-fails = 0
-
-
-def check(ok, what):
-    global fails
-    print(("ok: " if ok else "FAIL: ") + what)
-    if not ok:
-        fails += 1
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, finish  # noqa: E402
 
 
 NAME = re.compile(r"^[a-zA-Z_:][a-zA-Z0-9_:]*$")
@@ -170,5 +164,4 @@ with tempfile.TemporaryDirectory() as tmp:
             p.kill()
             p.wait()
 
-print(f"{fails} failures")
-sys.exit(1 if fails else 0)
+finish()

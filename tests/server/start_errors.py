@@ -11,14 +11,8 @@ import sys
 import tempfile
 
 SRV = sys.argv[1]
-fails = 0
-
-
-def check(ok, what):
-    global fails
-    print(("ok: " if ok else "FAIL: ") + what)
-    if not ok:
-        fails += 1
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, finish  # noqa: E402
 
 
 def run(args, env_extra=None):
@@ -96,5 +90,4 @@ with tempfile.TemporaryDirectory() as tmp:
     check(rc == 2 and lines and all(l.startswith("<3>") for l in lines),
           f"journal mode: every line of a failed start has <3>: {lines}")
 
-print(f"{fails} failures")
-sys.exit(1 if fails else 0)
+finish()
