@@ -307,10 +307,21 @@ static int boot_log_format(const sv_config *cfg, int argc, char **argv)
     return cfg->log_format;
 }
 
+/* The last line of a start that failed (after the reason, at error level):
+ * the log never ends as if the server had stopped cleanly. Returns rc. */
+static int not_started(const sv_log *lg, int rc, const char *event)
+{
+    sv_log l = *lg;
+    if (l.level < SV_LOG_ERROR) /* log_level = off still shows why it did not start */
+        l.level = SV_LOG_ERROR;
+    sv_loge(&l, SV_LOG_ERROR, "start_failed", NULL, NULL, event,
+            "mazerace-server did not start (exit status %d)", rc);
+    return rc;
+}
+
 /* A start-up failure: the reason at error level through the logger (its
- * event names the kind: config_error, bind_failed, ...), then a last line
- * saying the server did not start, so the log never ends as if it had
- * stopped cleanly. Returns rc, the exit status. */
+ * event names the kind: config_error, bind_failed, ...), then not_started.
+ * Returns rc, the exit status. */
 static int start_failed(const sv_log *lg, int rc, const char *event, const char *reason, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 static int start_failed(const sv_log *lg, int rc, const char *event, const char *reason, const char *fmt, ...)
@@ -324,9 +335,7 @@ static int start_failed(const sv_log *lg, int rc, const char *event, const char 
     if (l.level < SV_LOG_ERROR) /* log_level = off still shows why it did not start */
         l.level = SV_LOG_ERROR;
     sv_loge(&l, SV_LOG_ERROR, event, NULL, NULL, reason ? reason : msg, "%s", msg);
-    sv_loge(&l, SV_LOG_ERROR, "start_failed", NULL, NULL, event,
-            "mazerace-server did not start (exit status %d)", rc);
-    return rc;
+    return not_started(lg, rc, event);
 }
 
 /* Why addr ("IP:PORT") cannot be bound for TCP, in the system's words
@@ -398,9 +407,9 @@ int main(int argc, char **argv)
         return start_failed(&boot, 2, "config_error", NULL, "%s", why);
     struct st_writer *store = NULL;
     char db[512] = "";
-    int dbrc = svc_db_open(&cfg, &store, db, sizeof db);
+    int dbrc = svc_db_open(&cfg, &boot, &store, db, sizeof db);
     if (dbrc)
-        return start_failed(&boot, dbrc, "db_failed", NULL, "the match database cannot be used (see above)");
+        return not_started(&boot, dbrc, "db_failed"); /* svc_db logged why */
     sv_t *sv = sv_create(&cfg, &why);
     if (!sv) {
         svc_db_close(store);

@@ -84,6 +84,11 @@ with tempfile.TemporaryDirectory() as tmp:
                  [f"{conf}:4", f"127.0.0.1:{mport}", os.strerror(98)])
     tcp.close()
 
+    # A database named on the command line that cannot be opened: the flag named, JSON, error level.
+    rc, out, err = run(["--bind", "127.0.0.1", "--port", "0", "--no-discovery", "--log-format", "json", "--db",
+                        os.path.join(tmp, "no-such-dir", "matches.db")])
+    failed_start("database", json_lines(err, "database"), rc, 2, "db_failed", ["db (from --db)", "no-such-dir"])
+
     # Journal mode: the error carries priority 3 (err).
     rc, out, err = run(["--max-clients", "0"], {"JOURNAL_STREAM": "8:1234"})
     lines = err.splitlines()
