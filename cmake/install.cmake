@@ -67,3 +67,6 @@ if(MR_TESTS AND TARGET mazerace-server AND NOT MR_SANITIZE)
   # 77: the server has no --metrics yet, so no /healthz for the image's HEALTHCHECK.
   set_tests_properties(install_dockerfile PROPERTIES SKIP_RETURN_CODE 77)
 endif()
+if(MR_TESTS)
+  mr_isolate_tests() # the tests above: no machine or user settings (CMakeLists.txt)
+endif()

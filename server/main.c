@@ -1,11 +1,17 @@
 /* main.c: mazerace-server, the dedicated server: settings, signals (drain, reload), systemd notification,
  * metrics, Agones, and the service loop. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <systemd/sd-daemon.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "sv.h"
 #include "sv_log.h"
@@ -83,29 +89,29 @@ static void reload(sv_t *sv, sv_config *cur, int argc, char **argv)
         sd_notify(0, "READY=1");
         return;
     }
+    /* One generic path for every reloadable key (sv_opts.c): the game
+     * loop's copy and ours (the Agones keys are read here). */
+    sv_config was = *cur;
+    sv_reconfigure(sv, &fresh);
+    sv_opts_apply_reloadable(cur, &fresh);
+    const sv_config *live = sv_config_in_use(sv);
     int changed = 0;
     char a[128], b[128];
     for (size_t i = 0; i < sv_opts_count; i++) {
         const sv_opt *o = &sv_opts[i];
-        if (sv_opt_equal(o, cur, &fresh))
+        if (sv_opt_equal(o, &was, &fresh))
             continue;
-        sv_opt_get(o, cur, a, sizeof a);
-        sv_opt_get(o, &fresh, b, sizeof b);
+        sv_opt_get(o, &was, a, sizeof a);
         if (o->reload) {
+            /* The value the running server now reads, not the file's. */
+            sv_opt_get(o, live, b, sizeof b);
             sv_loge(lg, SV_LOG_INFO, "reload_changed", NULL, NULL, o->key, "reload: %s = %s (was %s)", o->key,
                     b, a);
             changed++;
         } else {
+            sv_opt_get(o, &fresh, b, sizeof b);
             sv_loge(lg, SV_LOG_WARN, "reload_needs_restart", NULL, NULL, o->key,
                     "reload: %s = %s needs a restart (still %s)", o->key, b, a);
-        }
-    }
-    sv_reconfigure(sv, &fresh);
-    for (size_t i = 0; i < sv_opts_count; i++) {
-        const sv_opt *o = &sv_opts[i];
-        if (o->reload) {
-            sv_opt_get(o, &fresh, b, sizeof b);
-            sv_opt_set(o, cur, b, a, sizeof a);
         }
     }
     sv_loge(lg, SV_LOG_INFO, "reloaded", NULL, NULL, NULL, "reloaded %s: %d settings changed",
@@ -282,6 +288,79 @@ static int agones_sdk_port(const sv_config *cfg, const char **err)
     return cfg->agones ? SVC_AGONES_DEFAULT_PORT : 0;
 }
 
+/* The log format a start-up error is written in: --log-format's, read
+ * even when the command line or the file has an error elsewhere, else
+ * what was read so far (auto when nothing). */
+static int boot_log_format(const sv_config *cfg, int argc, char **argv)
+{
+    const sv_opt *o = sv_opt_by_key("log_format");
+    sv_config probe = *cfg;
+    char buf[96];
+    for (int i = 1; i < argc; i++) {
+        const char *v = NULL;
+        if (strcmp(argv[i], "--log-format") == 0 && i + 1 < argc)
+            v = argv[i + 1];
+        else if (strncmp(argv[i], "--log-format=", 13) == 0)
+            v = argv[i] + 13;
+        if (v && !sv_opt_set(o, &probe, v, buf, sizeof buf))
+            return probe.log_format;
+    }
+    return cfg->log_format;
+}
+
+/* The last line of a start that failed (after the reason, at error level):
+ * the log never ends as if the server had stopped cleanly. Returns rc. */
+static int not_started(const sv_log *lg, int rc, const char *event)
+{
+    sv_log l = *lg;
+    if (l.level < SV_LOG_ERROR) /* log_level = off still shows why it did not start */
+        l.level = SV_LOG_ERROR;
+    sv_loge(&l, SV_LOG_ERROR, "start_failed", NULL, NULL, event,
+            "mazerace-server did not start (exit status %d)", rc);
+    return rc;
+}
+
+/* A start-up failure: the reason at error level through the logger (its
+ * event names the kind: config_error, bind_failed, ...), then not_started.
+ * Returns rc, the exit status. */
+static int start_failed(const sv_log *lg, int rc, const char *event, const char *reason, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static int start_failed(const sv_log *lg, int rc, const char *event, const char *reason, const char *fmt, ...)
+{
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    sv_log l = *lg;
+    if (l.level < SV_LOG_ERROR) /* log_level = off still shows why it did not start */
+        l.level = SV_LOG_ERROR;
+    sv_loge(&l, SV_LOG_ERROR, event, NULL, NULL, reason ? reason : msg, "%s", msg);
+    return not_started(lg, rc, event);
+}
+
+/* Why addr ("IP:PORT") cannot be bound for TCP, in the system's words
+ * (libmicrohttpd does not say): "Address already in use". */
+static const char *tcp_bind_error(const char *addr, char *buf, size_t n)
+{
+    char ip[16];
+    int port;
+    snprintf(buf, n, "cannot serve HTTP there");
+    if (sv_opt_parse_hostport(addr, ip, &port))
+        return buf;
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0)
+        return buf;
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    inet_pton(AF_INET, ip, &sin.sin_addr);
+    if (bind(fd, (struct sockaddr *)&sin, sizeof sin) != 0)
+        snprintf(buf, n, "%s", strerror(errno));
+    close(fd);
+    return buf;
+}
+
 int main(int argc, char **argv)
 {
     sv_config cfg;
@@ -295,9 +374,11 @@ int main(int argc, char **argv)
     case SV_CLI_VERSION:
         printf("mazerace-server %s (protocol %d)\n", MR_VERSION, WIRE_VERSION);
         return 0;
-    case SV_CLI_ERROR:
-        fprintf(stderr, "mazerace-server: %s\n", err);
-        return 2;
+    case SV_CLI_ERROR: {
+        sv_log boot;
+        sv_log_init(&boot, cfg.log_level, boot_log_format(&cfg, argc, argv), stderr);
+        return start_failed(&boot, 2, "config_error", NULL, "%s", err);
+    }
     case SV_CLI_PRINT_CONFIG:
         printf("# effective settings (config file: %s)\n", path[0] ? path : "none");
         sv_opts_print_config(&cfg, stdout);
@@ -317,29 +398,35 @@ int main(int argc, char **argv)
     default:
         break;
     }
+    /* Until the server's own logger exists, start-up errors use this one. */
+    sv_log boot;
+    sv_log_init(&boot, cfg.log_level, cfg.log_format, stderr);
     /* The environment is configuration too: checked before anything starts. */
     const char *why = NULL;
     int agones_port = agones_sdk_port(&cfg, &why);
-    if (agones_port < 0) {
-        fprintf(stderr, "mazerace-server: %s\n", why);
-        return 2;
-    }
+    if (agones_port < 0)
+        return start_failed(&boot, 2, "config_error", NULL, "%s", why);
     struct st_writer *store = NULL;
     char db[512] = "";
-    int dbrc = svc_db_open(&cfg, &store, db, sizeof db);
+    int dbrc = svc_db_open(&cfg, &boot, &store, db, sizeof db);
     if (dbrc)
-        return dbrc;
+        return not_started(&boot, dbrc, "db_failed"); /* svc_db logged why */
     sv_t *sv = sv_create(&cfg, &why);
     if (!sv) {
-        fprintf(stderr, "mazerace-server: %s\n", why ? why : "cannot start");
         svc_db_close(store);
         /* An explicit spectator port that cannot bind is a setting to fix (2). */
-        return why && strstr(why, "spectator port") ? 2 : 1;
+        bool spec = why && strstr(why, "spectator port");
+        char from[300];
+        sv_cli_origin(spec ? "spectator_port" : "port", from, sizeof from);
+        return start_failed(
+            &boot, spec ? 2 : 1, strstr(why ? why : "", "cannot bind") ? "bind_failed" : "start_error", why,
+            "%s (%s from %s)", why ? why : "cannot start", spec ? "spectator_port" : "port", from);
     }
     sv_set_store(sv, store);
     const sv_log *lg = sv_logger(sv);
     sv_loge(lg, SV_LOG_INFO, "config", NULL, NULL, NULL, "settings: %s%s",
-            path[0] ? "config file " : "no config file (" SV_CONFIG_DEFAULT " absent), defaults",
+            path[0] ? "config file "
+                    : "no config file (none asked for, or " SV_CONFIG_DEFAULT " absent), defaults",
             path[0] ? path : "");
     services svc = {NULL, NULL};
     sv_loge(lg, SV_LOG_INFO, "database", NULL, NULL, NULL, "match database: %s",
@@ -347,22 +434,28 @@ int main(int argc, char **argv)
     if (cfg.metrics[0]) {
         svc.metrics = svc_metrics_start(cfg.metrics, sv_socket_fd(sv), &why);
         if (!svc.metrics) {
-            fprintf(stderr, "mazerace-server: --metrics %s: %s\n", cfg.metrics, why);
+            char from[300], sys[128];
+            sv_cli_origin("metrics", from, sizeof from);
+            tcp_bind_error(cfg.metrics, sys, sizeof sys);
             sv_destroy(sv);
             svc_db_close(store);
-            return 1;
+            return start_failed(&boot, 1, "bind_failed", sys, "metrics = %s (from %s): cannot bind %s: %s",
+                                cfg.metrics, from, cfg.metrics, sys);
         }
+        /* The first scrape already sees the capacity and the settings. */
+        sv_stats first;
+        sv_get_stats(sv, &first);
+        svc_metrics_publish(svc.metrics, &first, false, true);
     }
     if (agones_port > 0) {
         /* The game socket is bound: the thread's first call is Ready. */
         svc.agones = svc_agones_start(agones_port, cfg.max_clients, cfg.max_rooms,
                                       cfg.agones_idle_ms > 0 ? 0 : cfg.agones_idle_ready_ms, lg, &why);
         if (!svc.agones) {
-            fprintf(stderr, "mazerace-server: agones: %s\n", why);
             svc_metrics_stop(svc.metrics);
             sv_destroy(sv);
             svc_db_close(store);
-            return 1;
+            return start_failed(&boot, 1, "agones_failed", why, "agones: %s", why);
         }
     }
     running = sv;

@@ -122,6 +122,22 @@ typedef struct sv_config {
 
 #define SV_KINDS 4              /* PZ_KIND_COUNT, for the per-kind counters */
 #define SV_MOVE_HIST_BUCKETS 12 /* the last one is +Inf */
+/* Game-loop lag: how long each step's work kept the game socket unread
+ * (after its wait), in these buckets; the last one is +Inf. */
+#define SV_LAG_HIST_BUCKETS 12
+extern const uint32_t sv_lag_hist_bounds_us[SV_LAG_HIST_BUCKETS - 1];
+/* Why a puzzle generation was refused (sv_stats.gen_refused_by). */
+enum sv_gen_refusal {
+    SV_GEN_REFUSED_MEMORY,      /* the server's puzzle memory budget (MEMORY) */
+    SV_GEN_REFUSED_ADDR_MEMORY, /* the address's eighth of it (MEMORY) */
+    SV_GEN_REFUSED_BUDGET,      /* the player's generation CPU budget (BUSY) */
+    SV_GEN_REFUSED_ADDR_BUDGET, /* the address's budget (BUSY) */
+    SV_GEN_REFUSED_QUEUE,       /* the generation queue is full (BUSY) */
+    SV_GEN_REFUSED_ADDRS,       /* the table of addresses is full (BUSY) */
+    SV_GEN_REFUSALS
+};
+/* "memory", "address_memory", "budget", ...: the metric's reason label. */
+extern const char *const sv_gen_refusal_names[SV_GEN_REFUSALS];
 /* Upper bounds of the move handling time histogram, in microseconds. */
 extern const uint32_t sv_move_hist_bounds_us[SV_MOVE_HIST_BUCKETS - 1];
 
@@ -165,9 +181,16 @@ typedef struct sv_stats {
     uint64_t gen_jobs;           /* puzzle generation jobs run on the workers */
     uint64_t gen_cpu_us;         /* their CPU time */
     uint64_t gen_refused;        /* requests refused: budget, queue full (BUSY) or memory (MEMORY) */
-    int gen_pending;             /* jobs queued or running now, and quick-match jobs waiting for a place */
-    int quick_waiting;           /* players waiting alone for a quick-match opponent (docs/racing.md) */
-    size_t puzzle_bytes;         /* estimated puzzle memory held by rooms and pending jobs */
+    uint64_t gen_refused_by[SV_GEN_REFUSALS]; /* the same by reason (enum sv_gen_refusal) */
+    uint64_t lag_hist[SV_LAG_HIST_BUCKETS];   /* steps per lag bucket (not cumulative) */
+    uint64_t lag_us_sum;                      /* the steps' work, summed */
+    /* Capacity (the settings in use: SIGHUP may change puzzle_mem). */
+    int max_clients, max_rooms;
+    size_t puzzle_mem_budget; /* bytes */
+    bool records_on;          /* a match store is attached (sv_set_store) */
+    int gen_pending;          /* jobs queued or running now, and quick-match jobs waiting for a place */
+    int quick_waiting;        /* players waiting alone for a quick-match opponent (docs/racing.md) */
+    size_t puzzle_bytes;      /* estimated puzzle memory held by rooms and pending jobs */
     int peers_now, rooms_now, matches_running;
     int sockbuf_rcv, sockbuf_snd; /* effective sizes the kernel granted (bytes) */
     size_t room_bytes;            /* server memory per room, excluding puzzle states */
@@ -252,11 +275,14 @@ uint16_t sv_spectator_port(const sv_t *sv);
  * call between sv_service steps. */
 void sv_set_spectator_public_port(sv_t *sv, uint16_t port);
 
-/* Applies the settings a running server can take (SIGHUP): log level and
- * moves, progress hold, room defaults, countdown, grace, rate, burst,
- * max_bad, drain timeout; new rooms get the new room settings. The rest of
- * cfg is ignored. Not thread-safe: call between sv_service steps. */
+/* Applies the settings a running server can take (SIGHUP): every key the
+ * settings table (sv_opts.c) marks reload, copied by one generic path;
+ * new rooms get the new room settings. The rest of cfg is ignored. cfg
+ * must pass sv_config_check. Not thread-safe: call between sv_service
+ * steps. */
 void sv_reconfigure(sv_t *sv, const sv_config *cfg);
+/* The settings the game loop reads now (after any sv_reconfigure). */
+const sv_config *sv_config_in_use(const sv_t *sv);
 /* Records every finished game into w (st_writer.h: its thread does the
  * writing; the server never waits for it). The server does not own w: the
  * embedder destroys it after sv_destroy, which stores what is still
@@ -300,6 +326,11 @@ enum sv_cli_result {
 typedef struct sv_cli_args {
     int list_n;       /* --list-matches: newest N (default 20) */
     int64_t match_id; /* --dump-replay */
+    /* Where each setting (index in sv_opts) came from, for messages about
+     * it: a flag, a line of the file read (config_path), or the default. */
+    bool from_flag[64];
+    int from_line[64];
+    char config_path[256];
 } sv_cli_args;
 /* Where sv_cli_parse puts them (mazerace-server's only; not thread-safe). */
 extern sv_cli_args sv_cli;
@@ -311,9 +342,15 @@ int sv_cli_parse(sv_config *cfg, int argc, char **argv, char *err, size_t errlen
  * !must_exist), -1 error with "path:line: ..." in err. */
 int sv_config_read_file(sv_config *cfg, const char *path, bool must_exist, char *err, size_t errlen);
 /* The whole start-up reading: the file named by --config (which must
- * exist), else SV_CONFIG_DEFAULT if it exists, then the flags over it.
- * path gets the file read ("" if none). Returns like sv_cli_parse. */
+ * exist), else the one named by $MAZERACE_CONFIG (which must exist), else
+ * SV_CONFIG_DEFAULT if it exists; "none" in either place reads no file
+ * (what tests use: they never read the machine's settings). Then the flags
+ * over it. path gets the file read ("" if none). Returns like
+ * sv_cli_parse. */
 int sv_cli_load(sv_config *cfg, int argc, char **argv, char *path, size_t pathlen, char *err, size_t errlen);
+/* Where setting key got its value, for an error about it: "--metrics",
+ * "/etc/mazerace/server.conf:3" or "default" (from the last sv_cli_load). */
+void sv_cli_origin(const char *key, char *buf, size_t n);
 /* Writes the --help text. */
 void sv_cli_print_usage(FILE *f);
 

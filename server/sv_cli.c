@@ -18,7 +18,9 @@ static const struct {
     int result; /* enum sv_cli_result; SV_CLI_RUN for --config and --no-discovery */
     const char *help;
 } commands[] = {
-    {"--config", "PATH", SV_CLI_RUN, "read settings from PATH (default " SV_CONFIG_DEFAULT ", if it exists)"},
+    {"--config", "PATH", SV_CLI_RUN,
+     "read settings from PATH; none = no file (default: $MAZERACE_CONFIG if set, else " SV_CONFIG_DEFAULT
+     " if it exists)"},
     {"--no-discovery", NULL, SV_CLI_RUN, "same as --discovery off"},
     {"--check-config", NULL, SV_CLI_CHECK, "check the config file and flags, print nothing, exit 0 (or 2)"},
     {"--print-config", NULL, SV_CLI_PRINT_CONFIG, "print the effective settings in the config file's format"},
@@ -174,6 +176,8 @@ int sv_cli_parse(sv_config *cfg, int argc, char **argv, char *err, size_t errlen
         const char *why = sv_opt_set(o, cfg, needs_value ? val : "yes", buf, sizeof buf);
         if (why)
             return fail(err, errlen, "%s: '%s' %s", flag, val, why);
+        if ((size_t)(o - sv_opts) < MR_ARRAY_LEN(sv_cli.from_flag))
+            sv_cli.from_flag[o - sv_opts] = true;
     }
     const char *why = sv_config_check(cfg);
     if (why)
@@ -241,8 +245,10 @@ int sv_config_read_file(sv_config *cfg, const char *path, bool must_exist, char 
             rc = -1;
             break;
         }
-        if (idx < MR_ARRAY_LEN(seen))
+        if (idx < MR_ARRAY_LEN(seen)) {
             seen[idx] = lineno;
+            sv_cli.from_line[idx] = lineno;
+        }
         char buf[96];
         const char *why = sv_opt_set(o, cfg, val, buf, sizeof buf);
         if (why) {
@@ -278,12 +284,32 @@ int sv_cli_load(sv_config *cfg, int argc, char **argv, char *path, size_t pathle
         else if (strncmp(argv[i], "--config=", 9) == 0)
             explicit = argv[i] + 9;
     }
+    const char *env = getenv("MAZERACE_CONFIG");
+    if (!explicit && env && *env)
+        explicit = env;
     const char *file = explicit ? explicit : SV_CONFIG_DEFAULT;
+    memset(sv_cli.from_flag, 0, sizeof sv_cli.from_flag);
+    memset(sv_cli.from_line, 0, sizeof sv_cli.from_line);
+    sv_cli.config_path[0] = '\0';
     sv_cgroup_default_puzzle_mem(cfg); /* a container's or unit's memory limit lowers the default */
-    int r = sv_config_read_file(cfg, file, explicit != NULL, err, errlen);
+    int r = strcmp(file, "none") == 0 ? 0 : sv_config_read_file(cfg, file, explicit != NULL, err, errlen);
     if (r < 0)
         return SV_CLI_ERROR;
+    if (r > 0)
+        snprintf(sv_cli.config_path, sizeof sv_cli.config_path, "%s", file);
     if (path && pathlen)
-        snprintf(path, pathlen, "%s", r > 0 ? file : "");
+        snprintf(path, pathlen, "%s", sv_cli.config_path);
     return sv_cli_parse(cfg, argc, argv, err, errlen);
+}
+
+void sv_cli_origin(const char *key, char *buf, size_t n)
+{
+    const sv_opt *o = sv_opt_by_key(key);
+    size_t i = o ? (size_t)(o - sv_opts) : MR_ARRAY_LEN(sv_cli.from_flag);
+    if (i < MR_ARRAY_LEN(sv_cli.from_flag) && sv_cli.from_flag[i])
+        sv_opt_flag(o, buf, n);
+    else if (i < MR_ARRAY_LEN(sv_cli.from_line) && sv_cli.from_line[i])
+        snprintf(buf, n, "%s:%d", sv_cli.config_path, sv_cli.from_line[i]);
+    else
+        snprintf(buf, n, "default");
 }

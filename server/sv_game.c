@@ -506,8 +506,8 @@ static void on_hello(sv_t *sv, sv_client *c, const wire_msg *in)
     m->welcome.player_id = c->id;
     wire_text_clean(m->welcome.server_name, sizeof m->welcome.server_name, sv->cfg.name);
     sv_send(sv, c, m);
-    sv_loge(&sv->log, SV_LOG_INFO, "hello", NULL, c->name, NULL, "client #%u %s is \"%s\"", c->id, c->addr,
-            c->name);
+    sv_logx(&sv->log, SV_LOG_INFO, "hello", SV_CLIENT_FIELDS(c, NULL, NULL), "client #%u %s is \"%s\"", c->id,
+            c->addr, c->name);
 }
 
 static void match_cfg(const sv_t *sv, int series, match_config *mc)
@@ -579,11 +579,12 @@ static sv_addr *addr_of(sv_t *sv, sv_client *c)
     return sv_addrs_get(sv->addrs, c->ip, sv->now_ms, 4 * sv->cfg.gen_burst_ms);
 }
 
-static void refuse_gen(sv_t *sv, sv_client *c, int code, const char *why)
+static void refuse_gen(sv_t *sv, sv_client *c, int reason, int code, const char *why)
 {
     sv->st.gen_refused++;
-    sv_logf_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "room_refused",
-                    "client #%u %s: room refused: %s", c->id, c->addr, why);
+    sv->st.gen_refused_by[reason]++;
+    sv_logx_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "room_refused",
+                    SV_CLIENT_FIELDS(c, NULL, why), "client #%u %s: room refused: %s", c->id, c->addr, why);
     sv_send_error(sv, c, WIRE_ERROR, code, why);
 }
 
@@ -599,15 +600,17 @@ static bool admit(sv_t *sv, sv_client *c, sv_gen_job *j)
     j->ip = c->ip;
     sv_addr *a = addr_of(sv, c);
     if (!a) {
-        refuse_gen(sv, c, WIRE_ERR_BUSY, "server busy: try again later");
+        refuse_gen(sv, c, SV_GEN_REFUSED_ADDRS, WIRE_ERR_BUSY, "server busy: try again later");
         return false;
     }
     if (sv->puzzle_bytes + j->est_bytes > cap) {
-        refuse_gen(sv, c, WIRE_ERR_MEMORY, "the server's puzzle memory is full: try a smaller board later");
+        refuse_gen(sv, c, SV_GEN_REFUSED_MEMORY, WIRE_ERR_MEMORY,
+                   "the server's puzzle memory is full: try a smaller board later");
         return false;
     }
     if (a->puzzle_bytes + j->est_bytes > cap / 8) {
-        refuse_gen(sv, c, WIRE_ERR_MEMORY, "your rooms hold too much puzzle memory: try a smaller board");
+        refuse_gen(sv, c, SV_GEN_REFUSED_ADDR_MEMORY, WIRE_ERR_MEMORY,
+                   "your rooms hold too much puzzle memory: try a smaller board");
         return false;
     }
     bool mine = sv_budget_covers(&c->gen, sv->now_ms, sv->cfg.gen_rate_ms, sv->cfg.gen_burst_ms, j->est_us);
@@ -617,14 +620,15 @@ static bool admit(sv_t *sv, sv_client *c, sv_gen_job *j)
         char why[120];
         snprintf(why, sizeof why, "puzzle generation budget used up%s: try again in a few seconds",
                  mine ? " for your address" : "");
-        refuse_gen(sv, c, WIRE_ERR_BUSY, why);
+        refuse_gen(sv, c, mine ? SV_GEN_REFUSED_ADDR_BUDGET : SV_GEN_REFUSED_BUDGET, WIRE_ERR_BUSY, why);
         return false;
     }
     /* Quick match never turns a player away for a full queue: its puzzle
      * waits for room there (sv->defer_head), the player paired meanwhile. */
     bool queued = sv_gen_submit(sv->gen, j);
     if (!queued && !j->quick) {
-        refuse_gen(sv, c, WIRE_ERR_BUSY, "server busy making puzzles: try again in a few seconds");
+        refuse_gen(sv, c, SV_GEN_REFUSED_QUEUE, WIRE_ERR_BUSY,
+                   "server busy making puzzles: try again in a few seconds");
         return false;
     }
     if (!queued) {
@@ -675,13 +679,15 @@ static void ask_next_puzzle(sv_t *sv, sv_room *room, uint64_t seed)
      * was reserved with the room. */
     if (c && !sv_budget_covers(&c->gen, sv->now_ms, sv->cfg.gen_rate_ms, sv->cfg.gen_burst_ms, j->est_us)) {
         sv_gen_job_free(j);
-        refuse_gen(sv, c, WIRE_ERR_BUSY, "puzzle generation budget used up: try again in a few seconds");
+        refuse_gen(sv, c, SV_GEN_REFUSED_BUDGET, WIRE_ERR_BUSY,
+                   "puzzle generation budget used up: try again in a few seconds");
         match_give_puzzle(room->m, NULL, 0, sv->now_ms);
         return;
     }
     if (!sv_gen_submit(sv->gen, j)) {
         sv_gen_job_free(j);
         sv->st.gen_refused++;
+        sv->st.gen_refused_by[SV_GEN_REFUSED_QUEUE]++;
         for (int s = 0; s < MATCH_SLOTS; s++)
             sv_send_error(sv, room->player[s], WIRE_ERROR, WIRE_ERR_BUSY,
                           "server busy making puzzles: try again in a few seconds");
@@ -779,7 +785,8 @@ static void seat(sv_t *sv, sv_client *c, sv_room *room)
     if (!err)
         return;
     bool full = match_present(room->m, 0) && match_present(room->m, 1);
-    sv_logf_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "join_refused",
+    sv_logx_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "join_refused",
+                    SV_CLIENT_FIELDS(c, room->code, full ? "room is full" : err),
                     "client #%u %s: join of room %s refused: %s", c->id, c->addr, room->code,
                     full ? "room is full" : err);
     sv_send_error(sv, c, WIRE_ERROR, full ? WIRE_ERR_ROOM_FULL : WIRE_ERR_STATE, full ? "room is full" : err);
@@ -832,8 +839,9 @@ static void on_join(sv_t *sv, sv_client *c, const char *code)
     if (!room) {
         char why[64];
         snprintf(why, sizeof why, "no room with code %s", code);
-        sv_logf_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "join_refused",
-                        "client #%u %s: join refused: %s", c->id, c->addr, why);
+        sv_logx_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "join_refused",
+                        SV_CLIENT_FIELDS(c, NULL, why), "client #%u %s: join refused: %s", c->id, c->addr,
+                        why);
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_NO_ROOM, why);
         return;
     }
@@ -1260,7 +1268,8 @@ static void on_resume(sv_t *sv, sv_client *c, const wire_msg *in)
         return;
     }
     if (!ok) {
-        sv_logf_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "resume_refused",
+        sv_logx_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "resume_refused",
+                        SV_CLIENT_FIELDS(c, in->resume.code, room ? "bad resume token" : "no such room"),
                         "client #%u %s: resume of room %s refused", c->id, c->addr, in->resume.code);
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_RESUME, room ? "bad resume token" : "no such room");
         return;
@@ -1358,7 +1367,12 @@ void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
     if (sv->draining &&
         (in->type == WIRE_CREATE_ROOM || in->type == WIRE_JOIN_ROOM || in->type == WIRE_QUICK_MATCH ||
          in->type == WIRE_READY || in->type == WIRE_REMATCH)) {
-        /* Draining: running races finish, nothing new starts. */
+        /* Draining: running races finish, nothing new starts. Logged (at
+         * a bounded rate) so an operator sees who was turned away. */
+        sv_logx_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "drain_refused",
+                        SV_CLIENT_FIELDS(c, NULL, "draining"),
+                        "client #%u %s: %s refused: the server is draining", c->id, c->addr,
+                        wire_type_name(in->type));
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_DRAINING, "server is restarting");
         return;
     }

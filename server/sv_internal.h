@@ -188,6 +188,14 @@ struct sv {
 };
 
 /* sv_game.c: protocol messages in, match events out. */
+/* The JSON fields of a log line about client c (sv_log.h): its number,
+ * address and name, with room and reason (NULL: none). */
+#define SV_CLIENT_FIELDS(c, room_, reason_)                                                                  \
+    (&(sv_log_fields){.client = (c)->id,                                                                     \
+                      .addr = (c)->addr,                                                                     \
+                      .player = (c)->name[0] ? (c)->name : NULL,                                             \
+                      .room = (room_),                                                                       \
+                      .reason = (reason_)})
 void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len);
 /* Takes the finished generation jobs: opens their rooms, starts the games
  * that waited for a puzzle. Once per step. */

@@ -73,8 +73,8 @@ static void json_field(char *buf, size_t cap, size_t *len, const char *key, cons
     buf[*len] = '\0';
 }
 
-static void emit(const sv_log *lg, int level, const char *event, const char *room, const char *player,
-                 const char *reason, const char *fmt, va_list ap)
+static void emit(const sv_log *lg, int level, const char *event, const sv_log_fields *f, const char *fmt,
+                 va_list ap)
 {
     char msg[512];
     vsnprintf(msg, sizeof msg, fmt, ap);
@@ -102,9 +102,15 @@ static void emit(const sv_log *lg, int level, const char *event, const char *roo
         json_field(line, sizeof line, &len, "time", when);
         json_field(line, sizeof line, &len, "level", level_names[level]);
         json_field(line, sizeof line, &len, "event", event ? event : "message");
-        json_field(line, sizeof line, &len, "room", room);
-        json_field(line, sizeof line, &len, "player", player);
-        json_field(line, sizeof line, &len, "reason", reason);
+        if (f->client) {
+            char id[16];
+            snprintf(id, sizeof id, "%u", f->client);
+            json_field(line, sizeof line, &len, "client", id);
+        }
+        json_field(line, sizeof line, &len, "addr", f->addr);
+        json_field(line, sizeof line, &len, "room", f->room);
+        json_field(line, sizeof line, &len, "player", f->player);
+        json_field(line, sizeof line, &len, "reason", f->reason);
         json_field(line, sizeof line, &len, "msg", msg);
         fprintf(lg->out, "%s}\n", line);
     } else {
@@ -119,7 +125,7 @@ void sv_logf(const sv_log *lg, int level, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    emit(lg, level, NULL, NULL, NULL, NULL, fmt, ap);
+    emit(lg, level, NULL, &(sv_log_fields){0}, fmt, ap);
     va_end(ap);
 }
 
@@ -130,6 +136,16 @@ void sv_loge(const sv_log *lg, int level, const char *event, const char *room, c
         return;
     va_list ap;
     va_start(ap, fmt);
-    emit(lg, level, event, room, player, reason, fmt, ap);
+    emit(lg, level, event, &(sv_log_fields){.room = room, .player = player, .reason = reason}, fmt, ap);
+    va_end(ap);
+}
+
+void sv_logx(const sv_log *lg, int level, const char *event, const sv_log_fields *f, const char *fmt, ...)
+{
+    if (!lg || level > lg->level || level <= SV_LOG_OFF)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    emit(lg, level, event, f ? f : &(sv_log_fields){0}, fmt, ap);
     va_end(ap);
 }

@@ -30,6 +30,16 @@ void sv_logf(const sv_log *lg, int level, const char *fmt, ...) __attribute__((f
 void sv_loge(const sv_log *lg, int level, const char *event, const char *room, const char *player,
              const char *reason, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 
+/* The JSON fields of a line about one client (NULL or 0: left out):
+ * "client" (its number, #N in the text), "addr" (IP:port), "room",
+ * "player" (its name) and "reason". Text formats print only the message. */
+typedef struct sv_log_fields {
+    unsigned client;
+    const char *addr, *room, *player, *reason;
+} sv_log_fields;
+void sv_logx(const sv_log *lg, int level, const char *event, const sv_log_fields *f, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
 #define SV_LOG_ON(lg, lvl) ((lg)->level >= (lvl))
 
 #endif

@@ -2,15 +2,17 @@
 #include "sv_loglimit.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "sv.h"
 
-void sv_logf_limited(const sv_log *lg, sv_loglimit *lim, uint64_t now_ms, int level, const char *event,
-                     const char *fmt, ...)
+/* True when the window has room for one more line (the line must then be
+ * written); counts the line left out otherwise. */
+static bool take(const sv_log *lg, sv_loglimit *lim, uint64_t now_ms, int level)
 {
     if (!lg || level > lg->level || level <= SV_LOG_OFF)
-        return;
+        return false;
     if (now_ms - lim->window_start_ms >= SV_LOGLIMIT_WINDOW_MS || now_ms < lim->window_start_ms) {
         lim->window_start_ms = now_ms;
         lim->lines = 0;
@@ -18,17 +20,42 @@ void sv_logf_limited(const sv_log *lg, sv_loglimit *lim, uint64_t now_ms, int le
     if (lim->lines >= SV_LOGLIMIT_BURST) {
         lim->dropped++;
         lim->dropped_total++;
-        return;
+        return false;
     }
     lim->lines++;
+    return true;
+}
+
+static void put(const sv_log *lg, sv_loglimit *lim, int level, const char *event, const sv_log_fields *f,
+                const char *fmt, va_list ap)
+{
     char msg[400];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    if (lim->dropped)
+        sv_logx(lg, level, event, f, "%s (and %u similar lines left out)", msg, lim->dropped);
+    else
+        sv_logx(lg, level, event, f, "%s", msg);
+    lim->dropped = 0;
+}
+
+void sv_logf_limited(const sv_log *lg, sv_loglimit *lim, uint64_t now_ms, int level, const char *event,
+                     const char *fmt, ...)
+{
+    if (!take(lg, lim, now_ms, level))
+        return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    put(lg, lim, level, event, NULL, fmt, ap);
     va_end(ap);
-    if (lim->dropped)
-        sv_loge(lg, level, event, NULL, NULL, NULL, "%s (and %u similar lines left out)", msg, lim->dropped);
-    else
-        sv_loge(lg, level, event, NULL, NULL, NULL, "%s", msg);
-    lim->dropped = 0;
+}
+
+void sv_logx_limited(const sv_log *lg, sv_loglimit *lim, uint64_t now_ms, int level, const char *event,
+                     const sv_log_fields *f, const char *fmt, ...)
+{
+    if (!take(lg, lim, now_ms, level))
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    put(lg, lim, level, event, f, fmt, ap);
+    va_end(ap);
 }

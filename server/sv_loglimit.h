@@ -25,4 +25,8 @@ typedef struct sv_loglimit {
 void sv_logf_limited(const sv_log *lg, sv_loglimit *lim, uint64_t now_ms, int level, const char *event,
                      const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
+/* The same with a client's JSON fields (sv_log.h). */
+void sv_logx_limited(const sv_log *lg, sv_loglimit *lim, uint64_t now_ms, int level, const char *event,
+                     const sv_log_fields *f, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+
 #endif

@@ -2,6 +2,7 @@
 #include "sv_opts.h"
 
 #include <arpa/inet.h>
+#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -488,6 +489,24 @@ bool sv_opt_equal(const sv_opt *o, const sv_config *a, const sv_config *b)
     sv_opt_get(o, a, x, sizeof x);
     sv_opt_get(o, b, y, sizeof y);
     return strcmp(x, y) == 0;
+}
+
+int sv_opts_apply_reloadable(sv_config *dst, const sv_config *src)
+{
+    int changed = 0;
+    char v[128], why[96];
+    for (size_t i = 0; i < sv_opts_count; i++) {
+        const sv_opt *o = &sv_opts[i];
+        if (!o->reload || sv_opt_equal(o, dst, src))
+            continue;
+        sv_opt_get(o, src, v, sizeof v);
+        /* src passed sv_config_check: its own text always reads back. */
+        const char *bad = sv_opt_set(o, dst, v, why, sizeof why);
+        assert(!bad);
+        (void)bad;
+        changed++;
+    }
+    return changed;
 }
 
 /* Values with surrounding blanks, or empty, are quoted so they read back. */

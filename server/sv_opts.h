@@ -58,6 +58,10 @@ const char *sv_opt_parse_hostport(const char *v, char ip[16], int *port);
 /* The value as the config file writes it. */
 void sv_opt_get(const sv_opt *o, const sv_config *cfg, char *buf, size_t n);
 bool sv_opt_equal(const sv_opt *o, const sv_config *a, const sv_config *b);
+/* Copies every setting the table marks reload from src onto dst, through
+ * its own writer and reader (so a new reloadable key needs nothing more):
+ * the one path SIGHUP takes. Returns how many values changed. */
+int sv_opts_apply_reloadable(sv_config *dst, const sv_config *src);
 
 /* Writers for --print-config (the effective settings, in the file's format),
  * --print-config-doc (the Markdown reference in docs/server.md) and the

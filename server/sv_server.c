@@ -10,6 +10,7 @@
 #include "secrand.h"
 #include "st_writer.h"
 #include "sv_internal.h"
+#include "sv_opts.h"
 #include "sv_spechost.h"
 #include "util.h"
 
@@ -251,7 +252,7 @@ void sv_close_client(sv_t *sv, sv_client *c, const char *why)
 {
     if (c->state == SV_CL_CLOSING || c->state == SV_CL_FREE)
         return;
-    sv_loge(&sv->log, SV_LOG_INFO, "disconnecting", NULL, c->name, why,
+    sv_logx(&sv->log, SV_LOG_INFO, "disconnecting", SV_CLIENT_FIELDS(c, NULL, why),
             "client #%u %s (%s): disconnecting: %s", c->id, c->addr, c->name[0] ? c->name : "-", why);
     /* Leave the room now: the slot goes into its grace period like any
      * other drop, and the opponent hears of it at once. */
@@ -270,12 +271,12 @@ void sv_bad_message(sv_t *sv, sv_client *c, int code, const char *why)
     c->bad++;
     /* Each is answered (at most max_bad answers before the kick); the first
      * is worth a warning, the rest are summed up by the kick line. */
-    sv_loge(&sv->log, c->bad == 1 ? SV_LOG_WARN : SV_LOG_DEBUG, "bad_message", NULL, c->name, why,
+    sv_logx(&sv->log, c->bad == 1 ? SV_LOG_WARN : SV_LOG_DEBUG, "bad_message", SV_CLIENT_FIELDS(c, NULL, why),
             "client #%u %s: bad message (%s), %u so far", c->id, c->addr, why, c->bad);
     if (c->bad >= (uint32_t)sv->cfg.max_bad) {
         sv->st.kicked++;
         sv_send_error(sv, c, WIRE_ERROR, code, "too many bad messages: disconnecting");
-        sv_loge(&sv->log, SV_LOG_WARN, "kicked", NULL, c->name, "too many bad messages",
+        sv_logx(&sv->log, SV_LOG_WARN, "kicked", SV_CLIENT_FIELDS(c, NULL, "too many bad messages"),
                 "client #%u %s: %u bad messages, kicked", c->id, c->addr, c->bad);
         sv_close_client(sv, c, "too many bad messages");
     } else {
@@ -305,8 +306,9 @@ void sv_client_open(sv_t *sv, sv_client *c, uint32_t host, uint16_t port)
     snprintf(c->addr, sizeof c->addr, "%s:%u", ip, (unsigned)port);
     sv->st.connects++;
     sv->st.peers_now++;
-    sv_loge(&sv->log, SV_LOG_INFO, "connected", NULL, NULL, NULL, "client #%u %s connected%s (%d peers)",
-            c->id, c->addr, gen ? " to the spectator port" : "", sv->st.peers_now);
+    sv_logx(&sv->log, SV_LOG_INFO, "connected", SV_CLIENT_FIELDS(c, NULL, NULL),
+            "client #%u %s connected%s (%d peers)", c->id, c->addr, gen ? " to the spectator port" : "",
+            sv->st.peers_now);
 }
 
 static void on_connect(sv_t *sv, ENetPeer *peer)
@@ -332,7 +334,7 @@ void sv_client_gone(sv_t *sv, sv_client *c)
     sv->st.peers_now--;
     if (c->welcomed)
         sv->active--;
-    sv_loge(&sv->log, SV_LOG_INFO, "disconnected", NULL, c->name, NULL,
+    sv_logx(&sv->log, SV_LOG_INFO, "disconnected", SV_CLIENT_FIELDS(c, NULL, NULL),
             "client #%u %s (%s) disconnected (%d peers)", c->id, c->addr, c->name[0] ? c->name : "-",
             sv->st.peers_now);
     discard_late(sv, c);
@@ -691,6 +693,11 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
     /* How long the longest step kept the socket unread: the figure to
      * compare with how long the socket buffer lasts at full load. */
     uint64_t work = mr_now_us() - work0;
+    int b = 0;
+    while (b < SV_LAG_HIST_BUCKETS - 1 && work > sv_lag_hist_bounds_us[b])
+        b++;
+    sv->st.lag_hist[b]++;
+    sv->st.lag_us_sum += work;
     sv->st.steps++;
     if (work > sv->st.max_step_us)
         sv->st.max_step_us = work;
@@ -846,9 +853,15 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
         return NULL;
     }
     addr.port = (enet_uint16)cfg->port;
+    errno = 0;
     sv->host = enet_host_create(&addr, (size_t)cfg->max_clients + SV_SPARE_PEERS, WIRE_CHANNELS, 0, 0);
     if (!sv->host) {
-        *err = "cannot bind the game port (in use, or a bad address?)";
+        /* The address, the port and the system's reason (errno of bind). */
+        static _Thread_local char why_bind[160];
+        int e = errno;
+        snprintf(why_bind, sizeof why_bind, "cannot bind the game port %s:%d: %s", cfg->bind_addr, cfg->port,
+                 e ? strerror(e) : "ENet could not create the host");
+        *err = why_bind;
         sv_destroy(sv);
         return NULL;
     }
@@ -984,25 +997,13 @@ void sv_destroy(sv_t *sv)
 
 void sv_reconfigure(sv_t *sv, const sv_config *cfg)
 {
-    sv_config *c = &sv->cfg;
-    c->progress_hold_ms = cfg->progress_hold_ms;
-    c->kind = cfg->kind;
-    c->w = cfg->w;
-    c->h = cfg->h;
-    c->diff = cfg->diff;
-    c->countdown_ms = cfg->countdown_ms;
-    c->grace_ms = cfg->grace_ms;
-    c->series = cfg->series;
-    c->msg_rate = cfg->msg_rate;
-    c->msg_burst = cfg->msg_burst;
-    c->max_bad = cfg->max_bad;
-    c->room_spectators = cfg->room_spectators;
-    c->max_spectators = cfg->max_spectators;
-    c->spectator_batch_ms = cfg->spectator_batch_ms;
-    c->drain_timeout_ms = cfg->drain_timeout_ms;
-    c->log_moves = cfg->log_moves;
-    c->log_level = cfg->log_level;
-    sv->log.level = cfg->log_level;
+    sv_opts_apply_reloadable(&sv->cfg, cfg);
+    sv->log.level = sv->cfg.log_level;
+}
+
+const sv_config *sv_config_in_use(const sv_t *sv)
+{
+    return &sv->cfg;
 }
 
 const struct sv_log *sv_logger(const sv_t *sv)
@@ -1041,6 +1042,10 @@ void sv_get_stats(const sv_t *sv, sv_stats *out)
 {
     *out = sv->st;
     out->quick_waiting = sv->quickq ? sv_quick_count(sv->quickq) : 0;
+    out->max_clients = sv->cfg.max_clients;
+    out->max_rooms = sv->cfg.max_rooms;
+    out->puzzle_mem_budget = (size_t)sv->cfg.puzzle_mem_mb << 20;
+    out->records_on = sv->store != NULL;
     if (sv->host) {
         out->udp_in = sv->host->totalReceivedPackets;
         out->udp_out = sv->host->totalSentPackets;

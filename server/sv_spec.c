@@ -309,8 +309,9 @@ bool sv_spec_refuse_full(sv_t *sv, sv_client *c, const sv_room *room)
     if (!full)
         return false;
     sv->st.watch_refused++;
-    sv_logf_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "watch_refused",
-                    "client #%u %s: watching room %s refused: %s", c->id, c->addr, room->code, full);
+    sv_logx_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "watch_refused",
+                    SV_CLIENT_FIELDS(c, room->code, full), "client #%u %s: watching room %s refused: %s",
+                    c->id, c->addr, room->code, full);
     sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_WATCH_FULL, full);
     return true;
 }

@@ -3,9 +3,11 @@
 #define _GNU_SOURCE /* syscall(SYS_gettid): a thread's own priority */
 #include "sv_spechost.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -361,9 +363,18 @@ static void *run(void *arg)
 
 sv_sph *sv_sph_create(const sv_sph_opts *o, const char **err)
 {
+    errno = 0;
     ENetHost *host = enet_host_create(&o->addr, o->peers, o->channels, 0, 0);
     if (!host) {
-        *err = "cannot bind the spectator port (in use, or a bad address?)";
+        /* The address, the port and the system's reason (errno of bind). */
+        static _Thread_local char why[160];
+        int e = errno;
+        char ip[INET_ADDRSTRLEN] = "?";
+        struct in_addr a = {.s_addr = o->addr.host};
+        inet_ntop(AF_INET, &a, ip, sizeof ip);
+        snprintf(why, sizeof why, "cannot bind the spectator port %s:%u: %s", ip, (unsigned)o->addr.port,
+                 e ? strerror(e) : "ENet could not create the host");
+        *err = why;
         return NULL;
     }
     host->maximumPacketSize = o->packet_max;

@@ -79,3 +79,8 @@ void sv_print_stats(const sv_t *sv, FILE *f)
             s.moves_validated ? cpu * 1e6 / (double)s.moves_validated : 0.0, (unsigned long long)s.bad_msgs,
             (unsigned long long)s.kicked, s.room_bytes);
 }
+
+const uint32_t sv_lag_hist_bounds_us[SV_LAG_HIST_BUCKETS - 1] = {100,   250,   500,   1000,   2500,  5000,
+                                                                 10000, 25000, 50000, 100000, 250000};
+const char *const sv_gen_refusal_names[SV_GEN_REFUSALS] = {
+    "memory", "address_memory", "budget", "address_budget", "queue_full", "addresses_full"};

@@ -12,6 +12,7 @@
 
 #include "st_engine.h"
 #include "st_writer.h"
+#include "sv_log.h"
 #include "util.h"
 
 #define DB_FILE "matches.db"
@@ -114,22 +115,22 @@ void svc_db_close(struct st_writer *w)
     lock_fd = -1;
 }
 
-int svc_db_open(const sv_config *cfg, st_writer **w, char *path, size_t pathlen)
+int svc_db_open(const sv_config *cfg, const sv_log *lg, st_writer **w, char *path, size_t pathlen)
 {
     *w = NULL;
     bool explicit = cfg->db[0] != '\0';
     const char *why = svc_db_path(cfg, path, pathlen);
     if (why) {
-        fprintf(stderr,
-                "mazerace-server: match database: %s; running without records (--db PATH to choose)\n", why);
+        sv_loge(lg, SV_LOG_WARN, "db_warning", NULL, NULL, NULL,
+                "match database: %s; running without records (--db PATH to choose)", why);
         return 0;
     }
     if (!path[0])
         return 0; /* --db none */
     if (!explicit && make_parent(path) != 0) {
-        fprintf(stderr,
-                "mazerace-server: match database %s: cannot create its directory: %s; running "
-                "without records (--db PATH or --db none to choose)\n",
+        sv_loge(lg, SV_LOG_WARN, "db_warning", NULL, NULL, NULL,
+                "match database %s: cannot create its directory: %s; running "
+                "without records (--db PATH or --db none to choose)",
                 path, strerror(errno));
         return 0;
     }
@@ -138,30 +139,35 @@ int svc_db_open(const sv_config *cfg, st_writer **w, char *path, size_t pathlen)
     bool file = strncmp(path, "postgres", 8) != 0 || !strstr(path, "://");
     if (file && lock_db(path, err, sizeof err) != 0) {
         if (explicit) {
-            fprintf(stderr, "mazerace-server: --db %s: %s\n", path, err);
+            char from[300];
+            sv_cli_origin("db", from, sizeof from);
+            sv_loge(lg, SV_LOG_ERROR, "db_failed", NULL, NULL, NULL, "db %s (from %s): %s", path, from, err);
             return 2;
         }
-        fprintf(stderr, "mazerace-server: error: match database %s: %s; running without records\n", path,
-                err);
+        sv_loge(lg, SV_LOG_WARN, "db_warning", NULL, NULL, NULL,
+                "match database %s: %s; running without records", path, err);
         return 0;
     }
     st *s = st_open(path, ST_OPEN_CREATE, err, sizeof err);
     if (!s) {
         if (explicit) {
-            fprintf(stderr, "mazerace-server: --db: %s\n", err); /* st_open's messages hide a password */
+            char from[300];
+            sv_cli_origin("db", from, sizeof from);
+            /* st_open's messages hide a password */
+            sv_loge(lg, SV_LOG_ERROR, "db_failed", NULL, NULL, NULL, "db (from %s): %s", from, err);
             return 2;
         }
-        fprintf(stderr,
-                "mazerace-server: match database: %s; running without records (--db PATH or "
-                "--db none to choose)\n",
+        sv_loge(lg, SV_LOG_WARN, "db_warning", NULL, NULL, NULL,
+                "match database: %s; running without records (--db PATH or "
+                "--db none to choose)",
                 err);
         return 0;
     }
     bool network = strcmp(st_backend_name(s), "sqlite") != 0;
     if (!network && cfg->db_spool[0])
-        fprintf(stderr,
-                "mazerace-server: warning: --db-spool %s is ignored: only a PostgreSQL --db uses a "
-                "spool (an SQLite file is written directly)\n",
+        sv_loge(lg, SV_LOG_WARN, "db_warning", NULL, NULL, NULL,
+                "--db-spool %s is ignored: only a PostgreSQL --db uses a "
+                "spool (an SQLite file is written directly)",
                 cfg->db_spool);
     char down[512] = ""; /* why the first connection failed, when it did */
     if (network && st_unavailable(s))
@@ -170,7 +176,8 @@ int svc_db_open(const sv_config *cfg, st_writer **w, char *path, size_t pathlen)
     char shown[512];
     st_location_text(path, shown, sizeof shown);
     if (!*w) {
-        fprintf(stderr, "mazerace-server: match database %s: cannot start its thread\n", shown);
+        sv_loge(lg, SV_LOG_ERROR, "db_failed", NULL, NULL, NULL, "match database %s: cannot start its thread",
+                shown);
         return explicit ? 2 : 0;
     }
     /* A network database may be out of reach for a while: records wait in
@@ -182,7 +189,9 @@ int svc_db_open(const sv_config *cfg, st_writer **w, char *path, size_t pathlen)
         if (cfg->db_spool[0]) {
             snprintf(spool, sizeof spool, "%s", cfg->db_spool);
             if (!st_writer_spool(*w, spool, err, sizeof err)) { /* named by the operator: a start error */
-                fprintf(stderr, "mazerace-server: --db-spool: %s\n", err);
+                char from[300];
+                sv_cli_origin("db_spool", from, sizeof from);
+                sv_loge(lg, SV_LOG_ERROR, "db_failed", NULL, NULL, NULL, "db_spool (from %s): %s", from, err);
                 st_writer_destroy(*w);
                 *w = NULL;
                 return 2;
@@ -192,18 +201,18 @@ int svc_db_open(const sv_config *cfg, st_writer **w, char *path, size_t pathlen)
             snprintf(slash ? slash + 1 : spool, sizeof spool - (size_t)(slash ? slash + 1 - spool : 0),
                      "matches.spool");
             if (!st_writer_spool(*w, spool, err, sizeof err))
-                fprintf(stderr,
-                        "mazerace-server: spool %s: %s; records are lost while the database is down\n", spool,
-                        err);
+                sv_loge(lg, SV_LOG_WARN, "db_warning", NULL, NULL, NULL,
+                        "spool %s: %s; records are lost while the database is down", spool, err);
         } else {
-            fprintf(stderr, "mazerace-server: no directory for a spool: records are lost while the database "
-                            "is down\n");
+            sv_loge(lg, SV_LOG_WARN, "db_warning", NULL, NULL, NULL,
+                    "no directory for a spool: records are lost while the database "
+                    "is down");
         }
     }
     if (down[0])
-        fprintf(stderr,
-                "mazerace-server: warning: match database out of reach at start: %s; the server runs and "
-                "keeps records in the spool until it answers\n",
+        sv_loge(lg, SV_LOG_WARN, "db_warning", NULL, NULL, NULL,
+                "match database out of reach at start: %s; the server runs and "
+                "keeps records in the spool until it answers",
                 down);                    /* st_open's messages name the database (without its password) */
     snprintf(path, pathlen, "%s", shown); /* for the log: no password */
     return 0;

@@ -23,12 +23,15 @@ const char *svc_db_path(const sv_config *cfg, char *buf, size_t n);
 /* Opens the server's store and starts its writer thread. *w is NULL when
  * there is to be no database (cfg->db is none). Returns 0, or 2 when the
  * database was named explicitly (flag or config file) and cannot be used;
- * a default database that cannot be used is reported on stderr and the
- * server runs without records (*w NULL). An SQLite file is locked
+ * a default database that cannot be used is logged as a warning (lg) and
+ * the server runs without records (*w NULL). An SQLite file is locked
  * (FILE.lock, flock, held until svc_db_close or exit): one that another
- * server holds is such a database that cannot be used. */
+ * server holds is such a database that cannot be used. Errors go to lg at
+ * error level. */
 /* path gets the location as the log may show it (no password). */
-int svc_db_open(const sv_config *cfg, struct st_writer **w, char *path, size_t pathlen);
+struct sv_log;
+int svc_db_open(const sv_config *cfg, const struct sv_log *lg, struct st_writer **w, char *path,
+                size_t pathlen);
 /* Stores what is still queued and closes the database (accepts NULL). */
 void svc_db_close(struct st_writer *w);
 

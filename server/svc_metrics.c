@@ -3,6 +3,7 @@
 #include "svc_metrics.h"
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <linux/sock_diag.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
@@ -11,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include "puzzle.h"
 #include "sv_opts.h"
@@ -68,6 +71,109 @@ static double socket_drops(int fd)
     if (fd < 0 || getsockopt(fd, SOL_SOCKET, SO_MEMINFO, mem, &len) != 0 || len <= SK_MEMINFO_DROPS * 4)
         return 0;
     return mem[SK_MEMINFO_DROPS];
+}
+
+/* A histogram from per-bucket counts (not cumulative), bounds in us. */
+static void histogram(textbuf *b, const char *name, const char *help, const uint64_t *counts,
+                      const uint32_t *bounds_us, int n, double sum_s)
+{
+    put(b, "# HELP %s %s\n# TYPE %s histogram\n", name, help, name);
+    uint64_t cum = 0;
+    for (int i = 0; i < n; i++) {
+        cum += counts[i];
+        if (i < n - 1)
+            put(b, "%s_bucket{le=\"%g\"} %llu\n", name, bounds_us[i] * 1e-6, (unsigned long long)cum);
+        else
+            put(b, "%s_bucket{le=\"+Inf\"} %llu\n", name, (unsigned long long)cum);
+    }
+    put(b, "%s_sum %.9f\n%s_count %llu\n", name, sum_s, name, (unsigned long long)cum);
+}
+
+/* The process_* series every Prometheus client library exports, from
+ * /proc/self (Linux): CPU, resident memory, open descriptors, start time. */
+static void process_series(textbuf *b)
+{
+    metric(b, "process_cpu_seconds_total", "counter", "Total user and system CPU time spent in seconds.",
+           sv_cpu_seconds());
+    long page = sysconf(_SC_PAGESIZE), ticks = sysconf(_SC_CLK_TCK);
+    unsigned long long size = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%llu %llu", &size, &resident) == 2) {
+            metric(b, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.",
+                   (double)resident * (double)page);
+            metric(b, "process_virtual_memory_bytes", "gauge", "Virtual memory size in bytes.",
+                   (double)size * (double)page);
+        }
+        fclose(f);
+    }
+    int fds = 0;
+    DIR *d = opendir("/proc/self/fd");
+    if (d) {
+        for (struct dirent *e; (e = readdir(d));)
+            fds += e->d_name[0] != '.';
+        closedir(d);
+        metric(b, "process_open_fds", "gauge", "Number of open file descriptors.",
+               fds - 1); /* opendir's own */
+    }
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+        metric(b, "process_max_fds", "gauge", "Maximum number of open file descriptors.",
+               (double)rl.rlim_cur);
+    /* Field 22 of /proc/self/stat: the start in clock ticks after boot;
+     * field 2 (the name) may hold blanks, so read after its ')'. */
+    char stat[1024];
+    f = fopen("/proc/self/stat", "r");
+    size_t n = f ? fread(stat, 1, sizeof stat - 1, f) : 0;
+    if (f)
+        fclose(f);
+    stat[n] = '\0';
+    const char *p = strrchr(stat, ')');
+    unsigned long long start_ticks = 0;
+    int field = 2;
+    for (; p && *p && field < 22; p++)
+        if (*p == ' ')
+            field++;
+    double btime = 0;
+    f = fopen("/proc/stat", "r");
+    char line[256];
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "btime %lf", &btime) == 1)
+            break;
+    if (f)
+        fclose(f);
+    if (p && field == 22 && sscanf(p, "%llu", &start_ticks) == 1 && btime > 0 && ticks > 0)
+        metric(b, "process_start_time_seconds", "gauge",
+               "Start time of the process since unix epoch in seconds.",
+               btime + (double)start_ticks / (double)ticks);
+}
+
+/* Capacity, generation refusals, records and the loop's lag: what an
+ * alert needs beside the counters (docs/server.md, Metrics). */
+static void alerting_series(textbuf *b, const sv_stats *s)
+{
+    metric(b, "mazerace_max_players", "gauge", "Connected players the server takes (max_clients).",
+           s->max_clients);
+    metric(b, "mazerace_max_rooms", "gauge", "Rooms the server keeps open at once (max_rooms).",
+           s->max_rooms);
+    metric(b, "mazerace_puzzle_memory_budget_bytes", "gauge",
+           "Puzzle memory all rooms may hold (puzzle_mem; one address an eighth of it).",
+           (double)s->puzzle_mem_budget);
+    metric(b, "mazerace_puzzle_memory_bytes", "gauge",
+           "Estimated puzzle memory held by rooms and pending generations now.", (double)s->puzzle_bytes);
+    put(b, "# HELP mazerace_generation_refused_total Puzzle generations refused, by reason (memory and "
+           "address_memory: ERROR MEMORY; the others: ERROR BUSY).\n"
+           "# TYPE mazerace_generation_refused_total counter\n");
+    for (int r = 0; r < SV_GEN_REFUSALS; r++)
+        put(b, "mazerace_generation_refused_total{reason=\"%s\"} %llu\n", sv_gen_refusal_names[r],
+            (unsigned long long)s->gen_refused_by[r]);
+    metric(b, "mazerace_generation_pending", "gauge", "Puzzle generations queued or running.",
+           s->gen_pending);
+    metric(b, "mazerace_records_enabled", "gauge",
+           "1 when finished matches are recorded in a database, else 0.", s->records_on);
+    histogram(b, "mazerace_loop_lag_seconds",
+              "How long each game-loop step's work kept the game socket unread (after its wait).",
+              s->lag_hist, sv_lag_hist_bounds_us, SV_LAG_HIST_BUCKETS, (double)s->lag_us_sum * 1e-6);
 }
 
 static void render(svc_metrics *m, textbuf *b)
@@ -163,20 +269,11 @@ static void render(svc_metrics *m, textbuf *b)
     metric(b, "mazerace_loop_steps_total", "counter", "Server loop steps.", (double)s.steps);
     metric(b, "mazerace_cpu_seconds_total", "counter", "Process CPU time, user and system.",
            sv_cpu_seconds());
-    put(b,
-        "# HELP mazerace_move_duration_seconds Time from a move's arrival in the server loop to its replies "
-        "queued.\n# TYPE mazerace_move_duration_seconds histogram\n");
-    uint64_t cum = 0;
-    for (int i = 0; i < SV_MOVE_HIST_BUCKETS; i++) {
-        cum += s.move_hist[i];
-        if (i < SV_MOVE_HIST_BUCKETS - 1)
-            put(b, "mazerace_move_duration_seconds_bucket{le=\"%g\"} %llu\n",
-                sv_move_hist_bounds_us[i] * 1e-6, (unsigned long long)cum);
-        else
-            put(b, "mazerace_move_duration_seconds_bucket{le=\"+Inf\"} %llu\n", (unsigned long long)cum);
-    }
-    put(b, "mazerace_move_duration_seconds_sum %.9f\nmazerace_move_duration_seconds_count %llu\n",
-        (double)s.move_ns_sum * 1e-9, (unsigned long long)cum);
+    histogram(b, "mazerace_move_duration_seconds",
+              "Time from a move's arrival in the server loop to its replies queued.", s.move_hist,
+              sv_move_hist_bounds_us, SV_MOVE_HIST_BUCKETS, (double)s.move_ns_sum * 1e-9);
+    alerting_series(b, &s);
+    process_series(b);
 }
 
 static enum MHD_Result reply(struct MHD_Connection *conn, unsigned status, const char *type, char *body,

@@ -171,7 +171,7 @@ shoot replay --replay tests/replays/maze-8x6.replay --script "$tmp/replay.txt"
 # Watching (docs/client.md, "Watching a race"): a server and two bots on
 # this machine, the game watching their race mid-way and at its end.
 srv_log="$tmp/server.log"
-"$build/server/mazerace-server" --bind 127.0.0.1 --port 0 --no-discovery --countdown 1 --log-level warn \
+"$build/server/mazerace-server" --config /dev/null --bind 127.0.0.1 --port 0 --no-discovery --countdown 1 --log-level warn \
   >"$srv_log" 2>&1 &
 srv_pid=$!
 trap 'kill "$srv_pid" 2>/dev/null; rm -rf "$tmp"' EXIT

@@ -312,16 +312,30 @@ pid_t clt_start_server(int *port, char *addr, size_t len)
     return clt_start_server_grace(2, port, addr, len, NULL, 0);
 }
 
+/* The server logging to log did not say "listening on": stopped, and
+ * the reason (its log) shown, so a test fails with a message. */
+static pid_t server_failed(pid_t pid, const char *log)
+{
+    clt_stop(pid);
+    fprintf(stderr, "%s did not start (no \"listening on\" line within 10 s); its output (%s):\n",
+            MR_SERVER_BIN, log);
+    FILE *f = fopen(log, "r");
+    char line[512];
+    while (f && fgets(line, sizeof line, f))
+        fprintf(stderr, "  | %s", line);
+    if (f)
+        fclose(f);
+    return -1;
+}
+
 pid_t clt_start_server_db(const char *db, const char *log, char *addr, size_t len)
 {
     const char *argv[] = {MR_SERVER_BIN, "--bind", "127.0.0.1", "--port", "0", "--no-discovery",
                           "--countdown", "1",      "--db",      db,       NULL};
     pid_t pid = clt_spawn(argv, log);
     char rest[256];
-    if (pid < 0 || !clt_wait_for(log, "listening on 127.0.0.1:", rest, sizeof rest, 10000)) {
-        clt_stop(pid);
-        return -1;
-    }
+    if (pid < 0 || !clt_wait_for(log, "listening on 127.0.0.1:", rest, sizeof rest, 10000))
+        return server_failed(pid, log);
     snprintf(addr, len, "127.0.0.1:%d", atoi(rest));
     return pid;
 }
@@ -337,10 +351,8 @@ static pid_t start_logged(const char *const argv[], int *port, char *addr, size_
     const char *log = clt_path(name);
     pid_t pid = clt_spawn(argv, log);
     char rest[256];
-    if (pid < 0 || !clt_wait_for(log, "listening on 127.0.0.1:", rest, sizeof rest, 10000)) {
-        clt_stop(pid);
-        return -1;
-    }
+    if (pid < 0 || !clt_wait_for(log, "listening on 127.0.0.1:", rest, sizeof rest, 10000))
+        return server_failed(pid, log);
     *port = atoi(rest);
     snprintf(addr, len, "127.0.0.1:%d", *port);
     if (log_out)

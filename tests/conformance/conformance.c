@@ -43,7 +43,9 @@ static void check(const char *id, bool ok, const char *fmt, ...)
 /* ---- the server process ---- */
 
 static pid_t server_pid;
-static char db_path[128]; /* the server's match database, in a temporary directory */
+static char db_path[128];  /* the server's match database, in a temporary directory */
+static char tmp_dir[64];   /* that directory, removed at exit */
+static char log_path[160]; /* the server's stderr, shown when it does not start */
 
 static void stop_server(void)
 {
@@ -70,8 +72,8 @@ static uint16_t start_server(const char *bin, const char *db, const char *specta
         prctl(PR_SET_PDEATHSIG, SIGTERM);
         dup2(fds[1], 1);
         if (!getenv("MR_TEST_SERVER_LOG")) {
-            int nul = open("/dev/null", O_WRONLY);
-            dup2(nul, 2);
+            int log = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+            dup2(log >= 0 ? log : open("/dev/null", O_WRONLY), 2);
         }
         close(fds[0]);
         execl(bin, bin, "--bind", "127.0.0.1", "--port", "0", "--no-discovery", "--countdown", "0.3",
@@ -103,6 +105,40 @@ static uint16_t start_server(const char *bin, const char *db, const char *specta
     }
     close(fds[0]);
     return 0;
+}
+
+static void remove_tmp_dir(void)
+{
+    char rm[200];
+    snprintf(rm, sizeof rm, "rm -rf '%s'", tmp_dir);
+    if (tmp_dir[0] && system(rm) != 0)
+        fprintf(stderr, "conformance: could not remove %s\n", tmp_dir);
+}
+
+/* start_server, or the end of the run with a message saying why (the
+ * server's own stderr): no check can run without a server, and none may
+ * go on with port 0. */
+static uint16_t must_start_server(const char *bin, const char *db, const char *spectators)
+{
+    uint16_t p = start_server(bin, db, spectators);
+    if (p)
+        return p;
+    int status = 0;
+    if (server_pid > 0 && waitpid(server_pid, &status, WNOHANG) == server_pid)
+        server_pid = 0;
+    stop_server();
+    fprintf(stderr, "conformance: %s did not start (no \"listening on\" line within %d ms)", bin, WAIT_MS);
+    if (WIFEXITED(status))
+        fprintf(stderr, ", exit status %d", WEXITSTATUS(status));
+    fprintf(stderr, "; its stderr:\n");
+    FILE *f = fopen(log_path, "r");
+    char line[512];
+    while (f && fgets(line, sizeof line, f))
+        fprintf(stderr, "  | %s", line);
+    if (f)
+        fclose(f);
+    printf("conformance: %d passed, %d failed, then the server did not start\n", passes, fails);
+    exit(1);
 }
 
 /* ---- small senders ---- */
@@ -1181,7 +1217,7 @@ static void send_code(raw_client *c, int type, const char *code)
 static void check_spectator_port(const char *bin)
 {
     stop_server();
-    port = start_server(bin, db_path, "0");
+    port = must_start_server(bin, db_path, "0");
     bool up = port && spec_port && spec_port != port;
     check("WATCH-7", up, "a server started with --spectator-port 0 prints a spectator port of its own (%u)",
           (unsigned)spec_port);
@@ -1374,7 +1410,7 @@ static void check_records(const char *bin)
 
     /* A server that keeps no records says so. */
     stop_server();
-    port = start_server(bin, "none", "off");
+    port = must_start_server(bin, "none", "off");
     raw_client *c = port ? hello_client("fay") : NULL;
     bool none = false;
     if (c) {
@@ -1393,22 +1429,19 @@ int main(int argc, char **argv)
         return 2;
     }
     signal(SIGPIPE, SIG_IGN);
-    char dir[] = "/tmp/mr_conformance_XXXXXX";
-    if (!mkdtemp(dir)) {
+    snprintf(tmp_dir, sizeof tmp_dir, "/tmp/mr_conformance_XXXXXX");
+    if (!mkdtemp(tmp_dir)) {
         perror("conformance: mkdtemp");
         return 1;
     }
-    snprintf(db_path, sizeof db_path, "%s/matches.db", dir);
+    atexit(remove_tmp_dir);
+    snprintf(db_path, sizeof db_path, "%s/matches.db", tmp_dir);
+    snprintf(log_path, sizeof log_path, "%s/server.log", tmp_dir);
     /* The diagrams and WATCH-0..6 run against spectators on the game port
      * (--spectator-port off), where a WATCH is answered by the room itself;
      * check_spectator_port then restarts the server with a spectator port
      * of its own for WATCH-7 and WATCH-8 (and the records, which follow). */
-    port = start_server(argv[1], db_path, "off");
-    if (!port) {
-        fprintf(stderr, "conformance: could not start %s\n", argv[1]);
-        stop_server();
-        return 1;
-    }
+    port = must_start_server(argv[1], db_path, "off");
     printf("conformance: %s on 127.0.0.1:%u, protocol version %d\n", argv[1], (unsigned)port, WIRE_VERSION);
     int flows = run_flows(argv[2]);
     check("FLOW-count", flows >= 5, "%d sequence diagrams found in %s", flows, argv[2]);
@@ -1421,10 +1454,6 @@ int main(int argc, char **argv)
     check_spectator_port(argv[1]);
     check_records(argv[1]); /* last: it restarts the server */
     stop_server();
-    char rm[200];
-    snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
-    if (system(rm) != 0)
-        fprintf(stderr, "conformance: could not remove %s\n", dir);
     printf("conformance: %d passed, %d failed\n", passes, fails);
     return fails ? 1 : 0;
 }

@@ -228,7 +228,14 @@ int it_server_start(it_proc *p, const char *path, const char *const extra[])
         return -1;
     char line[512];
     if (!it_proc_expect(p, "listening on", line, sizeof line, 10000, "server")) {
-        fprintf(stderr, "server did not report its port\n");
+        /* Its own words are above, tagged [server]; say how it ended. */
+        int code = -1;
+        bool ended = it_proc_wait(p, 1000, &code, "server");
+        if (ended)
+            fprintf(stderr, "%s did not start: exit status %d (its error is above, tagged [server])\n", path,
+                    code);
+        else
+            fprintf(stderr, "%s did not start: no \"listening on\" line within 10 s\n", path);
         it_proc_cleanup(p);
         return -1;
     }

@@ -102,6 +102,16 @@ void send_move(raw_client *c, uint32_t seq, pz_move mv)
     raw_send_msg(c, &m);
 }
 
+void send_create(raw_client *c, int kind, int w, int h, int diff)
+{
+    wire_msg m;
+    memset(&m, 0, sizeof m);
+    m.type = WIRE_CREATE_ROOM;
+    m.create.params = (pz_params){.kind = kind, .w = w, .h = h, .diff = diff};
+    m.create.series_len = 1;
+    raw_send_msg(c, &m);
+}
+
 /* Creates a room on GAME_ID; returns its code in code. */
 void create_room(raw_client *c, char code[WIRE_ROOM_CODE_LEN + 1])
 {

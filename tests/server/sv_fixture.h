@@ -38,6 +38,8 @@ raw_client *join_server(fixture *f, const char *name);
 void send_simple(raw_client *c, int type);
 void send_ready(raw_client *c);
 void send_move(raw_client *c, uint32_t seq, pz_move mv);
+/* CREATE_ROOM by parameters (a best-of-1 series); the answer is the caller's to wait for. */
+void send_create(raw_client *c, int kind, int w, int h, int diff);
 /* Creates a room on GAME_ID; returns its code in code. */
 void create_room(raw_client *c, char code[WIRE_ROOM_CODE_LEN + 1]);
 void join_room(raw_client *c, const char *code, int want_slot);

@@ -15,16 +15,6 @@
 #include "sv_fixture.h"
 #include "util.h"
 
-static void send_create(raw_client *c, int kind, int w, int h, int diff)
-{
-    wire_msg m;
-    memset(&m, 0, sizeof m);
-    m.type = WIRE_CREATE_ROOM;
-    m.create.params = (pz_params){.kind = kind, .w = w, .h = h, .diff = diff};
-    m.create.series_len = 1;
-    raw_send_msg(c, &m);
-}
-
 static bool gen_busy(const sv_stats *s)
 {
     return s->gen_pending > 0;

@@ -30,7 +30,7 @@ bot_bin=${BOT:-$(find "$build" -name mazerace-bot -type f -perm -u+x | head -1)}
 atk_bin=$(find "$build" -name mazerace-attack -type f -perm -u+x | head -1)
 
 run() { # label, attack (0/1)
-  "$srv_bin" --port 0 --no-discovery --log-level warn --stats >"$work/srv.out" 2>"$work/srv.err" &
+  "$srv_bin" --config /dev/null --port 0 --no-discovery --log-level warn --stats >"$work/srv.out" 2>"$work/srv.err" &
   server_pid=$!
   local port=
   for _ in $(seq 1 100); do

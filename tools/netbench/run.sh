@@ -147,7 +147,7 @@ run_ours() { # k window [variant-flags [bot-flags]]: the variant's RESULT lines 
   # Same socket buffers and peer capacity as enet_echo -b 4096 -k K (+8 slots).
   local agones_env=
   case " ${SERVER_ARGS:-} $variant " in *" --agones "*) [ -n "$mock_port" ] && agones_env="AGONES_SDK_HTTP_PORT=$mock_port" ;; esac
-  env $agones_env "$srv_bin" --bind 127.0.0.1 --port 0 --no-discovery --countdown 1 --max-clients "$cap" \
+  env $agones_env "$srv_bin" --config /dev/null --bind 127.0.0.1 --port 0 --no-discovery --countdown 1 --max-clients "$cap" \
     --max-rooms "$rooms" --sockbuf 4096 --log-level warn --db none $gen_budget ${scrape:+--metrics 127.0.0.1:0} ${SERVER_ARGS:-} $variant >"$log" 2>&1 &
   server_pid=$!
   for _ in $(seq 1 100); do

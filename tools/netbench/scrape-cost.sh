@@ -13,7 +13,7 @@ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMR_TESTS=OFF -D
 cmake --build "$build" --target mazerace-server -j2 >/dev/null
 srv=$(find "$build" -name mazerace-server -type f -perm -u+x | head -1)
 log=$(mktemp)
-"$srv" --bind 127.0.0.1 --port 0 --no-discovery --metrics 127.0.0.1:0 --log-level warn >"$log" 2>&1 &
+"$srv" --config /dev/null --bind 127.0.0.1 --port 0 --no-discovery --metrics 127.0.0.1:0 --log-level warn >"$log" 2>&1 &
 pid=$!
 trap 'kill -INT $pid 2>/dev/null || true; wait $pid 2>/dev/null || true; rm -f "$log"' EXIT
 mport=
