@@ -1157,6 +1157,7 @@ static void room_job_done(sv_t *sv, sv_gen_job *j)
     /* Quick match may fill it from now on (its owner alone in it), and so
      * may it a LAN host's room (sv_config.quick_rooms). */
     room->quick = j->quick || sv->cfg.quick_rooms;
+    room->made_by_quick = j->quick;
     if (room->quick && room->m)
         quick_offer(sv, room);
 }

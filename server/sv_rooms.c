@@ -148,6 +148,7 @@ sv_room *sv_rooms_add_code(sv_rooms *t, match *m, uint64_t now_ms, const char *c
     room->nspec = 0;
     room->quick = false;
     room->quick_at = 0;
+    room->made_by_quick = false;
     room->reserved_until = 0;
     room->serial = ++t->serial;
     room->puzzle_bytes = 0;

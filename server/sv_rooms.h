@@ -24,6 +24,7 @@ typedef struct sv_room {
     int next_free;                         /* free list link, -1 at the end */
     bool quick;                            /* quick match may seat players in it (docs/racing.md) */
     int quick_at;                          /* its entry in the quick-match queue, 0 = none */
+    bool made_by_quick;                    /* made for quick match, not by a create request */
     /* A matchmaker's reservation (sv_reserve_room): kept open with nobody in it until then; 0 = none. */
     uint64_t reserved_until;
     uint32_t serial;     /* a new value each time the slot is used */

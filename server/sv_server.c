@@ -415,8 +415,9 @@ static const sv_room *announced_room(sv_t *sv)
     const sv_room *best = NULL;
     for (int i = 0; sv->cfg.lan_host && i < sv_rooms_capacity(sv->rooms); i++) {
         const sv_room *r = sv_rooms_at(sv->rooms, i);
-        if (r->m && !r->quick && match_phase(r->m) == MATCH_WAITING && (!r->player[0]) != (!r->player[1]) &&
-            match_puzzle(r->m) && (!best || r->created_ms < best->created_ms))
+        if (r->m && !r->made_by_quick && match_phase(r->m) == MATCH_WAITING &&
+            (!r->player[0]) != (!r->player[1]) && match_puzzle(r->m) &&
+            (!best || r->created_ms < best->created_ms))
             best = r;
     }
     return best;

@@ -1159,7 +1159,7 @@ static void test_discovery(void **ctx)
     stop(f);
 }
 
-static void send_create(raw_client *c, const char *id, int series)
+static void send_create_id(raw_client *c, const char *id, int series)
 {
     wire_msg m;
     memset(&m, 0, sizeof m);
@@ -1187,7 +1187,7 @@ static void test_discovery_details(void **ctx)
     assert_true(d1.server_id == d2.server_id);
     assert_int_equal(d1.flags, 0);
     raw_client *a = join_server(f, "ann");
-    send_create(a, "maze:9x7:hard#4", 3);
+    send_create_id(a, "maze:9x7:hard#4", 3);
     wire_msg m;
     assert_true(raw_wait(a, WIRE_ROOM_STATE, &m, WAIT_MS));
     probe_details(f, 7, &rep, &d1);
@@ -1201,7 +1201,7 @@ static void test_discovery_details(void **ctx)
     probe_details(f, 8, &rep, &d1);
     assert_int_equal(d1.flags, WIRE_DISC_HOST_GAME);
     a = join_server(f, "ann");
-    send_create(a, "maze:9x7:hard#4", 3);
+    send_create_id(a, "maze:9x7:hard#4", 3);
     assert_true(raw_wait(a, WIRE_ROOM_STATE, &m, WAIT_MS));
     char code[WIRE_ROOM_CODE_LEN + 1];
     memcpy(code, m.room.code, sizeof code);
