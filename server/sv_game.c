@@ -996,7 +996,9 @@ static void room_job_done(sv_t *sv, sv_gen_job *j)
     }
     if (!c || !j->m) {
         release_bytes(sv, j->ip, j->est_bytes, true);
-        if (c)
+        if (c && j->displaced)
+            refuse_gen(sv, c, WIRE_ERR_BUSY, j->err);
+        else if (c)
             sv_send_error(sv, c, WIRE_ERROR, j->quick ? WIRE_ERR_INTERNAL : WIRE_ERR_BAD_PARAMS,
                           j->err[0] ? j->err : "cannot make that puzzle");
         if (w)
@@ -1019,7 +1021,7 @@ void sv_game_poll_gen(sv_t *sv)
         return;
     /* Bounded by the jobs in flight (cfg.gen_queue). */
     while ((j = sv_gen_poll(sv->gen))) {
-        sv->st.gen_jobs++;
+        sv->st.gen_jobs += !j->displaced;
         sv->st.gen_cpu_us += j->cpu_us;
         int64_t diff = (int64_t)j->cpu_us - (int64_t)j->est_us; /* charge what it really cost */
         sv_client *c = &sv->clients[j->client];
