@@ -322,6 +322,11 @@ static void on_connect(sv_t *sv, ENetPeer *peer)
     peer->data = c;
 }
 
+void sv_peer_connected(sv_t *sv, ENetPeer *peer)
+{
+    on_connect(sv, peer);
+}
+
 void sv_client_gone(sv_t *sv, sv_client *c)
 {
     if (c->state == SV_CL_FREE)

@@ -58,6 +58,8 @@ void sv_print_stats(const sv_t *sv, FILE *f)
     fprintf(f, "stats socket_errors %llu\n", (unsigned long long)s.socket_errors);
     fprintf(f, "stats handshakes_dropped %llu\n", (unsigned long long)s.handshakes_dropped);
     fprintf(f, "stats handshakes_expired %llu\n", (unsigned long long)s.handshakes_expired);
+    fprintf(f, "stats handshakes_cookies %llu\n", (unsigned long long)s.handshakes_cookies);
+    fprintf(f, "stats cookie_peers %llu\n", (unsigned long long)s.cookie_peers);
     fprintf(f, "stats joins_backed_off %llu\n", (unsigned long long)s.joins_backed_off);
     fprintf(f, "stats gen_jobs %llu\n", (unsigned long long)s.gen_jobs);
     fprintf(f, "stats gen_cpu_us %llu\n", (unsigned long long)s.gen_cpu_us);

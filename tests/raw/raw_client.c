@@ -143,6 +143,11 @@ raw_client *raw_connect_from(const char *src, uint16_t port, raw_pump_fn pump, v
     return c;
 }
 
+unsigned raw_resends(const raw_client *c)
+{
+    return c->peer ? c->peer->packetsLost : 0;
+}
+
 void raw_close(raw_client *c)
 {
     if (!c)

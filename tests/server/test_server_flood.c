@@ -23,6 +23,10 @@
 /* The handshake tests run on the game port, then on the spectator port
  * (its own ENet host and thread, the same filter). */
 static bool on_spec_port;
+/* Forged CONNECTs with an ENet 1.3.17 client's MTU (1400), which the game
+ * port answers with a cookie when over its budgets; else 1392 (an older
+ * ENet's), which it drops. */
+static bool client_mtu;
 
 static void flood_config(sv_config *cfg)
 {
@@ -67,9 +71,9 @@ static size_t make_connect(uint8_t *p, uint32_t connect_id)
     n += put16(p + n, 0); /* outgoing peer ID */
     p[n++] = 0xFF;
     p[n++] = 0xFF;
-    n += put32(p + n, 1392);  /* MTU */
-    n += put32(p + n, 32768); /* window */
-    n += put32(p + n, 1);     /* channels */
+    n += put32(p + n, client_mtu ? 1400 : 1392); /* MTU */
+    n += put32(p + n, 32768);                    /* window */
+    n += put32(p + n, 1);                        /* channels */
     n += put32(p + n, 0);
     n += put32(p + n, 0);
     n += put32(p + n, 5000);
@@ -144,6 +148,46 @@ static void test_connect_during_flood(void **ctx)
     assert_true(raw_hello(d, "second", WAIT_MS));
     raw_close(c);
     raw_close(d);
+    stop(fl.f);
+}
+
+/* Issue 26: the newcomer of test_connect_during_flood got in after about
+ * 3.5 s, on ENet's third try, because its first CONNECTs were dropped with
+ * the forged ones. Now a CONNECT over the budgets is answered with a
+ * stateless cookie (sv_cookie.c): the newcomer's first CONNECT is answered
+ * and it connects without a resend, while the forged CONNECTs (made as a
+ * 1.3.17 client sends them, so answered with a cookie too) take no peer.
+ * On the old server its first CONNECT was dropped. */
+static void test_first_connect_during_flood(void **ctx)
+{
+    (void)ctx;
+    sv_config cfg;
+    flood_config(&cfg);
+    flood fl = {.f = start(&cfg), .per_pump = 20};
+    client_mtu = true;
+    while (fl.sent < FORGED - 50)
+        pump_flood(&fl);
+    fl.per_pump = 1;
+    uint64_t t0 = mr_now_us();
+    raw_client *c = raw_connect(target(fl.f), pump_flood, &fl, 12000);
+    double ms = (double)(mr_now_us() - t0) / 1000.0;
+    assert_non_null(c);
+    unsigned resends = raw_resends(c);
+    assert_true(raw_hello(c, "newcomer", WAIT_MS));
+    while (fl.sent < FORGED)
+        pump_flood(&fl);
+    client_mtu = false;
+    sv_stats st;
+    sv_get_stats(fl.f->sv, &st);
+    print_message(
+        "newcomer connected in %.1f ms, %u resends; %llu CONNECTs answered with a cookie, %llu dropped, "
+        "%llu peers from cookies\n",
+        ms, resends, (unsigned long long)st.handshakes_cookies, (unsigned long long)st.handshakes_dropped,
+        (unsigned long long)st.cookie_peers);
+    assert_int_equal(resends, 0);
+    assert_true(st.handshakes_cookies > FORGED / 4);
+    assert_int_equal(st.cookie_peers, 1); /* the newcomer's, no forged one */
+    raw_close(c);
     stop(fl.f);
 }
 
@@ -232,6 +276,7 @@ int main(void)
         cmocka_unit_test(test_connect_during_flood),
         cmocka_unit_test(test_per_address_budget),
         cmocka_unit_test(test_join_backoff),
+        cmocka_unit_test(test_first_connect_during_flood),
     };
     const struct CMUnitTest spec_tests[] = {
         cmocka_unit_test(test_connect_during_flood),
