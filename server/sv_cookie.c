@@ -142,7 +142,7 @@ bool sv_cookie_answer(ENetHost *host, uint64_t now_ms)
         return false;
     /* A free slot to offer, looked for from a moving start so that two
      * newcomers at once are rarely offered the same one. */
-    static size_t start;
+    static _Thread_local size_t start; /* the game loop's and the spectator host's own */
     const ENetPeer *slot = NULL;
     for (size_t k = 0; k < host->peerCount && !slot; k++) {
         const ENetPeer *p = &host->peers[(start + k) % host->peerCount];
@@ -183,7 +183,11 @@ bool sv_cookie_answer(ENetHost *host, uint64_t now_ms)
     memcpy(p, c + 28, 16); /* throttle interval, acceleration, deceleration, connectID: as sent */
     p += 16;
     ENetBuffer b = {.data = out, .dataLength = (size_t)(p - out)};
-    return enet_socket_send(host->socket, &host->receivedAddress, &b, 1) >= 0;
+    if (enet_socket_send(host->socket, &host->receivedAddress, &b, 1) < 0)
+        return false;
+    host->totalSentPackets++; /* counted as ENet counts its own */
+    host->totalSentData += (enet_uint32)b.dataLength;
+    return true;
 }
 
 /* slot made into the connected peer the cookie promised, as
@@ -219,7 +223,10 @@ static bool make_peer(ENetHost *host, ENetPeer *p, unsigned client_peer, unsigne
     p->windowSize = win < ENET_PROTOCOL_MINIMUM_WINDOW_SIZE   ? ENET_PROTOCOL_MINIMUM_WINDOW_SIZE
                     : win > ENET_PROTOCOL_MAXIMUM_WINDOW_SIZE ? ENET_PROTOCOL_MAXIMUM_WINDOW_SIZE
                                                               : win;
-    p->lastReceiveTime = host->serviceTime;
+    /* lastReceiveTime stays 0, as after ENet's handshake before its
+     * acknowledgement: the first acknowledgement then sets the round trip
+     * time outright instead of easing it down from ENet's default 500 ms
+     * (which made this peer's time-out, 32 resend intervals, take 30 s). */
     enet_peer_on_connect(p); /* counts it in host->connectedPeers, as ENet's state change would */
     p->state = ENET_PEER_STATE_CONNECTED;
     host->recalculateBandwidthLimits = 1;

@@ -997,6 +997,8 @@ void sv_get_stats(const sv_t *sv, sv_stats *out)
         out->spectator_udp_out = k.udp_out;
         out->handshakes_dropped += k.shakes_dropped;
         out->handshakes_expired += k.shakes_expired;
+        out->handshakes_cookies += k.shakes_cookies;
+        out->cookie_peers += k.cookie_peers;
         out->socket_errors += k.socket_errors;
         out->bad_msgs += k.inbox_dropped;
     }

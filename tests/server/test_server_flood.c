@@ -281,6 +281,7 @@ int main(void)
     const struct CMUnitTest spec_tests[] = {
         cmocka_unit_test(test_connect_during_flood),
         cmocka_unit_test(test_per_address_budget),
+        cmocka_unit_test(test_first_connect_during_flood),
     };
     int failed = cmocka_run_group_tests_name("on the game port", tests, NULL, NULL);
     failed += cmocka_run_group_tests_name("on the spectator port", spec_tests, spec_port_mode, NULL);
