@@ -120,7 +120,8 @@ static int probe(int port, const char *path, char *buf, size_t cap)
 /* mazerace-server with metrics on 127.0.0.1, any free ports: the metrics port. */
 static int start_server(it_proc *sv)
 {
-    static const char *const extra[] = {"--no-discovery", "--metrics", "127.0.0.1:0", NULL};
+    static const char *const extra[] = {"--no-discovery",   "--metrics", "127.0.0.1:0",
+                                        "--spectator-port", "off",       NULL};
     assert_true(it_server_start(sv, MR_SERVER_PATH, extra) > 0);
     char line[512];
     assert_true(it_proc_expect(sv, "metrics on http://127.0.0.1:", line, sizeof line, 5000, "server"));
