@@ -134,6 +134,7 @@ enum sv_gen_refusal {
     SV_GEN_REFUSED_ADDR_BUDGET, /* the address's budget (BUSY) */
     SV_GEN_REFUSED_QUEUE,       /* the generation queue is full (BUSY) */
     SV_GEN_REFUSED_ADDRS,       /* the table of addresses is full (BUSY) */
+    SV_GEN_REFUSED_DISPLACED,   /* queued, then given way to another address's request (BUSY) */
     SV_GEN_REFUSALS
 };
 /* "memory", "address_memory", "budget", ...: the metric's reason label. */
@@ -177,6 +178,8 @@ typedef struct sv_stats {
     uint64_t socket_errors;      /* failed sends/receives on the game socket the server carried on after */
     uint64_t handshakes_dropped; /* CONNECTs dropped unanswered: too many half-open peers */
     uint64_t handshakes_expired; /* half-open peers reset: no handshake acknowledgement in time */
+    uint64_t handshakes_cookies; /* CONNECTs over the half-open budgets answered with a cookie (no peer) */
+    uint64_t cookie_peers;       /* peers made from a cookie's acknowledgement (sv_cookie.c) */
     uint64_t joins_backed_off;   /* JOIN / RESUME refused: too many failed ones from the address */
     uint64_t gen_jobs;           /* puzzle generation jobs run on the workers */
     uint64_t gen_cpu_us;         /* their CPU time */

@@ -35,9 +35,31 @@ static uint32_t home(const sv_addrs *t, uint32_t ip)
     return (ip * 2654435761u) >> 7 & t->mask;
 }
 
-static bool idle(const sv_addr *a)
+uint32_t sv_addr_join_fails(sv_addr *a, uint64_t now_ms)
 {
-    return a->gen_pending == 0 && a->rooms == 0;
+    if (a->join_fails == 0 || now_ms < a->join_drain_ms) {
+        if (a->join_fails == 0)
+            a->join_drain_ms = now_ms;
+        return a->join_fails;
+    }
+    uint64_t n = (now_ms - a->join_drain_ms) / SV_JOIN_FORGET_MS;
+    if (n >= a->join_fails) {
+        a->join_fails = 0;
+        a->join_drain_ms = now_ms;
+    } else {
+        a->join_fails -= (uint32_t)n;
+        a->join_drain_ms += n * SV_JOIN_FORGET_MS;
+    }
+    return a->join_fails;
+}
+
+/* Nothing outstanding: no generation, no rooms, no failed joins still
+ * counted and no backoff running (forgetting those would hand a guesser
+ * with a few addresses in one window fresh free tries). */
+static bool idle(sv_addr *a, uint64_t now_ms)
+{
+    return a->gen_pending == 0 && a->rooms == 0 && now_ms >= a->join_next_ms &&
+           sv_addr_join_fails(a, now_ms) == 0;
 }
 
 sv_addr *sv_addrs_find(sv_addrs *t, uint32_t ip)
@@ -59,7 +81,7 @@ sv_addr *sv_addrs_get(sv_addrs *t, uint32_t ip, uint64_t now_ms, int burst_ms)
                 a = e;
                 break;
             }
-            if (idle(e) && (!a || e->seen_ms < a->seen_ms))
+            if (idle(e, now_ms) && (!a || e->seen_ms < a->seen_ms))
                 a = e;
         }
         if (!a)

@@ -20,13 +20,20 @@ typedef struct sv_addr {
     bool used;
     uint32_t ip; /* network order */
     uint64_t seen_ms;
-    sv_budget gen;         /* generation CPU */
-    int gen_pending;       /* jobs queued or running */
-    size_t puzzle_bytes;   /* puzzle memory held by rooms its clients made */
-    int rooms;             /* rooms counted in puzzle_bytes */
-    uint32_t join_fails;   /* failed JOIN / RESUME since the last success */
-    uint64_t join_next_ms; /* JOIN / RESUME refused (backing off) before this */
+    sv_budget gen;          /* generation CPU */
+    int gen_pending;        /* jobs queued or running */
+    size_t puzzle_bytes;    /* puzzle memory held by rooms its clients made */
+    int rooms;              /* rooms counted in puzzle_bytes */
+    uint32_t join_fails;    /* failed JOIN / RESUME / WATCH, less one per SV_JOIN_FORGET_MS */
+    uint64_t join_drain_ms; /* when join_fails last lost one (or was last 0) */
+    uint64_t join_next_ms;  /* JOIN / RESUME / WATCH refused (backing off) before this */
 } sv_addr;
+
+/* Failed joins are forgotten one per SV_JOIN_FORGET_MS, never all at once:
+ * a JOIN that lands (on a room the guesser holds itself) forgives nothing
+ * (docs/reliability.md, section 6). An entry that still counts failures
+ * is never taken over by another address. */
+#define SV_JOIN_FORGET_MS 30000
 
 typedef struct sv_addrs sv_addrs;
 
@@ -37,5 +44,8 @@ void sv_addrs_destroy(sv_addrs *t); /* accepts NULL */
 sv_addr *sv_addrs_get(sv_addrs *t, uint32_t ip, uint64_t now_ms, int burst_ms);
 /* The entry of ip if it exists, else NULL (no creation). */
 sv_addr *sv_addrs_find(sv_addrs *t, uint32_t ip);
+/* a's failed joins at now_ms, after forgetting those SV_JOIN_FORGET_MS
+ * has paid for since the last call. */
+uint32_t sv_addr_join_fails(sv_addr *a, uint64_t now_ms);
 
 #endif

@@ -793,37 +793,41 @@ static void seat(sv_t *sv, sv_client *c, sv_room *room)
 }
 
 /* Failed-join backoff (docs/reliability.md, section 6): an address may
- * miss SV_JOIN_FREE_FAILS room codes or tokens in a row for free; then
- * each new try must wait, twice as long after each miss (from 250 ms up
- * to SV_JOIN_MAX_WAIT_MS). A JOIN or RESUME that lands resets it. True
- * (and c told) when c must wait now. */
+ * miss SV_JOIN_FREE_FAILS room codes or tokens for free; then each new try
+ * must wait, twice as long after each miss (from 250 ms up to
+ * SV_JOIN_MAX_WAIT_MS). Misses are forgotten one per SV_JOIN_FORGET_MS
+ * (sv_addrs.h); a JOIN or RESUME that lands forgives nothing, since a
+ * guesser can land one whenever it likes (on a room it holds itself).
+ * True (and c told) when c must wait now, or when no record can be kept
+ * for its address (every entry in its window is busy: refusing is the
+ * only way not to hand out free guesses). */
 #define SV_JOIN_FREE_FAILS 5
 #define SV_JOIN_MAX_WAIT_MS 30000
 
 static bool join_backoff(sv_t *sv, sv_client *c)
 {
-    sv_addr *a = sv_addrs_find(sv->addrs, c->ip);
-    if (!a || sv->now_ms >= a->join_next_ms)
+    sv_addr *a = addr_of(sv, c);
+    if (a && sv->now_ms >= a->join_next_ms)
         return false;
     char why[96];
-    snprintf(why, sizeof why, "too many unknown room codes or tokens: wait %llu ms",
-             (unsigned long long)(a->join_next_ms - sv->now_ms));
+    if (a)
+        snprintf(why, sizeof why, "too many unknown room codes or tokens: wait %llu ms",
+                 (unsigned long long)(a->join_next_ms - sv->now_ms));
+    else
+        snprintf(why, sizeof why, "server busy: try again in a few seconds");
     sv->st.joins_backed_off++;
     sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_RATE, why);
     return true;
 }
 
+/* Counts a miss of c's address (join_backoff made its record). */
 static void join_result(sv_t *sv, sv_client *c, bool ok)
 {
-    sv_addr *a = ok ? sv_addrs_find(sv->addrs, c->ip) : addr_of(sv, c);
+    sv_addr *a = ok ? NULL : sv_addrs_find(sv->addrs, c->ip);
     if (!a)
         return;
-    if (ok) {
-        a->join_fails = 0;
-        a->join_next_ms = 0;
-        return;
-    }
-    if (++a->join_fails <= SV_JOIN_FREE_FAILS)
+    a->join_fails = sv_addr_join_fails(a, sv->now_ms) + 1;
+    if (a->join_fails <= SV_JOIN_FREE_FAILS)
         return;
     uint32_t k = a->join_fails - SV_JOIN_FREE_FAILS - 1;
     uint64_t wait = k >= 7 ? SV_JOIN_MAX_WAIT_MS : 250u << k;
@@ -1137,7 +1141,9 @@ static void room_job_done(sv_t *sv, sv_gen_job *j)
     }
     if (!c || !j->m) {
         release_bytes(sv, j->ip, j->est_bytes, true);
-        if (c)
+        if (c && j->displaced)
+            refuse_gen(sv, c, SV_GEN_REFUSED_DISPLACED, WIRE_ERR_BUSY, j->err);
+        else if (c)
             sv_send_error(sv, c, WIRE_ERROR, j->quick ? WIRE_ERR_INTERNAL : WIRE_ERR_BAD_PARAMS,
                           j->err[0] ? j->err : "cannot make that puzzle");
         if (w)
@@ -1197,7 +1203,7 @@ void sv_game_poll_gen(sv_t *sv)
         return;
     /* Bounded by the jobs in flight (cfg.gen_queue). */
     while ((j = sv_gen_poll(sv->gen))) {
-        sv->st.gen_jobs++;
+        sv->st.gen_jobs += !j->displaced;
         sv->st.gen_cpu_us += j->cpu_us;
         int64_t diff = (int64_t)j->cpu_us - (int64_t)j->est_us; /* charge what it really cost */
         sv_client *c = &sv->clients[j->client];

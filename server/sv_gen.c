@@ -18,6 +18,8 @@ enum { LANE_SMALL, LANE_BIG, LANES };
 
 typedef struct lane {
     sv_gen_job *head, *tail;
+    sv_gen_job *running; /* the job its worker is making, or NULL */
+    int n;               /* jobs queued or running in it */
     pthread_t thread;
     bool started;
 } lane;
@@ -102,9 +104,12 @@ static void *worker(void *p)
         if (g->stop)
             break;
         sv_gen_job *j = pop(&l->head, &l->tail);
+        l->running = j;
         pthread_mutex_unlock(&g->mu);
         run(j);
         pthread_mutex_lock(&g->mu);
+        l->running = NULL;
+        l->n--;
         push(&g->done_head, &g->done_tail, j);
     }
     pthread_mutex_unlock(&g->mu);
@@ -174,13 +179,123 @@ void sv_gen_job_free(sv_gen_job *j)
     free(j);
 }
 
+static int lane_of(const sv_gen_job *j)
+{
+    return j->est_us >= SV_GEN_BIG_MS * 1000u ? LANE_BIG : LANE_SMALL;
+}
+
+/* The places the big lane may take: all but the small lane's share. */
+static int big_max(const sv_gen *g)
+{
+    int share = g->queue_max / 4 > 0 ? g->queue_max / 4 : 1;
+    return g->queue_max > share ? g->queue_max - share : 1;
+}
+
+static bool displaceable(const sv_gen_job *j)
+{
+    return j->what == SV_GEN_ROOM && !j->reserve[0] && !j->quick;
+}
+
+static int cmp_ip(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* How many of the n sorted ips are ip. */
+static int count_ip(const uint32_t *ips, int n, uint32_t ip)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) { /* the first >= ip */
+        int mid = lo + (hi - lo) / 2;
+        if (ips[mid] < ip)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    int k = lo;
+    while (k < n && ips[k] == ip)
+        k++;
+    return k - lo;
+}
+
+/* The job to give way to j when the queue is full: the newest queued
+ * (not running) room request of the address with the most jobs queued or
+ * running, if that is more than j's address has (from lane only, or from
+ * either when only is LANES). Unlinked from its lane; NULL if none. */
+static sv_gen_job *displace(sv_gen *g, const sv_gen_job *j, int only)
+{
+    uint32_t *ips = mr_alloc((size_t)(g->lanes[LANE_SMALL].n + g->lanes[LANE_BIG].n) + LANES, sizeof *ips);
+    int n = 0;
+    for (int i = 0; i < LANES; i++) {
+        const lane *l = &g->lanes[i];
+        if (l->running)
+            ips[n++] = l->running->ip;
+        for (const sv_gen_job *q = l->head; q; q = q->next)
+            ips[n++] = q->ip;
+    }
+    qsort(ips, (size_t)n, sizeof *ips, cmp_ip);
+    int most = count_ip(ips, n, j->ip);
+    sv_gen_job *victim = NULL;
+    lane *from = NULL;
+    for (int i = 0; i < LANES; i++) {
+        if (only != LANES && i != only)
+            continue;
+        for (sv_gen_job *q = g->lanes[i].head; q; q = q->next) { /* oldest to newest */
+            if (!displaceable(q))
+                continue;
+            if (victim && q->ip == victim->ip) {
+                victim = q;
+                from = &g->lanes[i];
+                continue;
+            }
+            int c = count_ip(ips, n, q->ip);
+            if (c > most) {
+                most = c;
+                victim = q;
+                from = &g->lanes[i];
+            }
+        }
+    }
+    free(ips);
+    if (!victim)
+        return NULL;
+    sv_gen_job **pp = &from->head, *prev = NULL;
+    while (*pp != victim) {
+        prev = *pp;
+        pp = &(*pp)->next;
+    }
+    *pp = victim->next;
+    if (from->tail == victim)
+        from->tail = prev;
+    victim->next = NULL;
+    from->n--;
+    return victim;
+}
+
 bool sv_gen_submit(sv_gen *g, sv_gen_job *j)
 {
     pthread_mutex_lock(&g->mu);
-    bool ok = g->pending < g->queue_max;
+    int li = lane_of(j);
+    lane *l = &g->lanes[li];
+    /* Finished jobs waiting for sv_gen_poll hold no place. */
+    int queued = g->lanes[LANE_SMALL].n + g->lanes[LANE_BIG].n;
+    bool ok = queued < g->queue_max && (li == LANE_SMALL || l->n < big_max(g));
+    if (!ok && displaceable(j)) {
+        /* Full (or the big lane at its share): a newcomer takes the place
+         * of the newest queued job of a heavier address, which finishes at
+         * once, unmade, as "displaced" (docs/reliability.md, section 2). */
+        sv_gen_job *v = displace(g, j, li == LANE_BIG && l->n >= big_max(g) ? LANE_BIG : LANES);
+        if (v) {
+            v->displaced = true;
+            snprintf(v->err, sizeof v->err, "server busy making puzzles: try again in a few seconds");
+            push(&g->done_head, &g->done_tail, v);
+            ok = true;
+        }
+    }
     if (ok) {
-        lane *l = &g->lanes[j->est_us >= SV_GEN_BIG_MS * 1000u ? LANE_BIG : LANE_SMALL];
         push(&l->head, &l->tail, j);
+        l->n++;
         g->pending++;
         pthread_cond_broadcast(&g->cv);
     }

@@ -51,6 +51,7 @@ typedef struct sv_gen_job {
     match *m;        /* SV_GEN_ROOM */
     pz_puzzle *pz;   /* SV_GEN_NEXT */
     uint64_t cpu_us; /* CPU the worker spent */
+    bool displaced;  /* never made: gave its place to another address's job (err says BUSY) */
     char err[200];   /* when m / pz is NULL */
     struct sv_gen_job *next;
 } sv_gen_job;
@@ -66,7 +67,12 @@ void sv_gen_destroy(sv_gen *g);
 sv_gen_job *sv_gen_job_new(void);
 void sv_gen_job_free(sv_gen_job *j);
 /* Queues j (taken over) and returns true, or false if queue_max jobs are
- * already queued or running (j stays the caller's). */
+ * already queued or running (j stays the caller's). Big jobs take at most
+ * three quarters of queue_max (the rest is the small lane's share). When
+ * the queue (or the big lane's part) is full, a room request (SV_GEN_ROOM,
+ * not quick, not reserved) takes the place of the newest queued room
+ * request of the address with the most jobs, if that address has more
+ * than j's: that job comes out of sv_gen_poll unmade, displaced set. */
 bool sv_gen_submit(sv_gen *g, sv_gen_job *j);
 /* A finished job (the caller's now), or NULL. Never blocks. */
 sv_gen_job *sv_gen_poll(sv_gen *g);

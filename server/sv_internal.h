@@ -281,6 +281,8 @@ void sv_shake_attach(sv_t *sv);
 void sv_shake_detach(sv_t *sv);
 /* Resets the peers stuck in ENet's handshake; every few hundred ms. */
 void sv_shake_expire(sv_t *sv);
+/* sv_server.c: a peer sv_cookie.c made connected (what ENET_EVENT_TYPE_CONNECT does). */
+void sv_peer_connected(sv_t *sv, ENetPeer *peer);
 
 /* sv_link.c: how the game loop reaches a client, on the game host (an
  * ENet peer) or on the spectator host (sv_spechost.c, through its queues). */

@@ -305,7 +305,8 @@ const sv_opt sv_opts[] = {
     {"gen_burst", "MS", SV_OPT_INT, F(gen_burst_ms), 1, 600000, 1, SV_SEC_LIMITS, true,
      "generation CPU a player may save up, ms, 1..600000 (its address: 4x)", NULL, NULL},
     {"gen_queue", "N", SV_OPT_INT, F(gen_queue), 1, 4096, 1, SV_SEC_LIMITS, false,
-     "generation jobs queued or running at once, 1..4096; beyond: ERROR BUSY", NULL, NULL},
+     "generation jobs queued or running at once, 1..4096 (big puzzles: at most 3/4); beyond: ERROR BUSY",
+     NULL, NULL},
     {"puzzle_mem", "MIB", SV_OPT_INT, F(puzzle_mem_mb), 1, 65536, 1, SV_SEC_LIMITS, true,
      "estimated puzzle memory of all rooms, MiB, 1..65536; one address may hold 1/8; beyond: ERROR MEMORY; "
      "default 1024, or half the cgroup's memory.max when that is less (a container or MemoryMax=)",

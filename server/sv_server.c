@@ -325,6 +325,11 @@ static void on_connect(sv_t *sv, ENetPeer *peer)
     peer->data = c;
 }
 
+void sv_peer_connected(sv_t *sv, ENetPeer *peer)
+{
+    on_connect(sv, peer);
+}
+
 void sv_client_gone(sv_t *sv, sv_client *c)
 {
     if (c->state == SV_CL_FREE)
@@ -1058,6 +1063,8 @@ void sv_get_stats(const sv_t *sv, sv_stats *out)
         out->spectator_udp_out = k.udp_out;
         out->handshakes_dropped += k.shakes_dropped;
         out->handshakes_expired += k.shakes_expired;
+        out->handshakes_cookies += k.shakes_cookies;
+        out->cookie_peers += k.cookie_peers;
         out->socket_errors += k.socket_errors;
         out->bad_msgs += k.inbox_dropped;
     }

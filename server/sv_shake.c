@@ -3,6 +3,7 @@
 #include <enet/enet.h>
 #include <stdlib.h>
 
+#include "sv_cookie.h"
 #include "sv_internal.h"
 #include "sv_shake.h"
 #include "util.h"
@@ -88,18 +89,37 @@ bool sv_shake_refuse(ENetHost *host, int max_total, bool (*hello_pending_fn)(con
     return total >= max_total || mine >= SV_SHAKE_PER_ADDR;
 }
 
+/* Every datagram of the game host, before ENet reads it: the
+ * acknowledgement of a cookie VERIFY_CONNECT makes its peer (and the
+ * client is connected as on ENET_EVENT_TYPE_CONNECT); a CONNECT over the
+ * half-open budgets is answered with a cookie (sv_cookie.c), or dropped
+ * if it does not qualify. */
 static int ENET_CALLBACK intercept(ENetHost *host, ENetEvent *ev)
 {
     (void)ev;
     sv_t *sv = sv_of(host);
-    if (!sv || !sv_shake_refuse(host, sv->shake_max, hello_pending))
+    if (!sv)
         return 0;
-    sv->st.handshakes_dropped++;
+    uint64_t now = mr_now_us() / 1000u;
+    bool empty = false;
+    ENetPeer *made = sv_cookie_accept(host, now, &empty);
+    if (made) {
+        sv->st.cookie_peers++;
+        sv_peer_connected(sv, made);
+        return empty ? 1 : 0;
+    }
+    if (!sv_shake_refuse(host, sv->shake_max, hello_pending))
+        return 0;
+    if (sv_cookie_answer(host, now))
+        sv->st.handshakes_cookies++;
+    else
+        sv->st.handshakes_dropped++;
     return 1;
 }
 
 void sv_shake_attach(sv_t *sv)
 {
+    sv_cookie_init();
     int n = sv->cfg.max_clients / 8;
     sv->shake_max = n < SV_SHAKE_MIN ? SV_SHAKE_MIN : n;
     sv->shake_since = mr_alloc(sv->host->peerCount, sizeof *sv->shake_since);

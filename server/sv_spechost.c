@@ -17,6 +17,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "sv_cookie.h"
 #include "sv_shake.h"
 #include "util.h"
 
@@ -79,7 +80,7 @@ struct sv_sph {
     sph_buf out_local;             /* the game loop's, not yet committed */
     sph_buf out_work;              /* the thread's, being applied */
     atomic_size_t inbox_bytes;
-    _Atomic uint64_t udp_in, udp_out, dropped, expired, inbox_dropped, socket_errors;
+    _Atomic uint64_t udp_in, udp_out, dropped, expired, inbox_dropped, socket_errors, cookies, cookie_peers;
 };
 
 static _Thread_local sv_sph *current; /* the host this thread services (for the intercept) */
@@ -161,15 +162,32 @@ static bool hello_pending(const ENetPeer *p)
     return p->data != PEER_WELCOME;
 }
 
+static void on_event(sv_sph *h, const ENetEvent *ev);
+
 /* The same pre-handshake filter as the game host's (sv_shake.c): a CONNECT
- * over the half-open budgets is dropped unanswered. */
+ * over the half-open budgets is answered with a cookie (sv_cookie.c) or
+ * dropped; a cookie's acknowledgement makes its peer, reported as ENet
+ * reports a connection. */
 static int ENET_CALLBACK intercept(ENetHost *host, ENetEvent *ev)
 {
     (void)ev;
     sv_sph *h = current;
-    if (!h || !sv_shake_refuse(host, h->shake_max, hello_pending))
+    if (!h)
         return 0;
-    atomic_fetch_add(&h->dropped, 1);
+    uint64_t now = mr_now_us() / 1000u;
+    bool empty = false;
+    ENetPeer *made = sv_cookie_accept(host, now, &empty);
+    if (made) {
+        atomic_fetch_add(&h->cookie_peers, 1);
+        on_event(h, &(ENetEvent){.type = ENET_EVENT_TYPE_CONNECT, .peer = made});
+        return empty ? 1 : 0;
+    }
+    if (!sv_shake_refuse(host, h->shake_max, hello_pending))
+        return 0;
+    if (sv_cookie_answer(host, now))
+        atomic_fetch_add(&h->cookies, 1);
+    else
+        atomic_fetch_add(&h->dropped, 1);
     return 1;
 }
 
@@ -363,6 +381,7 @@ static void *run(void *arg)
 
 sv_sph *sv_sph_create(const sv_sph_opts *o, const char **err)
 {
+    sv_cookie_init(); /* here, before the thread starts */
     errno = 0;
     ENetHost *host = enet_host_create(&o->addr, o->peers, o->channels, 0, 0);
     if (!host) {
@@ -461,6 +480,8 @@ void sv_sph_get_counts(sv_sph *h, sv_sph_counts *out)
     out->udp_in = atomic_load(&h->udp_in);
     out->udp_out = atomic_load(&h->udp_out);
     out->shakes_dropped = atomic_load(&h->dropped);
+    out->shakes_cookies = atomic_load(&h->cookies);
+    out->cookie_peers = atomic_load(&h->cookie_peers);
     out->shakes_expired = atomic_load(&h->expired);
     out->inbox_dropped = atomic_load(&h->inbox_dropped);
     out->socket_errors = atomic_load(&h->socket_errors);

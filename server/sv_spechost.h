@@ -48,6 +48,8 @@ typedef struct sv_sph_counts {
     uint64_t udp_in, udp_out; /* datagrams the host received and sent */
     uint64_t shakes_dropped;  /* CONNECTs dropped unanswered: too many half-open peers */
     uint64_t shakes_expired;  /* peers reset: no handshake acknowledgement in time */
+    uint64_t shakes_cookies;  /* CONNECTs over the budgets answered with a cookie (sv_cookie.c) */
+    uint64_t cookie_peers;    /* peers made from a cookie's acknowledgement */
     uint64_t inbox_dropped;   /* messages dropped: the game loop had too many unread */
     uint64_t socket_errors;   /* failed sends or receives the thread carried on after */
 } sv_sph_counts;

@@ -58,6 +58,8 @@ void sv_print_stats(const sv_t *sv, FILE *f)
     fprintf(f, "stats socket_errors %llu\n", (unsigned long long)s.socket_errors);
     fprintf(f, "stats handshakes_dropped %llu\n", (unsigned long long)s.handshakes_dropped);
     fprintf(f, "stats handshakes_expired %llu\n", (unsigned long long)s.handshakes_expired);
+    fprintf(f, "stats handshakes_cookies %llu\n", (unsigned long long)s.handshakes_cookies);
+    fprintf(f, "stats cookie_peers %llu\n", (unsigned long long)s.cookie_peers);
     fprintf(f, "stats joins_backed_off %llu\n", (unsigned long long)s.joins_backed_off);
     fprintf(f, "stats gen_jobs %llu\n", (unsigned long long)s.gen_jobs);
     fprintf(f, "stats gen_cpu_us %llu\n", (unsigned long long)s.gen_cpu_us);
@@ -83,4 +85,4 @@ void sv_print_stats(const sv_t *sv, FILE *f)
 const uint32_t sv_lag_hist_bounds_us[SV_LAG_HIST_BUCKETS - 1] = {100,   250,   500,   1000,   2500,  5000,
                                                                  10000, 25000, 50000, 100000, 250000};
 const char *const sv_gen_refusal_names[SV_GEN_REFUSALS] = {
-    "memory", "address_memory", "budget", "address_budget", "queue_full", "addresses_full"};
+    "memory", "address_memory", "budget", "address_budget", "queue_full", "addresses_full", "displaced"};

@@ -18,6 +18,7 @@
 
 #include "puzzle.h"
 #include "sv_opts.h"
+#include "svc_accept.h"
 #include "util.h"
 
 #ifndef SO_MEMINFO
@@ -26,6 +27,7 @@
 
 struct svc_metrics {
     struct MHD_Daemon *d;
+    svc_accept *acc; /* the listener: only complete requests reach d */
     int sock_fd;
     unsigned port;
     pthread_mutex_t lock; /* guards snap and draining: held for a copy only */
@@ -286,6 +288,9 @@ static enum MHD_Result reply(struct MHD_Connection *conn, unsigned status, const
     }
     MHD_add_response_header(r, "Content-Type", type);
     MHD_add_response_header(r, "Cache-Control", "no-store");
+    /* One request per connection: a kept-alive connection's next request
+     * would reach libmicrohttpd without svc_accept's header deadline. */
+    MHD_add_response_header(r, "Connection", "close");
     enum MHD_Result ret = MHD_queue_response(conn, status, r);
     MHD_destroy_response(r);
     return ret;
@@ -339,22 +344,27 @@ svc_metrics *svc_metrics_start(const char *addr, int sock_fd, const char **err)
     m->sock_fd = sock_fd;
     pthread_mutex_init(&m->lock, NULL);
     /* One polling thread with non-blocking sockets: a client that never
-     * reads, or sends garbage, holds one of 32 connections until the 10 s
-     * time-out and never the game loop, which only takes the lock to copy
-     * its counters. */
-    m->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO, (uint16_t)port, NULL, NULL,
-                            on_request, m, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sin,
-                            MHD_OPTION_CONNECTION_LIMIT, (unsigned)32, MHD_OPTION_CONNECTION_TIMEOUT,
-                            (unsigned)10, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)8,
-                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768, MHD_OPTION_END);
-    if (!m->d) {
+     * reads holds one of 32 connections until the 10 s time-out and never
+     * the game loop, which only takes the lock to copy its counters. The
+     * listening socket is svc_accept's: a connection gets here only with
+     * its request headers in, so one that trickles them (a slowloris)
+     * never takes one of the 32 (issue 26). */
+    m->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_NO_LISTEN_SOCKET |
+                                MHD_USE_ITC,
+                            0, NULL, NULL, on_request, m, MHD_OPTION_CONNECTION_LIMIT, (unsigned)32,
+                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+                            (unsigned)8, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768, MHD_OPTION_END);
+    m->acc = m->d ? svc_accept_start(&sin, m->d, err) : NULL;
+    if (!m->acc) {
+        if (m->d)
+            MHD_stop_daemon(m->d);
+        else
+            *err = "cannot start the metrics server";
         pthread_mutex_destroy(&m->lock);
         free(m);
-        *err = "cannot serve metrics there (address in use or not on this host)";
         return NULL;
     }
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(m->d, MHD_DAEMON_INFO_BIND_PORT);
-    m->port = info ? info->port : (unsigned)port;
+    m->port = svc_accept_port(m->acc);
     return m;
 }
 
@@ -379,6 +389,7 @@ void svc_metrics_stop(svc_metrics *m)
 {
     if (!m)
         return;
+    svc_accept_stop(m->acc);
     MHD_stop_daemon(m->d);
     pthread_mutex_destroy(&m->lock);
     free(m);

@@ -107,6 +107,11 @@ void raw_pump(raw_client *c, int timeout_ms, bool stop_on_msg)
 
 raw_client *raw_connect(uint16_t port, raw_pump_fn pump, void *ctx, int timeout_ms)
 {
+    return raw_connect_from(NULL, port, pump, ctx, timeout_ms);
+}
+
+raw_client *raw_connect_from(const char *src, uint16_t port, raw_pump_fn pump, void *ctx, int timeout_ms)
+{
     static bool inited;
     if (!inited) {
         if (enet_initialize() != 0)
@@ -116,7 +121,10 @@ raw_client *raw_connect(uint16_t port, raw_pump_fn pump, void *ctx, int timeout_
     raw_client *c = mr_alloc(1, sizeof *c);
     c->pump = pump;
     c->ctx = ctx;
-    c->host = enet_host_create(NULL, 1, WIRE_CHANNELS, 0, 0);
+    ENetAddress from = {.host = ENET_HOST_ANY, .port = 0};
+    if (src)
+        enet_address_set_host_ip(&from, src);
+    c->host = enet_host_create(src ? &from : NULL, 1, WIRE_CHANNELS, 0, 0);
     if (!c->host) {
         free(c);
         return NULL;
@@ -133,6 +141,11 @@ raw_client *raw_connect(uint16_t port, raw_pump_fn pump, void *ctx, int timeout_
         return NULL;
     }
     return c;
+}
+
+unsigned raw_resends(const raw_client *c)
+{
+    return c->peer ? c->peer->packetsLost : 0;
 }
 
 void raw_close(raw_client *c)

@@ -18,6 +18,13 @@ typedef struct raw_client raw_client;
 
 /* Connects to 127.0.0.1:port; NULL if not connected within timeout_ms. */
 raw_client *raw_connect(uint16_t port, raw_pump_fn pump, void *ctx, int timeout_ms);
+/* The same from the local address src (e.g. "127.3.0.1": any 127/8 address
+ * is this host's), so that a test can be several clients' addresses. */
+raw_client *raw_connect_from(const char *src, uint16_t port, raw_pump_fn pump, void *ctx, int timeout_ms);
+/* Reliable commands ENet timed out and sent again on this connection so far
+ * (its CONNECT included): 0 right after raw_connect means the server
+ * answered the first CONNECT. */
+unsigned raw_resends(const raw_client *c);
 /* Disconnects (politely, bounded) and frees. Accepts NULL. */
 void raw_close(raw_client *c);
 /* The client's own UDP port (host byte order). */

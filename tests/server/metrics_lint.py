@@ -137,7 +137,7 @@ with tempfile.TemporaryDirectory() as tmp:
         check(sample(text, "mazerace_max_rooms") == 30, "mazerace_max_rooms is max_rooms (30)")
         check(sample(text, "mazerace_puzzle_memory_budget_bytes") == 64 << 20, "the budget is 64 MiB")
         check(sample(text, "mazerace_records_enabled") == 0, "records off with db = none")
-        for reason in ["memory", "address_memory", "budget", "address_budget", "queue_full", "addresses_full"]:
+        for reason in ["memory", "address_memory", "budget", "address_budget", "queue_full", "addresses_full", "displaced"]:
             check(sample(text, f'mazerace_generation_refused_total{{reason="{reason}"}}') == 0,
                   f"generation refusals for {reason}: 0")
         check((sample(text, "mazerace_loop_lag_seconds_count") or 0) > 0, "the loop's steps are counted")
