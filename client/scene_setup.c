@@ -273,7 +273,8 @@ static void draw(cl_app *a)
     char keys[240];
     cl_howto_hotseat_keys(&a->settings.keys, -1, keys, sizeof keys);
     const char *const subs[] = {"Race the computer on a fresh puzzle", keys,
-                                "Your friend joins from their menu: Join, then your game in the LAN list", ""};
+                                "Your friend joins from their menu: Join, then your game in the LAN list",
+                                ""};
     char on[256];
     snprintf(on, sizeof on, "On the server at %s: the lobby then shows its code and join link to share",
              a->create_addr);
