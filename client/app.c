@@ -121,10 +121,11 @@ static void update_size(cl_app *a)
     SDL_GetRendererOutputSize(a->ren, &w, &h);
     SDL_GetWindowSize(a->win, &ww, &wh);
     a->mouse_scale = ww > 0 ? (float)w / (float)ww : 1.0f;
-    if (w != a->out_w || h != a->out_h) {
+    if (w != a->out_w || h != a->out_h || a->settings.ui_scale != a->ui_scale_laid) {
         a->out_w = w;
         a->out_h = h;
-        cl_text_layout(a->text, h < w * 3 / 4 ? h : w * 3 / 4);
+        a->ui_scale_laid = a->settings.ui_scale;
+        cl_text_layout(a->text, (h < w * 3 / 4 ? h : w * 3 / 4) * a->settings.ui_scale / 100);
     }
 }
 
@@ -464,6 +465,9 @@ int cl_app_run(const cl_args *args)
         free(a);
         return 1;
     }
+    /* No device (none on the machine, SDL_AUDIODRIVER=none): silent, no error. */
+    a->audio = cl_audio_create(!a->args.bench);
+    cl_audio_set_volume(a->audio, a->settings.volume, a->settings.muted);
     if (a->args.script) {
         char msg[256];
         a->script = cl_script_load(a->args.script, msg, sizeof msg);
@@ -531,6 +535,7 @@ int cl_app_run(const cl_args *args)
     cl_srvrep_free(a);
     cl_script_destroy(a->script);
     cl_pads_close_all(&a->pads);
+    cl_audio_destroy(a->audio);
     cl_text_destroy(a->text);
     SDL_StopTextInput();
     SDL_DestroyRenderer(a->ren);
