@@ -11,6 +11,7 @@
 #include "cl_assets.h"
 #include "cl_bench.h"
 #include "cl_draw.h"
+#include "cl_prefdir.h"
 #include "cl_replay.h"
 #include "joinlink.h"
 #include "util.h"
@@ -309,11 +310,9 @@ static void load_settings(cl_app *a)
     if (a->args.settings) {
         snprintf(a->settings_path, sizeof a->settings_path, "%s", a->args.settings);
     } else if (!a->args.headless && !a->args.bench) {
-        char *pref = SDL_GetPrefPath("mazerace", "mazerace");
-        if (pref) {
+        char pref[900];
+        if (cl_prefdir(pref, sizeof pref))
             snprintf(a->settings_path, sizeof a->settings_path, "%ssettings.txt", pref);
-            SDL_free(pref);
-        }
     }
     char msg[256] = "";
     const char *why =
@@ -322,6 +321,8 @@ static void load_settings(cl_app *a)
         cl_settings_default(&a->settings);
     if (why)
         snprintf(a->msg, sizeof a->msg, "%s", why);
+    if (!a->args.bot_level_given)
+        a->args.bot_level = a->settings.bot_level;
     if (a->args.name) {
         const char *bad = cl_name_problem(a->args.name);
         if (!bad)
@@ -342,11 +343,10 @@ static void open_history(cl_app *a)
     if (p) {
         snprintf(a->history_path, sizeof a->history_path, "%s", p);
     } else if (!a->args.headless && !a->args.bench && !a->args.settings) {
-        char *pref = SDL_GetPrefPath("mazerace", "mazerace");
-        if (!pref)
+        char pref[900];
+        if (!cl_prefdir(pref, sizeof pref))
             return;
         snprintf(a->history_path, sizeof a->history_path, "%shistory.sqlite", pref);
-        SDL_free(pref);
     } else {
         return;
     }

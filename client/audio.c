@@ -146,6 +146,11 @@ cl_audio *cl_audio_create(bool open_device)
             return au; /* no driver: silent, as the player's machine allows */
         au->own_subsystem = true;
     }
+    /* A driver that lists no output at all (ALSA on a machine without a
+     * sound card) is not asked to open one: the library would print its
+     * failure on the player's terminal. -1 (cannot list) still tries. */
+    if (SDL_GetNumAudioDevices(0) == 0)
+        return au;
     SDL_AudioSpec want = {.freq = CL_AUDIO_RATE,
                           .format = AUDIO_S16SYS,
                           .channels = 1,
