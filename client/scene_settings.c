@@ -61,6 +61,18 @@ static cl_item *choice(cl_app *a, int id, const char *label, int n, const char *
     return it;
 }
 
+/* A choice of percentages, on the one nearest v. */
+static void percents(cl_app *a, int id, const char *label, const int *opts, int n, int v)
+{
+    cl_item *it = cl_form_add(&a->form, CL_ITEM_CHOICE, id, label);
+    for (int i = 0; i < n; i++) {
+        char b[16];
+        snprintf(b, sizeof b, "%d%%", opts[i]);
+        cl_item_choice(it, b);
+    }
+    it->choice = nearest(opts, n, v);
+}
+
 static void enter(cl_app *a)
 {
     a->bind_wait = -1;
@@ -71,22 +83,10 @@ static void enter(cl_app *a)
     it->maxlen = WIRE_NAME_MAX;
     static const char *const onoff[] = {"On", "Off"};
     choice(a, T_SOUND, "Sound", 2, onoff, s->muted ? 1 : 0);
-    it = cl_form_add(&a->form, CL_ITEM_CHOICE, T_VOLUME, "Volume");
-    for (int i = 0; i < NVOL; i++) {
-        char b[16];
-        snprintf(b, sizeof b, "%d%%", volumes[i]);
-        cl_item_choice(it, b);
-    }
-    it->choice = nearest(volumes, NVOL, s->volume);
+    percents(a, T_VOLUME, "Volume", volumes, NVOL, s->volume);
     static const char *const disp[] = {"Window", "Fullscreen"};
     choice(a, T_DISPLAY, "Display", 2, disp, s->fullscreen ? 1 : 0);
-    it = cl_form_add(&a->form, CL_ITEM_CHOICE, T_SCALE, "Text and controls");
-    for (int i = 0; i < NSCALE; i++) {
-        char b[16];
-        snprintf(b, sizeof b, "%d%%", scales[i]);
-        cl_item_choice(it, b);
-    }
-    it->choice = nearest(scales, NSCALE, s->ui_scale);
+    percents(a, T_SCALE, "Text and controls", scales, NSCALE, s->ui_scale);
     it = cl_form_add(&a->form, CL_ITEM_CHOICE, T_LEVEL, "Computer level");
     for (int i = 0; i < BOT_LEVEL_COUNT; i++)
         cl_item_choice(it, bot_level_name(i));
