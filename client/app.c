@@ -13,6 +13,7 @@
 #include "cl_draw.h"
 #include "cl_prefdir.h"
 #include "cl_replay.h"
+#include "cl_vpad.h"
 #include "joinlink.h"
 #include "util.h"
 
@@ -153,6 +154,7 @@ static const char *run_script(cl_app *a)
     const char *shot = NULL;
     if (!a->script)
         return NULL;
+    cl_vpad_frame();
     for (int guard = 0; guard < 64; guard++) {
         const cl_script_line *l = cl_script_due(a->script, a->now_ms);
         if (!l)
@@ -215,9 +217,9 @@ static void handle_global(cl_app *a, SDL_Event *e, bool *eaten)
         break;
     case SDL_CONTROLLERDEVICEADDED:
     case SDL_CONTROLLERDEVICEREMOVED:
-        cl_pads_event(&a->pads, e);
-        if (e->type == SDL_CONTROLLERDEVICEADDED)
-            cl_app_say(a, false, "Gamepad connected");
+        if (cl_pads_event(&a->pads, e) > 0)
+            cl_app_say(a, false, "Gamepad %s",
+                       e->type == SDL_CONTROLLERDEVICEADDED ? "connected" : "disconnected");
         *eaten = true;
         break;
     default:
@@ -259,7 +261,11 @@ static bool init_video(cl_app *a, const char **err)
         *err = SDL_GetError();
         return false;
     }
-    if (!a->args.headless && SDL_InitSubSystem(SDL_INIT_GAMECONTROLLER) == 0)
+    /* Headless too: scripts plug SDL's virtual gamepad (cl_vpad.h). A
+     * headless window never has the focus SDL wants for pad buttons. */
+    if (a->args.headless)
+        SDL_SetHint(SDL_HINT_JOYSTICK_ALLOW_BACKGROUND_EVENTS, "1");
+    if (SDL_InitSubSystem(SDL_INIT_GAMECONTROLLER) == 0)
         cl_pads_open_all(&a->pads);
     int w = a->args.width ? a->args.width : a->settings.win_w;
     int h = a->args.height ? a->args.height : a->settings.win_h;
@@ -535,6 +541,7 @@ int cl_app_run(const cl_args *args)
     cl_srvrep_free(a);
     cl_script_destroy(a->script);
     cl_pads_close_all(&a->pads);
+    cl_vpad_unplug();
     cl_audio_destroy(a->audio);
     cl_text_destroy(a->text);
     SDL_StopTextInput();

@@ -195,7 +195,7 @@ static void event(cl_app *a, const SDL_Event *e)
             leave(a);
             break;
         }
-        int action = cl_pad_button_act(b);
+        int action = cl_pad_button_act(&a->settings.keys, b);
         if (action >= 0)
             act(a, pad_slot(a, e->cbutton.which), action);
         break;

@@ -41,14 +41,18 @@ static void labels(cl_app *a)
 {
     int who = cl_form_find(&a->form, T_WHO)->choice;
     static const char *const names[CL_ACT_COUNT] = {
-        "Up", "Down", "Left", "Right", "Rotate clockwise", "Rotate counter-clockwise", "Restart (ice)"};
+        "Up", "Down", "Left", "Right", "Turn clockwise", "Turn anticlockwise", "Restart (ice)"};
     for (int i = 0; i < CL_ACT_COUNT; i++) {
         cl_item *it = cl_form_find(&a->form, T_KEY + i);
         snprintf(it->label, sizeof it->label, "%s", names[i]);
         if (a->bind_wait == i)
-            snprintf(it->value, sizeof it->value, "press a key (Esc cancels)");
-        else
-            snprintf(it->value, sizeof it->value, "%s", SDL_GetKeyName(a->settings.keys.key[who][i]));
+            snprintf(it->value, sizeof it->value, "press one now");
+        else {
+            /* "pad A" beside key A would read as one key: pads say so. */
+            const char *pb = cl_pad_button_name(a->settings.keys.pad[i]);
+            snprintf(it->value, sizeof it->value, "%s   %s%s", SDL_GetKeyName(a->settings.keys.key[who][i]),
+                     strstr(pb, "pad") ? "" : "pad ", pb);
+        }
     }
 }
 
@@ -145,15 +149,18 @@ static void changed(cl_app *a, int id)
 static void event(cl_app *a, const SDL_Event *e)
 {
     if (a->bind_wait >= 0) {
-        bool cancel = e->type == SDL_CONTROLLERBUTTONDOWN && e->cbutton.button == SDL_CONTROLLER_BUTTON_B;
-        if (e->type != SDL_KEYDOWN && !cancel)
-            return;
-        SDL_Keycode k = cancel ? SDLK_ESCAPE : e->key.keysym.sym;
-        if (k != SDLK_ESCAPE) {
+        const char *why = NULL;
+        if (e->type == SDL_CONTROLLERBUTTONDOWN) {
+            int b = e->cbutton.button;
+            if (b != SDL_CONTROLLER_BUTTON_B && (why = cl_pad_bind(&a->settings.keys, a->bind_wait, b)))
+                cl_app_say(a, true, "Pad %s: %s", cl_pad_button_name(b), why);
+        } else if (e->type == SDL_KEYDOWN) {
+            SDL_Keycode k = e->key.keysym.sym;
             int who = cl_form_find(&a->form, T_WHO)->choice;
-            const char *why = cl_bindings_set(&a->settings.keys, who, a->bind_wait, k);
-            if (why)
+            if (k != SDLK_ESCAPE && (why = cl_bindings_set(&a->settings.keys, who, a->bind_wait, k)))
                 cl_app_say(a, true, "%s: %s", SDL_GetKeyName(k), why);
+        } else {
+            return;
         }
         a->bind_wait = -1;
         labels(a);
@@ -204,9 +211,10 @@ static void draw(cl_app *a)
         snprintf(where, sizeof where, "Settings file: %s", shown);
     }
     int y = a->out_h - sh * 2 - 4;
-    cl_text_draw(a->text, CL_FONT_SMALL,
-                 "Enter on a key to change it; a key used elsewhere is refused. Esc saves and goes back.",
-                 a->out_w / 2, y, cl_col_dim, CL_CENTER);
+    cl_text_draw(
+        a->text, CL_FONT_SMALL,
+        "Enter (pad A) on an action, then a key or pad button; Esc or B cancels. A key in use is refused.",
+        a->out_w / 2, y, cl_col_dim, CL_CENTER);
     cl_text_draw(a->text, CL_FONT_SMALL, where, a->out_w / 2, y + sh, cl_col_dim, CL_CENTER);
 }
 

@@ -120,6 +120,15 @@ static const char *apply(cl_settings *s, const char *key, const char *val)
         s->howto_seen = seen;
         return NULL;
     }
+    /* pad.up = dpup (SDL's button names) */
+    if (strncmp(key, "pad.", 4) == 0) {
+        int act = cl_act_by_name(key + 4), b = cl_pad_button_by_name(val);
+        if (act < 0)
+            return "unknown action in pad binding";
+        if (b < 0)
+            return "unknown pad button (SDL names: a, x, y, dpup, leftshoulder)";
+        return cl_pad_bind(&s->keys, act, b);
+    }
     /* key.p1.up = W */
     if (strncmp(key, "key.p", 5) == 0 && (key[5] == '1' || key[5] == '2') && key[6] == '.') {
         int act = cl_act_by_name(key + 7);
@@ -205,6 +214,9 @@ char *cl_settings_format(const cl_settings *s)
         for (int a = 0; a < CL_ACT_COUNT && n < cap; a++)
             n += (size_t)snprintf(out + n, cap - n, "key.p%d.%s = %s\n", p + 1, cl_act_name(a),
                                   SDL_GetKeyName(s->keys.key[p][a]));
+    for (int a = 0; a < CL_ACT_COUNT && n < cap; a++)
+        n += (size_t)snprintf(out + n, cap - n, "pad.%s = %s\n", cl_act_name(a),
+                              SDL_GameControllerGetStringForButton(s->keys.pad[a]));
     n += (size_t)snprintf(out + n, cap - n, "howto_seen =");
     for (int k = 0; k < PZ_KIND_COUNT && n < cap; k++)
         if (s->howto_seen & (1u << k))
