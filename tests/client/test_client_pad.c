@@ -80,6 +80,16 @@ static void pad_line(char *buf, size_t cap, const char *button)
     snprintf(buf + n, cap - n, "+60 vpad %s\n", button);
 }
 
+/* Runs the game with args: player 1 must win in exactly n moves. */
+static void won_in(const char *const args[], int n)
+{
+    assert_int_equal(clt_run(args, out, sizeof out, 90000), 0);
+    assert_non_null(strstr(out, "RESULT winner=0 "));
+    char moves[32];
+    snprintf(moves, sizeof moves, " moves0=%d ", n);
+    assert_non_null(strstr(out, moves));
+}
+
 /* The script's lines for moves [from, to) of sol on the virtual pad. */
 static void pad_moves(char *buf, size_t cap, const pz_move *sol, int from, int to)
 {
@@ -106,11 +116,7 @@ static void test_pad_race_across_replug(void **ctx)
     assert_true(clt_write(clt_path("race.txt"), script));
     const char *args[] = {"--headless",         "--hotseat",     id,   "--script",
                           clt_path("race.txt"), "--max-seconds", "60", NULL};
-    assert_int_equal(clt_run(args, out, sizeof out, 90000), 0);
-    assert_non_null(strstr(out, "RESULT winner=0 "));
-    char moves[32];
-    snprintf(moves, sizeof moves, " moves0=%d ", n);
-    assert_non_null(strstr(out, moves));
+    won_in(args, n);
     pz_kind_of(pz)->free_puzzle(pz);
 }
 
@@ -165,11 +171,7 @@ static void test_pad_rebind_and_play(void **ctx)
     const char *args2[] = {"--headless",          "--hotseat",  id,       "--script",
                            clt_path("pipes.txt"), "--settings", settings, "--no-save",
                            "--max-seconds",       "60",         NULL};
-    assert_int_equal(clt_run(args2, out, sizeof out, 90000), 0);
-    assert_non_null(strstr(out, "RESULT winner=0 "));
-    char moves[32];
-    snprintf(moves, sizeof moves, " moves0=%d ", m);
-    assert_non_null(strstr(out, moves));
+    won_in(args2, m);
     pz_kind_of(pz)->free_puzzle(pz);
 }
 
