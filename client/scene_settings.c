@@ -187,21 +187,24 @@ static void draw(cl_app *a)
     SDL_Rect area = cl_app_title(a, "Settings", NULL);
     int fh = cl_text_height(a->text, CL_FONT_BODY), sh = cl_text_height(a->text, CL_FONT_SMALL);
     /* Two columns, general and the way back on the left, keys on the
-     * right, so the whole screen fits at the smallest window (640x480). */
+     * right, so the whole screen fits at the smallest window (640x480);
+     * a large text scale brings the rows closer (never overlapping). */
     int nkeys = a->form.n - GENERAL_ROWS - 1;
-    int row = fh * 17 / 10 + fh / 3;
-    SDL_Rect cols = {area.x, area.y + sh + sh / 2, area.w, row * nkeys};
-    int half = cols.w / 2, inset = fh / 2;
-    SDL_Rect left = {cols.x + inset, cols.y, half - inset * 3 / 2, cols.h};
-    SDL_Rect right = {cols.x + half + inset / 2, cols.y, half - inset * 3 / 2, cols.h};
-    cl_text_draw(a->text, CL_FONT_SMALL, "General", left.x + left.w / 2, left.y - sh - sh / 4, cl_col_dim,
-                 CL_CENTER);
-    cl_text_draw(a->text, CL_FONT_SMALL, "Keys", right.x + right.w / 2, right.y - sh - sh / 4, cl_col_dim,
-                 CL_CENTER);
-    cl_form_draw_rows(&a->form, a->ren, a->text, left, 0, GENERAL_ROWS);
-    cl_form_draw_rows(&a->form, a->ren, a->text, right, GENERAL_ROWS, nkeys);
-    SDL_Rect back = {left.x, cols.y + row * (GENERAL_ROWS + 1), left.w, row};
-    cl_form_draw_rows(&a->form, a->ren, a->text, back, a->form.n - 1, 1);
+    int row = fh * 17 / 10, step = row + fh / 3;
+    int top = area.y + sh + sh / 2, room = a->out_h - sh * 2 - 6 - top;
+    if (step * nkeys > room)
+        step = room / nkeys > row ? room / nkeys : row + 1;
+    int half = area.w / 2, inset = fh / 2, cw = half - inset * 3 / 2;
+    int lx = area.x + inset, rx = area.x + half + inset / 2;
+    cl_text_draw(a->text, CL_FONT_SMALL, "General", lx + cw / 2, top - sh - sh / 4, cl_col_dim, CL_CENTER);
+    cl_text_draw(a->text, CL_FONT_SMALL, "Keys", rx + cw / 2, top - sh - sh / 4, cl_col_dim, CL_CENTER);
+    for (int i = 0; i < a->form.n; i++) {
+        /* General rows, a gap, the way back; then the keys on the right. */
+        bool keys = i >= GENERAL_ROWS && i < a->form.n - 1;
+        int slot = keys ? i - GENERAL_ROWS : i < GENERAL_ROWS ? i : GENERAL_ROWS + 1;
+        SDL_Rect rc = {keys ? rx : lx, top + slot * step, cw, row};
+        cl_form_draw_rows(&a->form, a->ren, a->text, rc, i, 1);
+    }
     /* The file, small and out of the way at the foot of the screen. */
     char where[1200], shown[1100];
     if (!a->settings_path[0]) {
