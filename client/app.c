@@ -265,8 +265,12 @@ static bool init_video(cl_app *a, const char **err)
      * headless window never has the focus SDL wants for pad buttons. */
     if (a->args.headless)
         SDL_SetHint(SDL_HINT_JOYSTICK_ALLOW_BACKGROUND_EVENTS, "1");
-    if (SDL_InitSubSystem(SDL_INIT_GAMECONTROLLER) == 0)
+    if (SDL_InitSubSystem(SDL_INIT_GAMECONTROLLER) == 0) {
+        char dir[900];
+        if (!a->args.headless && !a->args.bench && cl_prefdir(dir, sizeof dir))
+            cl_pads_add_mappings(dir); /* the player's own gamecontrollerdb.txt, if any */
         cl_pads_open_all(&a->pads);
+    }
     int w = a->args.width ? a->args.width : a->settings.win_w;
     int h = a->args.height ? a->args.height : a->settings.win_h;
     Uint32 flags = SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;

@@ -48,6 +48,10 @@ typedef struct cl_pads {
     SDL_JoystickID id[4];
 } cl_pads;
 void cl_pads_open_all(cl_pads *p);
+/* Adds the pad mappings of dir/gamecontrollerdb.txt (the community
+ * database's format) to SDL's own, for pads SDL does not know; how many
+ * were added, 0 when there is no such file. */
+int cl_pads_add_mappings(const char *dir);
 void cl_pads_close_all(cl_pads *p);
 /* Handles SDL_CONTROLLERDEVICEADDED/REMOVED: 1 if a pad was opened or
  * closed, 0 if the event changed nothing (a pad already open, all four

@@ -1,6 +1,7 @@
 /* input.c: key bindings and gamepad hot-plug. */
 #include "cl_input.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const char *const act_names[CL_ACT_COUNT] = {"up",        "down",       "left",   "right",
@@ -102,6 +103,15 @@ void cl_pads_open_all(cl_pads *p)
 {
     for (int d = 0; d < SDL_NumJoysticks(); d++)
         pad_add(p, d);
+}
+
+int cl_pads_add_mappings(const char *dir)
+{
+    char path[1100];
+    if (!dir[0] || snprintf(path, sizeof path, "%sgamecontrollerdb.txt", dir) >= (int)sizeof path)
+        return 0;
+    int n = SDL_GameControllerAddMappingsFromFile(path);
+    return n > 0 ? n : 0;
 }
 
 void cl_pads_close_all(cl_pads *p)

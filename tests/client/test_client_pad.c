@@ -56,6 +56,27 @@ static void test_pad_bindings(void **ctx)
     assert_int_equal(t.keys.pad[CL_ACT_UP], SDL_CONTROLLER_BUTTON_DPAD_UP);
 }
 
+/* A player's gamecontrollerdb.txt beside the settings adds to SDL's own. */
+static void test_pad_mapping_file(void **ctx)
+{
+    (void)ctx;
+    assert_int_equal(SDL_Init(SDL_INIT_GAMECONTROLLER), 0);
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/", clt_tmpdir());
+    assert_int_equal(cl_pads_add_mappings(dir), 0); /* none there */
+    assert_true(clt_write(clt_path("gamecontrollerdb.txt"),
+                          "# a pad SDL does not know\n"
+                          "03000000aa55000077ee000000000000,Test Pad,a:b0,b:b1,x:b2,y:b3,dpup:h0.1,"
+                          "dpdown:h0.4,dpleft:h0.8,dpright:h0.2,platform:Linux,\n"));
+    assert_int_equal(cl_pads_add_mappings(dir), 1);
+    char *m =
+        SDL_GameControllerMappingForGUID(SDL_JoystickGetGUIDFromString("03000000aa55000077ee000000000000"));
+    assert_non_null(m);
+    assert_non_null(strstr(m, "Test Pad"));
+    SDL_free(m);
+    SDL_Quit();
+}
+
 static void test_pad_menus_and_hotplug(void **ctx)
 {
     (void)ctx;
@@ -178,9 +199,8 @@ static void test_pad_rebind_and_play(void **ctx)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_pad_bindings),
-        cmocka_unit_test(test_pad_menus_and_hotplug),
-        cmocka_unit_test(test_pad_race_across_replug),
+        cmocka_unit_test(test_pad_bindings),          cmocka_unit_test(test_pad_mapping_file),
+        cmocka_unit_test(test_pad_menus_and_hotplug), cmocka_unit_test(test_pad_race_across_replug),
         cmocka_unit_test(test_pad_rebind_and_play),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
