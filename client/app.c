@@ -11,7 +11,9 @@
 #include "cl_assets.h"
 #include "cl_bench.h"
 #include "cl_draw.h"
+#include "cl_prefdir.h"
 #include "cl_replay.h"
+#include "cl_vpad.h"
 #include "joinlink.h"
 #include "util.h"
 
@@ -121,10 +123,11 @@ static void update_size(cl_app *a)
     SDL_GetRendererOutputSize(a->ren, &w, &h);
     SDL_GetWindowSize(a->win, &ww, &wh);
     a->mouse_scale = ww > 0 ? (float)w / (float)ww : 1.0f;
-    if (w != a->out_w || h != a->out_h) {
+    if (w != a->out_w || h != a->out_h || a->settings.ui_scale != a->ui_scale_laid) {
         a->out_w = w;
         a->out_h = h;
-        cl_text_layout(a->text, h < w * 3 / 4 ? h : w * 3 / 4);
+        a->ui_scale_laid = a->settings.ui_scale;
+        cl_text_layout(a->text, (h < w * 3 / 4 ? h : w * 3 / 4) * a->settings.ui_scale / 100);
     }
 }
 
@@ -151,6 +154,7 @@ static const char *run_script(cl_app *a)
     const char *shot = NULL;
     if (!a->script)
         return NULL;
+    cl_vpad_frame();
     for (int guard = 0; guard < 64; guard++) {
         const cl_script_line *l = cl_script_due(a->script, a->now_ms);
         if (!l)
@@ -213,9 +217,9 @@ static void handle_global(cl_app *a, SDL_Event *e, bool *eaten)
         break;
     case SDL_CONTROLLERDEVICEADDED:
     case SDL_CONTROLLERDEVICEREMOVED:
-        cl_pads_event(&a->pads, e);
-        if (e->type == SDL_CONTROLLERDEVICEADDED)
-            cl_app_say(a, false, "Gamepad connected");
+        if (cl_pads_event(&a->pads, e) > 0)
+            cl_app_say(a, false, "Gamepad %s",
+                       e->type == SDL_CONTROLLERDEVICEADDED ? "connected" : "disconnected");
         *eaten = true;
         break;
     default:
@@ -257,8 +261,16 @@ static bool init_video(cl_app *a, const char **err)
         *err = SDL_GetError();
         return false;
     }
-    if (!a->args.headless && SDL_InitSubSystem(SDL_INIT_GAMECONTROLLER) == 0)
+    /* Headless too: scripts plug SDL's virtual gamepad (cl_vpad.h). A
+     * headless window never has the focus SDL wants for pad buttons. */
+    if (a->args.headless)
+        SDL_SetHint(SDL_HINT_JOYSTICK_ALLOW_BACKGROUND_EVENTS, "1");
+    if (SDL_InitSubSystem(SDL_INIT_GAMECONTROLLER) == 0) {
+        char dir[900];
+        if (!a->args.headless && !a->args.bench && cl_prefdir(dir, sizeof dir))
+            cl_pads_add_mappings(dir); /* the player's own gamecontrollerdb.txt, if any */
         cl_pads_open_all(&a->pads);
+    }
     int w = a->args.width ? a->args.width : a->settings.win_w;
     int h = a->args.height ? a->args.height : a->settings.win_h;
     Uint32 flags = SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;
@@ -308,11 +320,9 @@ static void load_settings(cl_app *a)
     if (a->args.settings) {
         snprintf(a->settings_path, sizeof a->settings_path, "%s", a->args.settings);
     } else if (!a->args.headless && !a->args.bench) {
-        char *pref = SDL_GetPrefPath("mazerace", "mazerace");
-        if (pref) {
+        char pref[900];
+        if (cl_prefdir(pref, sizeof pref))
             snprintf(a->settings_path, sizeof a->settings_path, "%ssettings.txt", pref);
-            SDL_free(pref);
-        }
     }
     char msg[256] = "";
     const char *why =
@@ -321,6 +331,8 @@ static void load_settings(cl_app *a)
         cl_settings_default(&a->settings);
     if (why)
         snprintf(a->msg, sizeof a->msg, "%s", why);
+    if (!a->args.bot_level_given)
+        a->args.bot_level = a->settings.bot_level;
     if (a->args.name) {
         const char *bad = cl_name_problem(a->args.name);
         if (!bad)
@@ -341,11 +353,10 @@ static void open_history(cl_app *a)
     if (p) {
         snprintf(a->history_path, sizeof a->history_path, "%s", p);
     } else if (!a->args.headless && !a->args.bench && !a->args.settings) {
-        char *pref = SDL_GetPrefPath("mazerace", "mazerace");
-        if (!pref)
+        char pref[900];
+        if (!cl_prefdir(pref, sizeof pref))
             return;
         snprintf(a->history_path, sizeof a->history_path, "%shistory.sqlite", pref);
-        SDL_free(pref);
     } else {
         return;
     }
@@ -464,6 +475,9 @@ int cl_app_run(const cl_args *args)
         free(a);
         return 1;
     }
+    /* No device (none on the machine, SDL_AUDIODRIVER=none): silent, no error. */
+    a->audio = cl_audio_create(!a->args.bench);
+    cl_audio_set_volume(a->audio, a->settings.volume, a->settings.muted);
     if (a->args.script) {
         char msg[256];
         a->script = cl_script_load(a->args.script, msg, sizeof msg);
@@ -531,6 +545,8 @@ int cl_app_run(const cl_args *args)
     cl_srvrep_free(a);
     cl_script_destroy(a->script);
     cl_pads_close_all(&a->pads);
+    cl_vpad_unplug();
+    cl_audio_destroy(a->audio);
     cl_text_destroy(a->text);
     SDL_StopTextInput();
     SDL_DestroyRenderer(a->ren);

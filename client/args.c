@@ -178,6 +178,7 @@ const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t e
         } else if (!strcmp(o, "--bot-level")) {
             NEED();
             a->bot_level = bot_level_by_name(v);
+            a->bot_level_given = true;
             if (a->bot_level < 0) {
                 snprintf(err, errlen, "--bot-level must be beginner, casual, strong or expert, not '%.40s'",
                          v);

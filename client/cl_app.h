@@ -15,6 +15,7 @@
 #include "cl_render.h"
 #include "cl_script.h"
 #include "cl_settings.h"
+#include "cl_sfx.h"
 #include "cl_text.h"
 #include "cl_ui.h"
 #include "replay.h"
@@ -112,6 +113,9 @@ struct cl_app {
     cl_settings settings;
     char settings_path[1024];
     cl_pads pads;
+    cl_audio *audio;   /* sound effects (audio.c); silent without a device */
+    cl_sfx_cues cues;  /* what the race under way has sounded (sfx.c) */
+    int ui_scale_laid; /* the settings' ui_scale the text was last laid out at */
     cl_script *script;
     bool screenshot_due;
     rng_t fx_rng; /* cosmetic randomness and fresh seeds; never shapes a puzzle directly */

@@ -16,9 +16,10 @@ typedef struct cl_args {
     const char *replay_from; /* --replay-from HOST:PORT [MATCHID]: the server */
     uint64_t replay_from_id; /* its MATCHID, 0: list the server's matches */
     bool quick;
-    int series;    /* best of N for --hotseat / --vs-computer / --host, default 1 */
-    int bot_ms;    /* --bot-pace (deprecated): ms per move of the computer, 0 unset */
-    int bot_level; /* --bot-level: enum bot_level, default BOT_LEVEL_DEFAULT */
+    int series;           /* best of N for --hotseat / --vs-computer / --host, default 1 */
+    int bot_ms;           /* --bot-pace (deprecated): ms per move of the computer, 0 unset */
+    int bot_level;        /* --bot-level: enum bot_level, default BOT_LEVEL_DEFAULT */
+    bool bot_level_given; /* --bot-level was on the command line (else the settings' level) */
     int width, height;
     const char *name;
     const char *host_bind; /* --host-bind: address the hosted server listens on (default all) */

@@ -20,6 +20,7 @@ enum cl_act {
 
 typedef struct cl_bindings {
     SDL_Keycode key[2][CL_ACT_COUNT]; /* [player slot][action] */
+    int pad[CL_ACT_COUNT];            /* SDL_GameControllerButton per action, every pad */
 } cl_bindings;
 
 /* Player 1 on the left hand (W A S D, Q and E rotate, R restart), player 2
@@ -47,12 +48,28 @@ typedef struct cl_pads {
     SDL_JoystickID id[4];
 } cl_pads;
 void cl_pads_open_all(cl_pads *p);
+/* Adds the pad mappings of dir/gamecontrollerdb.txt (the community
+ * database's format) to SDL's own, for pads SDL does not know; how many
+ * were added, 0 when there is no such file. */
+int cl_pads_add_mappings(const char *dir);
 void cl_pads_close_all(cl_pads *p);
-/* Handles SDL_CONTROLLERDEVICEADDED/REMOVED; true if the event was one. */
-bool cl_pads_event(cl_pads *p, const SDL_Event *e);
+/* Handles SDL_CONTROLLERDEVICEADDED/REMOVED: 1 if a pad was opened or
+ * closed, 0 if the event changed nothing (a pad already open, all four
+ * slots taken, one we never opened), -1 if it was no such event. */
+int cl_pads_event(cl_pads *p, const SDL_Event *e);
 /* Index of the pad that sent instance id, or -1. */
 int cl_pads_index(const cl_pads *p, SDL_JoystickID id);
-/* Race action for a pad button, or -1. */
-int cl_pad_button_act(int button);
+/* Race action bound to a pad button, or -1. Pads start on the d-pad for
+ * the directions, A rotate clockwise, X counter-clockwise, Y restart. */
+int cl_pad_button_act(const cl_bindings *b, int button);
+/* Binds a pad button to act. B, Back, Start and Guide are kept for the
+ * menus (back, leave, choose) and refused; a button bound to another
+ * action swaps places with this one's (a pad has few buttons to spare).
+ * NULL on success, else why not. */
+const char *cl_pad_bind(cl_bindings *b, int act, int button);
+/* A pad button for players: "A", "D-pad up", "LB"; "?" if unknown. */
+const char *cl_pad_button_name(int button);
+/* The button named as SDL does ("a", "dpup", "leftshoulder"), or -1. */
+int cl_pad_button_by_name(const char *s);
 
 #endif

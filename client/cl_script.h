@@ -37,7 +37,10 @@ enum cl_script_op {
     CL_SOP_SCREENSHOT,
     CL_SOP_QUIT,
     CL_SOP_DROP,
-    CL_SOP_CLIP
+    CL_SOP_CLIP,
+    CL_SOP_PADPLUG,   /* attach the virtual gamepad (cl_vpad.h) */
+    CL_SOP_PADUNPLUG, /* detach it */
+    CL_SOP_VPAD       /* press a button on it */
 };
 
 typedef struct cl_script_line {

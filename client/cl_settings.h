@@ -1,6 +1,6 @@
 /* cl_settings.h: the player's settings (name, key bindings, last server,
- * window size) kept as a small text file in SDL_GetPrefPath. The format is
- * documented in docs/client.md: "key = value" lines, '#' comments. */
+ * window size, sound, UI scale, default opponent level) kept as a small text file in SDL_GetPrefPath. The
+ * format is documented in docs/client.md: "key = value" lines, '#' comments. */
 #ifndef CL_SETTINGS_H
 #define CL_SETTINGS_H
 
@@ -17,7 +17,13 @@ typedef struct cl_settings {
     bool fullscreen;
     cl_bindings keys;
     unsigned howto_seen; /* bit per puzzle kind: its "How to play" card was shown */
+    int volume;          /* sound effects, 0..100 percent */
+    bool muted;
+    int ui_scale;  /* text and controls, CL_UI_SCALE_MIN..MAX percent of the size the window gives */
+    int bot_level; /* the computer's level the setup screen starts on (enum bot_level) */
 } cl_settings;
+
+enum { CL_UI_SCALE_MIN = 75, CL_UI_SCALE_MAX = 150 };
 
 void cl_settings_default(cl_settings *s);
 /* Reads a settings text of len bytes over the values already in s. A bad

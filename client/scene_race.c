@@ -16,6 +16,15 @@ static bool local_slot(const cl_app *a, int slot)
     return a->backend && (a->backend->hotseat || slot == a->backend->my_slot);
 }
 
+/* A local move with its sound: taken, or refused by the rules while racing. */
+static void play(cl_app *a, int slot, pz_move mv)
+{
+    if (!cl_race_play(&a->race, a->backend, slot, mv, a->now_ms))
+        cl_audio_play(a->audio, CL_SFX_MOVE);
+    else if (a->race.racing && !a->race.finished)
+        cl_audio_play(a->audio, CL_SFX_BLOCKED);
+}
+
 /* One race action for slot: steps for sum, maze and ice; for pipes the
  * directions move the cursor and the rotate actions turn the tile under it. */
 static void act(cl_app *a, int slot, int action)
@@ -44,7 +53,7 @@ static void act(cl_app *a, int slot, int action)
         mv.type = PZ_MOVE_STEP;
         mv.dir = (uint8_t)dirs[action];
     }
-    cl_race_play(r, a->backend, slot, mv, a->now_ms);
+    play(a, slot, mv);
 }
 
 static void leave(cl_app *a)
@@ -83,7 +92,7 @@ static void pointer(cl_app *a, int px, int py, int button, bool drag)
         pz_move mv;
         if (cl_render_for(pz_params_of(r->pz)->kind)
                 ->pointer(r->pz, r->p[s].shown, cx, cy, button, drag, &mv))
-            cl_race_play(r, a->backend, s, mv, a->now_ms);
+            play(a, s, mv);
         return;
     }
 }
@@ -186,7 +195,7 @@ static void event(cl_app *a, const SDL_Event *e)
             leave(a);
             break;
         }
-        int action = cl_pad_button_act(b);
+        int action = cl_pad_button_act(&a->settings.keys, b);
         if (action >= 0)
             act(a, pad_slot(a, e->cbutton.which), action);
         break;
@@ -324,6 +333,8 @@ static void update(cl_app *a)
 {
     cl_app_pump(a);
     cl_race_tick(&a->race, a->dt_ms);
+    cl_sfx_watch(a->audio, &a->cues, &a->race, a->backend ? a->backend->my_slot : 0,
+                 !a->backend || a->backend->hotseat || a->backend->watching, a->now_ms);
     if (a->scene == CL_SCENE_RACE && a->race.finished && a->finished_at &&
         a->now_ms >= a->finished_at + RESULTS_DELAY_MS)
         cl_app_set_scene(a, CL_SCENE_RESULTS);

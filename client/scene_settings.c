@@ -1,38 +1,103 @@
-/* scene_settings.c: player name and key bindings (conflicts refused);
- * saved when leaving the screen. */
+/* scene_settings.c: player name, sound, display, the computer's default
+ * level and key bindings (conflicts refused); saved when leaving the screen. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "bot_model.h"
 #include "cl_app.h"
 #include "cl_draw.h"
+#include "cl_prefdir.h"
 
-enum { T_NAME = 1, T_WHO, T_RESET, T_BACK, T_KEY = 100 };
+enum {
+    T_NAME = 1,
+    T_SOUND,
+    T_VOLUME,
+    T_DISPLAY,
+    T_SCALE,
+    T_LEVEL,
+    T_WHO,
+    T_RESET,
+    T_BACK,
+    T_KEY = 100,
+    GENERAL_ROWS = 6 /* name .. level: the left column; keys on the right */
+};
+
+static const int volumes[] = {10, 25, 40, 55, 70, 85, 100};
+static const int scales[] = {75, 90, 100, 115, 130, 150};
+enum { NVOL = sizeof volumes / sizeof volumes[0], NSCALE = sizeof scales / sizeof scales[0] };
+
+/* The choice whose value is nearest v. */
+static int nearest(const int *opts, int n, int v)
+{
+    int best = 0;
+    for (int i = 1; i < n; i++)
+        if (abs(opts[i] - v) < abs(opts[best] - v))
+            best = i;
+    return best;
+}
 
 static void labels(cl_app *a)
 {
     int who = cl_form_find(&a->form, T_WHO)->choice;
     static const char *const names[CL_ACT_COUNT] = {
-        "Up", "Down", "Left", "Right", "Rotate clockwise", "Rotate counter-clockwise", "Restart (ice)"};
+        "Up", "Down", "Left", "Right", "Turn clockwise", "Turn anticlockwise", "Restart (ice)"};
     for (int i = 0; i < CL_ACT_COUNT; i++) {
         cl_item *it = cl_form_find(&a->form, T_KEY + i);
         snprintf(it->label, sizeof it->label, "%s", names[i]);
         if (a->bind_wait == i)
-            snprintf(it->value, sizeof it->value, "press a key (Esc cancels)");
-        else
-            snprintf(it->value, sizeof it->value, "%s", SDL_GetKeyName(a->settings.keys.key[who][i]));
+            snprintf(it->value, sizeof it->value, "press one now");
+        else {
+            /* "pad A" beside key A would read as one key: pads say so. */
+            const char *pb = cl_pad_button_name(a->settings.keys.pad[i]);
+            snprintf(it->value, sizeof it->value, "%s   %s%s", SDL_GetKeyName(a->settings.keys.key[who][i]),
+                     strstr(pb, "pad") ? "" : "pad ", pb);
+        }
     }
+}
+
+static cl_item *choice(cl_app *a, int id, const char *label, int n, const char *const *texts, int pick)
+{
+    cl_item *it = cl_form_add(&a->form, CL_ITEM_CHOICE, id, label);
+    for (int i = 0; i < n; i++)
+        cl_item_choice(it, texts[i]);
+    it->choice = pick;
+    return it;
+}
+
+/* A choice of percentages, on the one nearest v. */
+static void percents(cl_app *a, int id, const char *label, const int *opts, int n, int v)
+{
+    cl_item *it = cl_form_add(&a->form, CL_ITEM_CHOICE, id, label);
+    for (int i = 0; i < n; i++) {
+        char b[16];
+        snprintf(b, sizeof b, "%d%%", opts[i]);
+        cl_item_choice(it, b);
+    }
+    it->choice = nearest(opts, n, v);
 }
 
 static void enter(cl_app *a)
 {
     a->bind_wait = -1;
     cl_form_clear(&a->form);
+    cl_settings *s = &a->settings;
     cl_item *it = cl_form_add(&a->form, CL_ITEM_TEXT, T_NAME, "Your name");
-    snprintf(it->value, sizeof it->value, "%s", a->settings.name);
+    snprintf(it->value, sizeof it->value, "%s", s->name);
     it->maxlen = WIRE_NAME_MAX;
+    static const char *const onoff[] = {"On", "Off"};
+    choice(a, T_SOUND, "Sound", 2, onoff, s->muted ? 1 : 0);
+    percents(a, T_VOLUME, "Volume", volumes, NVOL, s->volume);
+    static const char *const disp[] = {"Window", "Fullscreen"};
+    choice(a, T_DISPLAY, "Display", 2, disp, s->fullscreen ? 1 : 0);
+    percents(a, T_SCALE, "Text and controls", scales, NSCALE, s->ui_scale);
+    it = cl_form_add(&a->form, CL_ITEM_CHOICE, T_LEVEL, "Computer level");
+    for (int i = 0; i < BOT_LEVEL_COUNT; i++)
+        cl_item_choice(it, bot_level_name(i));
+    it->choice = s->bot_level >= 0 && s->bot_level < BOT_LEVEL_COUNT ? s->bot_level : BOT_LEVEL_DEFAULT;
     it = cl_form_add(&a->form, CL_ITEM_CHOICE, T_WHO, "Keys for");
-    cl_item_choice(it, "Player 1 (and solo)");
-    cl_item_choice(it, "Player 2 (hotseat)");
+    cl_item_choice(it, "Player 1");
+    cl_item_choice(it, "Player 2");
     for (int i = 0; i < CL_ACT_COUNT; i++)
         cl_form_add(&a->form, CL_ITEM_BUTTON, T_KEY + i, "");
     cl_form_add(&a->form, CL_ITEM_BUTTON, T_RESET, "Default keys");
@@ -52,17 +117,50 @@ static void leave(cl_app *a)
     cl_app_set_scene(a, CL_SCENE_MENU);
 }
 
+/* A choice changed: applied at once, so the player hears, sees and feels it. */
+static void changed(cl_app *a, int id)
+{
+    cl_settings *s = &a->settings;
+    int c = cl_form_find(&a->form, id)->choice;
+    switch (id) {
+    case T_SOUND:
+    case T_VOLUME:
+        s->muted = cl_form_find(&a->form, T_SOUND)->choice == 1;
+        s->volume = volumes[cl_form_find(&a->form, T_VOLUME)->choice];
+        cl_audio_set_volume(a->audio, s->volume, s->muted);
+        cl_audio_play(a->audio, CL_SFX_MILESTONE); /* a sample at the new volume */
+        break;
+    case T_DISPLAY:
+        if ((c == 1) != s->fullscreen)
+            cl_app_toggle_fullscreen(a);
+        break;
+    case T_SCALE:
+        s->ui_scale = scales[c]; /* laid out again on the next frame */
+        break;
+    case T_LEVEL:
+        s->bot_level = c;
+        a->args.bot_level = c; /* the setup screen starts on it from now */
+        break;
+    default:
+        break;
+    }
+}
+
 static void event(cl_app *a, const SDL_Event *e)
 {
     if (a->bind_wait >= 0) {
-        if (e->type != SDL_KEYDOWN)
-            return;
-        SDL_Keycode k = e->key.keysym.sym;
-        if (k != SDLK_ESCAPE) {
+        const char *why = NULL;
+        if (e->type == SDL_CONTROLLERBUTTONDOWN) {
+            int b = e->cbutton.button;
+            if (b != SDL_CONTROLLER_BUTTON_B && (why = cl_pad_bind(&a->settings.keys, a->bind_wait, b)))
+                cl_app_say(a, true, "Pad %s: %s", cl_pad_button_name(b), why);
+        } else if (e->type == SDL_KEYDOWN) {
+            SDL_Keycode k = e->key.keysym.sym;
             int who = cl_form_find(&a->form, T_WHO)->choice;
-            const char *why = cl_bindings_set(&a->settings.keys, who, a->bind_wait, k);
-            if (why)
+            if (k != SDLK_ESCAPE && (why = cl_bindings_set(&a->settings.keys, who, a->bind_wait, k)))
                 cl_app_say(a, true, "%s: %s", SDL_GetKeyName(k), why);
+        } else {
+            return;
         }
         a->bind_wait = -1;
         labels(a);
@@ -73,6 +171,8 @@ static void event(cl_app *a, const SDL_Event *e)
         leave(a);
         return;
     }
+    if (r.changed > 0)
+        changed(a, r.changed);
     if (r.activated == T_RESET) {
         cl_bindings_default(&a->settings.keys);
         cl_app_say(a, false, "Default keys restored");
@@ -84,23 +184,41 @@ static void event(cl_app *a, const SDL_Event *e)
 
 static void draw(cl_app *a)
 {
-    char sub[1100];
-    if (!a->settings_path[0]) {
-        snprintf(sub, sizeof sub, "Settings are not saved in this run");
-    } else {
-        /* A long path loses its leading directories so the line fits. */
-        const char *p = a->settings_path;
-        snprintf(sub, sizeof sub, "Saved in %s", p);
-        while (cl_text_width(a->text, CL_FONT_BODY, sub) > a->out_w * 9 / 10 && strchr(p + 1, '/')) {
-            p = strchr(p + 1, '/');
-            snprintf(sub, sizeof sub, "Saved in ...%s", p);
-        }
+    SDL_Rect area = cl_app_title(a, "Settings", NULL);
+    int fh = cl_text_height(a->text, CL_FONT_BODY), sh = cl_text_height(a->text, CL_FONT_SMALL);
+    /* Two columns, general and the way back on the left, keys on the
+     * right, so the whole screen fits at the smallest window (640x480);
+     * a large text scale brings the rows closer (never overlapping). */
+    int nkeys = a->form.n - GENERAL_ROWS - 1;
+    int row = fh * 17 / 10, step = row + fh / 3;
+    int top = area.y + sh + sh / 2, room = a->out_h - sh * 2 - 6 - top;
+    if (step * nkeys > room)
+        step = room / nkeys > row ? room / nkeys : row + 1;
+    int half = area.w / 2, inset = fh / 2, cw = half - inset * 3 / 2;
+    int lx = area.x + inset, rx = area.x + half + inset / 2;
+    cl_text_draw(a->text, CL_FONT_SMALL, "General", lx + cw / 2, top - sh - sh / 4, cl_col_dim, CL_CENTER);
+    cl_text_draw(a->text, CL_FONT_SMALL, "Keys", rx + cw / 2, top - sh - sh / 4, cl_col_dim, CL_CENTER);
+    for (int i = 0; i < a->form.n; i++) {
+        /* General rows, a gap, the way back; then the keys on the right. */
+        bool keys = i >= GENERAL_ROWS && i < a->form.n - 1;
+        int slot = keys ? i - GENERAL_ROWS : i < GENERAL_ROWS ? i : GENERAL_ROWS + 1;
+        SDL_Rect rc = {keys ? rx : lx, top + slot * step, cw, row};
+        cl_form_draw_rows(&a->form, a->ren, a->text, rc, i, 1);
     }
-    SDL_Rect area = cl_app_title(a, "Settings", sub);
-    cl_form_draw(&a->form, a->ren, a->text, area);
-    cl_text_draw(a->text, CL_FONT_SMALL,
-                 "Enter on a key to change it; a key used elsewhere is refused. Esc saves and goes back.",
-                 a->out_w / 2, a->out_h - cl_text_height(a->text, CL_FONT_SMALL) * 2, cl_col_dim, CL_CENTER);
+    /* The file, small and out of the way at the foot of the screen. */
+    char where[1200], shown[1100];
+    if (!a->settings_path[0]) {
+        snprintf(where, sizeof where, "Settings are not saved in this run");
+    } else {
+        cl_prefdir_show(a->settings_path, getenv("HOME"), shown, sizeof shown);
+        snprintf(where, sizeof where, "Settings file: %s", shown);
+    }
+    int y = a->out_h - sh * 2 - 4;
+    cl_text_draw(
+        a->text, CL_FONT_SMALL,
+        "Enter (pad A) on an action, then a key or pad button; Esc or B cancels. A key in use is refused.",
+        a->out_w / 2, y, cl_col_dim, CL_CENTER);
+    cl_text_draw(a->text, CL_FONT_SMALL, where, a->out_w / 2, y + sh, cl_col_dim, CL_CENTER);
 }
 
 const cl_scene cl_scene_settings = {"settings", enter, event, NULL, draw};

@@ -32,6 +32,7 @@ static void update(cl_app *a)
 {
     cl_app_pump(a);
     cl_race_tick(&a->race, a->dt_ms);
+    cl_sfx_watch(a->audio, &a->cues, &a->race, 0, true, a->now_ms); /* no one is "you" */
 }
 
 static void fmt_time(char *buf, size_t len, uint64_t ms)

@@ -1,5 +1,6 @@
 /* script.c: parsing and replaying input scripts. */
 #include "cl_script.h"
+#include "cl_vpad.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,11 +19,24 @@ static const struct {
     const char *name;
     int op, nint;
 } ops[] = {
-    {"key", CL_SOP_KEY, 0},   {"down", CL_SOP_DOWN, 0},   {"up", CL_SOP_UP, 0},
-    {"text", CL_SOP_TEXT, 0}, {"click", CL_SOP_CLICK, 2}, {"rclick", CL_SOP_RCLICK, 2},
-    {"drag", CL_SOP_DRAG, 4}, {"tap", CL_SOP_TAP, 2},     {"swipe", CL_SOP_SWIPE, 4},
-    {"pad", CL_SOP_PAD, 0},   {"wait", CL_SOP_WAIT, 0},   {"screenshot", CL_SOP_SCREENSHOT, 0},
-    {"quit", CL_SOP_QUIT, 0}, {"drop", CL_SOP_DROP, 0},   {"clip", CL_SOP_CLIP, 0},
+    {"key", CL_SOP_KEY, 0},
+    {"down", CL_SOP_DOWN, 0},
+    {"up", CL_SOP_UP, 0},
+    {"text", CL_SOP_TEXT, 0},
+    {"click", CL_SOP_CLICK, 2},
+    {"rclick", CL_SOP_RCLICK, 2},
+    {"drag", CL_SOP_DRAG, 4},
+    {"tap", CL_SOP_TAP, 2},
+    {"swipe", CL_SOP_SWIPE, 4},
+    {"pad", CL_SOP_PAD, 0},
+    {"wait", CL_SOP_WAIT, 0},
+    {"screenshot", CL_SOP_SCREENSHOT, 0},
+    {"quit", CL_SOP_QUIT, 0},
+    {"drop", CL_SOP_DROP, 0},
+    {"clip", CL_SOP_CLIP, 0},
+    {"padplug", CL_SOP_PADPLUG, 0},
+    {"padunplug", CL_SOP_PADUNPLUG, 0},
+    {"vpad", CL_SOP_VPAD, 0},
 };
 
 static const char *const scenes[] = {"menu",      "setup",      "join",           "lobby",
@@ -101,6 +115,7 @@ static const char *parse_line(char *t, cl_script_line *l)
         return l->key == SDLK_UNKNOWN ? "unknown key name (use SDL names: Left, W, Return, Escape; Ctrl+V)"
                                       : NULL;
     case CL_SOP_PAD:
+    case CL_SOP_VPAD:
         l->button = SDL_GameControllerGetButtonFromString(p);
         return l->button == SDL_CONTROLLER_BUTTON_INVALID ? "unknown gamepad button" : NULL;
     case CL_SOP_WAIT:
@@ -349,6 +364,16 @@ void cl_script_push_events(const cl_script_line *l, int w, int h)
             e.cbutton.state = down ? SDL_PRESSED : SDL_RELEASED;
             SDL_PushEvent(&e);
         }
+        break;
+    case CL_SOP_PADPLUG:
+        if (!cl_vpad_plug())
+            fprintf(stderr, "mazerace: script: no virtual gamepad: %s\n", SDL_GetError());
+        break;
+    case CL_SOP_PADUNPLUG:
+        cl_vpad_unplug();
+        break;
+    case CL_SOP_VPAD:
+        cl_vpad_press(l->button);
         break;
     default:
         break;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot_model.h"
 #include "puzzle.h"
 #include "util.h"
 
@@ -16,6 +17,9 @@ void cl_settings_default(cl_settings *s)
     snprintf(s->name, sizeof s->name, "Player");
     s->win_w = 1280;
     s->win_h = 720;
+    s->volume = 70;
+    s->ui_scale = 100;
+    s->bot_level = BOT_LEVEL_DEFAULT;
     cl_bindings_default(&s->keys);
 }
 
@@ -82,6 +86,26 @@ static const char *apply(cl_settings *s, const char *key, const char *val)
         s->fullscreen = v;
         return NULL;
     }
+    if (strcmp(key, "volume") == 0)
+        return parse_int(val, 0, 100, &s->volume) ? NULL : "volume must be 0..100";
+    if (strcmp(key, "mute") == 0) {
+        int v;
+        if (!parse_int(val, 0, 1, &v))
+            return "mute must be 0 or 1";
+        s->muted = v;
+        return NULL;
+    }
+    if (strcmp(key, "ui_scale") == 0)
+        return parse_int(val, CL_UI_SCALE_MIN, CL_UI_SCALE_MAX, &s->ui_scale)
+                   ? NULL
+                   : "ui_scale must be 75..150 (percent)";
+    if (strcmp(key, "computer_level") == 0) {
+        int lv = bot_level_by_name(val);
+        if (lv < 0)
+            return "computer_level must be beginner, casual, strong or expert";
+        s->bot_level = lv;
+        return NULL;
+    }
     /* howto_seen = sum maze: kinds whose "How to play" card was shown */
     if (strcmp(key, "howto_seen") == 0) {
         unsigned seen = 0;
@@ -95,6 +119,15 @@ static const char *apply(cl_settings *s, const char *key, const char *val)
         }
         s->howto_seen = seen;
         return NULL;
+    }
+    /* pad.up = dpup (SDL's button names) */
+    if (strncmp(key, "pad.", 4) == 0) {
+        int act = cl_act_by_name(key + 4), b = cl_pad_button_by_name(val);
+        if (act < 0)
+            return "unknown action in pad binding";
+        if (b < 0)
+            return "unknown pad button (SDL names: a, x, y, dpup, leftshoulder)";
+        return cl_pad_bind(&s->keys, act, b);
     }
     /* key.p1.up = W */
     if (strncmp(key, "key.p", 5) == 0 && (key[5] == '1' || key[5] == '2') && key[6] == '.') {
@@ -173,12 +206,17 @@ char *cl_settings_format(const cl_settings *s)
     n += (size_t)snprintf(
         out + n, cap - n,
         "# mazerace settings: key = value; see docs/client.md. Bad lines fall back to defaults.\n"
-        "name = %s\nlast_server = %s\nwindow = %dx%d\nfullscreen = %d\n",
-        s->name, s->last_server, s->win_w, s->win_h, s->fullscreen ? 1 : 0);
+        "name = %s\nlast_server = %s\nwindow = %dx%d\nfullscreen = %d\n"
+        "volume = %d\nmute = %d\nui_scale = %d\ncomputer_level = %s\n",
+        s->name, s->last_server, s->win_w, s->win_h, s->fullscreen ? 1 : 0, s->volume, s->muted ? 1 : 0,
+        s->ui_scale, bot_level_name(s->bot_level));
     for (int p = 0; p < 2; p++)
         for (int a = 0; a < CL_ACT_COUNT && n < cap; a++)
             n += (size_t)snprintf(out + n, cap - n, "key.p%d.%s = %s\n", p + 1, cl_act_name(a),
                                   SDL_GetKeyName(s->keys.key[p][a]));
+    for (int a = 0; a < CL_ACT_COUNT && n < cap; a++)
+        n += (size_t)snprintf(out + n, cap - n, "pad.%s = %s\n", cl_act_name(a),
+                              SDL_GameControllerGetStringForButton(s->keys.pad[a]));
     n += (size_t)snprintf(out + n, cap - n, "howto_seen =");
     for (int k = 0; k < PZ_KIND_COUNT && n < cap; k++)
         if (s->howto_seen & (1u << k))

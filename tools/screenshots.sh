@@ -80,6 +80,9 @@ shoot() { # name, args...
 
 printf '0 wait menu\n+300 wait menu\n' >"$tmp/menu.txt"
 shoot menu --script "$tmp/menu.txt"
+# Settings, its file where a player's would be (shown with ~ at the foot).
+printf '0 wait menu\n+50 key Up\n+50 key Up\n+50 key Return\n+100 wait settings\n+50 key Down\n+50 key Down\n+300 wait settings\n' >"$tmp/settings-screen.txt"
+HOME="$tmp" shoot settings --script "$tmp/settings-screen.txt" --settings "$tmp/.local/share/mazerace/settings.txt"
 # name=id: the four kinds at their usual sizes, then the big pipes board
 # and the big sum board (issue 13: they must fit the window).
 for shot in race-sum=sum:5x4:medium#7 race-maze=maze:41x31:medium#7 race-ice=ice:25x20:medium#7 \
