@@ -5,6 +5,7 @@
 
 #include "cl_app.h"
 #include "cl_howto.h"
+#include "cl_zoom.h"
 #include "cl_draw.h"
 #include "pipes.h"
 #include "sum.h"
@@ -88,6 +89,14 @@ static void pointer(cl_app *a, int px, int py, int button, bool drag)
     }
 }
 
+/* Zoom (keys, wheel, pinch) applies to every board played from here. */
+static void zoom_local(cl_app *a, int dir)
+{
+    for (int s = 0; s < 2; s++)
+        if (a->race.p[s].local)
+            cl_zoom(a, s, dir);
+}
+
 static void key(cl_app *a, const SDL_Event *e)
 {
     SDL_Keycode k = e->key.keysym.sym;
@@ -111,6 +120,9 @@ static void key(cl_app *a, const SDL_Event *e)
         slot = 0;
         action = CL_ACT_CW;
     }
+    int zdir;
+    if (slot < 0 && cl_zoom_key(k, &zdir))
+        zoom_local(a, zdir);
     if (slot < 0)
         return;
     /* Alone at the keyboard, both hands' keys drive the one player. */
@@ -146,6 +158,14 @@ static void event(cl_app *a, const SDL_Event *e)
         break;
     case SDL_MOUSEBUTTONUP:
         a->dragging = false;
+        break;
+    case SDL_MOUSEWHEEL:
+        if (e->wheel.y)
+            zoom_local(a, e->wheel.y > 0 ? 1 : -1);
+        break;
+    case SDL_MULTIGESTURE:
+        if (e->mgesture.dDist > 0.01f || e->mgesture.dDist < -0.01f)
+            zoom_local(a, e->mgesture.dDist > 0 ? 1 : -1);
         break;
     case SDL_MOUSEMOTION:
         if (a->dragging && (e->motion.state & SDL_BUTTON_LMASK) && e->motion.which != SDL_TOUCH_MOUSEID)
