@@ -5,6 +5,7 @@
 
 #include "cl_app.h"
 #include "cl_howto.h"
+#include "cl_overview.h"
 #include "cl_zoom.h"
 #include "cl_draw.h"
 #include "pipes.h"
@@ -478,6 +479,11 @@ static void draw_board(cl_app *a, const cl_layout *L, int slot)
     if (pl->ghost_lost && pl->prog.x >= 0) {
         SDL_Rect c = cl_view_cell_rect(&v, pl->prog.x, pl->prog.y);
         cl_draw_marker(a->ren, slot, (float)c.x + c.w / 2.0f, (float)c.y + c.h / 2.0f, c.w * 0.35f, true);
+    }
+    if (!v.ghost) {
+        int fx, fy;
+        cl_race_focus(r, slot, &fx, &fy);
+        cl_overview_draw(a->ren, &v, r->pz, fx, fy);
     }
     SDL_RenderSetClipRect(a->ren, NULL);
     cl_draw_frame(a->ren, area.x - 2, area.y - 2, area.w + 4, area.h + 4, 2, cl_col_player[slot]);
