@@ -133,7 +133,7 @@ static void draw(SDL_Renderer *r, cl_text *t, const cl_view *v, const pz_puzzle 
          * inside it, and the slot's shape in the corner: found at a glance
          * and not by colour alone. */
         SDL_Rect k = cl_view_cell_rect(v, v->cur_x, v->cur_y);
-        int th = c / 5 < 4 ? 4 : c / 5, in = th - th / 2;
+        int th = c / 6 < 4 ? 4 : c / 6 > 8 ? 8 : c / 6, in = th - th / 2;
         cl_draw_frame(r, k.x - th / 2, k.y - th / 2, k.w + th, k.h + th, th, cl_col_accent);
         cl_draw_frame(r, k.x + in, k.y + in, k.w - 2 * in, k.h - 2 * in, th / 2, cl_col_player[v->slot & 1]);
         if (c >= 16)
