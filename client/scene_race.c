@@ -612,6 +612,10 @@ void cl_race_draw_screen(cl_app *a)
         snprintf(foot, sizeof foot, "Watching room %s (%d watching)   -   Game ID %s   -   Esc leaves",
                  a->backend->room, a->backend->spectators, a->backend->game_id);
     else
+        snprintf(foot, sizeof foot, "%s   -   + - zoom, 0 fits   -   Game ID %s   -   Esc leaves", help,
+                 a->backend->game_id);
+    /* Too wide: the zoom keys go first (docs/client.md names them). */
+    if (!a->backend->watching && cl_text_width(a->text, CL_FONT_SMALL, foot) > a->out_w - 20)
         snprintf(foot, sizeof foot, "%s   -   Game ID %s   -   Esc leaves", help, a->backend->game_id);
     if (cl_text_width(a->text, CL_FONT_SMALL, foot) > a->out_w - 20)
         snprintf(foot, sizeof foot, "Game ID %s   -   Esc leaves", a->backend->game_id);
