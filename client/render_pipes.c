@@ -79,9 +79,9 @@ static void grid(SDL_Renderer *r, const cl_view *v, int bx, int by, int bw, int 
     cl_rects_flush();
 }
 
-/* Start and End caps: a block as tall as most of the row, as wide as the
- * margin beside the board allows (at least 6 px), outlined so it shows on
- * any background. */
+/* Start and End caps: a block as tall as the row (at least 8 px), a cell
+ * wide (at least 16 px) where the margin beside the board allows, outlined
+ * so it shows on any background. */
 static void cap(SDL_Renderer *r, int x, int y, int w, int h, SDL_Color c)
 {
     cl_draw_fill(r, x, y, w, h, c);
@@ -93,10 +93,11 @@ static void draw_caps(SDL_Renderer *r, const cl_view *v, const pz_puzzle *pz, co
     int c = v->cell;
     int sr = pipes_start_row(pz), er = pipes_end_row(pz);
     int room = v->ox - v->area.x - 1;
-    int cw = c < room ? c : room;
+    int want = c < 16 ? 16 : c;
+    int cw = want < room ? want : room;
     if (cw < 6)
         cw = 6;
-    int ch = c * 4 / 5 < 6 ? 6 : c * 4 / 5;
+    int ch = c < 8 ? 8 : c;
     cap(r, v->ox - cw, v->oy + sr * c + (c - ch) / 2, cw, ch, cl_col_water);
     bool done = er >= 0 && er < v->h && wet[(size_t)er * (size_t)v->w + (size_t)(v->w - 1)] &&
                 (pipes_tile(pz, st, v->w - 1, er) & PIPES_E);
