@@ -18,6 +18,7 @@
 #include "cl_draw.h"
 #include "cl_overview.h"
 #include "cl_render.h"
+#include "cl_test_util.h"
 #include "cl_zoom.h"
 #include "pipes.h"
 
@@ -256,12 +257,67 @@ static void test_maze_overview(void **state)
     pz_kind_of(pz)->free_puzzle(pz);
 }
 
+/* The real client zoomed in by the = key twice: the tiles on its screenshot
+ * are the size two zoom steps give (the key reaches the board). */
+static void test_zoom_key_in_client(void **state)
+{
+    (void)state;
+    cl_race r;
+    cl_layout L;
+    pz_puzzle *pz = open_race("pipes:40x40:medium#7", &r, &L);
+    cl_view v;
+    cl_layout_view(&L, &r, 0, &v);
+    int min = cl_render_for(PZ_PIPES)->min_cell;
+    int want = cl_zoom_next(cl_zoom_next(v.cell, v.cell, min, 1), v.cell, min, 1);
+    assert_true(clt_write(clt_path("zoom.txt"), "0 wait race\n+100 key =\n+100 key =\n+400 wait race\n"));
+    const char *shot = clt_path("zoom.bmp");
+    const char *args[] = {"--headless",
+                          "--size",
+                          "1280x720",
+                          "--vs-computer",
+                          "pipes:40x40:medium#7",
+                          "--script",
+                          clt_path("zoom.txt"),
+                          "--screenshot",
+                          shot,
+                          "--max-seconds",
+                          "60",
+                          NULL};
+    static char out[1 << 16];
+    assert_int_equal(clt_run(args, out, sizeof out, 60000), 0);
+    SDL_Surface *s = clt_load(shot);
+    assert_non_null(s);
+    /* Grid lines crossing a row in the board's upper left quarter (away
+     * from the overview's corners' middle): the distance between them. */
+    SDL_Rect a = L.board[0];
+    int best = 0;
+    for (int y = a.y + a.h / 3; y < a.y + a.h / 3 + want && !best; y++) {
+        int starts[8], n = 0;
+        bool was = false;
+        for (int x = a.x + a.w / 4; x < a.x + a.w * 3 / 4 && n < 8; x++) {
+            bool line = clt_same(clt_pixel(s, x, y), cl_col_bg, 0);
+            if (line && !was)
+                starts[n++] = x;
+            was = line;
+        }
+        if (n >= 6 && starts[2] - starts[1] == starts[1] - starts[0] &&
+            starts[3] - starts[2] == starts[1] - starts[0])
+            best = starts[1] - starts[0];
+    }
+    printf("zoomed in by key: tiles %d px on the screenshot, expected %d\n", best, want);
+    assert_int_equal(best, want);
+    SDL_FreeSurface(s);
+    cl_race_free(&r);
+    pz_kind_of(pz)->free_puzzle(pz);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pipes_contrast),
         cmocka_unit_test(test_zoom_changes_tile_size),
         cmocka_unit_test(test_maze_overview),
+        cmocka_unit_test(test_zoom_key_in_client),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
