@@ -29,6 +29,7 @@ typedef struct cl_player {
     int cur_x, cur_y;   /* pipes cursor */
     float cam_x, cam_y; /* camera centre in cells (smoothed) */
     bool cam_set;
+    int zoom_cell;       /* own board's cell size chosen by zoom (px); 0: fit (cl_zoom.h) */
     uint64_t hint_until; /* app ms: show hint until then */
     char hint[160];
     int remaining; /* how far from done as the board shows it (cl_measure.h), -1 unknown */

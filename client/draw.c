@@ -17,7 +17,7 @@ const SDL_Color cl_col_floor_alt = {214, 207, 190, 255};
 const SDL_Color cl_col_ice = {200, 228, 240, 255};
 const SDL_Color cl_col_rock = {92, 96, 110, 255};
 const SDL_Color cl_col_water = {86, 180, 233, 255};
-const SDL_Color cl_col_pipe = {120, 124, 136, 255};
+const SDL_Color cl_col_pipe = {226, 230, 238, 255}; /* light on the slate tiles: >= 7:1 */
 const SDL_Color cl_col_player[2] = {{0, 114, 178, 255}, {230, 159, 0, 255}};
 const SDL_Color cl_col_player_soft[2] = {{150, 196, 228, 255}, {244, 208, 140, 255}};
 

@@ -76,6 +76,8 @@ void cl_layout_view(const cl_layout *L, const cl_race *r, int slot, cl_view *v)
     bool ghost = L->ghost[slot];
     int min_cell = ghost ? 4 : (kr ? kr->min_cell : 16);
     int max_cell = ghost ? 48 : 96;
+    if (!ghost && pl->zoom_cell > 0)
+        min_cell = max_cell = pl->zoom_cell < min_cell ? min_cell : pl->zoom_cell;
     /* Room around the board for the pipes caps. */
     SDL_Rect area = L->board[slot];
     SDL_Rect fit = area;

@@ -66,25 +66,58 @@ static void flood(const pz_puzzle *pz, const pz_state *st, int w, int h)
     }
 }
 
+/* The thin lines between tiles: darker than the tiles, so every tile reads
+ * as one square at any size. */
+static void grid(SDL_Renderer *r, const cl_view *v, int bx, int by, int bw, int bh)
+{
+    int c = v->cell, lw = c >= 20 ? 2 : 1;
+    cl_rects_begin(r, cl_col_bg);
+    for (int x = v->x0; x <= v->x1; x++)
+        cl_rects_add(v->ox + x * c - lw / 2, by, lw, bh);
+    for (int y = v->y0; y <= v->y1; y++)
+        cl_rects_add(bx, v->oy + y * c - lw / 2, bw, lw);
+    cl_rects_flush();
+}
+
+/* Start and End caps: a block as tall as the row (at least 8 px), a cell
+ * wide (at least 16 px) where the margin beside the board allows, outlined
+ * so it shows on any background. */
+static void cap(SDL_Renderer *r, int x, int y, int w, int h, SDL_Color c)
+{
+    cl_draw_fill(r, x, y, w, h, c);
+    cl_draw_frame(r, x, y, w, h, 1, cl_col_text);
+}
+
+static void draw_caps(SDL_Renderer *r, const cl_view *v, const pz_puzzle *pz, const pz_state *st)
+{
+    int c = v->cell;
+    int sr = pipes_start_row(pz), er = pipes_end_row(pz);
+    int room = v->ox - v->area.x - 1;
+    int want = c < 16 ? 16 : c;
+    int cw = want < room ? want : room;
+    if (cw < 6)
+        cw = 6;
+    int ch = c < 8 ? 8 : c;
+    cap(r, v->ox - cw, v->oy + sr * c + (c - ch) / 2, cw, ch, cl_col_water);
+    bool done = er >= 0 && er < v->h && wet[(size_t)er * (size_t)v->w + (size_t)(v->w - 1)] &&
+                (pipes_tile(pz, st, v->w - 1, er) & PIPES_E);
+    cap(r, v->ox + v->w * c, v->oy + er * c + (c - ch) / 2, cw, ch, done ? cl_col_water : cl_col_good);
+}
+
 static void draw(SDL_Renderer *r, cl_text *t, const cl_view *v, const pz_puzzle *pz, const pz_state *st)
 {
     (void)t;
     int c = v->cell;
-    int gap = c >= 20 ? 1 : 0;
-    int pw = c / 4 < 2 ? 2 : c / 4;
+    int pw = c / 4 < 3 ? 3 : c / 4;
+    if (pw > c / 2)
+        pw = c / 2 < 1 ? 1 : c / 2;
     SDL_Color tile = v->ghost ? cl_color_mix(cl_col_panel_hi, cl_col_panel, 100) : cl_col_panel_hi;
-    /* One fill for the tiles, then thin grid lines between them: far fewer
+    /* One fill for the tiles, then the grid lines between them: far fewer
      * pixels than a rect per tile. */
     int bx = v->ox + v->x0 * c, by = v->oy + v->y0 * c, bw = (v->x1 - v->x0) * c, bh = (v->y1 - v->y0) * c;
     cl_draw_fill(r, bx, by, bw, bh, tile);
-    if (gap) {
-        cl_rects_begin(r, cl_col_panel);
-        for (int x = v->x0; x <= v->x1; x++)
-            cl_rects_add(v->ox + x * c - 1, by, 2, bh);
-        for (int y = v->y0; y <= v->y1; y++)
-            cl_rects_add(bx, v->oy + y * c - 1, bw, 2);
-        cl_rects_flush();
-    }
+    if (c >= 6)
+        grid(r, v, bx, by, bw, bh);
     flood(pz, st, v->w, v->h);
     /* Two batches: dry pipes, then the ones water reaches. */
     for (int pass = 0; pass < 2; pass++) {
@@ -95,21 +128,17 @@ static void draw(SDL_Renderer *r, cl_text *t, const cl_view *v, const pz_puzzle 
                     pipe_arms(v->ox + x * c, v->oy + y * c, c, pipes_tile(pz, st, x, y), pw);
         cl_rects_flush();
     }
-    /* Caps sit just outside the board, at the rows the pipe enters and leaves. */
-    int sr = pipes_start_row(pz), er = pipes_end_row(pz);
-    int cap = c / 3 < 3 ? 3 : c / 3;
-    cl_draw_fill(r, v->ox - cap, v->oy + sr * c + c / 2 - pw, cap, 2 * pw, cl_col_water);
-    bool done = er >= 0 && er < v->h && wet[(size_t)er * (size_t)v->w + (size_t)(v->w - 1)] &&
-                (pipes_tile(pz, st, v->w - 1, er) & PIPES_E);
-    cl_draw_fill(r, v->ox + v->w * c, v->oy + er * c + c / 2 - pw, cap, 2 * pw,
-                 done ? cl_col_water : cl_col_good);
+    draw_caps(r, v, pz, st);
     if (v->cursor && v->cur_x >= v->x0 && v->cur_x < v->x1 && v->cur_y >= v->y0 && v->cur_y < v->y1) {
+        /* A thick yellow frame reaching past the tile, the player's colour
+         * inside it, and the slot's shape in the corner: found at a glance
+         * and not by colour alone. */
         SDL_Rect k = cl_view_cell_rect(v, v->cur_x, v->cur_y);
-        int th = c >= 30 ? 4 : 2;
-        cl_draw_frame(r, k.x, k.y, k.w, k.h, th, cl_col_player[v->slot & 1]);
-        /* The slot's shape in the corner: the cursor is not colour alone. */
+        int th = c / 6 < 4 ? 4 : c / 6 > 8 ? 8 : c / 6, in = th - th / 2;
+        cl_draw_frame(r, k.x - th / 2, k.y - th / 2, k.w + th, k.h + th, th, cl_col_accent);
+        cl_draw_frame(r, k.x + in, k.y + in, k.w - 2 * in, k.h - 2 * in, th / 2, cl_col_player[v->slot & 1]);
         if (c >= 16)
-            cl_draw_marker(r, v->slot, (float)k.x + c * 0.18f, (float)k.y + c * 0.18f, c * 0.12f, v->ghost);
+            cl_draw_marker(r, v->slot, (float)k.x + c * 0.22f, (float)k.y + c * 0.22f, c * 0.12f, v->ghost);
     }
 }
 

@@ -5,6 +5,8 @@
 
 #include "cl_app.h"
 #include "cl_howto.h"
+#include "cl_overview.h"
+#include "cl_zoom.h"
 #include "cl_draw.h"
 #include "pipes.h"
 #include "sum.h"
@@ -97,6 +99,14 @@ static void pointer(cl_app *a, int px, int py, int button, bool drag)
     }
 }
 
+/* Zoom (keys, wheel, pinch) applies to every board played from here. */
+static void zoom_local(cl_app *a, int dir)
+{
+    for (int s = 0; s < 2; s++)
+        if (a->race.p[s].local)
+            cl_zoom(a, s, dir);
+}
+
 static void key(cl_app *a, const SDL_Event *e)
 {
     SDL_Keycode k = e->key.keysym.sym;
@@ -120,6 +130,9 @@ static void key(cl_app *a, const SDL_Event *e)
         slot = 0;
         action = CL_ACT_CW;
     }
+    int zdir;
+    if (slot < 0 && cl_zoom_key(k, &zdir))
+        zoom_local(a, zdir);
     if (slot < 0)
         return;
     /* Alone at the keyboard, both hands' keys drive the one player. */
@@ -155,6 +168,14 @@ static void event(cl_app *a, const SDL_Event *e)
         break;
     case SDL_MOUSEBUTTONUP:
         a->dragging = false;
+        break;
+    case SDL_MOUSEWHEEL:
+        if (e->wheel.y)
+            zoom_local(a, e->wheel.y > 0 ? 1 : -1);
+        break;
+    case SDL_MULTIGESTURE:
+        if (e->mgesture.dDist > 0.01f || e->mgesture.dDist < -0.01f)
+            zoom_local(a, e->mgesture.dDist > 0 ? 1 : -1);
         break;
     case SDL_MOUSEMOTION:
         if (a->dragging && (e->motion.state & SDL_BUTTON_LMASK) && e->motion.which != SDL_TOUCH_MOUSEID)
@@ -470,6 +491,11 @@ static void draw_board(cl_app *a, const cl_layout *L, int slot)
         SDL_Rect c = cl_view_cell_rect(&v, pl->prog.x, pl->prog.y);
         cl_draw_marker(a->ren, slot, (float)c.x + c.w / 2.0f, (float)c.y + c.h / 2.0f, c.w * 0.35f, true);
     }
+    if (!v.ghost) {
+        int fx, fy;
+        cl_race_focus(r, slot, &fx, &fy);
+        cl_overview_draw(a->ren, &v, r->pz, fx, fy);
+    }
     SDL_RenderSetClipRect(a->ren, NULL);
     cl_draw_frame(a->ren, area.x - 2, area.y - 2, area.w + 4, area.h + 4, 2, cl_col_player[slot]);
     if (v.ghost && !a->backend->watching)
@@ -597,6 +623,10 @@ void cl_race_draw_screen(cl_app *a)
         snprintf(foot, sizeof foot, "Watching room %s (%d watching)   -   Game ID %s   -   Esc leaves",
                  a->backend->room, a->backend->spectators, a->backend->game_id);
     else
+        snprintf(foot, sizeof foot, "%s   -   + - zoom, 0 fits   -   Game ID %s   -   Esc leaves", help,
+                 a->backend->game_id);
+    /* Too wide: the zoom keys go first (docs/client.md names them). */
+    if (!a->backend->watching && cl_text_width(a->text, CL_FONT_SMALL, foot) > a->out_w - 20)
         snprintf(foot, sizeof foot, "%s   -   Game ID %s   -   Esc leaves", help, a->backend->game_id);
     if (cl_text_width(a->text, CL_FONT_SMALL, foot) > a->out_w - 20)
         snprintf(foot, sizeof foot, "Game ID %s   -   Esc leaves", a->backend->game_id);

@@ -120,6 +120,15 @@ done
 # screen's computer levels and a How to play card.
 printf '0 wait race\n+200 key S\n+200 key D\n+1500 wait race\n' >"$tmp/sumend.txt"
 shoot race-sum-end --vs-computer sum:5x4:medium#216141318 --bot-level casual --name Ada --script "$tmp/sumend.txt"
+# Issue 21 big boards: pipes 40x40 fitted and zoomed in (the overview of
+# your board appears), and a maze 1000x1000 with its overview.
+printf '0 wait race\n+100 key D\n+100 key S\n+100 key E\n+700 wait race\n' >"$tmp/p40.txt"
+shoot pipes-40x40-fit --vs-computer pipes:40x40:medium#7 --bot-level casual --name Ada --script "$tmp/p40.txt"
+printf '0 wait race\n+100 key D\n+100 key E\n+100 key =\n+100 key =\n+100 key =\n+700 wait race\n' >"$tmp/p40z.txt"
+shoot pipes-40x40-zoomed --vs-computer pipes:40x40:medium#7 --bot-level casual --name Ada --script "$tmp/p40z.txt"
+printf '0 wait race\n+100 key D\n+100 key W\n+100 key D\n+100 key W\n+900 wait race\n' >"$tmp/m1000.txt"
+shoot maze-1000x1000-overview --vs-computer maze:1000x1000:medium#7 --bot-level casual --name Ada --script "$tmp/m1000.txt"
+shoot ice-64x64-overview --vs-computer ice:64x64:medium#7 --bot-level casual --name Ada --script "$tmp/m1000.txt"
 down4='+50 key Down\n+50 key Down\n+50 key Down\n+50 key Down\n'
 printf "0 wait menu\n+50 key Return\n+50 wait setup\n+50 key Left\n${down4}+50 key Right\n+200 wait setup\n" \
   >"$tmp/setup.txt"

@@ -105,10 +105,15 @@ static void check_kind(const char *base, int m)
     cl_layout_view(&L, &r, 0, &v0);
     cl_layout_view(&L, &r, 1, &v1);
     if (pz_params_of(pz)->kind == PZ_PIPES) {
-        /* Player 1's cursor frame sits on the last rotated tile, in their colour. */
+        /* Player 1's cursor sits on the last rotated tile: a thick yellow
+         * frame on its edge, their colour just inside it. */
         SDL_Rect c = cl_view_cell_rect(&v0, cx, cy);
-        assert_true(clt_same(clt_pixel(s, c.x + c.w / 2, c.y + 1), cl_col_player[0], 8));
-        assert_true(clt_same(clt_pixel(s, c.x + 1, c.y + c.h / 2), cl_col_player[0], 8));
+        assert_true(clt_same(clt_pixel(s, c.x + c.w / 2, c.y + 1), cl_col_accent, 8));
+        assert_true(clt_same(clt_pixel(s, c.x + 1, c.y + c.h / 2), cl_col_accent, 8));
+        bool own = false;
+        for (int d = 2; d < c.w / 5; d++)
+            own = own || clt_same(clt_pixel(s, c.x + d, c.y + c.h / 2), cl_col_player[0], 8);
+        assert_true(own);
         /* The tile's drawn openings match the state: a pipe arm reaches the
          * middle of an edge exactly where the mask says. */
         int mask = pipes_tile(pz, st, cx, cy);
