@@ -228,13 +228,15 @@ static void draw_message(cl_app *a)
     if (!a->msg[0] || a->now_ms >= a->msg_until)
         return;
     int fh = cl_text_height(a->text, CL_FONT_BODY);
-    int w = cl_text_width(a->text, CL_FONT_BODY, a->msg) + fh * 2;
-    if (w > a->out_w - 20)
-        w = a->out_w - 20;
-    int x = (a->out_w - w) / 2, y = a->out_h - fh * 5 / 2;
-    cl_draw_panel(a->ren, x, y, w, fh * 2,
-                  a->msg_bad ? cl_color_mix(cl_col_bad, cl_col_panel, 100) : cl_col_panel_hi);
-    cl_text_draw_mid(a->text, CL_FONT_BODY, a->msg, a->out_w / 2, y + fh, cl_col_text, CL_CENTER);
+    SDL_Rect r = {10, a->out_h - fh * 5 / 2, a->out_w - 20, fh * 2};
+    /* Screens with boards keep a strip for messages under them (the same
+     * in every race layout: single, hotseat, watch and replay). */
+    if (a->scene == CL_SCENE_RACE || a->scene == CL_SCENE_WATCH || a->scene == CL_SCENE_REPLAY) {
+        cl_layout L;
+        cl_layout_race(a->out_w, a->out_h, true, 0, &L);
+        r = L.msg;
+    }
+    cl_message_draw(a->ren, a->text, r, a->msg, a->msg_bad);
 }
 
 static uint64_t wall_ms(void)
