@@ -150,6 +150,7 @@ struct cl_app {
     bool result_printed;
     int score[2]; /* series score after the last finished game */
     bool series_over;
+    bool rematch_asked; /* this player pressed Rematch / Next race since the last start */
     cl_netui *net;
     struct cl_replay_ui *replay; /* the replay player's state (scene_replay.c), NULL when closed */
     struct cl_srvrep *srvrep;    /* the Server replays screen's (scene_srvrep.c), NULL when closed */

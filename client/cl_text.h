@@ -5,6 +5,7 @@
 
 #include <SDL.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 enum cl_font {
     CL_FONT_SMALL,
@@ -37,6 +38,10 @@ int cl_text_width(const cl_text *t, int font, const char *s);
 int cl_text_draw(cl_text *t, int font, const char *s, int x, int y, SDL_Color c, int align);
 /* Same, vertically centred on cy. */
 int cl_text_draw_mid(cl_text *t, int font, const char *s, int x, int cy, SDL_Color c, int align);
+
+/* Copies s into out (cap bytes), cut and ended with "..." if it is wider
+ * than max_w pixels in font (textfit.c). */
+void cl_text_fit(cl_text *t, int font, const char *s, int max_w, char *out, size_t cap);
 
 /* For render tests: while recording, each string drawn is kept (the first
  * CL_TEXT_LOG_MAX, each cut to 31 bytes) with its font and the screen rect

@@ -1,7 +1,5 @@
 /* message.c: where the passing message (cl_app_say) is drawn: a strip of its
  * own under the boards on the race, watch and replay screens, never over them. */
-#include <string.h>
-
 #include "cl_app.h"
 #include "cl_draw.h"
 
@@ -15,12 +13,7 @@ void cl_message_draw(SDL_Renderer *ren, cl_text *t, SDL_Rect r, const char *msg,
     if (cl_text_height(t, font) > r.h || cl_text_width(t, font, msg) > r.w - r.h)
         font = CL_FONT_SMALL;
     char line[256];
-    snprintf(line, sizeof line, "%s", msg);
-    size_t n = strlen(line);
-    while (n > 3 && cl_text_width(t, font, line) > r.w - r.h) {
-        n--;
-        memcpy(line + n - 3, "...", 4);
-    }
+    cl_text_fit(t, font, msg, r.w - r.h, line, sizeof line);
     int w = cl_text_width(t, font, line) + r.h;
     if (w > r.w)
         w = r.w;

@@ -289,11 +289,21 @@ void cl_app_pump(cl_app *a)
             break;
         }
         case CL_BE_REMATCH_ASKED:
-            if (!a->backend->hotseat && ev.slot != a->backend->my_slot)
-                cl_app_say(a, false, "%s wants a rematch", a->backend->name[ev.slot & 1]);
+            /* Said in the order things happened: after our own ask, the
+             * other side agrees; before it, they are the ones asking. */
+            if (!a->backend->hotseat && ev.slot != a->backend->my_slot) {
+                const char *who = a->backend->name[ev.slot & 1];
+                bool next = a->backend->series_len > 1 && !a->series_over;
+                if (a->rematch_asked)
+                    cl_app_say(a, false, "%s agrees - the %s starts", who, next ? "next race" : "rematch");
+                else
+                    cl_app_say(a, false, "%s wants %s - press %s", who, next ? "the next race" : "a rematch",
+                               next ? "Next race" : "Rematch");
+            }
             break;
         case CL_BE_START:
             cl_race_event(&a->race, &ev, a->now_ms);
+            a->rematch_asked = false;
             /* A spectator arriving late sees the clock run from the real start. */
             if (a->now_ms > ev.start_ms + 100)
                 printf("mazerace: race started %llu ms ago\n", (unsigned long long)(a->now_ms - ev.start_ms));
