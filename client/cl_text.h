@@ -55,5 +55,10 @@ typedef struct cl_text_drawn {
 void cl_text_record(cl_text *t, bool on);
 int cl_text_drawn_count(const cl_text *t);
 const cl_text_drawn *cl_text_drawn_at(const cl_text *t, int i); /* NULL if out of range */
+/* With MAZERACE_TEXT_DUMP=1 in the environment each screenshot PATH gets
+ * PATH.txt: a line "font x y w h text" per string drawn, in drawing order
+ * (textdump.c). */
+bool cl_text_dump_wanted(void);
+bool cl_text_dump(const cl_text *t, const char *shot_path);
 
 #endif

@@ -69,8 +69,8 @@ static const char *apply(cl_settings *s, const char *key, const char *val)
         memcpy(a, val, (size_t)(x - val));
         a[x - val] = '\0';
         snprintf(b, sizeof b, "%s", x + 1);
-        if (!parse_int(a, 640, 16384, &w) || !parse_int(b, 480, 16384, &h))
-            return "window must be WxH between 640x480 and 16384x16384";
+        if (!parse_int(a, 640, 16384, &w) || !parse_int(b, 360, 16384, &h))
+            return "window must be WxH between 640x360 and 16384x16384";
         s->win_w = w;
         s->win_h = h;
         return NULL;
