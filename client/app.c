@@ -232,7 +232,7 @@ static void draw_message(cl_app *a)
     if (!a->msg[0] || a->now_ms >= a->msg_until)
         return;
     int fh = cl_text_height(a->text, CL_FONT_BODY);
-    SDL_Rect r = {10, a->out_h - fh * 5 / 2, a->out_w - 20, fh * 2};
+    SDL_Rect r = {10, a->out_h - fh * 2 - 2, a->out_w - 20, fh * 2}; /* over the bottom hint line */
     /* Screens with boards keep a strip for messages under them (the same
      * in every race layout: single, hotseat, watch and replay). */
     if (a->scene == CL_SCENE_RACE || a->scene == CL_SCENE_WATCH || a->scene == CL_SCENE_REPLAY) {
