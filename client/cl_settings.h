@@ -10,6 +10,7 @@
 #include "cl_input.h"
 #include "wire.h"
 
+enum { CL_SETUP_REMEMBERED = 5 };
 typedef struct cl_settings {
     char name[WIRE_NAME_MAX + 1];
     char last_server[128]; /* "host:port" or "" */
@@ -17,6 +18,9 @@ typedef struct cl_settings {
     bool fullscreen;
     cl_bindings keys;
     unsigned howto_seen; /* bit per puzzle kind: its "How to play" card was shown */
+    /* The setup screen's last choices, by index: kind, size, difficulty,
+     * computer level, series; -1 where none was made. */
+    int setup[CL_SETUP_REMEMBERED];
 } cl_settings;
 
 void cl_settings_default(cl_settings *s);

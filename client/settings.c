@@ -17,6 +17,8 @@ void cl_settings_default(cl_settings *s)
     s->win_w = 1280;
     s->win_h = 720;
     cl_bindings_default(&s->keys);
+    for (int i = 0; i < CL_SETUP_REMEMBERED; i++)
+        s->setup[i] = -1;
 }
 
 const char *cl_name_problem(const char *name)
@@ -80,6 +82,16 @@ static const char *apply(cl_settings *s, const char *key, const char *val)
         if (!parse_int(val, 0, 1, &v))
             return "fullscreen must be 0 or 1";
         s->fullscreen = v;
+        return NULL;
+    }
+    /* setup = 1 2 1 0 0: the setup screen's last choices (indexes, -1: none) */
+    if (strcmp(key, "setup") == 0) {
+        int v[CL_SETUP_REMEMBERED], used = 0;
+        const char *p = val;
+        for (int i = 0; i < CL_SETUP_REMEMBERED; i++, p += used)
+            if (sscanf(p, "%d%n", &v[i], &used) != 1 || v[i] < -1 || v[i] > 99)
+                return "setup must be 5 numbers from -1 to 99";
+        memcpy(s->setup, v, sizeof v);
         return NULL;
     }
     /* howto_seen = sum maze: kinds whose "How to play" card was shown */
@@ -179,6 +191,9 @@ char *cl_settings_format(const cl_settings *s)
         for (int a = 0; a < CL_ACT_COUNT && n < cap; a++)
             n += (size_t)snprintf(out + n, cap - n, "key.p%d.%s = %s\n", p + 1, cl_act_name(a),
                                   SDL_GetKeyName(s->keys.key[p][a]));
+    if (n < cap)
+        n += (size_t)snprintf(out + n, cap - n, "setup = %d %d %d %d %d\n", s->setup[0], s->setup[1],
+                              s->setup[2], s->setup[3], s->setup[4]);
     n += (size_t)snprintf(out + n, cap - n, "howto_seen =");
     for (int k = 0; k < PZ_KIND_COUNT && n < cap; k++)
         if (s->howto_seen & (1u << k))
