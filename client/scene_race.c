@@ -49,8 +49,10 @@ static void act(cl_app *a, int slot, int action)
 
 static void leave(cl_app *a)
 {
-    if (a->backend && a->backend->lost_at)
-        cl_record_unfinished(a); /* a connected leave is a forfeit the server records */
+    /* A race left before its end stays in this machine's history as
+     * unfinished (online, the server records the forfeit as well). */
+    if (a->backend)
+        cl_record_unfinished(a);
     cl_app_end_backend(a);
     cl_app_set_scene(a, CL_SCENE_MENU);
 }
