@@ -8,7 +8,7 @@ void cl_layout_race(int out_w, int out_h, bool hotseat, int my_slot, cl_layout *
     int m = out_h / 60 < 6 ? 6 : out_h / 60;
     L->hud = (SDL_Rect){0, 0, out_w, hud};
     /* Under the boards: a strip for messages, then a line for hints and the game ID. */
-    int band = out_h / 20 < 22 ? 22 : out_h / 20;
+    int band = out_h / 30 < 18 ? 18 : out_h / 30;
     int top = hud + m, bottom = out_h - m - out_h / 22 - band;
     int h = bottom - top;
     L->msg = (SDL_Rect){m, bottom + m / 2, out_w - 2 * m, band};
