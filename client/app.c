@@ -103,13 +103,15 @@ SDL_Rect cl_app_title(cl_app *a, const char *title, const char *sub)
 {
     /* The menu gets the big title; other screens a smaller one, so their
      * forms fit at 800x600. */
-    int font = a->scene == CL_SCENE_MENU ? CL_FONT_HUGE : CL_FONT_TITLE;
+    int font = a->scene == CL_SCENE_MENU && a->out_h >= 540 ? CL_FONT_HUGE : CL_FONT_TITLE;
     int th = cl_text_height(a->text, font);
     int y = a->scene == CL_SCENE_MENU ? a->out_h / 14 : a->out_h / 30;
     cl_text_draw(a->text, font, title, a->out_w / 2, y, cl_col_text, CL_CENTER);
     y += th;
     if (sub) {
-        cl_text_draw(a->text, CL_FONT_BODY, sub, a->out_w / 2, y, cl_col_dim, CL_CENTER);
+        char fit[256];
+        cl_text_fit(a->text, CL_FONT_BODY, sub, a->out_w - 20, fit, sizeof fit);
+        cl_text_draw(a->text, CL_FONT_BODY, fit, a->out_w / 2, y, cl_col_dim, CL_CENTER);
         y += cl_text_height(a->text, CL_FONT_BODY);
     }
     y += cl_text_height(a->text, CL_FONT_BODY) / 2;
@@ -139,6 +141,8 @@ static bool save_screenshot(cl_app *a, const char *path)
     bool ok = SDL_RenderReadPixels(a->ren, NULL, SDL_PIXELFORMAT_ARGB8888, s->pixels, s->pitch) == 0 &&
               SDL_SaveBMP(s, path) == 0;
     SDL_FreeSurface(s);
+    if (ok && cl_text_dump_wanted() && !cl_text_dump(a->text, path))
+        fprintf(stderr, "mazerace: cannot write %s.txt\n", path);
     if (ok)
         printf("mazerace: screenshot %s (%dx%d)\n", path, a->out_w, a->out_h);
     else
@@ -195,8 +199,8 @@ static void handle_global(cl_app *a, SDL_Event *e, bool *eaten)
                 SDL_GetWindowSize(a->win, &a->settings.win_w, &a->settings.win_h);
                 if (a->settings.win_w < 640)
                     a->settings.win_w = 640;
-                if (a->settings.win_h < 480)
-                    a->settings.win_h = 480;
+                if (a->settings.win_h < 360)
+                    a->settings.win_h = 360;
             }
         }
         break;
@@ -232,13 +236,15 @@ static void draw_message(cl_app *a)
     if (!a->msg[0] || a->now_ms >= a->msg_until)
         return;
     int fh = cl_text_height(a->text, CL_FONT_BODY);
-    int w = cl_text_width(a->text, CL_FONT_BODY, a->msg) + fh * 2;
-    if (w > a->out_w - 20)
-        w = a->out_w - 20;
-    int x = (a->out_w - w) / 2, y = a->out_h - fh * 5 / 2;
-    cl_draw_panel(a->ren, x, y, w, fh * 2,
-                  a->msg_bad ? cl_color_mix(cl_col_bad, cl_col_panel, 100) : cl_col_panel_hi);
-    cl_text_draw_mid(a->text, CL_FONT_BODY, a->msg, a->out_w / 2, y + fh, cl_col_text, CL_CENTER);
+    SDL_Rect r = {10, a->out_h - fh * 2 - 2, a->out_w - 20, fh * 2}; /* over the bottom hint line */
+    /* Screens with boards keep a strip for messages under them (the same
+     * in every race layout: single, hotseat, watch and replay). */
+    if (a->scene == CL_SCENE_RACE || a->scene == CL_SCENE_WATCH || a->scene == CL_SCENE_REPLAY) {
+        cl_layout L;
+        cl_layout_race(a->out_w, a->out_h, true, 0, &L);
+        r = L.msg;
+    }
+    cl_message_draw(a->ren, a->text, r, a->msg, a->msg_bad);
 }
 
 static uint64_t wall_ms(void)
@@ -281,7 +287,7 @@ static bool init_video(cl_app *a, const char **err)
         *err = SDL_GetError();
         return false;
     }
-    SDL_SetWindowMinimumSize(a->win, 640, 480);
+    SDL_SetWindowMinimumSize(a->win, 640, 360);
     Uint32 rflags = (a->args.headless || a->args.software || a->args.bench) ? SDL_RENDERER_SOFTWARE : 0;
     if (!a->args.no_vsync && !a->args.headless && !a->args.bench)
         rflags |= SDL_RENDERER_PRESENTVSYNC;
@@ -431,6 +437,8 @@ void cl_app_frame(cl_app *a)
     update_size(a);
     cl_draw_color(a->ren, cl_col_bg);
     SDL_RenderClear(a->ren);
+    if (cl_text_dump_wanted())
+        cl_text_record(a->text, true); /* this frame's strings, for a screenshot's PATH.txt */
     scenes[a->scene]->draw(a);
     draw_message(a);
     if (shot)

@@ -60,7 +60,10 @@ typedef struct cl_layout {
     SDL_Rect board[2]; /* by slot; in single play the opponent's is the ghost */
     bool ghost[2];
     SDL_Rect ghost_info; /* opponent's figures, under the ghost board */
+    SDL_Rect msg;        /* messages' own strip, under the boards, above the footer */
 } cl_layout;
+/* Draws msg (cut to fit) in r, never outside it (message.c). */
+void cl_message_draw(SDL_Renderer *ren, cl_text *t, SDL_Rect r, const char *msg, bool bad);
 void cl_layout_race(int out_w, int out_h, bool hotseat, int my_slot, cl_layout *L);
 /* Watching: both boards side by side at equal size, drawn as ghosts. */
 void cl_layout_watch(int out_w, int out_h, cl_layout *L);
@@ -151,6 +154,7 @@ struct cl_app {
     bool result_printed;
     int score[2]; /* series score after the last finished game */
     bool series_over;
+    bool rematch_asked; /* this player pressed Rematch / Next race since the last start */
     cl_netui *net;
     struct cl_replay_ui *replay; /* the replay player's state (scene_replay.c), NULL when closed */
     struct cl_srvrep *srvrep;    /* the Server replays screen's (scene_srvrep.c), NULL when closed */

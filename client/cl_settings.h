@@ -10,6 +10,7 @@
 #include "cl_input.h"
 #include "wire.h"
 
+enum { CL_SETUP_REMEMBERED = 5 };
 typedef struct cl_settings {
     char name[WIRE_NAME_MAX + 1];
     char last_server[128]; /* "host:port" or "" */
@@ -21,6 +22,9 @@ typedef struct cl_settings {
     bool muted;
     int ui_scale;  /* text and controls, CL_UI_SCALE_MIN..MAX percent of the size the window gives */
     int bot_level; /* the computer's level the setup screen starts on (enum bot_level) */
+    /* The setup screen's last choices, by index: kind, size, difficulty,
+     * computer level, series; -1 where none was made. */
+    int setup[CL_SETUP_REMEMBERED];
 } cl_settings;
 
 enum { CL_UI_SCALE_MIN = 75, CL_UI_SCALE_MAX = 150 };

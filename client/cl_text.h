@@ -5,6 +5,7 @@
 
 #include <SDL.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 enum cl_font {
     CL_FONT_SMALL,
@@ -38,6 +39,10 @@ int cl_text_draw(cl_text *t, int font, const char *s, int x, int y, SDL_Color c,
 /* Same, vertically centred on cy. */
 int cl_text_draw_mid(cl_text *t, int font, const char *s, int x, int cy, SDL_Color c, int align);
 
+/* Copies s into out (cap bytes), cut and ended with "..." if it is wider
+ * than max_w pixels in font (textfit.c). */
+void cl_text_fit(cl_text *t, int font, const char *s, int max_w, char *out, size_t cap);
+
 /* For render tests: while recording, each string drawn is kept (the first
  * CL_TEXT_LOG_MAX, each cut to 31 bytes) with its font and the screen rect
  * its glyphs cover. Turning recording on empties the log. */
@@ -50,5 +55,10 @@ typedef struct cl_text_drawn {
 void cl_text_record(cl_text *t, bool on);
 int cl_text_drawn_count(const cl_text *t);
 const cl_text_drawn *cl_text_drawn_at(const cl_text *t, int i); /* NULL if out of range */
+/* With MAZERACE_TEXT_DUMP=1 in the environment each screenshot PATH gets
+ * PATH.txt: a line "font x y w h text" per string drawn, in drawing order
+ * (textdump.c). */
+bool cl_text_dump_wanted(void);
+bool cl_text_dump(const cl_text *t, const char *shot_path);
 
 #endif

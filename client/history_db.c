@@ -183,16 +183,37 @@ const char *hdb_page(hdb *d, int64_t before_id, int count, cl_hist_page *out, ch
     return NULL;
 }
 
+/* Whether best time b was the computer's: in a race against the computer
+ * the computer is slot 1 (scene_setup.c), and the solver has its name. */
+static bool by_computer(hdb *d, const st_best *b)
+{
+    st_match m;
+    bool found = false;
+    if (st_get(d->s, b->match_id, &m, &found) || !found)
+        return false;
+    cl_hist_race r;
+    memset(&r, 0, sizeof r);
+    from_st(&m, &r);
+    st_match_free(&m);
+    bool bot = r.mode == CL_HIST_COMPUTER && strcmp(r.name[1], b->name) == 0;
+    cl_hist_race_free(&r);
+    return bot;
+}
+
 const char *hdb_bests(hdb *d, const char *game_id, const pz_params *p, const char *name, cl_hist_bests *out,
                       char *err, size_t errlen)
 {
     st_best *b = NULL;
     int n = 0;
-    const char *why = st_best_times(d->s, game_id, 0, 1, &b, &n);
-    if (!why && n > 0) {
+    /* The puzzle's best is a person's: the computer's times are left out
+     * (the fastest few are looked at for the first not by the computer). */
+    const char *why = st_best_times(d->s, game_id, 0, 16, &b, &n);
+    for (int i = 0; !why && i < n && !out->have_puzzle; i++) {
+        if (by_computer(d, &b[i]))
+            continue;
         out->have_puzzle = true;
-        out->puzzle_ms = b[0].time_ms;
-        snprintf(out->puzzle_name, sizeof out->puzzle_name, "%s", b[0].name);
+        out->puzzle_ms = b[i].time_ms;
+        snprintf(out->puzzle_name, sizeof out->puzzle_name, "%s", b[i].name);
     }
     free(b);
     if (!why && name && name[0]) {

@@ -7,8 +7,11 @@ void cl_layout_race(int out_w, int out_h, bool hotseat, int my_slot, cl_layout *
     int hud = out_h / 9 < 48 ? 48 : out_h / 9;
     int m = out_h / 60 < 6 ? 6 : out_h / 60;
     L->hud = (SDL_Rect){0, 0, out_w, hud};
-    int top = hud + m, bottom = out_h - m - out_h / 22; /* a line for hints and the game ID */
+    /* Under the boards: a strip for messages, then a line for hints and the game ID. */
+    int band = out_h / 30 < 18 ? 18 : out_h / 30;
+    int top = hud + m, bottom = out_h - m - out_h / 22 - band;
     int h = bottom - top;
+    L->msg = (SDL_Rect){m, bottom + m / 2, out_w - 2 * m, band};
     if (hotseat) {
         int w = (out_w - 3 * m) / 2;
         L->board[0] = (SDL_Rect){m, top, w, h};

@@ -16,11 +16,35 @@ static void enter(cl_app *a)
     cl_form_add(&a->form, CL_ITEM_BUTTON, M_QUIT, "Quit");
 }
 
+/* Esc asks before quitting; the Quit button is the direct way. */
+static bool confirm_quit;
+
+static bool confirm_event(cl_app *a, const SDL_Event *e)
+{
+    if (!confirm_quit)
+        return false;
+    if (e->type == SDL_KEYDOWN) {
+        SDL_Keycode k = e->key.keysym.sym;
+        if (k == SDLK_y || k == SDLK_RETURN || k == SDLK_KP_ENTER)
+            a->quit = true;
+        if (k == SDLK_n || k == SDLK_ESCAPE || k == SDLK_y || k == SDLK_RETURN || k == SDLK_KP_ENTER)
+            confirm_quit = false;
+    } else if (e->type == SDL_CONTROLLERBUTTONDOWN) {
+        if (e->cbutton.button == SDL_CONTROLLER_BUTTON_A)
+            a->quit = true;
+        if (e->cbutton.button == SDL_CONTROLLER_BUTTON_A || e->cbutton.button == SDL_CONTROLLER_BUTTON_B)
+            confirm_quit = false;
+    }
+    return true;
+}
+
 static void event(cl_app *a, const SDL_Event *e)
 {
+    if (confirm_event(a, e))
+        return;
     cl_form_result r = cl_form_event(&a->form, e, a->mouse_scale);
     if (r.back) {
-        a->quit = true;
+        confirm_quit = true;
         return;
     }
     switch (r.activated) {
@@ -63,9 +87,23 @@ static void draw(cl_app *a)
     area.y += 3 * r;
     area.h -= 3 * r;
     cl_form_draw(&a->form, a->ren, a->text, area);
-    cl_text_draw(a->text, CL_FONT_SMALL,
-                 "Arrows/mouse/gamepad to choose, Enter to pick, Esc to quit, F11 fullscreen", a->out_w / 2,
-                 a->out_h - cl_text_height(a->text, CL_FONT_SMALL) * 2, cl_col_dim, CL_CENTER);
+    /* The hint on the bottom line, under the form's area (never over Quit). */
+    const char *hint = "Arrows/mouse/gamepad to choose, Enter to pick, Esc to quit, F11 fullscreen";
+    if (cl_text_width(a->text, CL_FONT_SMALL, hint) > a->out_w - 20)
+        hint = "Arrows: choose  -  Enter: pick  -  Esc: quit";
+    int sh = cl_text_height(a->text, CL_FONT_SMALL);
+    cl_text_draw(a->text, CL_FONT_SMALL, hint, a->out_w / 2, a->out_h - sh * 3 / 2, cl_col_dim, CL_CENTER);
+    if (confirm_quit) {
+        int fh = cl_text_height(a->text, CL_FONT_BODY);
+        int w = fh * 18 < a->out_w - 20 ? fh * 18 : a->out_w - 20, h = fh * 5;
+        int x = (a->out_w - w) / 2, y = (a->out_h - h) / 2;
+        cl_draw_fill(a->ren, 0, 0, a->out_w, a->out_h, (SDL_Color){0, 0, 0, 140});
+        cl_draw_panel(a->ren, x, y, w, h, cl_col_panel);
+        cl_text_draw_mid(a->text, CL_FONT_TITLE, "Quit mazerace?", a->out_w / 2, y + fh * 3 / 2, cl_col_text,
+                         CL_CENTER);
+        cl_text_draw_mid(a->text, CL_FONT_BODY, "Y or Enter: quit  -  N or Esc: stay", a->out_w / 2,
+                         y + fh * 7 / 2, cl_col_dim, CL_CENTER);
+    }
 }
 
 const cl_scene cl_scene_menu = {"menu", enter, event, NULL, draw};

@@ -60,8 +60,10 @@ static void act(cl_app *a, int slot, int action)
 
 static void leave(cl_app *a)
 {
-    if (a->backend && a->backend->lost_at)
-        cl_record_unfinished(a); /* a connected leave is a forfeit the server records */
+    /* A race left before its end stays in this machine's history as
+     * unfinished (online, the server records the forfeit as well). */
+    if (a->backend)
+        cl_record_unfinished(a);
     cl_app_end_backend(a);
     cl_app_set_scene(a, CL_SCENE_MENU);
 }
@@ -319,11 +321,21 @@ void cl_app_pump(cl_app *a)
             break;
         }
         case CL_BE_REMATCH_ASKED:
-            if (!a->backend->hotseat && ev.slot != a->backend->my_slot)
-                cl_app_say(a, false, "%s wants a rematch", a->backend->name[ev.slot & 1]);
+            /* Said in the order things happened: after our own ask, the
+             * other side agrees; before it, they are the ones asking. */
+            if (!a->backend->hotseat && ev.slot != a->backend->my_slot) {
+                const char *who = a->backend->name[ev.slot & 1];
+                bool next = a->backend->series_len > 1 && !a->series_over;
+                if (a->rematch_asked)
+                    cl_app_say(a, false, "%s agrees - the %s starts", who, next ? "next race" : "rematch");
+                else
+                    cl_app_say(a, false, "%s wants %s - press %s", who, next ? "the next race" : "a rematch",
+                               next ? "Next race" : "Rematch");
+            }
             break;
         case CL_BE_START:
             cl_race_event(&a->race, &ev, a->now_ms);
+            a->rematch_asked = false;
             /* A spectator arriving late sees the clock run from the real start. */
             if (a->now_ms > ev.start_ms + 100)
                 printf("mazerace: race started %llu ms ago\n", (unsigned long long)(a->now_ms - ev.start_ms));
@@ -367,7 +379,9 @@ static void fmt_time(char *buf, size_t len, uint64_t ms)
              (unsigned long long)(ms / 1000 % 60), (unsigned long long)(ms / 100 % 10));
 }
 
-static void player_block(cl_app *a, int slot, int x, int cy, int align)
+/* Slot's name and figures from x towards the centre, each line cut to
+ * max_w pixels so the longest name allowed never reaches the clock. */
+static void player_block(cl_app *a, int slot, int x, int cy, int align, int max_w)
 {
     cl_race *r = &a->race;
     cl_text *t = a->text;
@@ -377,11 +391,16 @@ static void player_block(cl_app *a, int slot, int x, int cy, int align)
                        : a->backend->name[slot][0] ? a->backend->name[slot]
                                                    : "waiting...";
     bool me = !a->backend->hotseat && slot == a->backend->my_slot;
-    snprintf(line, sizeof line, "%s%s", name, me ? " (you)" : "");
+    char fit[64];
     int dir = align == CL_LEFT ? 1 : -1;
     float mr = fh * 0.42f;
     cl_draw_marker(a->ren, slot, (float)(x + dir * (int)mr), (float)(cy - fh / 2), mr, false);
     int tx = x + dir * (int)(mr * 2.6f);
+    max_w -= (int)(mr * 2.6f);
+    /* Cut the name, not " (you)". */
+    const char *you = me ? " (you)" : "";
+    cl_text_fit(t, CL_FONT_BODY, name, max_w - cl_text_width(t, CL_FONT_BODY, you), fit, sizeof fit);
+    snprintf(line, sizeof line, "%s%s", fit, you);
     cl_text_draw_mid(t, CL_FONT_BODY, line, tx, cy - fh / 2, cl_col_text, align);
     const cl_player *p = &r->p[slot];
     int kind = r->pz ? pz_params_of(r->pz)->kind : -1;
@@ -399,7 +418,8 @@ static void player_block(cl_app *a, int slot, int x, int cy, int align)
         snprintf(line + n, sizeof line - n, "   %s %s", r->result.solved[slot] ? "solved in" : "stopped at",
                  tb);
     }
-    cl_text_draw_mid(t, CL_FONT_SMALL, line, tx, cy + fh / 2, cl_col_dim, align);
+    cl_text_fit(t, CL_FONT_SMALL, line, max_w, fit, sizeof fit);
+    cl_text_draw_mid(t, CL_FONT_SMALL, fit, tx, cy + fh / 2, cl_col_dim, align);
 }
 
 static void draw_hud(cl_app *a, const cl_layout *L)
@@ -409,8 +429,6 @@ static void draw_hud(cl_app *a, const cl_layout *L)
     cl_draw_fill(a->ren, h.x, h.y, h.w, h.h, cl_col_panel);
     cl_draw_fill(a->ren, h.x, h.y + h.h - 2, h.w, 2, cl_col_panel_hi);
     int cy = h.y + h.h / 2, m = h.h / 3;
-    player_block(a, 0, m, cy, CL_LEFT);
-    player_block(a, 1, a->out_w - m, cy, CL_RIGHT);
     char buf[64];
     uint64_t el = 0;
     if (r->finished) {
@@ -424,8 +442,10 @@ static void draw_hud(cl_app *a, const cl_layout *L)
         el = at > r->start_ms ? at - r->start_ms : 0;
     }
     fmt_time(buf, sizeof buf, el);
-    cl_text_draw_mid(a->text, CL_FONT_TITLE, buf, a->out_w / 2,
-                     cy - cl_text_height(a->text, CL_FONT_SMALL) / 2, cl_col_text, CL_CENTER);
+    int clock_w = cl_text_width(a->text, CL_FONT_TITLE, "00:00.0");
+    /* The clock over its line, the two stacked about the HUD's middle. */
+    int clock_y = cy - (cl_text_height(a->text, CL_FONT_TITLE) + cl_text_height(a->text, CL_FONT_SMALL)) / 2;
+    cl_text_draw(a->text, CL_FONT_TITLE, buf, a->out_w / 2, clock_y, cl_col_text, CL_CENTER);
     const char *sub = "";
     char sb[96];
     int lead = cl_race_leader(r);
@@ -449,9 +469,17 @@ static void draw_hud(cl_app *a, const cl_layout *L)
                  a->score[1], sub);
         sub = withscore;
     }
-    cl_text_draw_mid(a->text, CL_FONT_SMALL, sub, a->out_w / 2,
-                     cy + cl_text_height(a->text, CL_FONT_TITLE) / 2,
-                     lead >= 0 && r->racing ? cl_col_player_soft[lead] : cl_col_dim, CL_CENTER);
+    /* The centre line takes at most a third of the width; the players'
+     * blocks get what is left on each side. */
+    char subfit[160];
+    cl_text_fit(a->text, CL_FONT_SMALL, sub, a->out_w / 3, subfit, sizeof subfit);
+    int sub_w = cl_text_width(a->text, CL_FONT_SMALL, subfit);
+    int centre = (sub_w > clock_w ? sub_w : clock_w) / 2 + m;
+    player_block(a, 0, m, cy, CL_LEFT, a->out_w / 2 - centre - m);
+    player_block(a, 1, a->out_w - m, cy, CL_RIGHT, a->out_w / 2 - centre - m);
+    cl_text_draw(a->text, CL_FONT_SMALL, subfit, a->out_w / 2,
+                 clock_y + cl_text_height(a->text, CL_FONT_TITLE),
+                 lead >= 0 && r->racing ? cl_col_player_soft[lead] : cl_col_dim, CL_CENTER);
 }
 
 /* A player whose connection dropped: their board dimmed and labelled for

@@ -57,6 +57,7 @@ const char *cl_replay_open(cl_app *a, replay *r, const char *label)
     u->race.k = pz_kind_of(u->race.pz);
     snprintf(u->label, sizeof u->label, "%s", label);
     a->replay = u;
+    cl_rview_play(v, true); /* a replay opens playing, from the start */
     const replay *rp = cl_rview_replay(v);
     printf("REPLAY open %s game=%s players=%s,%s moves=%zu length=%u\n", label, replay_game_id(rp),
            replay_name(rp, 0), replay_name(rp, 1), replay_move_count(rp), cl_rview_length(v));

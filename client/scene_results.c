@@ -14,7 +14,9 @@ static void enter(cl_app *a)
     /* The server gone (the host left), the result stands with no rematch. */
     if (!a->backend || !a->backend->closed)
         cl_form_add(&a->form, CL_ITEM_BUTTON, R_REMATCH,
-                    a->race.result.series_over && a->race.result.series_len > 1 ? "New series" : "Rematch");
+                    a->race.result.series_len <= 1 ? "Rematch"
+                    : a->race.result.series_over   ? "New series"
+                                                   : "Next race");
     cl_form_add(&a->form, CL_ITEM_BUTTON, R_MENU, "Back to the menu");
 }
 
@@ -27,9 +29,12 @@ static void event(cl_app *a, const SDL_Event *e)
         return;
     }
     if (r.activated == R_REMATCH && a->backend) {
+        a->rematch_asked = true;
         a->backend->ops->rematch(a->backend, a->now_ms);
         if (!a->backend->hotseat && a->mode != CL_MODE_COMPUTER)
-            cl_app_say(a, false, "Rematch asked - waiting for your opponent");
+            cl_app_say(a, false, "%s asked - waiting for your opponent",
+                       a->race.result.series_len > 1 && !a->race.result.series_over ? "Next race"
+                                                                                    : "Rematch");
     }
 }
 
@@ -98,11 +103,18 @@ static void draw(cl_app *a)
     for (int s = 0; s < 2; s++) {
         char buf[64];
         cl_draw_marker(a->ren, s, (float)(c1 + fh / 2), (float)(ty + fh / 2), fh * 0.4f, false);
-        cl_text_draw(t, CL_FONT_BODY, a->race.name[s][0] ? a->race.name[s] : "-", c1 + fh * 3 / 2, ty,
-                     cl_col_text, CL_LEFT);
-        snprintf(buf, sizeof buf, "%s%llu.%02llu s", res->solved[s] ? "" : "(unsolved) ",
-                 (unsigned long long)(res->time_ms[s] / 1000),
-                 (unsigned long long)(res->time_ms[s] % 1000 / 10));
+        /* A player who did not reach the goal has no finish time. */
+        if (res->solved[s])
+            snprintf(buf, sizeof buf, "%llu.%02llu s", (unsigned long long)(res->time_ms[s] / 1000),
+                     (unsigned long long)(res->time_ms[s] % 1000 / 10));
+        else
+            snprintf(buf, sizeof buf, "did not finish");
+        int tw = cl_text_width(t, CL_FONT_BODY, buf);
+        /* The longest name allowed is cut to end before the time column. */
+        char name[64];
+        cl_text_fit(t, CL_FONT_BODY, a->race.name[s][0] ? a->race.name[s] : "-",
+                    c2 - tw - fh - (c1 + fh * 3 / 2), name, sizeof name);
+        cl_text_draw(t, CL_FONT_BODY, name, c1 + fh * 3 / 2, ty, cl_col_text, CL_LEFT);
         cl_text_draw(t, CL_FONT_BODY, buf, c2, ty, cl_col_text, CL_RIGHT);
         snprintf(buf, sizeof buf, "%u", res->moves[s]);
         cl_text_draw(t, CL_FONT_BODY, buf, c3, ty, cl_col_text, CL_RIGHT);

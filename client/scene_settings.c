@@ -139,7 +139,8 @@ static void changed(cl_app *a, int id)
         break;
     case T_LEVEL:
         s->bot_level = c;
-        a->args.bot_level = c; /* the setup screen starts on it from now */
+        a->args.bot_level = c;     /* the setup screen starts on it from now, */
+        a->settings.setup[3] = -1; /* over the level it last remembered */
         break;
     default:
         break;

@@ -82,6 +82,33 @@ static void fill_sizes(cl_app *a)
     }
 }
 
+/* The choices last made here (kept in the settings), over the defaults;
+ * a --bot-level given for this run wins over the remembered level, and a
+ * default level chosen in Settings replaces it (scene_settings.c). */
+static const int remembered[CL_SETUP_REMEMBERED] = {S_KIND, S_SIZE, S_DIFF, S_BOT, S_SERIES};
+
+static void recall(cl_app *a)
+{
+    for (int i = 0; i < CL_SETUP_REMEMBERED; i++) {
+        cl_item *it = cl_form_find(&a->form, remembered[i]);
+        int v = a->settings.setup[i];
+        if (!it || v < 0 || v >= it->nchoices || (remembered[i] == S_BOT && a->args.bot_level_given))
+            continue;
+        it->choice = v;
+        if (remembered[i] == S_KIND)
+            fill_sizes(a);
+    }
+}
+
+static void remember(cl_app *a)
+{
+    for (int i = 0; i < CL_SETUP_REMEMBERED; i++) {
+        cl_item *it = cl_form_find(&a->form, remembered[i]);
+        if (it)
+            a->settings.setup[i] = it->choice;
+    }
+}
+
 static void enter(cl_app *a)
 {
     cl_form_clear(&a->form);
@@ -113,6 +140,7 @@ static void enter(cl_app *a)
         snprintf(buf, sizeof buf, series_opts[i] == 1 ? "single race" : "best of %d", series_opts[i]);
         cl_item_choice(it, buf);
     }
+    recall(a);
     cl_form_add(&a->form, CL_ITEM_BUTTON, S_START,
                 a->mode == CL_MODE_HOST     ? "Host"
                 : a->mode == CL_MODE_CREATE ? "Create the room"
@@ -230,6 +258,8 @@ static void event(cl_app *a, const SDL_Event *e)
         return;
     }
     cl_form_result r = cl_form_event(&a->form, e, a->mouse_scale);
+    if (r.back || r.activated == S_BACK || r.activated == S_START)
+        remember(a);
     if (r.back || r.activated == S_BACK) {
         bool create = a->mode == CL_MODE_CREATE;
         if (create)

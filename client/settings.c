@@ -21,6 +21,8 @@ void cl_settings_default(cl_settings *s)
     s->ui_scale = 100;
     s->bot_level = BOT_LEVEL_DEFAULT;
     cl_bindings_default(&s->keys);
+    for (int i = 0; i < CL_SETUP_REMEMBERED; i++)
+        s->setup[i] = -1;
 }
 
 const char *cl_name_problem(const char *name)
@@ -73,8 +75,8 @@ static const char *apply(cl_settings *s, const char *key, const char *val)
         memcpy(a, val, (size_t)(x - val));
         a[x - val] = '\0';
         snprintf(b, sizeof b, "%s", x + 1);
-        if (!parse_int(a, 640, 16384, &w) || !parse_int(b, 480, 16384, &h))
-            return "window must be WxH between 640x480 and 16384x16384";
+        if (!parse_int(a, 640, 16384, &w) || !parse_int(b, 360, 16384, &h))
+            return "window must be WxH between 640x360 and 16384x16384";
         s->win_w = w;
         s->win_h = h;
         return NULL;
@@ -104,6 +106,16 @@ static const char *apply(cl_settings *s, const char *key, const char *val)
         if (lv < 0)
             return "computer_level must be beginner, casual, strong or expert";
         s->bot_level = lv;
+        return NULL;
+    }
+    /* setup = 1 2 1 0 0: the setup screen's last choices (indexes, -1: none) */
+    if (strcmp(key, "setup") == 0) {
+        int v[CL_SETUP_REMEMBERED], used = 0;
+        const char *p = val;
+        for (int i = 0; i < CL_SETUP_REMEMBERED; i++, p += used)
+            if (sscanf(p, "%d%n", &v[i], &used) != 1 || v[i] < -1 || v[i] > 99)
+                return "setup must be 5 numbers from -1 to 99";
+        memcpy(s->setup, v, sizeof v);
         return NULL;
     }
     /* howto_seen = sum maze: kinds whose "How to play" card was shown */
@@ -217,6 +229,9 @@ char *cl_settings_format(const cl_settings *s)
     for (int a = 0; a < CL_ACT_COUNT && n < cap; a++)
         n += (size_t)snprintf(out + n, cap - n, "pad.%s = %s\n", cl_act_name(a),
                               SDL_GameControllerGetStringForButton(s->keys.pad[a]));
+    if (n < cap)
+        n += (size_t)snprintf(out + n, cap - n, "setup = %d %d %d %d %d\n", s->setup[0], s->setup[1],
+                              s->setup[2], s->setup[3], s->setup[4]);
     n += (size_t)snprintf(out + n, cap - n, "howto_seen =");
     for (int k = 0; k < PZ_KIND_COUNT && n < cap; k++)
         if (s->howto_seen & (1u << k))

@@ -300,16 +300,37 @@ static void test_no_save_creates_nothing(void **ctx)
     assert_int_not_equal(access(path, F_OK), 0);
 }
 
+/* The computer's times are kept apart from the puzzle's best: its 3000 on
+ * #5 is not the best, Ada's 6000 is; on #6 only the computer solved. */
+static void test_computer_times_not_the_best(void **ctx)
+{
+    (void)ctx;
+    cl_history *h = cl_history_create(clt_path("bot.sqlite"), false);
+    add(h, CL_HIST_COMPUTER, 5, "Computer", 1, 3000);
+    add(h, CL_HIST_ONLINE, 5, "Cy", 0, 6000);
+    add(h, CL_HIST_COMPUTER, 6, "Computer", 1, 2000);
+    cl_hist_bests b;
+    uint32_t t = cl_history_ask_bests(h, "maze:9x7:easy#5", &(pz_params){PZ_MAZE, 9, 7, PZ_EASY}, "Ada");
+    cl_history_flush(h);
+    assert_true(cl_history_bests(h, t, &b));
+    assert_true(b.ok && b.have_puzzle);
+    assert_int_equal(b.puzzle_ms, 6000);
+    assert_string_equal(b.puzzle_name, "Ada");
+    t = cl_history_ask_bests(h, "maze:9x7:easy#6", &(pz_params){PZ_MAZE, 9, 7, PZ_EASY}, "Ada");
+    cl_history_flush(h);
+    assert_true(cl_history_bests(h, t, &b));
+    assert_true(b.ok);
+    assert_false(b.have_puzzle);
+    cl_history_destroy(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_races_in_and_out),
-        cmocka_unit_test(test_corrupt_file),
-        cmocka_unit_test(test_foreign_database),
-        cmocka_unit_test(test_missing_folder),
-        cmocka_unit_test(test_locked_file),
-        cmocka_unit_test(test_read_only_file),
-        cmocka_unit_test(test_no_save_creates_nothing),
+        cmocka_unit_test(test_races_in_and_out), cmocka_unit_test(test_computer_times_not_the_best),
+        cmocka_unit_test(test_corrupt_file),     cmocka_unit_test(test_foreign_database),
+        cmocka_unit_test(test_missing_folder),   cmocka_unit_test(test_locked_file),
+        cmocka_unit_test(test_read_only_file),   cmocka_unit_test(test_no_save_creates_nothing),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     if (rc == 0)

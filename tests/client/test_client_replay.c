@@ -242,7 +242,7 @@ static void test_player_headless(void **ctx)
     int ty = L.bar.y + L.bar.h / 2;
     char script[2048];
     snprintf(script, sizeof script,
-             "0 wait replay\n+100 screenshot %s\n"
+             "0 wait replay\n+0 key Space\n+0 key Home\n+100 screenshot %s\n"
              "+50 key Right\n+50 key Right\n+50 key Right\n+50 key Right\n+50 key Right\n+100 screenshot %s\n"
              "+50 key End\n+100 screenshot %s\n"
              "+50 drag %d %d %d %d\n+100 screenshot %s\n"
@@ -258,6 +258,10 @@ static void test_player_headless(void **ctx)
     assert_int_equal(clt_run(args, out, sizeof out, 90000), 0);
     assert_non_null(strstr(out, "REPLAY open maze-8x6.replay game=maze:8x6:2hz41oeEHz5NPGFE players=ann,bob "
                                 "moves=20 length=5542"));
+    /* The replay opens playing: the first Space pauses it, before any step. */
+    const char *pause = strstr(out, "REPLAY pause pos=");
+    assert_non_null(pause);
+    assert_true(pause < strstr(out, "REPLAY step pos="));
     assert_non_null(strstr(out, "REPLAY step pos=5/20 t=2003 moves=3,2 speed=1x paused"));
     assert_non_null(strstr(out, "REPLAY end pos=20/20 t=5542 moves=12,8 speed=1x paused"));
     assert_non_null(strstr(out, "REPLAY speed pos=")); /* Up three times: 8x */
