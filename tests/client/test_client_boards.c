@@ -292,9 +292,10 @@ static void test_zoom_key_in_client(void **state)
     SDL_Rect a = L.board[0];
     int best = 0;
     for (int y = a.y + a.h / 3; y < a.y + a.h / 3 + want && !best; y++) {
-        int starts[8], n = 0;
-        bool was = false;
-        for (int x = a.x + a.w / 4; x < a.x + a.w * 3 / 4 && n < 8; x++) {
+        int starts[8], n = 0, x0 = a.x + a.w / 4;
+        /* A line the scan starts inside is not counted: only whole ones. */
+        bool was = clt_same(clt_pixel(s, x0 - 1, y), cl_col_bg, 0);
+        for (int x = x0; x < a.x + a.w * 3 / 4 && n < 8; x++) {
             bool line = clt_same(clt_pixel(s, x, y), cl_col_bg, 0);
             if (line && !was)
                 starts[n++] = x;
@@ -304,7 +305,8 @@ static void test_zoom_key_in_client(void **state)
             starts[3] - starts[2] == starts[1] - starts[0])
             best = starts[1] - starts[0];
     }
-    printf("zoomed in by key: tiles %d px on the screenshot, expected %d\n", best, want);
+    printf("zoomed in by key: tiles %d px on the screenshot, expected %d (board %d,%d %dx%d)\n", best, want,
+           a.x, a.y, a.w, a.h);
     assert_int_equal(best, want);
     SDL_FreeSurface(s);
     cl_race_free(&r);
