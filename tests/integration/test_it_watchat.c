@@ -25,6 +25,7 @@ typedef struct watcher {
     int inject_port; /* > 0: answer our own WATCH with a WATCH_AT to this port, as a game port would */
     bool drop_mid;   /* drop the connection once some moves were seen */
     bool asked, dropped;
+    bool ignore_no_room; /* the server's NO_ROOM answer to a WATCH of a made-up room is expected */
     int connected, starts, progress, resumed, errors, disconnects;
     uint32_t first_seen[2], last_seen[2]; /* PROGRESS move counts per player: first and last */
     bool gap;                             /* a PROGRESS that was not the next move of its player */
@@ -90,6 +91,10 @@ static void watcher_poll(watcher *w, const char *code)
             w->end = ev;
             break;
         case CL_EV_ERROR:
+            if (w->ignore_no_room && ev.code == WIRE_ERR_NO_ROOM) {
+                fprintf(stderr, "spectator: (expected) %s\n", ev.text);
+                break;
+            }
             w->errors++;
             w->last_error = ev;
             fprintf(stderr, "spectator: error: %s\n", ev.text);
@@ -274,6 +279,10 @@ static void test_watch_at_refused(void **ctx)
     assert_true(it_env_start(&e, plain_server));
     watcher w;
     memset(&w, 0, sizeof w);
+    /* WATCH ABCDE goes to the real server, which has no such room: its
+     * NO_ROOM answer may arrive in the same poll as the injected WATCH_AT's
+     * error, and is not what this test counts. */
+    w.ignore_no_room = true;
     watcher_start(&w, e.port);
     assert_true(it_env_run(&e, online, &w, 10000));
     assert_int_equal(cl_net_phase(w.n), CL_NET_ONLINE);
@@ -316,6 +325,7 @@ static void test_watch_at_refused(void **ctx)
     /* A loop: the spectator port (here: the same server, any other port
      * will do) answering WATCH_AT again is not followed a second time. */
     memset(&w, 0, sizeof w);
+    w.ignore_no_room = true;
     watcher_start(&w, e.port);
     assert_true(it_env_run(&e, online, &w, 10000));
     assert_null(cl_net_watch(w.n, "ABCDE"));
