@@ -1,0 +1,79 @@
+/* sv_hold.h: the progress hold: an opponent's PROGRESS held back for a fast player's next packet. */
+#ifndef MR_SV_HOLD_H
+#define MR_SV_HOLD_H
+
+#include <enet/enet.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "wire.h"
+
+typedef struct sv sv_t;
+typedef struct sv_client sv_client;
+
+/* Held-back packets per client before they go out anyway. */
+#define SV_HOLD_MAX 8
+
+/* A held-back packet (sv_send_late), in a pool of SV_HOLD_MAX per client;
+ * free entries are chained through next as well. */
+typedef struct sv_late {
+    int next; /* the same client's next held-back packet (or the next free entry): index + 1, 0 = none */
+    ENetPacket *p;
+} sv_late;
+
+/* When a client's held-back packets are due: a ring in due order. Every
+ * hold lasts the same time, so a hold goes to the back; packets due at the
+ * end of this step go to the front. An entry is stale (skipped) once its
+ * client's packets went out with another packet. */
+typedef struct sv_due {
+    int client;  /* index in sv->clients */
+    uint32_t id; /* its id then: the slot may be reused */
+    uint64_t due_ms;
+} sv_due;
+#define SV_DUE_PER_CLIENT 4 /* ring entries per client; a full ring releases its oldest early */
+
+/* The server's half (sv->hold). */
+typedef struct sv_hold {
+    sv_late *late; /* held-back packets: SV_HOLD_MAX per client */
+    int late_free; /* first free entry: index + 1, 0 = none */
+    sv_due *due;   /* ring of SV_DUE_PER_CLIENT per client */
+    int due_head, due_n, cap_due;
+} sv_hold;
+
+/* A client's half (c->hold): its held-back packets and its pace. */
+typedef struct sv_hold_client {
+    int head; /* its first and last held-back packet: index + 1 in sv->hold.late, 0 = none */
+    int tail;
+    int n;                 /* held-back packets */
+    uint64_t due_ms;       /* when they go out at the latest: the first one's time, plus the hold if held */
+    uint64_t step;         /* sv->st.steps + 1 of the step that held the first one */
+    uint64_t last_move_ms; /* when its last MOVE came, valid once moved */
+    uint32_t move_gap_ms;  /* time between its last two MOVEs; UINT32_MAX until it has made two */
+    bool moved;
+} sv_hold_client;
+
+/* Pool and ring for nclients clients; sv_hold_free frees them (and drops
+ * what is still held). */
+void sv_hold_init(sv_hold *h, int nclients);
+void sv_hold_free(sv_t *sv);
+/* Like sv_send, but the packet is held back (for the opponent's PROGRESS).
+ * For a client that is moving fast (holds_for in sv_hold.c) it leaves with the next
+ * packet sv_send queues for that client, or after cfg.progress_hold_ms at
+ * the end of a step, whichever comes first; for any other, at the end of
+ * this step. Either way, in the step that held it, only after everything
+ * sv_send queued has been flushed (the mover's ACK goes first). A client's
+ * packets still arrive in the order they were queued. */
+void sv_send_late(sv_t *sv, sv_client *c, const wire_msg *m);
+/* Notes the time of a MOVE from c (for the progress hold). */
+void sv_hold_note_move(sv_t *sv, sv_client *c);
+/* Queues c's held-back packets now, ahead of anything newer (sv_send,
+ * before a packet of its own). Only when c->hold.head is set. */
+void sv_hold_release(sv_t *sv, sv_client *c);
+/* c is gone: its held-back packets are freed unsent. */
+void sv_hold_discard(sv_t *sv, sv_client *c);
+/* End of a step: the held-back packets that are due leave. */
+void sv_hold_flush(sv_t *sv);
+/* When the next held-back packets are due (UINT64_MAX: none held). */
+uint64_t sv_hold_next_due(const sv_t *sv);
+
+#endif
