@@ -2,6 +2,7 @@
 #include "sv_drain.h"
 #include "sv_game.h"
 #include "sv_internal.h"
+#include "sv_log.h"
 
 void sv_request_drain(sv_t *sv)
 {

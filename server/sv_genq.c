@@ -4,10 +4,16 @@
 #include <string.h>
 
 #include "secrand.h"
+#include "sv_addrs.h"
 #include "sv_game.h"
+#include "sv_gen.h"
 #include "sv_genq.h"
 #include "sv_internal.h"
+#include "sv_limit.h"
+#include "sv_log.h"
+#include "sv_loglimit.h"
 #include "sv_quickmatch.h"
+#include "sv_rooms.h"
 #include "sv_send.h"
 #include "util.h"
 

@@ -5,6 +5,7 @@
 #include "sv_conn.h"
 #include "sv_internal.h"
 #include "sv_link.h"
+#include "sv_log.h"
 #include "sv_spechost.h"
 
 static int sph_slot(const sv_t *sv, const sv_client *c)

@@ -2,9 +2,12 @@
  * puzzle exists. */
 #include "secrand.h"
 #include "sv_game.h"
+#include "sv_gen.h"
 #include "sv_genq.h"
 #include "sv_internal.h"
+#include "sv_quick.h"
 #include "sv_quickmatch.h"
+#include "sv_rooms.h"
 #include "sv_send.h"
 
 /* ---- quick match (docs/racing.md, "Quick match") ----

@@ -6,6 +6,8 @@
 #include "st_engine.h"
 #include "st_writer.h"
 #include "sv_internal.h"
+#include "sv_log.h"
+#include "sv_loglimit.h"
 #include "sv_record.h"
 
 void sv_set_store(sv_t *sv, struct st_writer *w)

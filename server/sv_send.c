@@ -5,6 +5,7 @@
 #include "sv_hold.h"
 #include "sv_internal.h"
 #include "sv_link.h"
+#include "sv_log.h"
 #include "sv_send.h"
 
 bool sv_can_send(const sv_client *c)

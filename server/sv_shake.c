@@ -6,6 +6,7 @@
 #include "sv_conn.h"
 #include "sv_cookie.h"
 #include "sv_internal.h"
+#include "sv_log.h"
 #include "sv_shake.h"
 #include "util.h"
 
