@@ -1,6 +1,5 @@
 /* sv_hold.c: the progress hold: an opponent's PROGRESS waits for a fast player's next packet (one datagram).
  */
-#include <limits.h>
 #include <stdlib.h>
 
 #include "sv_hold.h"
@@ -86,30 +85,13 @@ uint64_t sv_hold_next_due(const sv_t *sv)
     return h->due_n > 0 ? h->due[h->due_head].due_ms : UINT64_MAX;
 }
 
-/* End of a step: the held-back packets that are due leave. Those held in
- * this very step (a progress hold of 0) go after the packets sv_send queued
- * (the movers' ACKs) have been flushed: ENet sends peer by peer in slot
- * order, so otherwise an opponent in a lower slot would get its PROGRESS
- * before the mover got its ACK. */
+/* End of a step: the held-back packets whose hold ran out leave (no
+ * packet of their client's came to take them along). Every one was held
+ * in an earlier step, so the ACKs of this step are not behind them. */
 void sv_hold_flush(sv_t *sv)
 {
     sv_hold *h = &sv->hold;
-    int ndue = 0, min_slot = INT_MAX;
-    uint64_t step = sv->st.steps + 1;
-    for (; ndue < h->due_n && due_at(h, ndue)->due_ms <= sv->now_ms; ndue++) {
-        const sv_client *c = due_client(sv, due_at(h, ndue));
-        if (c && c->hold.step == step && (int)(c - sv->clients) < min_slot)
-            min_slot = (int)(c - sv->clients);
-    }
-    if (ndue == 0)
-        return;
-    /* When every held-back packet goes to a later slot than every packet
-     * sent, one walk already sends them in the right order. */
-    if (min_slot <= sv->step_max_slot) {
-        enet_host_flush(sv->host);
-        sv->step_max_slot = -1;
-    }
-    while (ndue-- > 0)
+    while (h->due_n > 0 && due_at(h, 0)->due_ms <= sv->now_ms)
         pop_due(sv);
 }
 
@@ -148,11 +130,14 @@ static bool holds_for(const sv_t *sv, const sv_client *c)
 
 void sv_send_late(sv_t *sv, sv_client *c, const wire_msg *m)
 {
+    /* Held only for a fast player; anyone else gets it at once, and so
+     * does a client that gets a packet in this step anyway (it rides in
+     * that datagram). docs/performance-net.md, 2026-11-28: a PROGRESS
+     * kept for the end of the step so that the mover's ACK left first cost
+     * a walk over every peer slot (enet_host_flush) every other move. */
     if (!sv_can_send(c))
         return;
-    /* A client that gets a packet in the first flush anyway takes this one
-     * in the same datagram: holding it back would cost a datagram more. */
-    if (c->sph_gen || (c->sent_step == sv->st.steps + 1 && !c->hold.head)) {
+    if (!holds_for(sv, c) || c->sph_gen || (c->sent_step == sv->st.steps + 1 && !c->hold.head)) {
         sv_send(sv, c, m);
         return;
     }
@@ -178,16 +163,11 @@ void sv_send_late(sv_t *sv, sv_client *c, const wire_msg *m)
     c->hold.tail = e;
     if (++c->hold.n > 1)
         return;
-    bool hold = holds_for(sv, c);
-    c->hold.due_ms = sv->now_ms + (hold ? (uint64_t)sv->cfg.progress_hold_ms : 0);
-    c->hold.step = sv->st.steps + 1;
+    c->hold.due_ms = sv->now_ms + (uint64_t)sv->cfg.progress_hold_ms;
     if (h->due_n == h->cap_due)
         pop_due(sv); /* full: the oldest hold ends early */
-    /* The ring stays in due order: a hold goes to the back (every hold is
-     * as long), one due now to the front. */
-    if (!hold)
-        h->due_head = (h->due_head + h->cap_due - 1) % h->cap_due;
-    *due_at(h, hold ? h->due_n : 0) =
-        (sv_due){.client = (int)(c - sv->clients), .id = c->id, .due_ms = c->hold.due_ms};
+    /* Every hold is as long: a new one goes to the back, and the ring
+     * stays in due order. */
+    *due_at(h, h->due_n) = (sv_due){.client = (int)(c - sv->clients), .id = c->id, .due_ms = c->hold.due_ms};
     h->due_n++;
 }

@@ -46,7 +46,6 @@ typedef struct sv_hold_client {
     int tail;
     int n;                 /* held-back packets */
     uint64_t due_ms;       /* when they go out at the latest: the first one's time, plus the hold if held */
-    uint64_t step;         /* sv->st.steps + 1 of the step that held the first one */
     uint64_t last_move_ms; /* when its last MOVE came, valid once moved */
     uint32_t move_gap_ms;  /* time between its last two MOVEs; UINT32_MAX until it has made two */
     bool moved;
@@ -56,12 +55,11 @@ typedef struct sv_hold_client {
  * what is still held). */
 void sv_hold_init(sv_hold *h, int nclients);
 void sv_hold_free(sv_t *sv);
-/* Like sv_send, but the packet is held back (for the opponent's PROGRESS).
- * For a client that is moving fast (holds_for in sv_hold.c) it leaves with the next
- * packet sv_send queues for that client, or after cfg.progress_hold_ms at
- * the end of a step, whichever comes first; for any other, at the end of
- * this step. Either way, in the step that held it, only after everything
- * sv_send queued has been flushed (the mover's ACK goes first). A client's
+/* Like sv_send, but for the opponent's PROGRESS: for a client that is
+ * moving fast (holds_for in sv_hold.c) the packet is held back until the
+ * next packet sv_send queues for that client, or for cfg.progress_hold_ms
+ * (sent at the end of the first step after that), whichever comes first;
+ * for any other client it goes at once, as with sv_send. A client's
  * packets still arrive in the order they were queued. */
 void sv_send_late(sv_t *sv, sv_client *c, const wire_msg *m);
 /* Notes the time of a MOVE from c (for the progress hold). */
@@ -71,7 +69,7 @@ void sv_hold_note_move(sv_t *sv, sv_client *c);
 void sv_hold_release(sv_t *sv, sv_client *c);
 /* c is gone: its held-back packets are freed unsent. */
 void sv_hold_discard(sv_t *sv, sv_client *c);
-/* End of a step: the held-back packets that are due leave. */
+/* End of a step: the held-back packets whose hold ran out leave. */
 void sv_hold_flush(sv_t *sv);
 /* When the next held-back packets are due (UINT64_MAX: none held). */
 uint64_t sv_hold_next_due(const sv_t *sv);
