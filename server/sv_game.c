@@ -11,6 +11,7 @@
 #include "sv_genq.h"
 #include "sv_hold.h"
 #include "sv_internal.h"
+#include "sv_lan.h"
 #include "sv_link.h"
 #include "sv_log.h"
 #include "sv_loglimit.h"
@@ -355,7 +356,7 @@ static void remove_room(sv_t *sv, sv_room *room)
         if (room->player[s])
             detach(room->player[s]);
     sv_rooms_remove(sv->rooms, room);
-    sv->waiting_cache_valid = false;
+    sv_lan_rooms_changed(sv);
     sv->spec.races_valid = false;
 }
 
@@ -370,7 +371,7 @@ void sv_game_flush_room(sv_t *sv, sv_room *room)
         deliver(sv, room, &ev, &dirty);
     if (dirty) {
         sv_game_room_state_all(sv, room);
-        sv->waiting_cache_valid = false;
+        sv_lan_rooms_changed(sv);
         sv->spec.races_valid = false;
     }
     int phase = match_phase(room->m);

@@ -9,6 +9,7 @@
 #include "sv_gen.h"
 #include "sv_genq.h"
 #include "sv_internal.h"
+#include "sv_lan.h"
 #include "sv_limit.h"
 #include "sv_log.h"
 #include "sv_loglimit.h"
@@ -191,7 +192,7 @@ static void reserved_job_done(sv_t *sv, sv_gen_job *j)
     sv_loge(&sv->log, SV_LOG_INFO, "room_reserved", room->code, NULL, NULL,
             "room %s reserved by the matchmaker: %s, waits %d ms for its players (%d rooms)", room->code, id,
             j->reserve_ms, sv_rooms_count(sv->rooms));
-    sv->waiting_cache_valid = false;
+    sv_lan_rooms_changed(sv);
     sv_game_flush_room(sv, room);
 }
 

@@ -9,10 +9,10 @@
 #include "match.h"
 #include "sv.h"
 #include "sv_addrs.h"
-#include "sv_disc.h"
 #include "sv_drain.h"
 #include "sv_genq.h"
 #include "sv_hold.h"
+#include "sv_lan.h"
 #include "sv_limit.h"
 #include "sv_log.h"
 #include "sv_loglimit.h"
@@ -85,7 +85,6 @@ struct sv {
     sv_config cfg;
     sv_log log;
     ENetHost *host;
-    sv_disc *disc;
     sv_client *clients; /* host->peerCount entries, then the spectator host's slots */
     int nclients;
     int ngame;          /* the game host's slots: clients[ngame..] are the spectator host's */
@@ -101,11 +100,6 @@ struct sv {
     bool clock_known; /* set by the first sv_service */
     uint64_t next_housekeeping_ms;
     uint32_t next_id;
-    sv_bucket disc_bucket; /* discovery replies */
-    uint64_t server_id;    /* in discovery details: one entry per server in a LAN list */
-    int waiting_cache;     /* players waiting for an opponent, for discovery */
-    uint64_t waiting_cache_ms;
-    bool waiting_cache_valid;
     sv_stats st;
     char bind_text[64];
     uint8_t *out;      /* WIRE_MSG_MAX bytes: encoding scratch */
@@ -126,6 +120,7 @@ struct sv {
     sv_records rec;          /* sv_record.h: match records */
     sv_queries query;        /* sv_query.h: record questions */
     sv_spec_state spec;      /* sv_spec.h: spectators */
+    sv_lan lan;              /* sv_lan.h: LAN discovery's answers */
 };
 
 #endif

@@ -11,13 +11,13 @@
 #include "st_writer.h"
 #include "sv_addrs.h"
 #include "sv_conn.h"
-#include "sv_disc.h"
 #include "sv_drain.h"
 #include "sv_game.h"
 #include "sv_gen.h"
 #include "sv_genq.h"
 #include "sv_hold.h"
 #include "sv_internal.h"
+#include "sv_lan.h"
 #include "sv_limit.h"
 #include "sv_link.h"
 #include "sv_log.h"
@@ -37,7 +37,6 @@
 #define SV_HOUSEKEEPING_MS 1000
 #define SV_SHUTDOWN_MS 1000
 #define SV_CLOSING_MS 3000
-#define SV_DISC_RATE 50 /* discovery replies per second, and burst */
 
 static int enet_users; /* enet_initialize is process-wide */
 
@@ -162,100 +161,6 @@ static void dispatch(sv_t *sv, ENetEvent *ev)
     default:
         break;
     }
-}
-
-/* ---- discovery ---- */
-
-static int players_waiting(sv_t *sv)
-{
-    /* A probe costs one scan of the room table at most once a second, so a
-     * probe flood cannot make the server walk its rooms per datagram. */
-    if (sv->waiting_cache_valid && sv->now_ms - sv->waiting_cache_ms < 1000)
-        return sv->waiting_cache;
-    int n = 0;
-    for (int i = 0; i < sv_rooms_capacity(sv->rooms); i++) {
-        sv_room *r = sv_rooms_at(sv->rooms, i);
-        if (r->m && match_phase(r->m) == MATCH_WAITING && (!r->player[0]) != (!r->player[1]))
-            n++;
-    }
-    sv->waiting_cache = n;
-    sv->waiting_cache_ms = sv->now_ms;
-    sv->waiting_cache_valid = true;
-    return n;
-}
-
-/* The waiting room a LAN pick joins on a player's own game: the oldest
- * room made by a create request with one player in it; NULL if none. */
-static const sv_room *announced_room(sv_t *sv)
-{
-    const sv_room *best = NULL;
-    for (int i = 0; sv->cfg.lan_host && i < sv_rooms_capacity(sv->rooms); i++) {
-        const sv_room *r = sv_rooms_at(sv->rooms, i);
-        if (r->m && !r->made_by_quick && match_phase(r->m) == MATCH_WAITING &&
-            (!r->player[0]) != (!r->player[1]) && match_puzzle(r->m) &&
-            (!best || r->created_ms < best->created_ms))
-            best = r;
-    }
-    return best;
-}
-
-static size_t answer_details(sv_t *sv, const wire_probe *p, uint8_t *out, size_t cap)
-{
-    wire_probe_details d;
-    memset(&d, 0, sizeof d);
-    d.version = WIRE_VERSION;
-    d.nonce = p->nonce;
-    d.game_port = sv_port(sv);
-    d.server_id = sv->server_id;
-    d.flags = sv->cfg.lan_host ? WIRE_DISC_HOST_GAME : 0;
-    const sv_room *r = announced_room(sv);
-    const char *host = r ? match_name(r->m, r->player[0] ? 0 : 1) : "";
-    if (r && wire_name_ok(host, strlen(host))) {
-        d.flags |= WIRE_DISC_HAS_ROOM;
-        memcpy(d.room, r->code, sizeof d.room);
-        d.params = *pz_params_of(match_puzzle(r->m));
-        int n = match_series_len(r->m);
-        d.series = (uint8_t)(n < 1 ? 1 : n > WIRE_MAX_SERIES ? WIRE_MAX_SERIES : n);
-        snprintf(d.host_name, sizeof d.host_name, "%s", host);
-    }
-    return wire_write_probe_details(&d, out, cap);
-}
-
-static size_t answer_probe(void *ctx, const uint8_t *in, size_t n, int part, uint8_t *out, size_t cap)
-{
-    sv_t *sv = ctx;
-    wire_probe p;
-    if (!wire_read_probe(in, n, &p))
-        return 0;
-    if (part == 1)
-        return answer_details(sv, &p, out, cap); /* the reply went out: its details follow */
-    if (part > 1)
-        return 0;
-    /* A reply is larger than a probe: on a public address a flood of
-     * probes with forged sources would turn the server into an amplifier.
-     * A LAN scan needs a handful a second. */
-    if (!sv_bucket_take(&sv->disc_bucket, sv->now_ms, SV_DISC_RATE, SV_DISC_RATE)) {
-        sv->st.discovery_dropped++;
-        return 0;
-    }
-    wire_probe_reply r;
-    memset(&r, 0, sizeof r);
-    r.version = WIRE_VERSION;
-    r.nonce = p.nonce;
-    r.game_port = sv_port(sv);
-    int w = players_waiting(sv);
-    r.players_waiting = (uint16_t)(w > 65535 ? 65535 : w);
-    r.rooms = (uint16_t)sv_rooms_count(sv->rooms);
-    r.players = (uint16_t)sv->st.peers_now;
-    r.max_players = (uint16_t)sv->cfg.max_clients;
-    int races = sv_spec_races(sv);
-    r.races = (uint16_t)(races > 65535 ? 65535 : races);
-    wire_text_clean(r.name, sizeof r.name, sv->cfg.name);
-    if (!r.name[0])
-        strcpy(r.name, "mazerace");
-    sv->st.discovery_replies++;
-    sv_logf(&sv->log, SV_LOG_DEBUG, "discovery probe answered");
-    return wire_write_probe_reply(&r, out, cap);
 }
 
 /* ---- housekeeping ---- */
@@ -417,8 +322,7 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
     sv_genq_poll(sv);
     sv_query_poll(sv);
     sv_shake_expire(sv);
-    if (sv->disc)
-        handled += sv_disc_poll(sv->disc, answer_probe, sv, 64);
+    handled += sv_lan_poll(sv);
     if (!sv_stop_requested(sv) && sv_draining(sv))
         sv_drain_step(sv);
     if (sv_stop_requested(sv)) {
@@ -571,7 +475,6 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
         strcpy(sv->cfg.name, "mazerace");
     sv_log_init(&sv->log, cfg->log_level, cfg->log_format, stderr);
     sv->now_ms = 0; /* the first sv_service sets the clock */
-    sv_bucket_init(&sv->disc_bucket, 0, SV_DISC_RATE);
     sv->next_housekeeping_ms = 0;
     /* Room codes, resume tokens and the seeds the server draws come from
      * the kernel's CSPRNG (secrand), one draw each: nothing a player sees
@@ -581,7 +484,6 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
         sv_destroy(sv);
         return NULL;
     }
-    sv->server_id = secrand_u64();
 
     ENetAddress addr;
     memset(&addr, 0, sizeof addr);
@@ -639,17 +541,7 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
     inet_ntop(AF_INET, &a, ip, sizeof ip);
     snprintf(sv->bind_text, sizeof sv->bind_text, "%s", ip);
 
-    if (cfg->discovery_port >= 0) {
-        const char *derr = NULL;
-        sv->disc = sv_disc_open(ip, cfg->discovery_port, WIRE_DISCOVERY_SPAN, &derr);
-        if (!sv->disc)
-            sv_loge(&sv->log, SV_LOG_WARN, "discovery_off", NULL, NULL, derr,
-                    "LAN discovery off: %s (ports %d..%d)", derr, cfg->discovery_port,
-                    cfg->discovery_port + WIRE_DISCOVERY_SPAN - 1);
-        else if (cfg->discovery_port > 0 && sv_disc_port(sv->disc) != cfg->discovery_port)
-            sv_logf(&sv->log, SV_LOG_INFO, "LAN discovery on port %u: %d is another server's",
-                    (unsigned)sv_disc_port(sv->disc), cfg->discovery_port);
-    }
+    sv_lan_open(sv, ip);
 
     sv->addrs = sv_addrs_create(4 * cfg->max_clients);
     sv->ngame = (int)sv->host->peerCount;
@@ -679,7 +571,7 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
     }
 
     char disc_text[16] = "off";
-    if (sv->disc)
+    if (sv->lan.disc)
         snprintf(disc_text, sizeof disc_text, "%u", (unsigned)sv_discovery_port(sv));
     if (sv->st.sockbuf_rcv >= 0 && cfg->sockbuf_bytes > 0 && sv->st.sockbuf_rcv / 2 < cfg->sockbuf_bytes)
         sv_loge(
@@ -707,7 +599,7 @@ void sv_destroy(sv_t *sv)
         sv_link_close(sv);
         enet_host_destroy(sv->host);
     }
-    sv_disc_close(sv->disc);
+    sv_lan_close(sv);
     sv_gen_destroy(sv->genq.gen);
     sv_genq_free(sv);
     sv_quick_destroy(sv->quick.q);
@@ -752,10 +644,6 @@ uint16_t sv_port(const sv_t *sv)
 const char *sv_bind_text(const sv_t *sv)
 {
     return sv->bind_text;
-}
-uint16_t sv_discovery_port(const sv_t *sv)
-{
-    return sv->disc ? sv_disc_port(sv->disc) : 0;
 }
 
 uint16_t sv_spectator_port(const sv_t *sv)
