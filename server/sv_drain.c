@@ -16,7 +16,7 @@ bool sv_draining(const sv_t *sv)
 
 /* Draining: no new rooms or races (sv_game.c refuses them with
  * DRAINING); the stop comes once no race runs, or at the deadline. */
-void sv_drain_step(sv_t *sv)
+bool sv_drain_step(sv_t *sv)
 {
     sv_drain *d = &sv->drain;
     if (!d->on) {
@@ -32,14 +32,14 @@ void sv_drain_step(sv_t *sv)
         if (n > 0)
             sv_loge(&sv->log, SV_LOG_INFO, "drain_timeout", NULL, NULL, NULL,
                     "drain time-out: %d races cut short", n);
-        sv_request_stop(sv);
-        return;
+        return true;
     }
     if (sv->now_ms < d->next_check_ms)
-        return;
+        return false;
     d->next_check_ms = sv->now_ms + 20; /* the check walks every room slot */
     if (sv_game_running(sv, false) == 0) {
         sv_loge(&sv->log, SV_LOG_INFO, "drained", NULL, NULL, NULL, "drained: no race running");
-        sv_request_stop(sv);
+        return true;
     }
+    return false;
 }

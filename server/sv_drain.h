@@ -16,8 +16,9 @@ typedef struct sv_drain {
     uint64_t next_check_ms; /* the next walk over the rooms */
 } sv_drain;
 
-/* One step of a drain (while sv_draining, sv.h): starts it, stops the server once no race runs or
- * at the deadline (cutting the races still running). */
-void sv_drain_step(sv_t *sv);
+/* One step of a drain (while sv_draining, sv.h): starts it; true when the
+ * server should stop now, because no race runs or the deadline has come
+ * (the races still running are cut and their players told). */
+bool sv_drain_step(sv_t *sv);
 
 #endif

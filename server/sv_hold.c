@@ -1,10 +1,8 @@
-/* sv_hold.c: the progress hold: an opponent's PROGRESS waits for a fast player's next packet (one datagram).
- */
+/* sv_hold.c: the progress hold's store: held-back packets per client and when their holds run out. */
 #include <stdlib.h>
 
 #include "sv_hold.h"
 #include "sv_internal.h"
-#include "sv_send.h"
 #include "util.h"
 
 void sv_hold_init(sv_hold *h, int nclients)
@@ -14,42 +12,46 @@ void sv_hold_init(sv_hold *h, int nclients)
     for (size_t i = 0; i < nlate; i++)
         h->late[i].next = i + 1 < nlate ? (int)(i + 2) : 0;
     h->late_free = 1;
+    h->cap_late = (int)nlate;
     h->cap_due = nclients * SV_DUE_PER_CLIENT;
     h->due = mr_alloc((size_t)h->cap_due, sizeof *h->due);
 }
 
-/* Queues one client's held-back packets, in order, ahead of anything newer
- * (or frees them if it can no longer be sent to), and returns their pool
- * entries. */
-static void release_client_as(sv_t *sv, sv_client *c, bool send)
+void sv_hold_free(sv_hold *h)
 {
-    sv_hold *h = &sv->hold;
-    bool ok = send && sv_can_send(c);
-    int i = c->hold.head;
-    while (i) {
-        sv_late *l = &h->late[i - 1];
-        int next = l->next;
-        if (ok)
-            sv_queue_packet(sv, c, l->p);
-        else
-            enet_packet_destroy(l->p);
-        l->p = NULL;
-        l->next = h->late_free;
-        h->late_free = i;
-        i = next;
-    }
-    c->hold.head = c->hold.tail = 0;
-    c->hold.n = 0;
+    for (int i = 0; h->late && i < h->cap_late; i++)
+        if (h->late[i].p)
+            enet_packet_destroy(h->late[i].p);
+    free(h->late);
+    free(h->due);
+    h->late = NULL;
+    h->due = NULL;
+    h->due_n = 0;
 }
 
-void sv_hold_release(sv_t *sv, sv_client *c)
+ENetPacket *sv_hold_take(sv_t *sv, sv_client *c)
 {
-    release_client_as(sv, c, true);
+    sv_hold *h = &sv->hold;
+    int i = c->hold.head;
+    if (!i)
+        return NULL;
+    sv_late *l = &h->late[i - 1];
+    ENetPacket *p = l->p;
+    c->hold.head = l->next;
+    if (!c->hold.head)
+        c->hold.tail = 0;
+    c->hold.n--;
+    l->p = NULL;
+    l->next = h->late_free;
+    h->late_free = i;
+    return p;
 }
 
 void sv_hold_discard(sv_t *sv, sv_client *c)
 {
-    release_client_as(sv, c, false);
+    ENetPacket *p;
+    while ((p = sv_hold_take(sv, c)))
+        enet_packet_destroy(p);
 }
 
 /* The due-ring entry at position k from its head. */
@@ -68,45 +70,31 @@ static sv_client *due_client(sv_t *sv, const sv_due *d)
     return c;
 }
 
-static void pop_due(sv_t *sv)
+/* Takes the ring's oldest entry out; returns its client unless stale. */
+static sv_client *pop_due(sv_t *sv)
 {
     sv_hold *h = &sv->hold;
-    sv_due *d = due_at(h, 0);
-    sv_client *c = due_client(sv, d);
+    sv_client *c = due_client(sv, due_at(h, 0));
     h->due_head = (h->due_head + 1) % h->cap_due;
     h->due_n--;
-    if (c)
-        sv_hold_release(sv, c);
+    return c;
+}
+
+sv_client *sv_hold_expired(sv_t *sv)
+{
+    sv_hold *h = &sv->hold;
+    while (h->due_n > 0 && due_at(h, 0)->due_ms <= sv->now_ms) {
+        sv_client *c = pop_due(sv);
+        if (c)
+            return c;
+    }
+    return NULL;
 }
 
 uint64_t sv_hold_next_due(const sv_t *sv)
 {
     const sv_hold *h = &sv->hold;
     return h->due_n > 0 ? h->due[h->due_head].due_ms : UINT64_MAX;
-}
-
-/* End of a step: the held-back packets whose hold ran out leave (no
- * packet of their client's came to take them along). Every one was held
- * in an earlier step, so the ACKs of this step are not behind them. */
-void sv_hold_flush(sv_t *sv)
-{
-    sv_hold *h = &sv->hold;
-    while (h->due_n > 0 && due_at(h, 0)->due_ms <= sv->now_ms)
-        pop_due(sv);
-}
-
-/* Frees every held-back packet (the server is going away) and the pool. */
-void sv_hold_free(sv_t *sv)
-{
-    sv_hold *h = &sv->hold;
-    if (h->late)
-        for (int i = 0; i < sv->nclients; i++)
-            sv_hold_discard(sv, &sv->clients[i]);
-    h->due_n = 0;
-    free(h->late);
-    free(h->due);
-    h->late = NULL;
-    h->due = NULL;
 }
 
 void sv_hold_note_move(sv_t *sv, sv_client *c)
@@ -117,41 +105,24 @@ void sv_hold_note_move(sv_t *sv, sv_client *c)
     c->hold.moved = true;
 }
 
-/* Whether a PROGRESS for c should wait for c's next packet: only when c
- * itself is moving fast enough (its last two moves at most 1.5 holds apart,
- * the last one at most two holds ago) that its next ACK is likely to come
- * within the hold. A player thinking between moves gets it at once. */
-static bool holds_for(const sv_t *sv, const sv_client *c)
+/* Only when c itself is moving fast enough (its last two moves at most
+ * 1.5 holds apart, the last one at most two holds ago) that its next ACK
+ * is likely to come within the hold. A player thinking between moves gets
+ * it at once. */
+bool sv_hold_for(const sv_t *sv, const sv_client *c)
 {
     uint64_t h = (uint64_t)sv->cfg.progress_hold_ms;
     return h > 0 && c->hold.moved && c->hold.move_gap_ms <= h * 3 / 2 &&
            sv->now_ms - c->hold.last_move_ms <= 2 * h;
 }
 
-void sv_send_late(sv_t *sv, sv_client *c, const wire_msg *m)
+bool sv_hold_put(sv_t *sv, sv_client *c, ENetPacket *p, sv_client **early)
 {
-    /* Held only for a fast player; anyone else gets it at once, and so
-     * does a client that gets a packet in this step anyway (it rides in
-     * that datagram). docs/performance-net.md, 2026-11-28: a PROGRESS
-     * kept for the end of the step so that the mover's ACK left first cost
-     * a walk over every peer slot (enet_host_flush) every other move. */
-    if (!sv_can_send(c))
-        return;
-    if (!holds_for(sv, c) || c->sph_gen || (c->sent_step == sv->st.steps + 1 && !c->hold.head)) {
-        sv_send(sv, c, m);
-        return;
-    }
     sv_hold *h = &sv->hold;
-    if (c->hold.n >= SV_HOLD_MAX)
-        sv_hold_release(sv, c); /* enough waiting: they go now, this one starts a new hold */
-    ENetPacket *p = sv_make_packet(sv, m);
-    if (!p)
-        return;
+    *early = NULL;
     int e = h->late_free;
-    if (!e) { /* cannot happen: SV_HOLD_MAX entries per client */
-        sv_queue_packet(sv, c, p);
-        return;
-    }
+    if (!e || c->hold.n >= SV_HOLD_MAX)
+        return false; /* cannot happen: the caller releases a full hold first */
     sv_late *l = &h->late[e - 1];
     h->late_free = l->next;
     l->next = 0;
@@ -162,12 +133,13 @@ void sv_send_late(sv_t *sv, sv_client *c, const wire_msg *m)
         c->hold.head = e;
     c->hold.tail = e;
     if (++c->hold.n > 1)
-        return;
+        return true;
     c->hold.due_ms = sv->now_ms + (uint64_t)sv->cfg.progress_hold_ms;
     if (h->due_n == h->cap_due)
-        pop_due(sv); /* full: the oldest hold ends early */
+        *early = pop_due(sv); /* full: the oldest hold ends early */
     /* Every hold is as long: a new one goes to the back, and the ring
      * stays in due order. */
     *due_at(h, h->due_n) = (sv_due){.client = (int)(c - sv->clients), .id = c->id, .due_ms = c->hold.due_ms};
     h->due_n++;
+    return true;
 }

@@ -6,8 +6,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "wire.h"
-
 typedef struct sv sv_t;
 typedef struct sv_client sv_client;
 
@@ -36,7 +34,8 @@ typedef struct sv_due {
 typedef struct sv_hold {
     sv_late *late; /* held-back packets: SV_HOLD_MAX per client */
     int late_free; /* first free entry: index + 1, 0 = none */
-    sv_due *due;   /* ring of SV_DUE_PER_CLIENT per client */
+    int cap_late;
+    sv_due *due; /* ring of SV_DUE_PER_CLIENT per client */
     int due_head, due_n, cap_due;
 } sv_hold;
 
@@ -51,27 +50,32 @@ typedef struct sv_hold_client {
     bool moved;
 } sv_hold_client;
 
-/* Pool and ring for nclients clients; sv_hold_free frees them (and drops
- * what is still held). */
+/* The hold is a store: it sends nothing. sv_send.c decides what is held
+ * (sv_send_late), takes the packets out when they go and asks which holds
+ * ran out. */
+
+/* Pool and ring for nclients clients; sv_hold_free frees them and drops
+ * the packets still held. */
 void sv_hold_init(sv_hold *h, int nclients);
-void sv_hold_free(sv_t *sv);
-/* Like sv_send, but for the opponent's PROGRESS: for a client that is
- * moving fast (holds_for in sv_hold.c) the packet is held back until the
- * next packet sv_send queues for that client, or for cfg.progress_hold_ms
- * (sent at the end of the first step after that), whichever comes first;
- * for any other client it goes at once, as with sv_send. A client's
- * packets still arrive in the order they were queued. */
-void sv_send_late(sv_t *sv, sv_client *c, const wire_msg *m);
-/* Notes the time of a MOVE from c (for the progress hold). */
+void sv_hold_free(sv_hold *h);
+/* Notes the time of a MOVE from c (its pace decides sv_hold_for). */
 void sv_hold_note_move(sv_t *sv, sv_client *c);
-/* Queues c's held-back packets now, ahead of anything newer (sv_send,
- * before a packet of its own). Only when c->hold.head is set. */
-void sv_hold_release(sv_t *sv, sv_client *c);
+/* Whether a PROGRESS for c should wait for c's next packet: c is moving
+ * fast (cfg.progress_hold_ms > 0). */
+bool sv_hold_for(const sv_t *sv, const sv_client *c);
+/* Holds p (owned by the hold from now on) after c's other held packets;
+ * the first one starts a hold of cfg.progress_hold_ms. *early: a client
+ * whose hold had to end now to make room (the caller sends its packets),
+ * or NULL. False when c already holds SV_HOLD_MAX (p stays the caller's). */
+bool sv_hold_put(sv_t *sv, sv_client *c, ENetPacket *p, sv_client **early);
+/* Takes c's oldest held packet out (the caller's from now on), NULL when none. */
+ENetPacket *sv_hold_take(sv_t *sv, sv_client *c);
 /* c is gone: its held-back packets are freed unsent. */
 void sv_hold_discard(sv_t *sv, sv_client *c);
-/* End of a step: the held-back packets whose hold ran out leave. */
-void sv_hold_flush(sv_t *sv);
-/* When the next held-back packets are due (UINT64_MAX: none held). */
+/* The next client whose hold ran out by now (its packets are due: take
+ * them all), or NULL. */
+sv_client *sv_hold_expired(sv_t *sv);
+/* When the next hold runs out (UINT64_MAX: none held). */
 uint64_t sv_hold_next_due(const sv_t *sv);
 
 #endif

@@ -1,4 +1,5 @@
-/* sv_send.c: how the loop sends to a client: encode, queue on its link, errors, bad messages, closing. */
+/* sv_send.c: how the loop sends to a client: encode, queue on its link, the progress hold, errors, closing.
+ */
 #include <string.h>
 
 #include "sv_game.h"
@@ -8,20 +9,20 @@
 #include "sv_log.h"
 #include "sv_send.h"
 
-bool sv_can_send(const sv_client *c)
+static bool can_send(const sv_client *c)
 {
     /* A closing peer has had its last word (REFUSED, the kick's ERROR or
      * SHUTDOWN): anything more would only delay its disconnect. */
     return c && sv_link_up(c) && c->state != SV_CL_FREE && c->state != SV_CL_CLOSING;
 }
 
-ENetPacket *sv_make_packet(sv_t *sv, const wire_msg *m)
+static ENetPacket *make_packet(sv_t *sv, const wire_msg *m)
 {
     size_t n = wire_write(m, sv->out, WIRE_MSG_MAX);
     return enet_packet_create(sv->out, n, ENET_PACKET_FLAG_RELIABLE);
 }
 
-void sv_queue_packet(sv_t *sv, sv_client *c, ENetPacket *p)
+static void queue_packet(sv_t *sv, sv_client *c, ENetPacket *p)
 {
     /* ENet owns the packet after a successful send; on failure we free it. */
     if (enet_peer_send(c->peer, WIRE_CHANNEL, p) < 0) {
@@ -35,9 +36,23 @@ void sv_queue_packet(sv_t *sv, sv_client *c, ENetPacket *p)
     sv->st.packets_out++;
 }
 
+/* Queues c's held-back packets, in order, ahead of anything newer (or
+ * frees them if c can no longer be sent to). */
+static void release_held(sv_t *sv, sv_client *c)
+{
+    bool ok = can_send(c);
+    ENetPacket *p;
+    while ((p = sv_hold_take(sv, c))) {
+        if (ok)
+            queue_packet(sv, c, p);
+        else
+            enet_packet_destroy(p);
+    }
+}
+
 void sv_send(sv_t *sv, sv_client *c, const wire_msg *m)
 {
-    if (!sv_can_send(c))
+    if (!can_send(c))
         return;
     if (c->sph_gen) {
         size_t n = wire_write(m, sv->out, WIRE_MSG_MAX);
@@ -46,11 +61,43 @@ void sv_send(sv_t *sv, sv_client *c, const wire_msg *m)
         return;
     }
     if (c->hold.head)
-        sv_hold_release(sv, c); /* its held-back PROGRESS first, in this datagram */
-    ENetPacket *p = sv_make_packet(sv, m);
+        release_held(sv, c); /* its held-back PROGRESS first, in this datagram */
+    ENetPacket *p = make_packet(sv, m);
     if (p)
-        sv_queue_packet(sv, c, p);
+        queue_packet(sv, c, p);
 }
+void sv_send_late(sv_t *sv, sv_client *c, const wire_msg *m)
+{
+    if (!can_send(c))
+        return;
+    /* Held only for a fast player; anyone else gets it at once, and so
+     * does a client that gets a packet in this step anyway (it rides in
+     * that datagram). docs/performance-net.md, 2026-11-28: a PROGRESS
+     * kept for the end of the step so that the mover's ACK left first cost
+     * a walk over every peer slot (enet_host_flush) every other move. */
+    if (c->sph_gen || !sv_hold_for(sv, c) || (c->sent_step == sv->st.steps + 1 && !c->hold.head)) {
+        sv_send(sv, c, m);
+        return;
+    }
+    if (c->hold.n >= SV_HOLD_MAX)
+        release_held(sv, c); /* enough waiting: they go now, this one starts a new hold */
+    ENetPacket *p = make_packet(sv, m);
+    if (!p)
+        return;
+    sv_client *early = NULL;
+    if (!sv_hold_put(sv, c, p, &early))
+        queue_packet(sv, c, p);
+    if (early)
+        release_held(sv, early);
+}
+
+void sv_send_held_due(sv_t *sv)
+{
+    sv_client *c;
+    while ((c = sv_hold_expired(sv)))
+        release_held(sv, c);
+}
+
 void sv_send_error(sv_t *sv, sv_client *c, int type, int code, const char *text)
 {
     wire_msg *m = sv->msg;

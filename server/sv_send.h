@@ -1,4 +1,5 @@
-/* sv_send.h: how the loop sends to a client: encode, queue on its link, errors, bad messages, closing. */
+/* sv_send.h: how the loop sends to a client: encode, queue on its link, the progress hold, errors, closing.
+ */
 #ifndef MR_SV_SEND_H
 #define MR_SV_SEND_H
 
@@ -18,12 +19,14 @@ void sv_bad_message(sv_t *sv, sv_client *c, int code, const char *why);
 /* Sends nothing more, disconnects once queued messages are out. */
 void sv_close_client(sv_t *sv, sv_client *c, const char *why);
 
-/* The pieces the progress hold (sv_hold.c) sends with. */
-/* Whether c may be sent to: linked, welcomed or saying HELLO, not closing. */
-bool sv_can_send(const sv_client *c);
-/* m encoded as a reliable packet (NULL if ENet has no memory). */
-ENetPacket *sv_make_packet(sv_t *sv, const wire_msg *m);
-/* Hands p to c's game-host peer (ENet owns it then; freed on failure). */
-void sv_queue_packet(sv_t *sv, sv_client *c, ENetPacket *p);
+/* Like sv_send, but for the opponent's PROGRESS: for a client that is
+ * moving fast (sv_hold_for) the packet is held back (sv_hold.h) until the
+ * next packet sv_send queues for that client, or for cfg.progress_hold_ms
+ * (sent at the end of the first step after that), whichever comes first;
+ * for any other client it goes at once, as with sv_send. A client's
+ * packets still arrive in the order they were queued. */
+void sv_send_late(sv_t *sv, sv_client *c, const wire_msg *m);
+/* End of a step: the held-back packets whose hold ran out leave. */
+void sv_send_held_due(sv_t *sv);
 
 #endif

@@ -323,8 +323,8 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
     sv_query_poll(sv);
     sv_shake_expire(sv);
     handled += sv_lan_poll(sv);
-    if (!sv_stop_requested(sv) && sv_draining(sv))
-        sv_drain_step(sv);
+    if (!sv_stop_requested(sv) && sv_draining(sv) && sv_drain_step(sv))
+        sv_request_stop(sv);
     if (sv_stop_requested(sv)) {
         if (!sv->done)
             shutdown_step(sv);
@@ -332,7 +332,7 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
         run_timers(sv);
         housekeeping(sv);
     }
-    sv_hold_flush(sv);
+    sv_send_held_due(sv);
     sv_spec_flush(sv, false);
     sv->step_max_slot = -1; /* whatever is queued now leaves before the next step's packets */
     /* ENet walks every peer slot on each flush. A caller that waits (sv_run)
@@ -593,7 +593,7 @@ void sv_destroy(sv_t *sv)
         return;
     if (sv->host) {
         sv_shutdown(sv, SV_SHUTDOWN_MS);
-        sv_hold_free(sv);
+        sv_hold_free(&sv->hold);
         sv_spec_free(sv);
         sv_shake_detach(sv);
         sv_link_close(sv);
