@@ -581,7 +581,7 @@ static void on_create(sv_t *sv, sv_client *c, const wire_create *cr)
     if (!sv_game_not_in_room(sv, c) || sv_game_pending(sv, c))
         return;
     /* Precedence (docs/protocol.md): state, settings, capacity, then what
-     * only making the puzzle can tell (on a worker: room_job_done). */
+     * only making the puzzle can tell (on a worker: sv_genq.c). */
     const char *bad = wire_create_problem(cr);
     char err[200] = "";
     pz_id id;

@@ -1,5 +1,4 @@
-/* sv_genq.c: the generation queue's game side: admitting room requests against the budgets, deferred
- * quick-match jobs, finished jobs. */
+/* sv_genq.c: the generation queue, game side: requests against the budgets, deferred and finished jobs. */
 #include <stdio.h>
 #include <string.h>
 

@@ -1,5 +1,4 @@
-/* sv_genq.h: the generation queue's game side: admitting room requests, deferred quick-match jobs, finished
- * jobs. */
+/* sv_genq.h: the generation queue, game side: requests against the budgets, deferred and finished jobs. */
 #ifndef MR_SV_GENQ_H
 #define MR_SV_GENQ_H
 

@@ -1,5 +1,4 @@
-/* sv_internal.h: the server's state (struct sv, sv_client), built of each subsystem's part (not for
- * embedders). */
+/* sv_internal.h: the server's state (struct sv, sv_client), made of its subsystems' parts. */
 #ifndef MR_SV_INTERNAL_H
 #define MR_SV_INTERNAL_H
 

@@ -1,5 +1,4 @@
-/* sv_lan.c: LAN discovery's answers: a probe's reply (players waiting, rooms, races) and the details
- * datagram. */
+/* sv_lan.c: LAN discovery answers: a probe's reply (players waiting, rooms, races), the details. */
 #include <arpa/inet.h>
 #include <stdio.h>
 #include <string.h>

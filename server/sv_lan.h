@@ -1,5 +1,4 @@
-/* sv_lan.h: LAN discovery's answers (the responder socket is sv_disc.h): probe replies, details, their rate.
- */
+/* sv_lan.h: LAN discovery answers (the socket is sv_disc.h): probe replies, details, their rate. */
 #ifndef MR_SV_LAN_H
 #define MR_SV_LAN_H
 

@@ -1,5 +1,4 @@
-/* sv_link.h: how the game loop reaches a client: a game-host peer, or a spectator-host connection
- * (sv_spechost.c). */
+/* sv_link.h: how the loop reaches a client: a game-host peer, or a spectator-host connection. */
 #ifndef MR_SV_LINK_H
 #define MR_SV_LINK_H
 

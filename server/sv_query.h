@@ -1,5 +1,4 @@
-/* sv_query.h: clients' questions about stored matches (docs/protocol.md, "Match records"), answered off the
- * loop. */
+/* sv_query.h: clients' questions about stored matches (docs/protocol.md, "Match records"). */
 #ifndef MR_SV_QUERY_H
 #define MR_SV_QUERY_H
 

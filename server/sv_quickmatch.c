@@ -1,5 +1,4 @@
-/* sv_quickmatch.c: quick match (docs/racing.md, "Quick match"): players paired as they arrive, before any
- * puzzle exists. */
+/* sv_quickmatch.c: quick match (docs/racing.md): players paired as they arrive, before any puzzle. */
 #include "secrand.h"
 #include "sv_game.h"
 #include "sv_gen.h"

@@ -1,5 +1,4 @@
-/* sv_quickmatch.h: quick match (docs/racing.md, "Quick match"): pairing players as they arrive, over
- * sv_quick.h's queue. */
+/* sv_quickmatch.h: quick match (docs/racing.md): pairing players as they arrive (sv_quick.h). */
 #ifndef MR_SV_QUICKMATCH_H
 #define MR_SV_QUICKMATCH_H
 

@@ -1,5 +1,4 @@
-/* sv_record.h: match records for the store (docs/server.md, "Database"): each finished game to the store's
- * thread. */
+/* sv_record.h: match records (docs/server.md, "Database"): finished games to the store's thread. */
 #ifndef MR_SV_RECORD_H
 #define MR_SV_RECORD_H
 

@@ -1,5 +1,4 @@
-/* sv_send.c: how the loop sends to a client: encode, queue on its link, the progress hold, errors, closing.
- */
+/* sv_send.c: sending to a client: encode, queue on its link, the progress hold's rule, errors, closing. */
 #include <string.h>
 
 #include "sv_game.h"

@@ -1,5 +1,4 @@
-/* sv_send.h: how the loop sends to a client: encode, queue on its link, the progress hold, errors, closing.
- */
+/* sv_send.h: sending to a client: encode, queue on its link, the progress hold's rule, errors, closing. */
 #ifndef MR_SV_SEND_H
 #define MR_SV_SEND_H
 
