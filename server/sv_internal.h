@@ -23,9 +23,10 @@
 #include "sv_spec.h"
 #include "wire.h"
 
-/* Each subsystem keeps its part of the server in a sub-struct declared in
- * its own header (sv->hold in sv_hold.h, c->spec in sv_spec.h, ...); a
- * file includes the headers of the subsystems it calls. */
+/* Not for embedders: sv.h is their API. Each subsystem keeps its part of
+ * the server in a sub-struct declared in its own header with its functions
+ * (sv->hold in sv_hold.h, c->spec in sv_spec.h, ...); a file includes the
+ * headers of the subsystems it calls, not only this one. */
 
 enum sv_client_state {
     SV_CL_FREE,    /* no peer in this slot */
