@@ -65,6 +65,7 @@ void sv_send(sv_t *sv, sv_client *c, const wire_msg *m)
     if (p)
         queue_packet(sv, c, p);
 }
+
 void sv_send_late(sv_t *sv, sv_client *c, const wire_msg *m)
 {
     if (!can_send(c))
