@@ -5,7 +5,22 @@
 #include <time.h>
 
 #include "secrand.h"
+#include "sv_addrs.h"
+#include "sv_game.h"
+#include "sv_gen.h"
+#include "sv_genq.h"
+#include "sv_hold.h"
 #include "sv_internal.h"
+#include "sv_lan.h"
+#include "sv_link.h"
+#include "sv_log.h"
+#include "sv_loglimit.h"
+#include "sv_query.h"
+#include "sv_quickmatch.h"
+#include "sv_record.h"
+#include "sv_rooms.h"
+#include "sv_send.h"
+#include "sv_spec.h"
 #include "util.h"
 
 /* ---- room <-> client ---- */
@@ -196,8 +211,6 @@ static void log_result(sv_t *sv, sv_room *room, const match_result *r)
             r->series_len);
 }
 
-static void ask_next_puzzle(sv_t *sv, sv_room *room, uint64_t seed);
-
 const uint32_t sv_move_hist_bounds_us[SV_MOVE_HIST_BUCKETS - 1] = {5,   10,   25,   50,   100,  250,
                                                                    500, 1000, 2500, 5000, 10000};
 _Static_assert(SV_KINDS == PZ_KIND_COUNT, "SV_KINDS is the number of puzzle kinds");
@@ -324,7 +337,7 @@ static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
         *dirty = true;
         break;
     case MATCH_EV_NEED_PUZZLE:
-        ask_next_puzzle(sv, room, ev->seed);
+        sv_genq_next_puzzle(sv, room, ev->seed);
         break;
     default: /* JOINED, LEFT, READY, START */
         *dirty = true;
@@ -332,34 +345,19 @@ static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
     }
 }
 
-/* Gives back a puzzle-memory charge (a room's, or a job's reservation). */
-static void release_bytes(sv_t *sv, uint32_t ip, size_t bytes, bool room)
-{
-    sv->puzzle_bytes -= bytes < sv->puzzle_bytes ? bytes : sv->puzzle_bytes;
-    sv_addr *a = sv_addrs_find(sv->addrs, ip);
-    if (!a)
-        return;
-    a->puzzle_bytes -= bytes < a->puzzle_bytes ? bytes : a->puzzle_bytes;
-    if (room && a->rooms > 0)
-        a->rooms--;
-}
-
-static void quick_unlist(sv_t *sv, sv_room *room);
-static void quick_offer(sv_t *sv, sv_room *room);
-
 static void remove_room(sv_t *sv, sv_room *room)
 {
     sv_loge(&sv->log, SV_LOG_INFO, "room_closed", room->code, NULL, NULL, "room %s closed", room->code);
-    release_bytes(sv, room->ip, room->puzzle_bytes, true);
+    sv_genq_release_bytes(sv, room->ip, room->puzzle_bytes, true);
     room->puzzle_bytes = 0;
-    quick_unlist(sv, room);
+    sv_quickmatch_unlist(sv, room);
     sv_spec_room_closed(sv, room);
     for (int s = 0; s < MATCH_SLOTS; s++)
         if (room->player[s])
             detach(room->player[s]);
     sv_rooms_remove(sv->rooms, room);
-    sv->waiting_cache_valid = false;
-    sv->races_valid = false;
+    sv_lan_rooms_changed(sv);
+    sv->spec.races_valid = false;
 }
 
 void sv_game_flush_room(sv_t *sv, sv_room *room)
@@ -373,8 +371,8 @@ void sv_game_flush_room(sv_t *sv, sv_room *room)
         deliver(sv, room, &ev, &dirty);
     if (dirty) {
         sv_game_room_state_all(sv, room);
-        sv->waiting_cache_valid = false;
-        sv->races_valid = false;
+        sv_lan_rooms_changed(sv);
+        sv->spec.races_valid = false;
     }
     int phase = match_phase(room->m);
     /* A seat in its grace period keeps the room open even when nobody is
@@ -400,7 +398,7 @@ void sv_game_flush_room(sv_t *sv, sv_room *room)
         next = room->reserved_until; /* comes back here to close it if nobody came */
     sv_rooms_set_deadline(sv->rooms, room, next);
     if (room->quick)
-        quick_offer(sv, room); /* last: it may seat a player, which flushes the room again */
+        sv_quickmatch_offer(sv, room); /* last: it may seat a player, which flushes the room again */
 }
 
 int sv_game_running(sv_t *sv, bool tell)
@@ -456,9 +454,9 @@ static bool in_room(sv_t *sv, sv_client *c)
     return false;
 }
 
-static bool not_in_room(sv_t *sv, sv_client *c)
+bool sv_game_not_in_room(sv_t *sv, sv_client *c)
 {
-    if (!c->room && !c->watch)
+    if (!c->room && !c->spec.watch)
         return true;
     sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_STATE, "already in a room: leave it first");
     return false;
@@ -510,7 +508,7 @@ static void on_hello(sv_t *sv, sv_client *c, const wire_msg *in)
             c->addr, c->name);
 }
 
-static void match_cfg(const sv_t *sv, int series, match_config *mc)
+void sv_game_match_cfg(const sv_t *sv, int series, match_config *mc)
 {
     match_config_default(mc);
     mc->countdown_ms = (uint32_t)sv->cfg.countdown_ms;
@@ -519,7 +517,7 @@ static void match_cfg(const sv_t *sv, int series, match_config *mc)
     mc->host_puzzles = true; /* rematch puzzles come from the workers too */
 }
 
-static void default_params(const sv_t *sv, pz_params *p)
+void sv_game_default_params(const sv_t *sv, pz_params *p)
 {
     p->kind = sv->cfg.kind;
     p->diff = sv->cfg.diff;
@@ -534,19 +532,19 @@ static void default_params(const sv_t *sv, pz_params *p)
 
 /* Makes a room around m (taken over) and seats c in it; NULL after telling
  * c why not. */
-static sv_room *open_room(sv_t *sv, sv_client *c, match *m, bool quick, const sv_gen_job *j)
+sv_room *sv_game_open_room(sv_t *sv, sv_client *c, match *m, bool quick, const sv_gen_job *j)
 {
     int len = match_game_id(m, NULL, 0);
     if (len <= 0 || len > WIRE_GAME_ID_MAX) {
         match_destroy(m);
-        release_bytes(sv, j->ip, j->est_bytes, true);
+        sv_genq_release_bytes(sv, j->ip, j->est_bytes, true);
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_BAD_PARAMS, "puzzle too large to send");
         return NULL;
     }
     sv_room *room = sv_rooms_add(sv->rooms, m, sv->now_ms);
     if (!room) {
         match_destroy(m);
-        release_bytes(sv, j->ip, j->est_bytes, true);
+        sv_genq_release_bytes(sv, j->ip, j->est_bytes, true);
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_TOO_MANY_ROOMS, "the server has no free room");
         return NULL;
     }
@@ -570,141 +568,9 @@ static sv_room *open_room(sv_t *sv, sv_client *c, match *m, bool quick, const sv
     return room;
 }
 
-/* ---- generation requests (docs/reliability.md, "Puzzle generation") ---- */
-
-/* c's address record, created with a full generation budget; NULL when
- * the table has no room for it (docs: sv_addrs.h). */
-static sv_addr *addr_of(sv_t *sv, sv_client *c)
+bool sv_game_pending(sv_t *sv, sv_client *c)
 {
-    return sv_addrs_get(sv->addrs, c->ip, sv->now_ms, 4 * sv->cfg.gen_burst_ms);
-}
-
-static void refuse_gen(sv_t *sv, sv_client *c, int reason, int code, const char *why)
-{
-    sv->st.gen_refused++;
-    sv->st.gen_refused_by[reason]++;
-    sv_logx_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "room_refused",
-                    SV_CLIENT_FIELDS(c, NULL, why), "client #%u %s: room refused: %s", c->id, c->addr, why);
-    sv_send_error(sv, c, WIRE_ERROR, code, why);
-}
-
-/* Admits j for c against the memory budget, the CPU budgets of c and of
- * its address, and the queue; on success the estimates are charged and j
- * is queued (true). Else c is told why and j stays the caller's. */
-static bool admit(sv_t *sv, sv_client *c, sv_gen_job *j)
-{
-    size_t cap = (size_t)sv->cfg.puzzle_mem_mb << 20;
-    /* A room may hold its next game's puzzle beside the current one. */
-    j->est_bytes = 2 * sv_gen_estimate_bytes(&j->params);
-    j->est_us = sv_gen_estimate_us(&j->params);
-    j->ip = c->ip;
-    sv_addr *a = addr_of(sv, c);
-    if (!a) {
-        refuse_gen(sv, c, SV_GEN_REFUSED_ADDRS, WIRE_ERR_BUSY, "server busy: try again later");
-        return false;
-    }
-    if (sv->puzzle_bytes + j->est_bytes > cap) {
-        refuse_gen(sv, c, SV_GEN_REFUSED_MEMORY, WIRE_ERR_MEMORY,
-                   "the server's puzzle memory is full: try a smaller board later");
-        return false;
-    }
-    if (a->puzzle_bytes + j->est_bytes > cap / 8) {
-        refuse_gen(sv, c, SV_GEN_REFUSED_ADDR_MEMORY, WIRE_ERR_MEMORY,
-                   "your rooms hold too much puzzle memory: try a smaller board");
-        return false;
-    }
-    bool mine = sv_budget_covers(&c->gen, sv->now_ms, sv->cfg.gen_rate_ms, sv->cfg.gen_burst_ms, j->est_us);
-    bool addr =
-        sv_budget_covers(&a->gen, sv->now_ms, 4 * sv->cfg.gen_rate_ms, 4 * sv->cfg.gen_burst_ms, j->est_us);
-    if (!mine || !addr) {
-        char why[120];
-        snprintf(why, sizeof why, "puzzle generation budget used up%s: try again in a few seconds",
-                 mine ? " for your address" : "");
-        refuse_gen(sv, c, mine ? SV_GEN_REFUSED_ADDR_BUDGET : SV_GEN_REFUSED_BUDGET, WIRE_ERR_BUSY, why);
-        return false;
-    }
-    /* Quick match never turns a player away for a full queue: its puzzle
-     * waits for room there (sv->defer_head), the player paired meanwhile. */
-    bool queued = sv_gen_submit(sv->gen, j);
-    if (!queued && !j->quick) {
-        refuse_gen(sv, c, SV_GEN_REFUSED_QUEUE, WIRE_ERR_BUSY,
-                   "server busy making puzzles: try again in a few seconds");
-        return false;
-    }
-    if (!queued) {
-        j->defer_next = NULL;
-        if (sv->defer_tail)
-            sv->defer_tail->defer_next = j;
-        else
-            sv->defer_head = j;
-        sv->defer_tail = j;
-        sv->defer_n++;
-    }
-    sv_budget_charge(&c->gen, (int64_t)j->est_us);
-    sv_budget_charge(&a->gen, (int64_t)j->est_us);
-    a->gen_pending++;
-    a->puzzle_bytes += j->est_bytes;
-    a->rooms++;
-    sv->puzzle_bytes += j->est_bytes;
-    return true;
-}
-
-/* A room for c, made on a worker: ROOM_STATE follows when it is ready. */
-static bool request_room(sv_t *sv, sv_client *c, sv_gen_job *j)
-{
-    j->what = SV_GEN_ROOM;
-    j->client = (int)(c - sv->clients);
-    j->owner = c->id;
-    j->rng_init = secrand_u64();
-    if (!admit(sv, c, j)) {
-        sv_gen_job_free(j);
-        return false;
-    }
-    c->gen_job = j;
-    return true;
-}
-
-static void ask_next_puzzle(sv_t *sv, sv_room *room, uint64_t seed)
-{
-    sv_client *c = sv->acting;
-    sv_gen_job *j = sv_gen_job_new();
-    j->what = SV_GEN_NEXT;
-    j->room = room->index;
-    j->serial = room->serial;
-    j->params = *pz_params_of(match_puzzle(room->m));
-    j->seed = seed;
-    j->est_us = sv_gen_estimate_us(&j->params);
-    j->ip = room->ip;
-    /* Charged to the player whose REMATCH or READY asked for it; memory
-     * was reserved with the room. */
-    if (c && !sv_budget_covers(&c->gen, sv->now_ms, sv->cfg.gen_rate_ms, sv->cfg.gen_burst_ms, j->est_us)) {
-        sv_gen_job_free(j);
-        refuse_gen(sv, c, SV_GEN_REFUSED_BUDGET, WIRE_ERR_BUSY,
-                   "puzzle generation budget used up: try again in a few seconds");
-        match_give_puzzle(room->m, NULL, 0, sv->now_ms);
-        return;
-    }
-    if (!sv_gen_submit(sv->gen, j)) {
-        sv_gen_job_free(j);
-        sv->st.gen_refused++;
-        sv->st.gen_refused_by[SV_GEN_REFUSED_QUEUE]++;
-        for (int s = 0; s < MATCH_SLOTS; s++)
-            sv_send_error(sv, room->player[s], WIRE_ERROR, WIRE_ERR_BUSY,
-                          "server busy making puzzles: try again in a few seconds");
-        match_give_puzzle(room->m, NULL, 0, sv->now_ms);
-        return;
-    }
-    if (c) {
-        sv_budget_charge(&c->gen, (int64_t)j->est_us);
-        j->client = (int)(c - sv->clients);
-        j->owner = c->id;
-    }
-    sv_logf(&sv->log, SV_LOG_DEBUG, "room %s: next puzzle being made", room->code);
-}
-
-static bool pending(sv_t *sv, sv_client *c)
-{
-    if (!c->gen_job && !c->quick_waiting)
+    if (!c->gen.job && !c->quick.waiting)
         return false;
     sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_STATE, "your room is being prepared: wait or leave first");
     return true;
@@ -712,10 +578,10 @@ static bool pending(sv_t *sv, sv_client *c)
 
 static void on_create(sv_t *sv, sv_client *c, const wire_create *cr)
 {
-    if (!not_in_room(sv, c) || pending(sv, c))
+    if (!sv_game_not_in_room(sv, c) || sv_game_pending(sv, c))
         return;
     /* Precedence (docs/protocol.md): state, settings, capacity, then what
-     * only making the puzzle can tell (on a worker: room_job_done). */
+     * only making the puzzle can tell (on a worker: sv_genq.c). */
     const char *bad = wire_create_problem(cr);
     char err[200] = "";
     pz_id id;
@@ -733,7 +599,7 @@ static void on_create(sv_t *sv, sv_client *c, const wire_create *cr)
         return;
     }
     sv_gen_job *j = sv_gen_job_new();
-    match_cfg(sv, cr->series_len, &j->mc);
+    sv_game_match_cfg(sv, cr->series_len, &j->mc);
     const char *why = match_config_check(&j->mc);
     if (why) {
         sv_gen_job_free(j);
@@ -760,12 +626,12 @@ static void on_create(sv_t *sv, sv_client *c, const wire_create *cr)
         /* A seed the player did not choose is the server's secret draw. */
         j->seed = cr->has_seed ? cr->seed : secrand_u64();
     }
-    request_room(sv, c, j);
+    sv_genq_request_room(sv, c, j);
 }
 
 /* Seats c in room; on failure returns the engine's reason and changes
  * nothing for c. */
-static const char *try_seat(sv_t *sv, sv_client *c, sv_room *room)
+const char *sv_game_try_seat(sv_t *sv, sv_client *c, sv_room *room)
 {
     int slot = -1;
     const char *err = match_join(room->m, -1, c->name, sv->now_ms, &slot);
@@ -779,9 +645,9 @@ static const char *try_seat(sv_t *sv, sv_client *c, sv_room *room)
     return NULL;
 }
 
-static void seat(sv_t *sv, sv_client *c, sv_room *room)
+void sv_game_seat(sv_t *sv, sv_client *c, sv_room *room)
 {
-    const char *err = try_seat(sv, c, room);
+    const char *err = sv_game_try_seat(sv, c, room);
     if (!err)
         return;
     bool full = match_present(room->m, 0) && match_present(room->m, 1);
@@ -806,7 +672,7 @@ static void seat(sv_t *sv, sv_client *c, sv_room *room)
 
 static bool join_backoff(sv_t *sv, sv_client *c)
 {
-    sv_addr *a = addr_of(sv, c);
+    sv_addr *a = sv_genq_addr(sv, c);
     if (a && sv->now_ms >= a->join_next_ms)
         return false;
     char why[96];
@@ -836,7 +702,7 @@ static void join_result(sv_t *sv, sv_client *c, bool ok)
 
 static void on_join(sv_t *sv, sv_client *c, const char *code)
 {
-    if (!not_in_room(sv, c) || pending(sv, c) || join_backoff(sv, c))
+    if (!sv_game_not_in_room(sv, c) || sv_game_pending(sv, c) || join_backoff(sv, c))
         return;
     sv_room *room = sv_rooms_find(sv->rooms, code);
     join_result(sv, c, room != NULL);
@@ -849,14 +715,14 @@ static void on_join(sv_t *sv, sv_client *c, const char *code)
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_NO_ROOM, why);
         return;
     }
-    seat(sv, c, room);
+    sv_game_seat(sv, c, room);
 }
 
 /* WATCH: the same checks and failed-code backoff as JOIN_ROOM (a code
  * is a room's only secret), then sv_spec.c. */
 static void on_watch(sv_t *sv, sv_client *c, const char *code)
 {
-    if (!not_in_room(sv, c) || pending(sv, c) || join_backoff(sv, c))
+    if (!sv_game_not_in_room(sv, c) || sv_game_pending(sv, c) || join_backoff(sv, c))
         return;
     sv_room *room = sv_rooms_find(sv->rooms, code);
     join_result(sv, c, room != NULL);
@@ -873,7 +739,7 @@ static void on_watch(sv_t *sv, sv_client *c, const char *code)
         memset(m, 0, sizeof *m);
         m->type = WIRE_WATCH_AT;
         memcpy(m->watch_at.code, room->code, sizeof m->watch_at.code);
-        m->watch_at.port = sv->spec_public_port ? sv->spec_public_port : sv_spectator_port(sv);
+        m->watch_at.port = sv->spec.public_port ? sv->spec.public_port : sv_spectator_port(sv);
         sv->st.watch_redirects++;
         sv_send(sv, c, m);
         return;
@@ -881,365 +747,10 @@ static void on_watch(sv_t *sv, sv_client *c, const char *code)
     sv_spec_watch(sv, c, room);
 }
 
-/* ---- quick match (docs/racing.md, "Quick match") ----
- *
- * Players are paired as they arrive, before any puzzle exists: a player
- * who finds nobody waiting has a room made for it (its job) and waits
- * alone in sv->quickq; the next one is paired with the oldest entry there
- * (it takes the job's other seat, or the open room's free one), so N
- * arrivals start ceil(N/2) puzzles and make floor(N/2) races. Whoever is
- * left alone by a LEAVE or a disconnect goes back to the queue, keeping
- * the puzzle being made for it. */
-
-/* A room quick match may seat the next player in: waiting for its game,
- * one seat held by a connected player, the other free. */
-static bool quick_room_open(const sv_room *room)
-{
-    if (!room->quick || !room->m || match_phase(room->m) != MATCH_WAITING)
-        return false;
-    int present = 0, live = 0;
-    for (int s = 0; s < MATCH_SLOTS; s++)
-        if (match_present(room->m, s)) {
-            present++;
-            live += room->player[s] != NULL;
-        }
-    return present == 1 && live == 1;
-}
-
-static void quick_unlist(sv_t *sv, sv_room *room)
-{
-    if (room->quick_at) {
-        sv_quick_remove(sv->quickq, room->quick_at);
-        room->quick_at = 0;
-    }
-}
-
-static void quick_unlist_job(sv_t *sv, sv_gen_job *j)
-{
-    if (j->quick_at) {
-        sv_quick_remove(sv->quickq, j->quick_at);
-        j->quick_at = 0;
-    }
-}
-
-/* The client a room job is made for, if it is still waiting for it. */
-static sv_client *job_owner(sv_t *sv, const sv_gen_job *j)
-{
-    sv_client *o = &sv->clients[j->client];
-    return o->gen_job == j && o->id == j->owner && o->state == SV_CL_ACTIVE ? o : NULL;
-}
-
-/* Unpairs j from the opponent waiting for its room; returns that client. */
-static sv_client *quick_partner(sv_t *sv, sv_gen_job *j)
-{
-    if (!j->partner)
-        return NULL;
-    sv_client *p = &sv->clients[j->partner - 1];
-    j->partner = 0;
-    if (p->id != j->partner_id || p->quick_job != j)
-        return NULL;
-    p->quick_job = NULL;
-    p->quick_waiting = false;
-    return p;
-}
-
-/* Pairs c with the oldest player waiting alone; false (nothing changed)
- * when nobody waits. */
-static bool quick_pair(sv_t *sv, sv_client *c)
-{
-    sv_quick_item it;
-    while (sv_quick_pop(sv->quickq, &it)) {
-        if (it.job) {
-            it.job->quick_at = 0;
-            if (!job_owner(sv, it.job))
-                continue; /* never so (a job leaves the queue with its owner); harmless if it were */
-            it.job->partner = (int)(c - sv->clients) + 1;
-            it.job->partner_id = c->id;
-            c->quick_job = it.job;
-            c->quick_waiting = true;
-            return true;
-        }
-        it.room->quick_at = 0;
-        if (quick_room_open(it.room) && !try_seat(sv, c, it.room))
-            return true;
-        /* That room no longer takes anyone: try the next entry. */
-    }
-    return false;
-}
-
-/* o waits alone for j, its own room being made: it takes anyone already
- * waiting (j is then dropped when done), else it queues. */
-static void quick_strand(sv_t *sv, sv_client *o, sv_gen_job *j)
-{
-    o->gen_job = NULL;
-    if (quick_pair(sv, o))
-        return;
-    o->gen_job = j;
-    j->quick_at = sv_quick_push(sv->quickq, (sv_quick_item){.job = j});
-}
-
-/* Queues a room quick match may fill, or takes it out of the queue when
- * it no longer can be. A player waiting alone for a puzzle being made
- * takes its free seat at once. */
-static void quick_offer(sv_t *sv, sv_room *room)
-{
-    if (!quick_room_open(room)) {
-        quick_unlist(sv, room);
-        return;
-    }
-    if (room->quick_at)
-        return;
-    sv_quick_item it;
-    int h = 0;
-    sv_client *o = NULL;
-    while (!o && sv_quick_peek(sv->quickq, &it, &h) && it.job) {
-        o = job_owner(sv, it.job); /* never NULL: a job leaves the queue with its owner */
-        sv_quick_remove(sv->quickq, h);
-        it.job->quick_at = 0;
-    }
-    if (o) {
-        o->gen_job = NULL;
-        if (!try_seat(sv, o, room))
-            return;
-        o->gen_job = it.job;
-        it.job->quick_at = sv_quick_push(sv->quickq, it);
-    }
-    room->quick_at = sv_quick_push(sv->quickq, (sv_quick_item){.room = room});
-}
-
-static void on_quick(sv_t *sv, sv_client *c)
-{
-    if (!not_in_room(sv, c) || pending(sv, c))
-        return;
-    if (quick_pair(sv, c))
-        return;
-    if (sv_rooms_count(sv->rooms) >= sv_rooms_capacity(sv->rooms)) {
-        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_TOO_MANY_ROOMS, "the server has no free room");
-        return;
-    }
-    sv_gen_job *j = sv_gen_job_new();
-    default_params(sv, &j->params);
-    match_cfg(sv, 0, &j->mc);
-    j->seed = secrand_u64();
-    j->quick = true;
-    if (request_room(sv, c, j))
-        j->quick_at = sv_quick_push(sv->quickq, (sv_quick_item){.job = j});
-}
-
-/* Forgets c's room request (LEAVE, disconnect): the job's result, when it
- * comes, is dropped, or goes to the opponent paired with it, who waits
- * alone for it from now on. A player paired with c's job, or whose job c
- * was paired with, is left alone: back to the queue. */
-static void cancel_request(sv_t *sv, sv_client *c)
-{
-    sv_gen_job *j = c->gen_job;
-    c->gen_job = NULL;
-    if (j) {
-        quick_unlist_job(sv, j);
-        sv_client *p = quick_partner(sv, j);
-        if (p) {
-            j->client = (int)(p - sv->clients);
-            j->owner = p->id;
-            quick_strand(sv, p, j);
-        }
-    }
-    sv_gen_job *k = c->quick_waiting ? c->quick_job : NULL;
-    c->quick_waiting = false;
-    c->quick_job = NULL;
-    if (k) {
-        k->partner = 0;
-        sv_client *o = job_owner(sv, k);
-        if (o)
-            quick_strand(sv, o, k);
-    }
-}
-
-/* A finished room job: the room opens for its owner, or (quick match, the
- * owner gone) for the player waiting for it; else it is dropped. */
-/* A matchmaker's reserved room is made (sv_reserve_room): opened empty
- * under its code, closed by sv_game_flush_room if nobody joins in time. */
-static void reserved_job_done(sv_t *sv, sv_gen_job *j)
-{
-    sv_room *room = NULL;
-    if (j->m) {
-        room = sv_rooms_add_code(sv->rooms, j->m, sv->now_ms, j->reserve);
-        if (room)
-            j->m = NULL;
-    }
-    if (!room) {
-        release_bytes(sv, j->ip, j->est_bytes, true);
-        sv_loge(&sv->log, SV_LOG_WARN, "room_reserve_failed", j->reserve, NULL, NULL,
-                "reserved room %s not opened: %s", j->reserve,
-                j->err[0] ? j->err : "its code is in use or every room is taken");
-        return;
-    }
-    room->ip = j->ip;
-    room->puzzle_bytes = j->est_bytes;
-    room->reserved_until = sv->now_ms + (uint64_t)j->reserve_ms;
-    sv->st.rooms_created++;
-    char id[128];
-    match_game_id(room->m, id, sizeof id);
-    sv_loge(&sv->log, SV_LOG_INFO, "room_reserved", room->code, NULL, NULL,
-            "room %s reserved by the matchmaker: %s, waits %d ms for its players (%d rooms)", room->code, id,
-            j->reserve_ms, sv_rooms_count(sv->rooms));
-    sv->waiting_cache_valid = false;
-    sv_game_flush_room(sv, room);
-}
-
-const char *sv_reserve_room(sv_t *sv, const char *code, const char *game_id, int wait_ms)
-{
-    static char err[200];
-    pz_id id;
-    if (!wire_room_code_ok(code))
-        return "not a room code";
-    if (wait_ms < 1)
-        return "the wait must be at least 1 ms";
-    if (sv_rooms_find(sv->rooms, code))
-        return "a room with that code exists";
-    if (pz_id_parse(game_id, &id, err, sizeof err))
-        return err;
-    if (sv_draining(sv))
-        return "the server is draining";
-    if (sv_rooms_count(sv->rooms) >= sv_rooms_capacity(sv->rooms))
-        return "the server has no free room";
-    sv_gen_job *j = sv_gen_job_new();
-    j->what = SV_GEN_ROOM;
-    match_cfg(sv, 0, &j->mc);
-    memcpy(j->reserve, code, sizeof j->reserve);
-    j->reserve_ms = wait_ms;
-    j->game_id = mr_strdup(game_id);
-    j->params = id.params;
-    j->rng_init = secrand_u64();
-    j->est_bytes = 2 * sv_gen_estimate_bytes(&j->params);
-    j->est_us = sv_gen_estimate_us(&j->params);
-    if (sv->puzzle_bytes + j->est_bytes > (size_t)sv->cfg.puzzle_mem_mb << 20) {
-        sv_gen_job_free(j);
-        return "the server's puzzle memory is full";
-    }
-    if (!sv_gen_submit(sv->gen, j)) {
-        sv_gen_job_free(j);
-        return "the server is busy making puzzles";
-    }
-    sv->puzzle_bytes += j->est_bytes;
-    return NULL;
-}
-
-static void room_job_done(sv_t *sv, sv_gen_job *j)
-{
-    if (j->reserve[0]) {
-        reserved_job_done(sv, j);
-        return;
-    }
-    sv_client *c = job_owner(sv, j);
-    if (c)
-        c->gen_job = NULL;
-    quick_unlist_job(sv, j);
-    sv_client *w = quick_partner(sv, j); /* quick match: its opponent, already paired */
-    if (!c) {
-        c = w;
-        w = NULL;
-    }
-    if (!c || !j->m) {
-        release_bytes(sv, j->ip, j->est_bytes, true);
-        if (c && j->displaced)
-            refuse_gen(sv, c, SV_GEN_REFUSED_DISPLACED, WIRE_ERR_BUSY, j->err);
-        else if (c)
-            sv_send_error(sv, c, WIRE_ERROR, j->quick ? WIRE_ERR_INTERNAL : WIRE_ERR_BAD_PARAMS,
-                          j->err[0] ? j->err : "cannot make that puzzle");
-        if (w)
-            sv_send_error(sv, w, WIRE_ERROR, WIRE_ERR_INTERNAL, j->err[0] ? j->err : "cannot make a puzzle");
-        return;
-    }
-    match *m = j->m;
-    j->m = NULL;
-    sv_room *room = open_room(sv, c, m, j->quick, j);
-    if (!room || !room->m) {
-        if (w)
-            sv_send_error(sv, w, WIRE_ERROR, WIRE_ERR_TOO_MANY_ROOMS, "the server has no free room");
-        return;
-    }
-    if (w)
-        seat(sv, w, room);
-    /* Quick match may fill it from now on (its owner alone in it), and so
-     * may it a LAN host's room (sv_config.quick_rooms). */
-    room->quick = j->quick || sv->cfg.quick_rooms;
-    room->made_by_quick = j->quick;
-    if (room->quick && room->m)
-        quick_offer(sv, room);
-}
-
-/* Hands the deferred quick-match jobs to the workers while the queue has
- * room; a job nobody waits for any more is dropped, its charges given back. */
-static void submit_deferred(sv_t *sv)
-{
-    sv_gen_job *j;
-    while ((j = sv->defer_head)) {
-        bool wanted = job_owner(sv, j) || j->partner;
-        if (wanted && !sv_gen_submit(sv->gen, j))
-            return;
-        sv->defer_head = j->defer_next;
-        if (!sv->defer_head)
-            sv->defer_tail = NULL;
-        sv->defer_n--;
-        j->defer_next = NULL;
-        if (wanted)
-            continue;
-        quick_unlist_job(sv, j);
-        release_bytes(sv, j->ip, j->est_bytes, true);
-        sv_addr *a = sv_addrs_find(sv->addrs, j->ip);
-        if (a) {
-            sv_budget_charge(&a->gen, -(int64_t)j->est_us);
-            if (a->gen_pending > 0)
-                a->gen_pending--;
-        }
-        sv_gen_job_free(j);
-    }
-}
-
-void sv_game_poll_gen(sv_t *sv)
-{
-    sv_gen_job *j;
-    if (!sv->gen)
-        return;
-    /* Bounded by the jobs in flight (cfg.gen_queue). */
-    while ((j = sv_gen_poll(sv->gen))) {
-        sv->st.gen_jobs += !j->displaced;
-        sv->st.gen_cpu_us += j->cpu_us;
-        int64_t diff = (int64_t)j->cpu_us - (int64_t)j->est_us; /* charge what it really cost */
-        sv_client *c = &sv->clients[j->client];
-        if (c->id == j->owner && j->owner != 0)
-            sv_budget_charge(&c->gen, diff);
-        sv_addr *a = sv_addrs_find(sv->addrs, j->ip);
-        if (j->what == SV_GEN_ROOM) {
-            if (a) {
-                sv_budget_charge(&a->gen, diff);
-                if (a->gen_pending > 0)
-                    a->gen_pending--;
-            }
-            room_job_done(sv, j);
-        } else {
-            sv_room *room = sv_rooms_at(sv->rooms, j->room);
-            if (room && room->m && room->serial == j->serial && match_wants_puzzle(room->m)) {
-                pz_puzzle *pz = j->pz;
-                j->pz = NULL;
-                match_give_puzzle(room->m, pz, j->seed, sv->now_ms);
-                if (!pz)
-                    for (int s = 0; s < MATCH_SLOTS; s++)
-                        sv_send_error(sv, room->player[s], WIRE_ERROR, WIRE_ERR_INTERNAL, j->err);
-                sv_game_flush_room(sv, room);
-            }
-        }
-        sv_gen_job_free(j);
-    }
-    submit_deferred(sv);
-    sv->st.gen_pending = sv_gen_pending(sv->gen) + sv->defer_n;
-    sv->st.puzzle_bytes = sv->puzzle_bytes;
-}
-
 static void on_leave(sv_t *sv, sv_client *c)
 {
-    if (!c->room && (c->gen_job || c->quick_waiting)) {
-        cancel_request(sv, c); /* the room was never opened: nothing to say */
+    if (!c->room && (c->gen.job || c->quick.waiting)) {
+        sv_quickmatch_cancel(sv, c); /* the room was never opened: nothing to say */
         return;
     }
     if (!in_room(sv, c))
@@ -1255,7 +766,7 @@ static void on_leave(sv_t *sv, sv_client *c)
 
 static void on_resume(sv_t *sv, sv_client *c, const wire_msg *in)
 {
-    if (!not_in_room(sv, c) || pending(sv, c) || join_backoff(sv, c))
+    if (!sv_game_not_in_room(sv, c) || sv_game_pending(sv, c) || join_backoff(sv, c))
         return;
     sv_room *room = sv_rooms_find(sv->rooms, in->resume.code);
     int slot = in->resume.slot;
@@ -1319,9 +830,9 @@ static void on_resume(sv_t *sv, sv_client *c, const wire_msg *in)
  * kept with the room; every request is one message under the rate limit. */
 static void on_desc(sv_t *sv, sv_client *c, uint32_t offset)
 {
-    if (!c->watch && !in_room(sv, c))
+    if (!c->spec.watch && !in_room(sv, c))
         return;
-    sv_room *room = c->watch ? c->watch : c->room;
+    sv_room *room = c->spec.watch ? c->spec.watch : c->room;
     if (match_phase(room->m) == MATCH_WAITING) {
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_STATE, "no game has started in this room yet");
         return;
@@ -1371,7 +882,7 @@ void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_STATE, "this is the spectator port"); /* [WATCH-8] */
         return;
     }
-    if (sv->draining &&
+    if (sv->drain.on &&
         (in->type == WIRE_CREATE_ROOM || in->type == WIRE_JOIN_ROOM || in->type == WIRE_QUICK_MATCH ||
          in->type == WIRE_READY || in->type == WIRE_REMATCH)) {
         /* Draining: running races finish, nothing new starts. Logged (at
@@ -1396,7 +907,7 @@ void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
         sv->st.moves_validated++;
-        sv_note_move(sv, c);
+        sv_hold_note_move(sv, c);
         match_move(room->m, c->slot, in->move.seq, in->move.move, sv->now_ms, &code);
         if (sv->cfg.log_moves)
             sv_loge(&sv->log, SV_LOG_DEBUG, "move", room->code, c->name, NULL, "room %s slot %d move %u: %s",
@@ -1413,7 +924,7 @@ void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
         on_join(sv, c, in->join.code);
         break;
     case WIRE_QUICK_MATCH:
-        on_quick(sv, c);
+        sv_quickmatch_receive(sv, c);
         break;
     case WIRE_LEAVE_ROOM:
         on_leave(sv, c);
@@ -1461,7 +972,7 @@ void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
 void sv_game_disconnected(sv_t *sv, sv_client *c)
 {
     sv_spec_leave(sv, c);
-    cancel_request(sv, c);
+    sv_quickmatch_cancel(sv, c);
     sv_room *room = c->room;
     if (!room)
         return;

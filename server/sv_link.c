@@ -2,7 +2,10 @@
  * spectator host (sv_spechost.c) through its queues; and the spectator port's setting. */
 #include <string.h>
 
+#include "sv_conn.h"
 #include "sv_internal.h"
+#include "sv_link.h"
+#include "sv_log.h"
 #include "sv_spechost.h"
 
 static int sph_slot(const sv_t *sv, const sv_client *c)

@@ -6,6 +6,8 @@
 #include "st_engine.h"
 #include "st_writer.h"
 #include "sv_internal.h"
+#include "sv_query.h"
+#include "sv_send.h"
 #include "util.h"
 
 /* Replays asked for are kept, formatted, for the next chunks: a client
@@ -109,9 +111,9 @@ static void send_best_error(sv_t *sv, sv_client *c, uint32_t req, int status)
 static sv_replay_cache *cache_find(sv_t *sv, int64_t id)
 {
     for (int i = 0; i < CACHE_SLOTS; i++)
-        if (sv->replays[i].id == id) {
-            sv->replays[i].used = sv->st.steps;
-            return &sv->replays[i];
+        if (sv->query.replays[i].id == id) {
+            sv->query.replays[i].used = sv->st.steps;
+            return &sv->query.replays[i];
         }
     return NULL;
 }
@@ -126,10 +128,10 @@ static sv_replay_cache *cache_put(sv_t *sv, int64_t id, char *text, size_t len)
     }
     if (len > CACHE_ENTRY_MAX)
         return NULL;
-    e = &sv->replays[0];
+    e = &sv->query.replays[0];
     for (int i = 1; i < CACHE_SLOTS; i++)
-        if (sv->replays[i].used < e->used)
-            e = &sv->replays[i];
+        if (sv->query.replays[i].used < e->used)
+            e = &sv->query.replays[i];
     free(e->text);
     *e = (sv_replay_cache){id, text, len, sv->st.steps};
     return e;
@@ -137,10 +139,10 @@ static sv_replay_cache *cache_put(sv_t *sv, int64_t id, char *text, size_t len)
 
 void sv_query_free(sv_t *sv)
 {
-    for (int i = 0; i < CACHE_SLOTS && sv->replays; i++)
-        free(sv->replays[i].text);
-    free(sv->replays);
-    sv->replays = NULL;
+    for (int i = 0; i < CACHE_SLOTS && sv->query.replays; i++)
+        free(sv->query.replays[i].text);
+    free(sv->query.replays);
+    sv->query.replays = NULL;
 }
 
 /* Whether c may ask the store now; if not, the answer's status. */
@@ -148,7 +150,7 @@ static int admit(sv_t *sv, sv_client *c)
 {
     if (!sv->store)
         return WIRE_ERR_NO_RECORDS;
-    if (c->queries >= SV_QUERIES_PER_CLIENT)
+    if (c->query.in_flight >= SV_QUERIES_PER_CLIENT)
         return WIRE_ERR_BUSY;
     return 0;
 }
@@ -158,7 +160,7 @@ static int ask(sv_t *sv, sv_client *c, st_query *q)
     q->tag = tag_of(sv, c);
     if (!st_writer_ask(sv->store, q))
         return WIRE_ERR_BUSY; /* the store's question queue is full */
-    c->queries++;
+    c->query.in_flight++;
     sv->st.queries++;
     return 0;
 }
@@ -169,9 +171,9 @@ void sv_query_receive(sv_t *sv, sv_client *c, const wire_msg *in)
     switch (in->type) {
     case WIRE_REPLAY_REQUEST: {
         const wire_replay_req *r = &in->replay_req;
-        if (!sv->replays) {
-            sv->replays = mr_alloc(CACHE_SLOTS, sizeof *sv->replays);
-            memset(sv->replays, 0, CACHE_SLOTS * sizeof *sv->replays);
+        if (!sv->query.replays) {
+            sv->query.replays = mr_alloc(CACHE_SLOTS, sizeof *sv->query.replays);
+            memset(sv->query.replays, 0, CACHE_SLOTS * sizeof *sv->query.replays);
         }
         sv_replay_cache *e = sv->store ? cache_find(sv, (int64_t)r->match_id) : NULL;
         if (e) {
@@ -345,8 +347,8 @@ void sv_query_poll(sv_t *sv)
     st_answer a;
     for (int i = 0; i < 64 && st_writer_poll(sv->store, &a); i++) {
         sv_client *c = client_of(sv, a.tag);
-        if (c && c->queries > 0)
-            c->queries--;
+        if (c && c->query.in_flight > 0)
+            c->query.in_flight--;
         switch (a.type) {
         case ST_Q_GET:
             answer_replay(sv, c, &a);

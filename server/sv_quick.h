@@ -11,7 +11,7 @@ struct sv_room;
 /* Each entry is one player waiting alone for a quick-match opponent:
  * either the owner of a quick-match room whose puzzle is still being made
  * (job), or the one player in an open room that quick match may fill
- * (room). The pairing rules are in sv_game.c and docs/racing.md ("Quick
+ * (room). The pairing rules are in sv_quickmatch.c and docs/racing.md ("Quick
  * match"); this is only the list: a FIFO with O(1) removal from anywhere.
  * An entry is named by a handle > 0 that stays valid until it is popped or
  * removed; the caller keeps it beside the job or room (its quick_at). */

@@ -6,6 +6,9 @@
 #include "st_engine.h"
 #include "st_writer.h"
 #include "sv_internal.h"
+#include "sv_log.h"
+#include "sv_loglimit.h"
+#include "sv_record.h"
 
 void sv_set_store(sv_t *sv, struct st_writer *w)
 {
@@ -31,24 +34,24 @@ static void log_store_failures(sv_t *sv)
 {
     st_writer_stats ws;
     st_writer_stats_get(sv->store, &ws);
-    if (ws.spooled != sv->store_spooled_seen) { /* a network database out of reach (docs/storage.md) */
-        sv_logf_limited(&sv->log, &sv->lim_records, sv->now_ms, SV_LOG_WARN, "record_spooled",
+    if (ws.spooled != sv->rec.spooled_seen) { /* a network database out of reach (docs/storage.md) */
+        sv_logf_limited(&sv->log, &sv->rec.lim, sv->now_ms, SV_LOG_WARN, "record_spooled",
                         "match database out of reach: %llu more records kept in the spool (%d waiting): %s",
-                        (unsigned long long)(ws.spooled - sv->store_spooled_seen), ws.spool_waiting,
+                        (unsigned long long)(ws.spooled - sv->rec.spooled_seen), ws.spool_waiting,
                         ws.last_error);
-        sv->store_spooled_seen = ws.spooled;
-        sv->store_spool_logged = true;
-    } else if (sv->store_spool_logged && ws.spool_waiting == 0) {
+        sv->rec.spooled_seen = ws.spooled;
+        sv->rec.spool_logged = true;
+    } else if (sv->rec.spool_logged && ws.spool_waiting == 0) {
         sv_loge(&sv->log, SV_LOG_INFO, "record_spool_sent", NULL, NULL, NULL,
                 "match database back: the records in the spool have been sent");
-        sv->store_spool_logged = false;
+        sv->rec.spool_logged = false;
     }
-    if (ws.failed == sv->store_failed_seen)
+    if (ws.failed == sv->rec.failed_seen)
         return;
-    sv_logf_limited(&sv->log, &sv->lim_records, sv->now_ms, SV_LOG_WARN, "record_failed",
+    sv_logf_limited(&sv->log, &sv->rec.lim, sv->now_ms, SV_LOG_WARN, "record_failed",
                     "match store: %llu records could not be stored: %s",
-                    (unsigned long long)(ws.failed - sv->store_failed_seen), ws.last_error);
-    sv->store_failed_seen = ws.failed;
+                    (unsigned long long)(ws.failed - sv->rec.failed_seen), ws.last_error);
+    sv->rec.failed_seen = ws.failed;
 }
 
 void sv_record_poll(sv_t *sv)
@@ -88,7 +91,7 @@ void sv_record_finished(sv_t *sv, sv_room *room)
         return;
     }
     sv->st.records_dropped++;
-    sv_logf_limited(&sv->log, &sv->lim_records, sv->now_ms, SV_LOG_WARN, "record_dropped",
+    sv_logf_limited(&sv->log, &sv->rec.lim, sv->now_ms, SV_LOG_WARN, "record_dropped",
                     "room %s: the record of game %d is lost: %s", room->code, match_game_no(room->m),
                     why ? why : "the store's queue is full (is the disk too slow?)");
 }

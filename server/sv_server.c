@@ -9,15 +9,34 @@
 
 #include "secrand.h"
 #include "st_writer.h"
+#include "sv_addrs.h"
+#include "sv_conn.h"
+#include "sv_drain.h"
+#include "sv_game.h"
+#include "sv_gen.h"
+#include "sv_genq.h"
+#include "sv_hold.h"
 #include "sv_internal.h"
+#include "sv_lan.h"
+#include "sv_limit.h"
+#include "sv_link.h"
+#include "sv_log.h"
+#include "sv_loglimit.h"
 #include "sv_opts.h"
+#include "sv_query.h"
+#include "sv_quick.h"
+#include "sv_quickmatch.h"
+#include "sv_record.h"
+#include "sv_rooms.h"
+#include "sv_send.h"
+#include "sv_shake.h"
+#include "sv_spec.h"
 #include "sv_spechost.h"
 #include "util.h"
 
 #define SV_HOUSEKEEPING_MS 1000
 #define SV_SHUTDOWN_MS 1000
 #define SV_CLOSING_MS 3000
-#define SV_DISC_RATE 50 /* discovery replies per second, and burst */
 
 static int enet_users; /* enet_initialize is process-wide */
 
@@ -35,255 +54,6 @@ static int sockbuf_get(ENetSocket s, int opt)
     return v;
 }
 
-/* ---- sending ---- */
-
-static bool can_send(const sv_client *c)
-{
-    /* A closing peer has had its last word (REFUSED, the kick's ERROR or
-     * SHUTDOWN): anything more would only delay its disconnect. */
-    return c && sv_link_up(c) && c->state != SV_CL_FREE && c->state != SV_CL_CLOSING;
-}
-
-static ENetPacket *make_packet(sv_t *sv, const wire_msg *m)
-{
-    size_t n = wire_write(m, sv->out, WIRE_MSG_MAX);
-    return enet_packet_create(sv->out, n, ENET_PACKET_FLAG_RELIABLE);
-}
-
-static void queue_packet(sv_t *sv, sv_client *c, ENetPacket *p)
-{
-    /* ENet owns the packet after a successful send; on failure we free it. */
-    if (enet_peer_send(c->peer, WIRE_CHANNEL, p) < 0) {
-        enet_packet_destroy(p);
-        return;
-    }
-    c->sent_step = sv->st.steps + 1;
-    int slot = (int)(c - sv->clients);
-    if (slot > sv->step_max_slot)
-        sv->step_max_slot = slot;
-    sv->st.packets_out++;
-}
-
-/* Queues one client's held-back packets, in order, ahead of anything newer
- * (or frees them if it can no longer be sent to), and returns their pool
- * entries. */
-static void release_client_as(sv_t *sv, sv_client *c, bool send)
-{
-    bool ok = send && can_send(c);
-    int i = c->late_head;
-    while (i) {
-        sv_late *l = &sv->late[i - 1];
-        int next = l->next;
-        if (ok)
-            queue_packet(sv, c, l->p);
-        else
-            enet_packet_destroy(l->p);
-        l->p = NULL;
-        l->next = sv->late_free;
-        sv->late_free = i;
-        i = next;
-    }
-    c->late_head = c->late_tail = 0;
-    c->late_n = 0;
-}
-
-static void release_client(sv_t *sv, sv_client *c)
-{
-    release_client_as(sv, c, true);
-}
-
-/* Frees a client's held-back packets unsent (it is gone). */
-static void discard_late(sv_t *sv, sv_client *c)
-{
-    release_client_as(sv, c, false);
-}
-
-/* The due-ring entry at position k from its head. */
-static sv_due *due_at(sv_t *sv, int k)
-{
-    return &sv->due[(sv->due_head + k) % sv->cap_due];
-}
-
-/* The client a due entry still stands for, or NULL when it is stale (its
- * packets left with another packet, or the slot changed hands). */
-static sv_client *due_client(sv_t *sv, const sv_due *d)
-{
-    sv_client *c = &sv->clients[d->client];
-    if (c->id != d->id || !c->late_head || c->late_due_ms != d->due_ms)
-        return NULL;
-    return c;
-}
-
-static void pop_due(sv_t *sv)
-{
-    sv_due *d = due_at(sv, 0);
-    sv_client *c = due_client(sv, d);
-    sv->due_head = (sv->due_head + 1) % sv->cap_due;
-    sv->due_n--;
-    if (c)
-        release_client(sv, c);
-}
-
-/* End of a step: the held-back packets that are due leave. Those held in
- * this very step (a progress hold of 0) go after the packets sv_send queued
- * (the movers' ACKs) have been flushed: ENet sends peer by peer in slot
- * order, so otherwise an opponent in a lower slot would get its PROGRESS
- * before the mover got its ACK. */
-static void flush_late(sv_t *sv)
-{
-    int ndue = 0, min_slot = INT_MAX;
-    uint64_t step = sv->st.steps + 1;
-    for (; ndue < sv->due_n && due_at(sv, ndue)->due_ms <= sv->now_ms; ndue++) {
-        const sv_client *c = due_client(sv, due_at(sv, ndue));
-        if (c && c->late_step == step && (int)(c - sv->clients) < min_slot)
-            min_slot = (int)(c - sv->clients);
-    }
-    if (ndue == 0)
-        return;
-    /* When every held-back packet goes to a later slot than every packet
-     * sent, one walk already sends them in the right order. */
-    if (min_slot <= sv->step_max_slot) {
-        enet_host_flush(sv->host);
-        sv->step_max_slot = -1;
-    }
-    while (ndue-- > 0)
-        pop_due(sv);
-}
-
-/* Frees every held-back packet (the server is going away). */
-static void discard_all_late(sv_t *sv)
-{
-    for (int i = 0; i < sv->nclients; i++)
-        discard_late(sv, &sv->clients[i]);
-    sv->due_n = 0;
-}
-
-void sv_send(sv_t *sv, sv_client *c, const wire_msg *m)
-{
-    if (!can_send(c))
-        return;
-    if (c->sph_gen) {
-        size_t n = wire_write(m, sv->out, WIRE_MSG_MAX);
-        sv_link_send(sv, c, sv->out, n);
-        sv->st.packets_out++;
-        return;
-    }
-    if (c->late_head)
-        release_client(sv, c);
-    ENetPacket *p = make_packet(sv, m);
-    if (p)
-        queue_packet(sv, c, p);
-}
-
-void sv_note_move(sv_t *sv, sv_client *c)
-{
-    uint64_t gap = sv->now_ms - c->last_move_ms;
-    c->move_gap_ms = !c->moved ? UINT32_MAX : gap > UINT32_MAX ? UINT32_MAX : (uint32_t)gap;
-    c->last_move_ms = sv->now_ms;
-    c->moved = true;
-}
-
-/* Whether a PROGRESS for c should wait for c's next packet: only when c
- * itself is moving fast enough (its last two moves at most 1.5 holds apart,
- * the last one at most two holds ago) that its next ACK is likely to come
- * within the hold. A player thinking between moves gets it at once. */
-static bool holds_for(const sv_t *sv, const sv_client *c)
-{
-    uint64_t h = (uint64_t)sv->cfg.progress_hold_ms;
-    return h > 0 && c->moved && c->move_gap_ms <= h * 3 / 2 && sv->now_ms - c->last_move_ms <= 2 * h;
-}
-
-void sv_send_late(sv_t *sv, sv_client *c, const wire_msg *m)
-{
-    if (!can_send(c))
-        return;
-    /* A client that gets a packet in the first flush anyway takes this one
-     * in the same datagram: holding it back would cost a datagram more. */
-    if (c->sph_gen || (c->sent_step == sv->st.steps + 1 && !c->late_head)) {
-        sv_send(sv, c, m);
-        return;
-    }
-    if (c->late_n >= SV_HOLD_MAX)
-        release_client(sv, c); /* enough waiting: they go now, this one starts a new hold */
-    ENetPacket *p = make_packet(sv, m);
-    if (!p)
-        return;
-    int e = sv->late_free;
-    if (!e) { /* cannot happen: SV_HOLD_MAX entries per client */
-        queue_packet(sv, c, p);
-        return;
-    }
-    sv_late *l = &sv->late[e - 1];
-    sv->late_free = l->next;
-    l->next = 0;
-    l->p = p;
-    if (c->late_tail)
-        sv->late[c->late_tail - 1].next = e;
-    else
-        c->late_head = e;
-    c->late_tail = e;
-    if (++c->late_n > 1)
-        return;
-    bool hold = holds_for(sv, c);
-    c->late_due_ms = sv->now_ms + (hold ? (uint64_t)sv->cfg.progress_hold_ms : 0);
-    c->late_step = sv->st.steps + 1;
-    if (sv->due_n == sv->cap_due)
-        pop_due(sv); /* full: the oldest hold ends early */
-    /* The ring stays in due order: a hold goes to the back (every hold is
-     * as long), one due now to the front. */
-    if (!hold)
-        sv->due_head = (sv->due_head + sv->cap_due - 1) % sv->cap_due;
-    *due_at(sv, hold ? sv->due_n : 0) =
-        (sv_due){.client = (int)(c - sv->clients), .id = c->id, .due_ms = c->late_due_ms};
-    sv->due_n++;
-}
-
-void sv_send_error(sv_t *sv, sv_client *c, int type, int code, const char *text)
-{
-    wire_msg *m = sv->msg;
-    memset(m, 0, sizeof *m);
-    m->type = (uint8_t)type;
-    m->error.code = (uint8_t)code;
-    wire_text_clean(m->error.text, sizeof m->error.text, text ? text : "");
-    sv_send(sv, c, m);
-}
-
-void sv_close_client(sv_t *sv, sv_client *c, const char *why)
-{
-    if (c->state == SV_CL_CLOSING || c->state == SV_CL_FREE)
-        return;
-    sv_logx(&sv->log, SV_LOG_INFO, "disconnecting", SV_CLIENT_FIELDS(c, NULL, why),
-            "client #%u %s (%s): disconnecting: %s", c->id, c->addr, c->name[0] ? c->name : "-", why);
-    /* Leave the room now: the slot goes into its grace period like any
-     * other drop, and the opponent hears of it at once. */
-    sv_game_disconnected(sv, c);
-    c->state = SV_CL_CLOSING;
-    c->closing_ms = sv->now_ms;
-    sv_link_close_later(sv, c);
-}
-
-void sv_bad_message(sv_t *sv, sv_client *c, int code, const char *why)
-{
-    if (code == WIRE_ERR_RATE)
-        sv->st.rate_limited++;
-    else
-        sv->st.bad_msgs++;
-    c->bad++;
-    /* Each is answered (at most max_bad answers before the kick); the first
-     * is worth a warning, the rest are summed up by the kick line. */
-    sv_logx(&sv->log, c->bad == 1 ? SV_LOG_WARN : SV_LOG_DEBUG, "bad_message", SV_CLIENT_FIELDS(c, NULL, why),
-            "client #%u %s: bad message (%s), %u so far", c->id, c->addr, why, c->bad);
-    if (c->bad >= (uint32_t)sv->cfg.max_bad) {
-        sv->st.kicked++;
-        sv_send_error(sv, c, WIRE_ERROR, code, "too many bad messages: disconnecting");
-        sv_logx(&sv->log, SV_LOG_WARN, "kicked", SV_CLIENT_FIELDS(c, NULL, "too many bad messages"),
-                "client #%u %s: %u bad messages, kicked", c->id, c->addr, c->bad);
-        sv_close_client(sv, c, "too many bad messages");
-    } else {
-        sv_send_error(sv, c, WIRE_ERROR, code, why);
-    }
-}
-
 /* ---- ENet events ---- */
 
 void sv_client_open(sv_t *sv, sv_client *c, uint32_t host, uint16_t port)
@@ -299,7 +69,7 @@ void sv_client_open(sv_t *sv, sv_client *c, uint32_t host, uint16_t port)
     c->connected_ms = sv->now_ms;
     c->ip = host;
     sv_bucket_init(&c->bucket, sv->now_ms, sv->cfg.msg_burst);
-    sv_budget_init(&c->gen, sv->now_ms, sv->cfg.gen_burst_ms);
+    sv_budget_init(&c->gen.budget, sv->now_ms, sv->cfg.gen_burst_ms);
     char ip[INET_ADDRSTRLEN] = "?";
     struct in_addr a = {.s_addr = host};
     inet_ntop(AF_INET, &a, ip, sizeof ip);
@@ -342,7 +112,7 @@ void sv_client_gone(sv_t *sv, sv_client *c)
     sv_logx(&sv->log, SV_LOG_INFO, "disconnected", SV_CLIENT_FIELDS(c, NULL, NULL),
             "client #%u %s (%s) disconnected (%d peers)", c->id, c->addr, c->name[0] ? c->name : "-",
             sv->st.peers_now);
-    discard_late(sv, c);
+    sv_hold_discard(sv, c);
     sv_spec_discard(sv, c);
     c->state = SV_CL_FREE;
     if (c->peer)
@@ -393,100 +163,6 @@ static void dispatch(sv_t *sv, ENetEvent *ev)
     }
 }
 
-/* ---- discovery ---- */
-
-static int players_waiting(sv_t *sv)
-{
-    /* A probe costs one scan of the room table at most once a second, so a
-     * probe flood cannot make the server walk its rooms per datagram. */
-    if (sv->waiting_cache_valid && sv->now_ms - sv->waiting_cache_ms < 1000)
-        return sv->waiting_cache;
-    int n = 0;
-    for (int i = 0; i < sv_rooms_capacity(sv->rooms); i++) {
-        sv_room *r = sv_rooms_at(sv->rooms, i);
-        if (r->m && match_phase(r->m) == MATCH_WAITING && (!r->player[0]) != (!r->player[1]))
-            n++;
-    }
-    sv->waiting_cache = n;
-    sv->waiting_cache_ms = sv->now_ms;
-    sv->waiting_cache_valid = true;
-    return n;
-}
-
-/* The waiting room a LAN pick joins on a player's own game: the oldest
- * room made by a create request with one player in it; NULL if none. */
-static const sv_room *announced_room(sv_t *sv)
-{
-    const sv_room *best = NULL;
-    for (int i = 0; sv->cfg.lan_host && i < sv_rooms_capacity(sv->rooms); i++) {
-        const sv_room *r = sv_rooms_at(sv->rooms, i);
-        if (r->m && !r->made_by_quick && match_phase(r->m) == MATCH_WAITING &&
-            (!r->player[0]) != (!r->player[1]) && match_puzzle(r->m) &&
-            (!best || r->created_ms < best->created_ms))
-            best = r;
-    }
-    return best;
-}
-
-static size_t answer_details(sv_t *sv, const wire_probe *p, uint8_t *out, size_t cap)
-{
-    wire_probe_details d;
-    memset(&d, 0, sizeof d);
-    d.version = WIRE_VERSION;
-    d.nonce = p->nonce;
-    d.game_port = sv_port(sv);
-    d.server_id = sv->server_id;
-    d.flags = sv->cfg.lan_host ? WIRE_DISC_HOST_GAME : 0;
-    const sv_room *r = announced_room(sv);
-    const char *host = r ? match_name(r->m, r->player[0] ? 0 : 1) : "";
-    if (r && wire_name_ok(host, strlen(host))) {
-        d.flags |= WIRE_DISC_HAS_ROOM;
-        memcpy(d.room, r->code, sizeof d.room);
-        d.params = *pz_params_of(match_puzzle(r->m));
-        int n = match_series_len(r->m);
-        d.series = (uint8_t)(n < 1 ? 1 : n > WIRE_MAX_SERIES ? WIRE_MAX_SERIES : n);
-        snprintf(d.host_name, sizeof d.host_name, "%s", host);
-    }
-    return wire_write_probe_details(&d, out, cap);
-}
-
-static size_t answer_probe(void *ctx, const uint8_t *in, size_t n, int part, uint8_t *out, size_t cap)
-{
-    sv_t *sv = ctx;
-    wire_probe p;
-    if (!wire_read_probe(in, n, &p))
-        return 0;
-    if (part == 1)
-        return answer_details(sv, &p, out, cap); /* the reply went out: its details follow */
-    if (part > 1)
-        return 0;
-    /* A reply is larger than a probe: on a public address a flood of
-     * probes with forged sources would turn the server into an amplifier.
-     * A LAN scan needs a handful a second. */
-    if (!sv_bucket_take(&sv->disc_bucket, sv->now_ms, SV_DISC_RATE, SV_DISC_RATE)) {
-        sv->st.discovery_dropped++;
-        return 0;
-    }
-    wire_probe_reply r;
-    memset(&r, 0, sizeof r);
-    r.version = WIRE_VERSION;
-    r.nonce = p.nonce;
-    r.game_port = sv_port(sv);
-    int w = players_waiting(sv);
-    r.players_waiting = (uint16_t)(w > 65535 ? 65535 : w);
-    r.rooms = (uint16_t)sv_rooms_count(sv->rooms);
-    r.players = (uint16_t)sv->st.peers_now;
-    r.max_players = (uint16_t)sv->cfg.max_clients;
-    int races = sv_spec_races(sv);
-    r.races = (uint16_t)(races > 65535 ? 65535 : races);
-    wire_text_clean(r.name, sizeof r.name, sv->cfg.name);
-    if (!r.name[0])
-        strcpy(r.name, "mazerace");
-    sv->st.discovery_replies++;
-    sv_logf(&sv->log, SV_LOG_DEBUG, "discovery probe answered");
-    return wire_write_probe_reply(&r, out, cap);
-}
-
 /* ---- housekeeping ---- */
 
 static void run_timers(sv_t *sv)
@@ -513,7 +189,7 @@ static void drop_now(sv_t *sv, sv_client *c)
     if (c->state == SV_CL_FREE || !sv_link_up(c))
         return;
     sv_game_disconnected(sv, c);
-    discard_late(sv, c);
+    sv_hold_discard(sv, c);
     sv_spec_discard(sv, c);
     sv_link_drop_now(sv, c);
     c->state = SV_CL_FREE;
@@ -585,35 +261,6 @@ static void print_stat_line(sv_t *sv)
     sv->st.max_step_us = 0; /* each print covers the time since the last */
 }
 
-/* Draining: no new rooms or races (sv_game.c refuses them with
- * DRAINING); the stop comes once no race runs, or at the deadline. */
-static void drain_step(sv_t *sv)
-{
-    if (!sv->draining) {
-        sv->draining = true;
-        sv->drain_deadline_ms = sv->now_ms + (uint64_t)sv->cfg.drain_timeout_ms;
-        sv->next_drain_check_ms = sv->now_ms;
-        sv_loge(&sv->log, SV_LOG_INFO, "draining", NULL, NULL, NULL,
-                "draining: no new rooms or races; %d races running, stopping when they end or in %d.%03d s",
-                sv_game_running(sv, false), sv->cfg.drain_timeout_ms / 1000, sv->cfg.drain_timeout_ms % 1000);
-    }
-    if (sv->now_ms >= sv->drain_deadline_ms) {
-        int n = sv_game_running(sv, true);
-        if (n > 0)
-            sv_loge(&sv->log, SV_LOG_INFO, "drain_timeout", NULL, NULL, NULL,
-                    "drain time-out: %d races cut short", n);
-        sv_request_stop(sv);
-        return;
-    }
-    if (sv->now_ms < sv->next_drain_check_ms)
-        return;
-    sv->next_drain_check_ms = sv->now_ms + 20; /* the check walks every room slot */
-    if (sv_game_running(sv, false) == 0) {
-        sv_loge(&sv->log, SV_LOG_INFO, "drained", NULL, NULL, NULL, "drained: no race running");
-        sv_request_stop(sv);
-    }
-}
-
 int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
 {
     if (sv->done)
@@ -632,8 +279,9 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
     if (sv_stop_requested(sv) && timeout_ms > 5)
         timeout_ms = 5; /* shutting down: wait for acknowledgements, do not spin */
     uint64_t due = sv_rooms_next_deadline(sv->rooms);
-    if (sv->due_n > 0 && due_at(sv, 0)->due_ms < due)
-        due = due_at(sv, 0)->due_ms;
+    uint64_t hold_due = sv_hold_next_due(sv);
+    if (hold_due < due)
+        due = hold_due;
     uint64_t spec_due = sv_spec_next_due(sv);
     if (spec_due < due)
         due = spec_due;
@@ -671,13 +319,12 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
         handled++;
     }
     handled += sv_link_poll(sv);
-    sv_game_poll_gen(sv);
+    sv_genq_poll(sv);
     sv_query_poll(sv);
     sv_shake_expire(sv);
-    if (sv->disc)
-        handled += sv_disc_poll(sv->disc, answer_probe, sv, 64);
-    if (!sv_stop_requested(sv) && (sv->draining || atomic_load(&sv->want_drain)))
-        drain_step(sv);
+    handled += sv_lan_poll(sv);
+    if (!sv_stop_requested(sv) && sv_draining(sv) && sv_drain_step(sv))
+        sv_request_stop(sv);
     if (sv_stop_requested(sv)) {
         if (!sv->done)
             shutdown_step(sv);
@@ -685,7 +332,7 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
         run_timers(sv);
         housekeeping(sv);
     }
-    flush_late(sv);
+    sv_send_held_due(sv);
     sv_spec_flush(sv, false);
     sv->step_max_slot = -1; /* whatever is queued now leaves before the next step's packets */
     /* ENet walks every peer slot on each flush. A caller that waits (sv_run)
@@ -734,14 +381,6 @@ void sv_request_stop(sv_t *sv)
 bool sv_stop_requested(const sv_t *sv)
 {
     return atomic_load(&((sv_t *)sv)->stop) != 0;
-}
-void sv_request_drain(sv_t *sv)
-{
-    atomic_store(&sv->want_drain, 1);
-}
-bool sv_draining(const sv_t *sv)
-{
-    return sv->draining || atomic_load(&((sv_t *)sv)->want_drain) != 0;
 }
 void sv_request_stats(sv_t *sv)
 {
@@ -836,7 +475,6 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
         strcpy(sv->cfg.name, "mazerace");
     sv_log_init(&sv->log, cfg->log_level, cfg->log_format, stderr);
     sv->now_ms = 0; /* the first sv_service sets the clock */
-    sv_bucket_init(&sv->disc_bucket, 0, SV_DISC_RATE);
     sv->next_housekeeping_ms = 0;
     /* Room codes, resume tokens and the seeds the server draws come from
      * the kernel's CSPRNG (secrand), one draw each: nothing a player sees
@@ -846,7 +484,6 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
         sv_destroy(sv);
         return NULL;
     }
-    sv->server_id = secrand_u64();
 
     ENetAddress addr;
     memset(&addr, 0, sizeof addr);
@@ -904,17 +541,7 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
     inet_ntop(AF_INET, &a, ip, sizeof ip);
     snprintf(sv->bind_text, sizeof sv->bind_text, "%s", ip);
 
-    if (cfg->discovery_port >= 0) {
-        const char *derr = NULL;
-        sv->disc = sv_disc_open(ip, cfg->discovery_port, WIRE_DISCOVERY_SPAN, &derr);
-        if (!sv->disc)
-            sv_loge(&sv->log, SV_LOG_WARN, "discovery_off", NULL, NULL, derr,
-                    "LAN discovery off: %s (ports %d..%d)", derr, cfg->discovery_port,
-                    cfg->discovery_port + WIRE_DISCOVERY_SPAN - 1);
-        else if (cfg->discovery_port > 0 && sv_disc_port(sv->disc) != cfg->discovery_port)
-            sv_logf(&sv->log, SV_LOG_INFO, "LAN discovery on port %u: %d is another server's",
-                    (unsigned)sv_disc_port(sv->disc), cfg->discovery_port);
-    }
+    sv_lan_open(sv, ip);
 
     sv->addrs = sv_addrs_create(4 * cfg->max_clients);
     sv->ngame = (int)sv->host->peerCount;
@@ -928,29 +555,23 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
     sv->clients = mr_alloc((size_t)sv->nclients, sizeof *sv->clients);
     sv->rooms = sv_rooms_create(cfg->max_rooms);
     /* At most one entry per client (a job it waits on) and per room. */
-    sv->quickq = sv_quick_create(sv->nclients + cfg->max_rooms);
+    sv->quick.q = sv_quick_create(sv->nclients + cfg->max_rooms);
     sv->out = mr_alloc(WIRE_MSG_MAX, 1);
     sv->idbuf = mr_alloc(WIRE_GAME_ID_MAX + 1, 1);
     sv->in = mr_alloc(1, sizeof *sv->in);
     sv->msg = mr_alloc(1, sizeof *sv->msg);
     sv->step_max_slot = -1;
-    size_t nlate = (size_t)sv->nclients * SV_HOLD_MAX;
-    sv->late = mr_alloc(nlate, sizeof *sv->late);
-    for (size_t i = 0; i < nlate; i++)
-        sv->late[i].next = i + 1 < nlate ? (int)(i + 2) : 0;
-    sv->late_free = 1;
-    sv->cap_due = sv->nclients * SV_DUE_PER_CLIENT;
-    sv->due = mr_alloc((size_t)sv->cap_due, sizeof *sv->due);
+    sv_hold_init(&sv->hold, sv->nclients);
     sv_shake_attach(sv);
-    sv->gen = sv_gen_create(cfg->gen_queue);
-    if (!sv->gen) {
+    sv->genq.gen = sv_gen_create(cfg->gen_queue);
+    if (!sv->genq.gen) {
         *err = "cannot start the puzzle generation threads";
         sv_destroy(sv);
         return NULL;
     }
 
     char disc_text[16] = "off";
-    if (sv->disc)
+    if (sv->lan.disc)
         snprintf(disc_text, sizeof disc_text, "%u", (unsigned)sv_discovery_port(sv));
     if (sv->st.sockbuf_rcv >= 0 && cfg->sockbuf_bytes > 0 && sv->st.sockbuf_rcv / 2 < cfg->sockbuf_bytes)
         sv_loge(
@@ -972,20 +593,16 @@ void sv_destroy(sv_t *sv)
         return;
     if (sv->host) {
         sv_shutdown(sv, SV_SHUTDOWN_MS);
-        discard_all_late(sv);
+        sv_hold_free(&sv->hold);
         sv_spec_free(sv);
         sv_shake_detach(sv);
         sv_link_close(sv);
         enet_host_destroy(sv->host);
     }
-    sv_disc_close(sv->disc);
-    sv_gen_destroy(sv->gen);
-    while (sv->defer_head) {
-        sv_gen_job *j = sv->defer_head;
-        sv->defer_head = j->defer_next;
-        sv_gen_job_free(j);
-    }
-    sv_quick_destroy(sv->quickq);
+    sv_lan_close(sv);
+    sv_gen_destroy(sv->genq.gen);
+    sv_genq_free(sv);
+    sv_quick_destroy(sv->quick.q);
     sv_addrs_destroy(sv->addrs);
     sv_rooms_destroy(sv->rooms);
     free(sv->clients);
@@ -993,8 +610,6 @@ void sv_destroy(sv_t *sv)
     free(sv->idbuf);
     free(sv->in);
     free(sv->msg);
-    free(sv->late);
-    free(sv->due);
     sv_query_free(sv);
     free(sv);
     if (--enet_users == 0)
@@ -1030,10 +645,6 @@ const char *sv_bind_text(const sv_t *sv)
 {
     return sv->bind_text;
 }
-uint16_t sv_discovery_port(const sv_t *sv)
-{
-    return sv->disc ? sv_disc_port(sv->disc) : 0;
-}
 
 uint16_t sv_spectator_port(const sv_t *sv)
 {
@@ -1041,13 +652,13 @@ uint16_t sv_spectator_port(const sv_t *sv)
 }
 void sv_set_spectator_public_port(sv_t *sv, uint16_t port)
 {
-    sv->spec_public_port = port;
+    sv->spec.public_port = port;
 }
 
 void sv_get_stats(const sv_t *sv, sv_stats *out)
 {
     *out = sv->st;
-    out->quick_waiting = sv->quickq ? sv_quick_count(sv->quickq) : 0;
+    out->quick_waiting = sv->quick.q ? sv_quick_count(sv->quick.q) : 0;
     out->max_clients = sv->cfg.max_clients;
     out->max_rooms = sv->cfg.max_rooms;
     out->puzzle_mem_budget = (size_t)sv->cfg.puzzle_mem_mb << 20;

@@ -3,8 +3,10 @@
 #include <enet/enet.h>
 #include <stdlib.h>
 
+#include "sv_conn.h"
 #include "sv_cookie.h"
 #include "sv_internal.h"
+#include "sv_log.h"
 #include "sv_shake.h"
 #include "util.h"
 
@@ -108,7 +110,7 @@ static int ENET_CALLBACK intercept(ENetHost *host, ENetEvent *ev)
         sv_peer_connected(sv, made);
         return empty ? 1 : 0;
     }
-    if (!sv_shake_refuse(host, sv->shake_max, hello_pending))
+    if (!sv_shake_refuse(host, sv->shake.max, hello_pending))
         return 0;
     if (sv_cookie_answer(host, now))
         sv->st.handshakes_cookies++;
@@ -121,8 +123,8 @@ void sv_shake_attach(sv_t *sv)
 {
     sv_cookie_init();
     int n = sv->cfg.max_clients / 8;
-    sv->shake_max = n < SV_SHAKE_MIN ? SV_SHAKE_MIN : n;
-    sv->shake_since = mr_alloc(sv->host->peerCount, sizeof *sv->shake_since);
+    sv->shake.max = n < SV_SHAKE_MIN ? SV_SHAKE_MIN : n;
+    sv->shake.since = mr_alloc(sv->host->peerCount, sizeof *sv->shake.since);
     for (int i = 0; i < SV_SHAKE_HOSTS; i++)
         if (!hosts[i].host) {
             hosts[i].host = sv->host;
@@ -140,16 +142,16 @@ void sv_shake_detach(sv_t *sv)
             hosts[i].host = NULL;
             hosts[i].sv = NULL;
         }
-    free(sv->shake_since);
-    sv->shake_since = NULL;
+    free(sv->shake.since);
+    sv->shake.since = NULL;
 }
 
 void sv_shake_expire(sv_t *sv)
 {
-    if (!sv->shake_since || sv->now_ms < sv->next_shake_ms)
+    if (!sv->shake.since || sv->now_ms < sv->shake.next_ms)
         return;
-    sv->next_shake_ms = sv->now_ms + SV_SHAKE_SCAN_MS;
-    sv->st.handshakes_expired += (uint64_t)sv_shake_reset_stuck(sv->host, sv->shake_since, sv->now_ms);
+    sv->shake.next_ms = sv->now_ms + SV_SHAKE_SCAN_MS;
+    sv->st.handshakes_expired += (uint64_t)sv_shake_reset_stuck(sv->host, sv->shake.since, sv->now_ms);
 }
 
 int sv_shake_reset_stuck(ENetHost *host, uint64_t *since, uint64_t now_ms)

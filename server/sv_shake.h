@@ -21,4 +21,18 @@ bool sv_shake_refuse(ENetHost *host, int max_total, bool (*hello_pending)(const 
  * Returns how many were reset. */
 int sv_shake_reset_stuck(ENetHost *host, uint64_t *since, uint64_t now_ms);
 
+/* The game host's filter (sv_shake.c), sv->shake. */
+typedef struct sv_shake_state {
+    int max;          /* half-open peers allowed at once */
+    uint64_t *since;  /* per peer slot: when it was first seen in ENet's handshake, 0 = not */
+    uint64_t next_ms; /* the next sv_shake_expire pass */
+} sv_shake_state;
+
+typedef struct sv sv_t;
+/* The filter on the game host (docs/reliability.md, section 4). */
+void sv_shake_attach(sv_t *sv);
+void sv_shake_detach(sv_t *sv);
+/* Resets the peers stuck in ENet's handshake; every few hundred ms. */
+void sv_shake_expire(sv_t *sv);
+
 #endif

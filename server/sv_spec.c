@@ -3,7 +3,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sv_game.h"
 #include "sv_internal.h"
+#include "sv_link.h"
+#include "sv_log.h"
+#include "sv_loglimit.h"
+#include "sv_rooms.h"
+#include "sv_send.h"
+#include "sv_spec.h"
 #include "util.h"
 
 /* ---- the deferred sends ----
@@ -19,7 +26,7 @@
 
 static bool watching(const sv_client *c)
 {
-    return c && sv_link_up(c) && c->state == SV_CL_ACTIVE && c->watch;
+    return c && sv_link_up(c) && c->state == SV_CL_ACTIVE && c->spec.watch;
 }
 
 /* Gives back a queue reference; frees the packet if nobody else holds it. */
@@ -31,52 +38,52 @@ static void unref(ENetPacket *p)
 
 static int take_item(sv_t *sv)
 {
-    if (!sv->specq_free) {
+    if (!sv->spec.q_free) {
         /* Grows to the busiest moment's size and stays: no allocation per
          * move once the server has seen its load. */
-        int old = sv->specq_cap;
-        sv->specq_cap = old ? 2 * old : 256;
-        sv->specq = mr_realloc(sv->specq, (size_t)sv->specq_cap, sizeof *sv->specq);
-        for (int i = old; i < sv->specq_cap; i++)
-            sv->specq[i] = (sv_spec_item){.next = i + 1 < sv->specq_cap ? i + 2 : 0, .p = NULL};
-        sv->specq_free = old + 1;
+        int old = sv->spec.q_cap;
+        sv->spec.q_cap = old ? 2 * old : 256;
+        sv->spec.q = mr_realloc(sv->spec.q, (size_t)sv->spec.q_cap, sizeof *sv->spec.q);
+        for (int i = old; i < sv->spec.q_cap; i++)
+            sv->spec.q[i] = (sv_spec_item){.next = i + 1 < sv->spec.q_cap ? i + 2 : 0, .p = NULL};
+        sv->spec.q_free = old + 1;
     }
-    int e = sv->specq_free;
-    sv->specq_free = sv->specq[e - 1].next;
+    int e = sv->spec.q_free;
+    sv->spec.q_free = sv->spec.q[e - 1].next;
     return e;
 }
 
 static void put_due(sv_t *sv, sv_client *c)
 {
-    if (sv->specdue_n == sv->specdue_cap) {
-        int cap = sv->specdue_cap ? 2 * sv->specdue_cap : 64;
+    if (sv->spec.due_n == sv->spec.due_cap) {
+        int cap = sv->spec.due_cap ? 2 * sv->spec.due_cap : 64;
         sv_spec_due *r = mr_alloc((size_t)cap, sizeof *r);
-        for (int i = 0; i < sv->specdue_n; i++)
-            r[i] = sv->specdue[(sv->specdue_head + i) % sv->specdue_cap];
-        free(sv->specdue);
-        sv->specdue = r;
-        sv->specdue_cap = cap;
-        sv->specdue_head = 0;
+        for (int i = 0; i < sv->spec.due_n; i++)
+            r[i] = sv->spec.due[(sv->spec.due_head + i) % sv->spec.due_cap];
+        free(sv->spec.due);
+        sv->spec.due = r;
+        sv->spec.due_cap = cap;
+        sv->spec.due_head = 0;
     }
-    sv->specdue[(sv->specdue_head + sv->specdue_n) % sv->specdue_cap] =
+    sv->spec.due[(sv->spec.due_head + sv->spec.due_n) % sv->spec.due_cap] =
         (sv_spec_due){.client = (int)(c - sv->clients), .id = c->id};
-    sv->specdue_n++;
+    sv->spec.due_n++;
 }
 
 static void push_item(sv_t *sv, sv_client *c, ENetPacket *p)
 {
     int e = take_item(sv);
-    sv->specq[e - 1] = (sv_spec_item){.next = 0, .p = p};
+    sv->spec.q[e - 1] = (sv_spec_item){.next = 0, .p = p};
     p->referenceCount++;
-    sv->specq_n++;
-    if (c->specq_tail) {
-        sv->specq[c->specq_tail - 1].next = e;
+    sv->spec.q_n++;
+    if (c->spec.q_tail) {
+        sv->spec.q[c->spec.q_tail - 1].next = e;
     } else {
-        c->specq_head = e;
-        c->spec_due_ms = sv->now_ms + (uint64_t)sv->cfg.spectator_batch_ms;
+        c->spec.q_head = e;
+        c->spec.due_ms = sv->now_ms + (uint64_t)sv->cfg.spectator_batch_ms;
         put_due(sv, c);
     }
-    c->specq_tail = e;
+    c->spec.q_tail = e;
 }
 
 static ENetPacket *encode(sv_t *sv, const wire_msg *m)
@@ -103,7 +110,7 @@ void sv_spec_send_room(sv_t *sv, sv_room *room, const wire_msg *m)
     if (!p)
         return;
     p->referenceCount++; /* held while it is pushed, so that no unref frees it early */
-    for (sv_client *c = room->spec_head; c; c = c->spec_next)
+    for (sv_client *c = room->spec_head; c; c = c->spec.next)
         if (watching(c))
             push_item(sv, c, p);
     unref(p);
@@ -112,11 +119,11 @@ void sv_spec_send_room(sv_t *sv, sv_room *room, const wire_msg *m)
 /* Frees queue entry i (1-based) and gives back its reference. */
 static void free_item(sv_t *sv, int i)
 {
-    sv_spec_item *it = &sv->specq[i - 1];
+    sv_spec_item *it = &sv->spec.q[i - 1];
     unref(it->p);
-    *it = (sv_spec_item){.next = sv->specq_free, .p = NULL};
-    sv->specq_free = i;
-    sv->specq_n--;
+    *it = (sv_spec_item){.next = sv->spec.q_free, .p = NULL};
+    sv->spec.q_free = i;
+    sv->spec.q_n--;
 }
 
 /* One packet to c: a queued item's shared packet, or bytes of our own
@@ -152,11 +159,11 @@ static void send_one(sv_t *sv, sv_client *c, ENetPacket *p, const uint8_t *data,
 static int pack_run(sv_t *sv, int i, size_t *used)
 {
     *used = 0;
-    if (!sv->specq[i - 1].next)
+    if (!sv->spec.q[i - 1].next)
         return 1;
     int n = 0;
-    for (; i; i = sv->specq[i - 1].next, n++) {
-        const ENetPacket *p = sv->specq[i - 1].p;
+    for (; i; i = sv->spec.q[i - 1].next, n++) {
+        const ENetPacket *p = sv->spec.q[i - 1].p;
         if (!wire_bundle_add(sv->out, WIRE_BUNDLE_MAX, used, p->data, p->dataLength))
             break;
     }
@@ -166,7 +173,7 @@ static int pack_run(sv_t *sv, int i, size_t *used)
 static void release(sv_t *sv, sv_client *c, bool send)
 {
     bool ok = send && sv_link_up(c) && c->state == SV_CL_ACTIVE;
-    for (int i = c->specq_head; i;) {
+    for (int i = c->spec.q_head; i;) {
         size_t used = 0;
         int n = ok ? pack_run(sv, i, &used) : 0;
         if (n >= 2) {
@@ -174,16 +181,16 @@ static void release(sv_t *sv, sv_client *c, bool send)
             sv->st.spectator_bundles++;
         } else {
             if (ok)
-                send_one(sv, c, sv->specq[i - 1].p, NULL, 0, 1);
+                send_one(sv, c, sv->spec.q[i - 1].p, NULL, 0, 1);
             n = 1;
         }
         for (; n > 0; n--) {
-            int next = sv->specq[i - 1].next;
+            int next = sv->spec.q[i - 1].next;
             free_item(sv, i);
             i = next;
         }
     }
-    c->specq_head = c->specq_tail = 0;
+    c->spec.q_head = c->spec.q_tail = 0;
 }
 
 void sv_spec_discard(sv_t *sv, sv_client *c)
@@ -193,19 +200,19 @@ void sv_spec_discard(sv_t *sv, sv_client *c)
 
 void sv_spec_flush(sv_t *sv, bool now)
 {
-    if (sv->specq_n == 0 || (!now && sv->now_ms < sv->spec_tick_ms))
+    if (sv->spec.q_n == 0 || (!now && sv->now_ms < sv->spec.tick_ms))
         return;
-    sv->spec_tick_ms = sv->now_ms + (sv->sph ? SV_SPEC_TICK_SPH_MS : SV_SPEC_TICK_MS);
+    sv->spec.tick_ms = sv->now_ms + (sv->sph ? SV_SPEC_TICK_SPH_MS : SV_SPEC_TICK_MS);
     bool flushed = false;
     /* Bounded by the spectators with queued items (one entry each). */
-    while (sv->specdue_n > 0) {
-        sv_spec_due *d = &sv->specdue[sv->specdue_head];
+    while (sv->spec.due_n > 0) {
+        sv_spec_due *d = &sv->spec.due[sv->spec.due_head];
         sv_client *c = &sv->clients[d->client];
-        bool live = c->id == d->id && c->specq_head;
-        if (live && !now && c->spec_due_ms > sv->now_ms)
+        bool live = c->id == d->id && c->spec.q_head;
+        if (live && !now && c->spec.due_ms > sv->now_ms)
             break; /* the oldest batch is not due: nor are the ones behind it */
-        sv->specdue_head = (sv->specdue_head + 1) % sv->specdue_cap;
-        sv->specdue_n--;
+        sv->spec.due_head = (sv->spec.due_head + 1) % sv->spec.due_cap;
+        sv->spec.due_n--;
         if (!live)
             continue; /* its client went away (its items were dropped then) */
         /* The players' packets of this step leave first: ENet sends peer
@@ -222,46 +229,46 @@ void sv_spec_flush(sv_t *sv, bool now)
 
 uint64_t sv_spec_next_due(const sv_t *sv)
 {
-    if (sv->specq_n == 0 || sv->specdue_n == 0)
+    if (sv->spec.q_n == 0 || sv->spec.due_n == 0)
         return UINT64_MAX;
-    const sv_spec_due *d = &sv->specdue[sv->specdue_head];
+    const sv_spec_due *d = &sv->spec.due[sv->spec.due_head];
     const sv_client *c = &sv->clients[d->client];
     /* A stale head (its client gone) only makes the loop look a little early. */
-    uint64_t due = c->id == d->id && c->specq_head ? c->spec_due_ms : sv->now_ms;
-    return due > sv->spec_tick_ms ? due : sv->spec_tick_ms;
+    uint64_t due = c->id == d->id && c->spec.q_head ? c->spec.due_ms : sv->now_ms;
+    return due > sv->spec.tick_ms ? due : sv->spec.tick_ms;
 }
 
 void sv_spec_free(sv_t *sv)
 {
-    for (int i = 0; i < sv->specq_cap; i++)
-        if (sv->specq[i].p)
-            unref(sv->specq[i].p);
-    free(sv->specq);
-    free(sv->specdue);
-    sv->specq = NULL;
-    sv->specdue = NULL;
-    sv->specq_n = sv->specq_cap = sv->specq_free = 0;
-    sv->specdue_n = sv->specdue_cap = sv->specdue_head = 0;
-    free(sv->races);
-    sv->races = NULL;
+    for (int i = 0; i < sv->spec.q_cap; i++)
+        if (sv->spec.q[i].p)
+            unref(sv->spec.q[i].p);
+    free(sv->spec.q);
+    free(sv->spec.due);
+    sv->spec.q = NULL;
+    sv->spec.due = NULL;
+    sv->spec.q_n = sv->spec.q_cap = sv->spec.q_free = 0;
+    sv->spec.due_n = sv->spec.due_cap = sv->spec.due_head = 0;
+    free(sv->spec.races);
+    sv->spec.races = NULL;
 }
 
 /* ---- joining and leaving ---- */
 
 static void unlink_spec(sv_t *sv, sv_client *c)
 {
-    sv_room *room = c->watch;
-    if (c->spec_prev)
-        c->spec_prev->spec_next = c->spec_next;
+    sv_room *room = c->spec.watch;
+    if (c->spec.prev)
+        c->spec.prev->spec.next = c->spec.next;
     else
-        room->spec_head = c->spec_next;
-    if (c->spec_next)
-        c->spec_next->spec_prev = c->spec_prev;
-    c->spec_next = c->spec_prev = NULL;
-    c->watch = NULL;
+        room->spec_head = c->spec.next;
+    if (c->spec.next)
+        c->spec.next->spec.prev = c->spec.prev;
+    c->spec.next = c->spec.prev = NULL;
+    c->spec.watch = NULL;
     room->nspec--;
-    sv->spectators--;
-    sv->st.spectators_now = sv->spectators;
+    sv->spec.count--;
+    sv->st.spectators_now = sv->spec.count;
 }
 
 static void send_watch_start(sv_t *sv, sv_room *room, sv_client *to)
@@ -304,7 +311,7 @@ bool sv_spec_refuse_full(sv_t *sv, sv_client *c, const sv_room *room)
     if (room->nspec >= sv->cfg.room_spectators)
         full = sv->cfg.room_spectators == 0 ? "this server does not allow watching"
                                             : "this room has as many spectators as it takes";
-    else if (sv->spectators >= sv->cfg.max_spectators)
+    else if (sv->spec.count >= sv->cfg.max_spectators)
         full = "the server has as many spectators as it takes";
     if (!full)
         return false;
@@ -320,15 +327,15 @@ void sv_spec_watch(sv_t *sv, sv_client *c, sv_room *room)
 {
     if (sv_spec_refuse_full(sv, c, room))
         return;
-    c->watch = room;
-    c->spec_prev = NULL;
-    c->spec_next = room->spec_head;
+    c->spec.watch = room;
+    c->spec.prev = NULL;
+    c->spec.next = room->spec_head;
     if (room->spec_head)
-        room->spec_head->spec_prev = c;
+        room->spec_head->spec.prev = c;
     room->spec_head = c;
     room->nspec++;
-    sv->spectators++;
-    sv->st.spectators_now = sv->spectators;
+    sv->spec.count++;
+    sv->st.spectators_now = sv->spec.count;
     sv->st.watches++;
     sv_loge(&sv->log, SV_LOG_INFO, "watching", room->code, c->name, NULL,
             "room %s: #%u \"%s\" watching (%d spectators)", room->code, c->id, c->name, room->nspec);
@@ -349,7 +356,7 @@ void sv_spec_watch(sv_t *sv, sv_client *c, sv_room *room)
 
 void sv_spec_leave(sv_t *sv, sv_client *c)
 {
-    sv_room *room = c->watch;
+    sv_room *room = c->spec.watch;
     if (!room)
         return;
     unlink_spec(sv, c);
@@ -375,7 +382,7 @@ void sv_spec_room_closed(sv_t *sv, sv_room *room)
 
 bool sv_spec_receive(sv_t *sv, sv_client *c, const wire_msg *in)
 {
-    if (!c->watch)
+    if (!c->spec.watch)
         return false;
     switch (in->type) {
     case WIRE_LEAVE_ROOM:
@@ -409,12 +416,12 @@ static void build_races(sv_t *sv)
     /* A scan of the room table costs up to 65536 slots: however many ask,
      * it runs at most once a second, or every 20 ms while races start and
      * end (a room's phase change clears races_valid). */
-    uint64_t age = sv->now_ms - sv->races_ms;
-    if (sv->races && ((sv->races_valid && age < 1000) || age < 20))
+    uint64_t age = sv->now_ms - sv->spec.races_ms;
+    if (sv->spec.races && ((sv->spec.races_valid && age < 1000) || age < 20))
         return;
-    if (!sv->races)
-        sv->races = mr_alloc(1, sizeof *sv->races);
-    wire_room_list *l = sv->races;
+    if (!sv->spec.races)
+        sv->spec.races = mr_alloc(1, sizeof *sv->spec.races);
+    wire_room_list *l = sv->spec.races;
     memset(l, 0, sizeof *l);
     int total = 0;
     for (int i = 0; i < sv_rooms_capacity(sv->rooms); i++) {
@@ -437,14 +444,14 @@ static void build_races(sv_t *sv)
         }
     }
     l->total = (uint16_t)(total > 65535 ? 65535 : total);
-    sv->races_ms = sv->now_ms;
-    sv->races_valid = true;
+    sv->spec.races_ms = sv->now_ms;
+    sv->spec.races_valid = true;
 }
 
 int sv_spec_races(sv_t *sv)
 {
     build_races(sv);
-    return sv->races->total;
+    return sv->spec.races->total;
 }
 
 void sv_spec_list(sv_t *sv, sv_client *c)
@@ -452,6 +459,6 @@ void sv_spec_list(sv_t *sv, sv_client *c)
     build_races(sv);
     wire_msg *m = sv->msg;
     m->type = WIRE_ROOM_LIST;
-    m->list = *sv->races;
+    m->list = *sv->spec.races;
     sv_send(sv, c, m);
 }

@@ -163,7 +163,7 @@ static void test_small_room_during_big_flood(void **ctx)
     stop(fl.f);
 }
 
-/* A room request of p from ip, as sv_game.c makes it. */
+/* A room request of p from ip, as sv_genq.c makes it. */
 static sv_gen_job *room_job(const pz_params *p, uint32_t ip, uint64_t seed)
 {
     sv_gen_job *j = sv_gen_job_new();

@@ -1,0 +1,49 @@
+/* sv_genq.h: the generation queue, game side: requests against the budgets, deferred and finished jobs. */
+#ifndef MR_SV_GENQ_H
+#define MR_SV_GENQ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sv_addrs.h"
+#include "sv_gen.h"
+#include "sv_limit.h"
+
+typedef struct sv sv_t;
+typedef struct sv_client sv_client;
+struct sv_room;
+
+/* sv->genq. */
+typedef struct sv_genq {
+    sv_gen *gen; /* the worker threads and their queue */
+    /* Quick-match jobs admitted while the queue was full, oldest first:
+     * submitted as it frees up (sv_genq_poll). */
+    sv_gen_job *defer_head, *defer_tail;
+    int defer_n;
+    size_t puzzle_bytes; /* estimated: rooms and jobs in flight */
+} sv_genq;
+
+/* c->gen. */
+typedef struct sv_genq_client {
+    sv_budget budget; /* generation CPU budget */
+    sv_gen_job *job;  /* its CREATE_ROOM / QUICK_MATCH being generated, or NULL */
+} sv_genq_client;
+
+/* A room for c, made on a worker (j taken over): ROOM_STATE follows when
+ * it is ready. False after telling c why not (j freed). */
+bool sv_genq_request_room(sv_t *sv, sv_client *c, sv_gen_job *j);
+/* The engine asks for the room's next puzzle (MATCH_EV_NEED_PUZZLE). */
+void sv_genq_next_puzzle(sv_t *sv, struct sv_room *room, uint64_t seed);
+/* Takes the finished generation jobs: opens their rooms, starts the games
+ * that waited for a puzzle. Once per step. */
+void sv_genq_poll(sv_t *sv);
+/* Gives back a puzzle-memory charge (a room's, or a job's reservation). */
+void sv_genq_release_bytes(sv_t *sv, uint32_t ip, size_t bytes, bool room);
+/* c's address record, created with a full generation budget; NULL when
+ * the table has no room for it (docs: sv_addrs.h). */
+sv_addr *sv_genq_addr(sv_t *sv, sv_client *c);
+/* Frees the deferred jobs (the server is going away). */
+void sv_genq_free(sv_t *sv);
+
+#endif

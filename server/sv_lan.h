@@ -1,0 +1,34 @@
+/* sv_lan.h: LAN discovery answers (the socket is sv_disc.h): probe replies, details, their rate. */
+#ifndef MR_SV_LAN_H
+#define MR_SV_LAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sv_disc.h"
+#include "sv_limit.h"
+
+typedef struct sv sv_t;
+
+#define SV_DISC_RATE 50 /* discovery replies per second, and burst */
+
+/* sv->lan. */
+typedef struct sv_lan {
+    sv_disc *disc;      /* the responder, or NULL: discovery off */
+    sv_bucket bucket;   /* discovery replies */
+    uint64_t server_id; /* in discovery details: one entry per server in a LAN list */
+    int waiting;        /* players waiting for an opponent, cached up to a second */
+    uint64_t waiting_ms;
+    bool waiting_valid;
+} sv_lan;
+
+/* Draws the server id and opens the responder on ip as cfg.discovery_port
+ * says (logged when it cannot: the server runs without). */
+void sv_lan_open(sv_t *sv, const char *ip);
+void sv_lan_close(sv_t *sv);
+/* Answers the probes waiting (at most 64); returns how many. Once per step. */
+int sv_lan_poll(sv_t *sv);
+/* A room opened, closed or changed phase: the players-waiting count is stale. */
+void sv_lan_rooms_changed(sv_t *sv);
+
+#endif
