@@ -60,7 +60,7 @@ static inline void put_bytes(writer *w, const void *src, size_t n)
 static inline void put_str8(writer *w, const char *s, size_t max)
 {
     size_t n = strlen(s);
-    assert(n <= max && n <= 0xFF && wire_text_ok(s, n));
+    assert(n <= max && n <= 0xFF && txt_text_ok(s, n));
     (void)max; /* only checked */
     put_u8(w, (unsigned)n);
     put_bytes(w, s, n);
@@ -186,7 +186,7 @@ static inline bool get_str8(reader *r, char *out, size_t min, size_t max)
     if (!get_u8(r, &n) || n < min || n > max || r->len - r->pos < n)
         return false;
     const char *s = (const char *)r->p + r->pos;
-    if (!wire_text_ok(s, n))
+    if (!txt_text_ok(s, n))
         return false;
     memcpy(out, s, n);
     out[n] = '\0';
@@ -198,7 +198,7 @@ static inline bool get_str8(reader *r, char *out, size_t min, size_t max)
  * as the server only ever sends names that follow it. */
 static inline bool get_name(reader *r, char out[WIRE_NAME_MAX + 1])
 {
-    return get_str8(r, out, 1, WIRE_NAME_MAX) && wire_name_ok(out, strlen(out));
+    return get_str8(r, out, 1, WIRE_NAME_MAX) && txt_name_ok(out, strlen(out));
 }
 
 static inline bool get_game_id(reader *r, const char **out, uint16_t *outlen)

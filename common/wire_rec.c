@@ -23,7 +23,7 @@ static void put_params(writer *w, const pz_params *p)
 
 static void put_name(writer *w, const char *name)
 {
-    assert(wire_name_ok(name, strlen(name)));
+    assert(txt_name_ok(name, strlen(name)));
     put_str8(w, name, WIRE_NAME_MAX);
 }
 
