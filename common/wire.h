@@ -301,7 +301,8 @@ typedef struct wire_best_list {
 typedef struct wire_msg {
     uint8_t type; /* enum wire_type */
     union {
-        struct {
+        uint8_t none; /* QUICK_MATCH, LEAVE_ROOM, REMATCH, LIST_ROOMS: no body */
+        struct wire_hello {
             uint32_t magic; /* WIRE_MAGIC */
             uint16_t version;
             /* Raw bytes as received (any of 0..255 bytes, NUL-terminated
@@ -357,7 +358,7 @@ typedef struct wire_msg {
             uint16_t port;                     /* the spectator port, 1..65535 */
         } watch_at;
         wire_room_list list;
-        struct {
+        struct wire_move_log {
             uint8_t slot;   /* whose moves */
             uint32_t first; /* index of moves[0] in the slot's move log */
             uint16_t count; /* 0..WIRE_MOVE_LOG_MAX */
