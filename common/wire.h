@@ -386,8 +386,11 @@ size_t wire_size(const wire_msg *m);
  * Asserts m is well formed. */
 size_t wire_write(const wire_msg *m, uint8_t *buf, size_t cap);
 /* Decodes len bytes. false on anything short, long, unknown or out of range;
- * *m is then unspecified. Pointers in *m (game_id) point into buf. A BUNDLE
- * is not one message: wire_read refuses it (unpack it with wire_bundle_*). */
+ * *m is then unspecified. On success m->type and its body (the union
+ * member wire_msgs.h names for it, cleared first) are set; the rest of the
+ * union is left as it was (a MOVE is 11 bytes, the union 2.4 KiB). Pointers
+ * in *m (game_id) point into buf. A BUNDLE is not one message: wire_read
+ * refuses it (unpack it with wire_bundle_*). */
 bool wire_read(const uint8_t *buf, size_t len, wire_msg *m);
 /* Static name of a message type ("MOVE"), "?" if unknown. */
 const char *wire_type_name(int type);
