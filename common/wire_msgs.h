@@ -20,13 +20,16 @@
  * HELLO, CREATE, PLAYER, DESC_BYTES, ROOMS, LOG_MOVES, REPLAY_BYTES,
  * RECENT_ENTRIES, BEST_GAME_ID, BEST_ENTRIES. */
 
+/* clang-format off: one field per line reads better than what it makes of macro lists */
 #define WIRE_NO_FIELDS(F, s)
 #define WIRE_HELLO_FIELDS(F, s) F(HELLO, s)
 #define WIRE_WELCOME_FIELDS(F, s) F(U32, s.player_id) F(NAME, s.server_name)
 #define WIRE_REFUSED_FIELDS(F, s) F(RANGE8, s.code, 1, 255) F(TEXT, s.text)
 #define WIRE_TEXT_FIELDS(F, s) F(TEXT, s.text)
 #define WIRE_REJECT_FIELDS(F, s)                                                                             \
-    F(U32, s.seq) F(RANGE8, s.code, MATCH_OK + 1, MATCH_REJ_COUNT - 1) F(TEXT, s.text)
+    F(U32, s.seq)                                                                                            \
+    F(RANGE8, s.code, MATCH_OK + 1, MATCH_REJ_COUNT - 1)                                                     \
+    F(TEXT, s.text)
 #define WIRE_CREATE_FIELDS(F, s) F(CREATE, s)
 #define WIRE_CODE_FIELDS(F, s) F(CODE, s.code)
 #define WIRE_READY_FIELDS(F, s) F(BOOL, s.ready)
@@ -34,43 +37,77 @@
 #define WIRE_MOVE_FIELDS(F, s) F(U32, s.seq) F(MOVE, s.move)
 #define WIRE_DESC_REQUEST_FIELDS(F, s) F(U32, s.offset)
 #define WIRE_DESC_CHUNK_FIELDS(F, s)                                                                         \
-    F(U16, s.game_no) F(U64, s.desc_hash) F(U32, s.total) F(U32, s.offset) F(DESC_BYTES, s)
+    F(U16, s.game_no)                                                                                        \
+    F(U64, s.desc_hash)                                                                                      \
+    F(U32, s.total)                                                                                          \
+    F(U32, s.offset)                                                                                         \
+    F(DESC_BYTES, s)
 #define WIRE_ACK_FIELDS(F, s) F(U32, s.seq) F(U32, s.moves) F(BOOL, s.solved)
 #define WIRE_ROOM_STATE_FIELDS(F, s)                                                                         \
     F(CODE, s.code)                                                                                          \
     F(SLOT_OR_NONE, s.your_slot)                                                                             \
-    F(RANGE8, s.phase, 0, MATCH_FINISHED) F(PARAMS, s.params) F(RANGE8, s.series_len, 1, WIRE_MAX_SERIES)    \
-        F(U8, s.score[0]) F(U8, s.score[1]) F(PLAYER, s.player[0]) F(PLAYER, s.player[1])                    \
-            F(U16, s.spectators)
+    F(RANGE8, s.phase, 0, MATCH_FINISHED)                                                                    \
+    F(PARAMS, s.params)                                                                                      \
+    F(RANGE8, s.series_len, 1, WIRE_MAX_SERIES)                                                              \
+    F(U8, s.score[0])                                                                                        \
+    F(U8, s.score[1])                                                                                        \
+    F(PLAYER, s.player[0])                                                                                   \
+    F(PLAYER, s.player[1])                                                                                   \
+    F(U16, s.spectators)
 #define WIRE_WATCH_AT_FIELDS(F, s) F(CODE, s.code) F(PORT, s.port)
 #define WIRE_START_TAIL(F, s)                                                                                \
     F(I32, s.start_in_ms)                                                                                    \
     F(U64, s.desc_hash)                                                                                      \
-    F(RANGE8, s.series_len, 1, WIRE_MAX_SERIES) F(U8, s.score[0]) F(U8, s.score[1]) F(GAME_ID, s)
+    F(RANGE8, s.series_len, 1, WIRE_MAX_SERIES)                                                              \
+    F(U8, s.score[0])                                                                                        \
+    F(U8, s.score[1])                                                                                        \
+    F(GAME_ID, s)
 #define WIRE_WATCH_START_FIELDS(F, s) F(CODE, s.code) F(U16, s.game_no) WIRE_START_TAIL(F, s)
 #define WIRE_ROOM_LIST_FIELDS(F, s) F(U16, s.total) F(ROOMS, s)
 #define WIRE_MATCH_START_FIELDS(F, s)                                                                        \
-    F(RANGE8, s.slot, 0, 1) F(U16, s.game_no) F(TOKEN, s.token) WIRE_START_TAIL(F, s)
+    F(RANGE8, s.slot, 0, 1)                                                                                  \
+    F(U16, s.game_no)                                                                                        \
+    F(TOKEN, s.token)                                                                                        \
+    WIRE_START_TAIL(F, s)
 #define WIRE_PROGRESS_FIELDS(F, s)                                                                           \
     F(RANGE8, s.slot, 0, 1)                                                                                  \
     F(MOVE, s.move)                                                                                          \
-    F(U32, s.moves) F(I16, s.x) F(I16, s.y) F(U32, s.path_len) F(I32, s.value) F(BOOL, s.solved)
+    F(U32, s.moves)                                                                                          \
+    F(I16, s.x)                                                                                              \
+    F(I16, s.y)                                                                                              \
+    F(U32, s.path_len)                                                                                       \
+    F(I32, s.value)                                                                                          \
+    F(BOOL, s.solved)
 #define WIRE_MATCH_END_FIELDS(F, s)                                                                          \
     F(SLOT_OR_NONE, s.winner)                                                                                \
     F(RANGE8, s.reason, 0, MATCH_END_ABORTED)                                                                \
-    F(U32, s.time_ms[0]) F(U32, s.time_ms[1]) F(BOOL, s.solved[0]) F(BOOL, s.solved[1]) F(U32, s.moves[0])   \
-        F(U32, s.moves[1]) F(U16, s.game_no) F(RANGE8, s.series_len, 1, WIRE_MAX_SERIES) F(U8, s.score[0])   \
-            F(U8, s.score[1]) F(BOOL, s.series_over)
+    F(U32, s.time_ms[0])                                                                                     \
+    F(U32, s.time_ms[1])                                                                                     \
+    F(BOOL, s.solved[0])                                                                                     \
+    F(BOOL, s.solved[1])                                                                                     \
+    F(U32, s.moves[0])                                                                                       \
+    F(U32, s.moves[1])                                                                                       \
+    F(U16, s.game_no)                                                                                        \
+    F(RANGE8, s.series_len, 1, WIRE_MAX_SERIES)                                                              \
+    F(U8, s.score[0])                                                                                        \
+    F(U8, s.score[1])                                                                                        \
+    F(BOOL, s.series_over)
 #define WIRE_REMATCH_OFFER_FIELDS(F, s) F(RANGE8, s.slot, 0, 1)
 #define WIRE_MOVE_LOG_FIELDS(F, s) F(RANGE8, s.slot, 0, 1) F(U32, s.first) F(LOG_MOVES, s)
 #define WIRE_REPLAY_REQUEST_FIELDS(F, s) F(U32, s.req) F(ID, s.match_id, 1) F(U32, s.offset)
 #define WIRE_REPLAY_CHUNK_FIELDS(F, s) F(U32, s.req) F(REPLAY_BYTES, s)
 #define WIRE_RECENT_REQUEST_FIELDS(F, s)                                                                     \
-    F(U32, s.req) F(ID, s.before_id, 0) F(RANGE8, s.limit, 1, WIRE_RECENT_MAX)
+    F(U32, s.req)                                                                                            \
+    F(ID, s.before_id, 0)                                                                                    \
+    F(RANGE8, s.limit, 1, WIRE_RECENT_MAX)
 #define WIRE_RECENT_LIST_FIELDS(F, s) F(U32, s.req) F(RECENT_ENTRIES, s)
 #define WIRE_BEST_REQUEST_FIELDS(F, s)                                                                       \
-    F(U32, s.req) F(U64, s.desc_hash) F(RANGE8, s.limit, 1, WIRE_BEST_MAX) F(BEST_GAME_ID, s)
+    F(U32, s.req)                                                                                            \
+    F(U64, s.desc_hash)                                                                                      \
+    F(RANGE8, s.limit, 1, WIRE_BEST_MAX)                                                                     \
+    F(BEST_GAME_ID, s)
 #define WIRE_BEST_LIST_FIELDS(F, s) F(U32, s.req) F(BEST_ENTRIES, s)
+/* clang-format on */
 
 /* Every message but BUNDLE (a frame of messages, not one: wire_bundle_*). */
 #define WIRE_MESSAGES(X)                                                                                     \
