@@ -8,7 +8,7 @@
 #include "rng.h"
 #include "secrand.h"
 #include "util.h"
-#include "wire.h"
+#include "textrule.h"
 
 /* Largest countdown and grace a host may configure: long enough for any
  * sensible use, short enough that start_ms + value never overflows. */
@@ -452,7 +452,7 @@ const char *match_join(match *m, int slot, const char *name, uint64_t now_ms, in
         return "that player slot is taken";
     }
     char clean[MATCH_NAME_MAX + 1];
-    wire_text_clean(clean, sizeof clean, name ? name : "");
+    txt_clean(clean, sizeof clean, name ? name : "");
     if (!clean[0])
         return "a player name must not be empty";
     /* Never from m->rng: its outputs (rematch seeds) are public. */

@@ -6,7 +6,7 @@
 
 #include "replay_impl.h"
 #include "util.h"
-#include "wire.h"
+#include "textrule.h"
 
 replay *replay_new(const char *desc_id, const char *seeded_id)
 {
@@ -49,7 +49,7 @@ const char *replay_name_check(const char *s, size_t len)
     raw[len] = '\0';
     if (memchr(s, '\0', len))
         return "a player name must not contain NUL";
-    wire_text_clean(clean, sizeof clean, raw);
+    txt_clean(clean, sizeof clean, raw);
     if (strcmp(raw, clean) != 0)
         return "a player name must be UTF-8 without control characters";
     return NULL;

@@ -7,255 +7,225 @@
 #include "match.h"
 #include "secrand.h"
 #include "wire_io.h"
+#include "wire_msgs.h"
 
-/* ---- messages ---- */
+/* ---- the parts of wire_msgs.h with a layout of their own ---- */
 
-static void put_params(writer *w, const pz_params *p)
+void w_HELLO(writer *w, const struct wire_hello *h)
 {
-    assert(p->kind >= 0 && p->kind < PZ_KIND_COUNT && p->diff >= 0 && p->diff < PZ_DIFF_COUNT);
-    assert(p->w >= 0 && p->h >= 0 && p->w <= 0xFFFF && p->h <= 0xFFFF);
-    put_u8(w, (unsigned)p->kind);
-    put_u16(w, (unsigned)p->w);
-    put_u16(w, (unsigned)p->h);
-    put_u8(w, (unsigned)p->diff);
+    put_u32(w, h->magic);
+    put_u16(w, h->version);
+    /* Any bytes: the server judges the name (REFUSED BAD_NAME with the
+     * reason), so tests may send bad ones. Clients check with
+     * txt_name_problem first. */
+    size_t n = strlen(h->name);
+    assert(n <= WIRE_HELLO_NAME_RAW);
+    put_u8(w, (unsigned)n);
+    put_bytes(w, h->name, n);
+}
+
+bool r_HELLO(reader *r, struct wire_hello *h)
+{
+    if (!(get_u32(r, &h->magic) && h->magic == WIRE_MAGIC && get_u16(r, &h->version)))
+        return false;
+    if (h->version != WIRE_VERSION) {
+        /* Only magic and version are fixed across versions: the rest of
+         * another version's HELLO is not ours to judge, and the server
+         * answers with a readable REFUSED. */
+        r->pos = r->len;
+        return true;
+    }
+    /* The name is raw bytes here, judged by txt_name_problem, so that a
+     * bad name gets BAD_NAME with a reason rather than BAD_MESSAGE. */
+    uint8_t n;
+    if (!get_u8(r, &n) || r->len - r->pos < n)
+        return false;
+    memcpy(h->name, r->p + r->pos, n);
+    h->name[n] = '\0';
+    h->name_len = n;
+    r->pos += n;
+    return true;
+}
+
+/* Only the layout is asserted and checked: the values (series, kind, size,
+ * difficulty, seed) are the server's to judge (wire_create_problem,
+ * BAD_PARAMS with a reason rather than BAD_MESSAGE), so a test can send
+ * bad ones and whatever decodes writes back. */
+void w_CREATE(writer *w, const wire_create *c)
+{
+    put_u8(w, c->by_id ? 1 : 0);
+    put_u8(w, c->series_len);
+    if (c->by_id) {
+        put_game_id(w, c->game_id, c->game_id_len);
+        return;
+    }
+    assert(c->params.kind >= 0 && c->params.kind <= 0xFF && c->params.diff >= 0 && c->params.diff <= 0xFF);
+    assert(c->params.w >= 0 && c->params.h >= 0 && c->params.w <= 0xFFFF && c->params.h <= 0xFFFF);
+    put_u8(w, (unsigned)c->params.kind);
+    put_u16(w, (unsigned)c->params.w);
+    put_u16(w, (unsigned)c->params.h);
+    put_u8(w, (unsigned)c->params.diff);
+    put_bool(w, c->has_seed);
+    put_u64(w, c->seed);
+}
+
+bool r_CREATE(reader *r, wire_create *c)
+{
+    uint8_t mode, kind, diff;
+    uint16_t w, h;
+    if (!(get_below(r, &mode, 2) && get_u8(r, &c->series_len)))
+        return false;
+    c->by_id = mode == 1;
+    if (c->by_id)
+        return get_game_id(r, &c->game_id, &c->game_id_len);
+    if (!(get_u8(r, &kind) && get_u16(r, &w) && get_u16(r, &h) && get_u8(r, &diff) &&
+          get_bool(r, &c->has_seed) && get_u64(r, &c->seed)))
+        return false;
+    c->params = (pz_params){kind, w, h, diff};
+    return true;
+}
+
+/* A ROOM_STATE seat: flags (present 1, connected 2, ready 4, rematch 8),
+ * then the name (the name rule; empty for an empty seat). */
+void w_PLAYER(writer *w, const wire_player *p)
+{
+    put_u8(w,
+           (p->present ? 1u : 0u) | (p->connected ? 2u : 0u) | (p->ready ? 4u : 0u) | (p->rematch ? 8u : 0u));
+    assert(p->present ? txt_name_ok(p->name, strlen(p->name)) : p->name[0] == '\0');
+    put_str8(w, p->name, WIRE_NAME_MAX);
+}
+
+bool r_PLAYER(reader *r, wire_player *p)
+{
+    uint8_t f;
+    if (!get_u8(r, &f) || (f & ~0x0Fu))
+        return false;
+    p->present = f & 1;
+    p->connected = f & 2;
+    p->ready = f & 4;
+    p->rematch = f & 8;
+    if (!p->present)
+        return f == 0 && get_str8(r, p->name, 0, 0);
+    return get_name(r, p->name);
+}
+
+/* DESC_CHUNK after offset: count, then count game ID bytes inside total. */
+void w_DESC_BYTES(writer *w, const wire_desc_chunk *d)
+{
+    assert(d->count <= WIRE_DESC_CHUNK_MAX && (d->count == 0 || d->bytes));
+    assert((uint64_t)d->offset + d->count <= d->total);
+    put_u16(w, d->count);
+    for (unsigned i = 0; i < d->count; i++)
+        assert(game_id_char_ok((uint8_t)d->bytes[i]));
+    put_bytes(w, d->bytes, d->count);
+}
+
+bool r_DESC_BYTES(reader *r, wire_desc_chunk *d)
+{
+    return get_u16(r, &d->count) && d->count <= WIRE_DESC_CHUNK_MAX &&
+           (uint64_t)d->offset + d->count <= d->total && get_span(r, d->count, game_id_char_ok, &d->bytes);
 }
 
 /* A seat's name in ROOM_LIST: the name rule, or empty for no player. */
 static void put_seat_name(writer *w, const char *name)
 {
-    assert(!name[0] || wire_name_ok(name, strlen(name)));
+    assert(!name[0] || txt_name_ok(name, strlen(name)));
     put_str8(w, name, WIRE_NAME_MAX);
 }
 
-/* MATCH_START and WATCH_START from start_in_ms on. */
-static void put_start_tail(writer *w, int32_t start_in_ms, uint64_t hash, uint8_t series,
-                           const uint8_t score[2], const char *game_id, uint16_t game_id_len)
+static bool get_seat_name(reader *r, char out[WIRE_NAME_MAX + 1])
 {
-    assert(series >= 1 && series <= WIRE_MAX_SERIES);
-    put_u32(w, (uint32_t)start_in_ms);
-    put_u64(w, hash);
-    put_u8(w, series);
-    put_u8(w, score[0]);
-    put_u8(w, score[1]);
-    put_game_id(w, game_id, game_id_len);
+    if (r->pos < r->len && r->p[r->pos] == 0) {
+        r->pos++;
+        out[0] = '\0';
+        return true;
+    }
+    return get_name(r, out);
 }
 
-static void put_room_entry(writer *w, const wire_room_entry *e)
+/* ROOM_LIST after total: count (<= total), then each room. */
+void w_ROOMS(writer *w, const wire_room_list *l)
 {
-    assert(e->phase == MATCH_COUNTDOWN || e->phase == MATCH_RACING);
-    put_code(w, e->code);
-    put_u8(w, e->phase);
-    put_params(w, &e->params);
-    put_u16(w, e->spectators);
-    put_seat_name(w, e->name[0]);
-    put_seat_name(w, e->name[1]);
+    assert(l->count <= WIRE_ROOM_LIST_MAX && l->count <= l->total);
+    put_u8(w, l->count);
+    for (unsigned i = 0; i < l->count; i++) {
+        const wire_room_entry *e = &l->room[i];
+        assert(e->phase == MATCH_COUNTDOWN || e->phase == MATCH_RACING);
+        put_code(w, e->code);
+        put_u8(w, e->phase);
+        w_PARAMS(w, &e->params);
+        put_u16(w, e->spectators);
+        put_seat_name(w, e->name[0]);
+        put_seat_name(w, e->name[1]);
+    }
 }
+
+bool r_ROOMS(reader *r, wire_room_list *l)
+{
+    if (!(get_u8(r, &l->count) && l->count <= WIRE_ROOM_LIST_MAX && l->count <= l->total))
+        return false;
+    for (unsigned i = 0; i < l->count; i++) {
+        wire_room_entry *e = &l->room[i];
+        if (!(get_code(r, e->code) && get_u8(r, &e->phase) &&
+              (e->phase == MATCH_COUNTDOWN || e->phase == MATCH_RACING) && get_params(r, &e->params) &&
+              get_u16(r, &e->spectators) && get_seat_name(r, e->name[0]) && get_seat_name(r, e->name[1])))
+            return false;
+    }
+    return true;
+}
+
+/* MOVE_LOG after first: count, last, count moves. */
+void w_LOG_MOVES(writer *w, const struct wire_move_log *l)
+{
+    assert(l->count <= WIRE_MOVE_LOG_MAX);
+    put_u16(w, l->count);
+    put_bool(w, l->last);
+    for (unsigned i = 0; i < l->count; i++)
+        put_move(w, l->moves[i]);
+}
+
+bool r_LOG_MOVES(reader *r, struct wire_move_log *l)
+{
+    if (!(get_u16(r, &l->count) && l->count <= WIRE_MOVE_LOG_MAX && get_bool(r, &l->last)))
+        return false;
+    for (unsigned i = 0; i < l->count; i++)
+        if (!get_move(r, &l->moves[i]))
+            return false;
+    return true;
+}
+
+/* ---- every message, from wire_msgs.h ---- */
+
+#define WRITE_FIELD(kind, ...) w_##kind(w, &__VA_ARGS__);
+#define READ_FIELD(kind, ...) &&r_##kind(r, &__VA_ARGS__)
 
 static void write_body(writer *w, const wire_msg *m)
 {
     put_u8(w, m->type);
     switch (m->type) {
-    case WIRE_HELLO:
-        put_u32(w, m->hello.magic);
-        put_u16(w, m->hello.version);
-        /* Any bytes: the server judges the name (REFUSED BAD_NAME with the
-         * reason), so tests may send bad ones. Clients check with
-         * wire_name_problem first. */
-        {
-            size_t n = strlen(m->hello.name);
-            assert(n <= WIRE_HELLO_NAME_RAW);
-            put_u8(w, (unsigned)n);
-            put_bytes(w, m->hello.name, n);
-        }
-        break;
-    case WIRE_WELCOME:
-        put_u32(w, m->welcome.player_id);
-        assert(wire_name_ok(m->welcome.server_name, strlen(m->welcome.server_name)));
-        put_str8(w, m->welcome.server_name, WIRE_NAME_MAX);
-        break;
-    case WIRE_REFUSED:
-    case WIRE_ERROR:
-        put_u8(w, m->error.code);
-        put_str8(w, m->error.text, WIRE_TEXT_MAX);
-        break;
-    case WIRE_SHUTDOWN:
-        put_str8(w, m->error.text, WIRE_TEXT_MAX);
-        break;
-    case WIRE_REJECT:
-        put_u32(w, m->error.seq);
-        assert(m->error.code < MATCH_REJ_COUNT);
-        put_u8(w, m->error.code);
-        put_str8(w, m->error.text, WIRE_TEXT_MAX);
-        break;
-    case WIRE_CREATE_ROOM: {
-        /* Only the layout is asserted: the values (series, kind, size,
-         * difficulty, seed) are the server's to judge (wire_create_problem,
-         * BAD_PARAMS), so a test can send bad ones and whatever decodes
-         * writes back. */
-        const wire_create *c = &m->create;
-        put_u8(w, c->by_id ? 1 : 0);
-        put_u8(w, c->series_len);
-        if (c->by_id) {
-            put_game_id(w, c->game_id, c->game_id_len);
-        } else {
-            assert(c->params.kind >= 0 && c->params.kind <= 0xFF && c->params.diff >= 0 &&
-                   c->params.diff <= 0xFF);
-            assert(c->params.w >= 0 && c->params.h >= 0 && c->params.w <= 0xFFFF && c->params.h <= 0xFFFF);
-            put_u8(w, (unsigned)c->params.kind);
-            put_u16(w, (unsigned)c->params.w);
-            put_u16(w, (unsigned)c->params.h);
-            put_u8(w, (unsigned)c->params.diff);
-            put_bool(w, c->has_seed);
-            put_u64(w, c->seed);
-        }
-        break;
-    }
-    case WIRE_JOIN_ROOM:
-        put_code(w, m->join.code);
-        break;
-    case WIRE_QUICK_MATCH:
-    case WIRE_LEAVE_ROOM:
-    case WIRE_REMATCH:
-        break;
-    case WIRE_READY:
-        put_bool(w, m->ready.ready);
-        break;
-    case WIRE_RESUME:
-        put_code(w, m->resume.code);
-        assert(m->resume.slot < 2);
-        put_u8(w, m->resume.slot);
-        put_bytes(w, m->resume.token.b, MATCH_TOKEN_BYTES);
-        break;
-    case WIRE_MOVE:
-        put_u32(w, m->move.seq);
-        put_move(w, m->move.move);
-        break;
-    case WIRE_DESC_REQUEST:
-        put_u32(w, m->desc_req.offset);
-        break;
-    case WIRE_DESC_CHUNK:
-        assert(m->desc.count <= WIRE_DESC_CHUNK_MAX && (m->desc.count == 0 || m->desc.bytes));
-        assert((uint64_t)m->desc.offset + m->desc.count <= m->desc.total);
-        put_u16(w, m->desc.game_no);
-        put_u64(w, m->desc.desc_hash);
-        put_u32(w, m->desc.total);
-        put_u32(w, m->desc.offset);
-        put_u16(w, m->desc.count);
-        for (unsigned i = 0; i < m->desc.count; i++)
-            assert(game_id_char_ok((uint8_t)m->desc.bytes[i]));
-        put_bytes(w, m->desc.bytes, m->desc.count);
-        break;
-    case WIRE_ACK:
-        put_u32(w, m->ack.seq);
-        put_u32(w, m->ack.moves);
-        put_bool(w, m->ack.solved);
-        break;
-    case WIRE_ROOM_STATE: {
-        const wire_room_state *s = &m->room;
-        put_code(w, s->code);
-        assert((s->your_slot < 2 || s->your_slot == WIRE_SLOT_WATCHER) && s->phase <= MATCH_FINISHED);
-        put_u8(w, s->your_slot);
-        put_u8(w, s->phase);
-        put_params(w, &s->params);
-        assert(s->series_len >= 1 && s->series_len <= WIRE_MAX_SERIES);
-        put_u8(w, s->series_len);
-        put_u8(w, s->score[0]);
-        put_u8(w, s->score[1]);
-        for (int i = 0; i < 2; i++) {
-            const wire_player *p = &s->player[i];
-            put_u8(w, (p->present ? 1u : 0u) | (p->connected ? 2u : 0u) | (p->ready ? 4u : 0u) |
-                          (p->rematch ? 8u : 0u));
-            assert(p->present ? wire_name_ok(p->name, strlen(p->name)) : p->name[0] == '\0');
-            put_str8(w, p->name, WIRE_NAME_MAX);
-        }
-        put_u16(w, s->spectators);
-        break;
-    }
-    case WIRE_WATCH:
-        put_code(w, m->join.code);
-        break;
-    case WIRE_LIST_ROOMS:
-        break;
-    case WIRE_WATCH_END:
-        put_str8(w, m->error.text, WIRE_TEXT_MAX);
-        break;
-    case WIRE_WATCH_AT:
-        assert(m->watch_at.port != 0);
-        put_code(w, m->watch_at.code);
-        put_u16(w, m->watch_at.port);
-        break;
-    case WIRE_WATCH_START: {
-        const wire_watch_start *s = &m->wstart;
-        put_code(w, s->code);
-        put_u16(w, s->game_no);
-        put_start_tail(w, s->start_in_ms, s->desc_hash, s->series_len, s->score, s->game_id, s->game_id_len);
-        break;
-    }
-    case WIRE_ROOM_LIST:
-        assert(m->list.count <= WIRE_ROOM_LIST_MAX && m->list.count <= m->list.total);
-        put_u16(w, m->list.total);
-        put_u8(w, m->list.count);
-        for (unsigned i = 0; i < m->list.count; i++)
-            put_room_entry(w, &m->list.room[i]);
-        break;
-    case WIRE_MATCH_START: {
-        const wire_match_start *s = &m->start;
-        assert(s->slot < 2);
-        put_u8(w, s->slot);
-        put_u16(w, s->game_no);
-        put_bytes(w, s->token.b, MATCH_TOKEN_BYTES);
-        put_start_tail(w, s->start_in_ms, s->desc_hash, s->series_len, s->score, s->game_id, s->game_id_len);
-        break;
-    }
-    case WIRE_PROGRESS: {
-        const wire_progress *p = &m->progress;
-        assert(p->slot < 2);
-        put_u8(w, p->slot);
-        put_move(w, p->move);
-        put_u32(w, p->moves);
-        put_u16(w, (uint16_t)p->x);
-        put_u16(w, (uint16_t)p->y);
-        put_u32(w, p->path_len);
-        put_u32(w, (uint32_t)p->value);
-        put_bool(w, p->solved);
-        break;
-    }
-    case WIRE_MATCH_END: {
-        const wire_match_end *e = &m->end;
-        assert(e->winner < 2 || e->winner == WIRE_SLOT_NONE);
-        assert(e->reason <= MATCH_END_ABORTED);
-        assert(e->series_len >= 1 && e->series_len <= WIRE_MAX_SERIES);
-        put_u8(w, e->winner);
-        put_u8(w, e->reason);
-        put_u32(w, e->time_ms[0]);
-        put_u32(w, e->time_ms[1]);
-        put_bool(w, e->solved[0]);
-        put_bool(w, e->solved[1]);
-        put_u32(w, e->moves[0]);
-        put_u32(w, e->moves[1]);
-        put_u16(w, e->game_no);
-        put_u8(w, e->series_len);
-        put_u8(w, e->score[0]);
-        put_u8(w, e->score[1]);
-        put_bool(w, e->series_over);
-        break;
-    }
-    case WIRE_REMATCH_OFFER:
-        assert(m->rematch_offer.slot < 2);
-        put_u8(w, m->rematch_offer.slot);
-        break;
-    case WIRE_MOVE_LOG:
-        assert(m->log.slot < 2 && m->log.count <= WIRE_MOVE_LOG_MAX);
-        put_u8(w, m->log.slot);
-        put_u32(w, m->log.first);
-        put_u16(w, m->log.count);
-        put_bool(w, m->log.last);
-        for (unsigned i = 0; i < m->log.count; i++)
-            put_move(w, m->log.moves[i]);
-        break;
+#define WRITE_MSG(name, member, fields)                                                                      \
+    case WIRE_##name:                                                                                        \
+        fields(WRITE_FIELD, m->member) return;
+        WIRE_MESSAGES(WRITE_MSG)
+#undef WRITE_MSG
     default:
-        if (!wire_rec_write(w, m))
-            assert(!"wire_write: unknown message type");
+        assert(!"wire_write: unknown message type");
+    }
+}
+
+/* Clears only the body of the message read (not the whole union: a MOVE
+ * is 11 bytes, the union 2.4 KiB), then reads it field by field. */
+static bool read_body(reader *r, wire_msg *m)
+{
+    switch (m->type) {
+#define READ_MSG(name, member, fields)                                                                       \
+    case WIRE_##name:                                                                                        \
+        memset(&m->member, 0, sizeof m->member);                                                             \
+        return true fields(READ_FIELD, m->member);
+        WIRE_MESSAGES(READ_MSG)
+#undef READ_MSG
+    default:
+        return false;
     }
 }
 
@@ -272,28 +242,6 @@ size_t wire_write(const wire_msg *m, uint8_t *buf, size_t cap)
     writer w = {buf, cap, 0};
     write_body(&w, m);
     return w.len;
-}
-
-/* Only the layout is checked here; the values of the settings (series,
- * kind, size, difficulty, seed) are judged by wire_create_problem, so that
- * the server answers BAD_PARAMS with a reason rather than BAD_MESSAGE. */
-static bool read_create(reader *r, wire_create *c)
-{
-    uint8_t mode, kind, diff;
-    uint16_t w, h;
-    if (!(get_below(r, &mode, 2) && get_u8(r, &c->series_len)))
-        return false;
-    c->by_id = mode == 1;
-    if (c->by_id)
-        return get_game_id(r, &c->game_id, &c->game_id_len);
-    if (!(get_u8(r, &kind) && get_u16(r, &w) && get_u16(r, &h) && get_u8(r, &diff) &&
-          get_bool(r, &c->has_seed) && get_u64(r, &c->seed)))
-        return false;
-    c->params.kind = kind;
-    c->params.w = w;
-    c->params.h = h;
-    c->params.diff = diff;
-    return true;
 }
 
 const char *wire_create_problem(const wire_create *c)
@@ -315,267 +263,26 @@ const char *wire_create_problem(const wire_create *c)
     return pz_validate_params(&c->params);
 }
 
-static bool read_player(reader *r, wire_player *p)
-{
-    uint8_t f;
-    if (!get_u8(r, &f) || (f & ~0x0Fu))
-        return false;
-    p->present = f & 1;
-    p->connected = f & 2;
-    p->ready = f & 4;
-    p->rematch = f & 8;
-    if (!p->present)
-        return f == 0 && get_str8(r, p->name, 0, 0);
-    return get_name(r, p->name);
-}
-
-/* MATCH_START and WATCH_START from start_in_ms on. */
-static bool get_start_tail(reader *r, int32_t *start_in_ms, uint64_t *hash, uint8_t *series, uint8_t score[2],
-                           const char **game_id, uint16_t *game_id_len)
-{
-    return get_i32(r, start_in_ms) && get_u64(r, hash) && get_series(r, series) && get_u8(r, &score[0]) &&
-           get_u8(r, &score[1]) && get_game_id(r, game_id, game_id_len);
-}
-
-/* A seat's name in ROOM_LIST: empty, or the name rule. */
-static bool get_seat_name(reader *r, char out[WIRE_NAME_MAX + 1])
-{
-    size_t save = r->pos;
-    uint8_t n;
-    if (!get_u8(r, &n))
-        return false;
-    if (n == 0) {
-        out[0] = '\0';
-        return true;
-    }
-    r->pos = save;
-    return get_name(r, out);
-}
-
-static bool read_room_entry(reader *r, wire_room_entry *e)
-{
-    return get_code(r, e->code) && get_u8(r, &e->phase) &&
-           (e->phase == MATCH_COUNTDOWN || e->phase == MATCH_RACING) && get_params(r, &e->params) &&
-           get_u16(r, &e->spectators) && get_seat_name(r, e->name[0]) && get_seat_name(r, e->name[1]);
-}
-
-static bool read_body(reader *r, wire_msg *m)
-{
-    switch (m->type) {
-    case WIRE_HELLO:
-        if (!(get_u32(r, &m->hello.magic) && m->hello.magic == WIRE_MAGIC && get_u16(r, &m->hello.version)))
-            return false;
-        if (m->hello.version != WIRE_VERSION) {
-            /* Only magic and version are fixed across versions: the rest of
-             * another version's HELLO is not ours to judge, and the server
-             * answers with a readable REFUSED. */
-            m->hello.name[0] = '\0';
-            m->hello.name_len = 0;
-            r->pos = r->len;
-            return true;
-        }
-        /* The name is raw bytes here, judged by wire_name_problem, so that
-         * a bad name gets BAD_NAME with a reason rather than BAD_MESSAGE. */
-        {
-            uint8_t n;
-            if (!get_u8(r, &n) || r->len - r->pos < n)
-                return false;
-            memcpy(m->hello.name, r->p + r->pos, n);
-            m->hello.name[n] = '\0';
-            m->hello.name_len = n;
-            r->pos += n;
-            return true;
-        }
-    case WIRE_WELCOME:
-        return get_u32(r, &m->welcome.player_id) && get_name(r, m->welcome.server_name);
-    case WIRE_REFUSED:
-    case WIRE_ERROR:
-        return get_u8(r, &m->error.code) && m->error.code >= 1 &&
-               get_str8(r, m->error.text, 0, WIRE_TEXT_MAX);
-    case WIRE_SHUTDOWN:
-        return get_str8(r, m->error.text, 0, WIRE_TEXT_MAX);
-    case WIRE_REJECT:
-        return get_u32(r, &m->error.seq) && get_below(r, &m->error.code, MATCH_REJ_COUNT) &&
-               m->error.code != MATCH_OK && get_str8(r, m->error.text, 0, WIRE_TEXT_MAX);
-    case WIRE_CREATE_ROOM:
-        return read_create(r, &m->create);
-    case WIRE_JOIN_ROOM:
-        return get_code(r, m->join.code);
-    case WIRE_QUICK_MATCH:
-    case WIRE_LEAVE_ROOM:
-    case WIRE_REMATCH:
-        return true;
-    case WIRE_READY:
-        return get_bool(r, &m->ready.ready);
-    case WIRE_RESUME:
-        return get_code(r, m->resume.code) && get_slot(r, &m->resume.slot) && get_token(r, &m->resume.token);
-    case WIRE_MOVE:
-        return get_u32(r, &m->move.seq) && get_move(r, &m->move.move);
-    case WIRE_DESC_REQUEST:
-        return get_u32(r, &m->desc_req.offset);
-    case WIRE_DESC_CHUNK: {
-        if (!(get_u16(r, &m->desc.game_no) && get_u64(r, &m->desc.desc_hash) && get_u32(r, &m->desc.total) &&
-              get_u32(r, &m->desc.offset) && get_u16(r, &m->desc.count) &&
-              m->desc.count <= WIRE_DESC_CHUNK_MAX &&
-              (uint64_t)m->desc.offset + m->desc.count <= m->desc.total && r->len - r->pos >= m->desc.count))
-            return false;
-        for (size_t i = 0; i < m->desc.count; i++)
-            if (!game_id_char_ok(r->p[r->pos + i]))
-                return false;
-        m->desc.bytes = (const char *)r->p + r->pos;
-        r->pos += m->desc.count;
-        return true;
-    }
-    case WIRE_ACK:
-        return get_u32(r, &m->ack.seq) && get_u32(r, &m->ack.moves) && get_bool(r, &m->ack.solved);
-    case WIRE_ROOM_STATE: {
-        wire_room_state *s = &m->room;
-        return get_code(r, s->code) && get_u8(r, &s->your_slot) &&
-               (s->your_slot < 2 || s->your_slot == WIRE_SLOT_WATCHER) &&
-               get_below(r, &s->phase, MATCH_FINISHED + 1) && get_params(r, &s->params) &&
-               get_series(r, &s->series_len) && get_u8(r, &s->score[0]) && get_u8(r, &s->score[1]) &&
-               read_player(r, &s->player[0]) && read_player(r, &s->player[1]) && get_u16(r, &s->spectators);
-    }
-    case WIRE_WATCH:
-        return get_code(r, m->join.code);
-    case WIRE_LIST_ROOMS:
-        return true;
-    case WIRE_WATCH_END:
-        return get_str8(r, m->error.text, 0, WIRE_TEXT_MAX);
-    case WIRE_WATCH_AT:
-        return get_code(r, m->watch_at.code) && get_u16(r, &m->watch_at.port) && m->watch_at.port != 0;
-    case WIRE_WATCH_START: {
-        wire_watch_start *s = &m->wstart;
-        return get_code(r, s->code) && get_u16(r, &s->game_no) &&
-               get_start_tail(r, &s->start_in_ms, &s->desc_hash, &s->series_len, s->score, &s->game_id,
-                              &s->game_id_len);
-    }
-    case WIRE_ROOM_LIST:
-        if (!(get_u16(r, &m->list.total) && get_u8(r, &m->list.count) &&
-              m->list.count <= WIRE_ROOM_LIST_MAX && m->list.count <= m->list.total))
-            return false;
-        for (unsigned i = 0; i < m->list.count; i++)
-            if (!read_room_entry(r, &m->list.room[i]))
-                return false;
-        return true;
-    case WIRE_MATCH_START: {
-        wire_match_start *s = &m->start;
-        return get_slot(r, &s->slot) && get_u16(r, &s->game_no) && get_token(r, &s->token) &&
-               get_start_tail(r, &s->start_in_ms, &s->desc_hash, &s->series_len, s->score, &s->game_id,
-                              &s->game_id_len);
-    }
-    case WIRE_PROGRESS: {
-        wire_progress *p = &m->progress;
-        return get_slot(r, &p->slot) && get_move(r, &p->move) && get_u32(r, &p->moves) && get_i16(r, &p->x) &&
-               get_i16(r, &p->y) && get_u32(r, &p->path_len) && get_i32(r, &p->value) &&
-               get_bool(r, &p->solved);
-    }
-    case WIRE_MATCH_END: {
-        wire_match_end *e = &m->end;
-        return get_u8(r, &e->winner) && (e->winner < 2 || e->winner == WIRE_SLOT_NONE) &&
-               get_below(r, &e->reason, MATCH_END_ABORTED + 1) && get_u32(r, &e->time_ms[0]) &&
-               get_u32(r, &e->time_ms[1]) && get_bool(r, &e->solved[0]) && get_bool(r, &e->solved[1]) &&
-               get_u32(r, &e->moves[0]) && get_u32(r, &e->moves[1]) && get_u16(r, &e->game_no) &&
-               get_series(r, &e->series_len) && get_u8(r, &e->score[0]) && get_u8(r, &e->score[1]) &&
-               get_bool(r, &e->series_over);
-    }
-    case WIRE_REMATCH_OFFER:
-        return get_slot(r, &m->rematch_offer.slot);
-    case WIRE_MOVE_LOG:
-        if (!(get_slot(r, &m->log.slot) && get_u32(r, &m->log.first) && get_u16(r, &m->log.count) &&
-              m->log.count <= WIRE_MOVE_LOG_MAX && get_bool(r, &m->log.last)))
-            return false;
-        for (unsigned i = 0; i < m->log.count; i++)
-            if (!get_move(r, &m->log.moves[i]))
-                return false;
-        return true;
-    default:
-        return wire_rec_read(r, m) == 1;
-    }
-}
-
+/* *m is only partly cleared (read_body): on success every field of the
+ * type's body is set or zero; the union's other bytes are not the
+ * caller's to read. */
 bool wire_read(const uint8_t *buf, size_t len, wire_msg *m)
 {
     if (!buf || !m || len == 0 || len > WIRE_MSG_MAX)
         return false;
-    reader r = {buf, len, 0};
-    memset(m, 0, sizeof *m);
-    return get_u8(&r, &m->type) && read_body(&r, m) && at_end(&r);
+    reader r = {buf, len, 1};
+    m->type = buf[0];
+    return read_body(&r, m) && at_end(&r);
 }
 
 const char *wire_type_name(int type)
 {
     switch (type) {
-    case WIRE_HELLO:
-        return "HELLO";
-    case WIRE_WELCOME:
-        return "WELCOME";
-    case WIRE_REFUSED:
-        return "REFUSED";
-    case WIRE_CREATE_ROOM:
-        return "CREATE_ROOM";
-    case WIRE_JOIN_ROOM:
-        return "JOIN_ROOM";
-    case WIRE_QUICK_MATCH:
-        return "QUICK_MATCH";
-    case WIRE_LEAVE_ROOM:
-        return "LEAVE_ROOM";
-    case WIRE_READY:
-        return "READY";
-    case WIRE_REMATCH:
-        return "REMATCH";
-    case WIRE_RESUME:
-        return "RESUME";
-    case WIRE_MOVE:
-        return "MOVE";
-    case WIRE_ROOM_STATE:
-        return "ROOM_STATE";
-    case WIRE_MATCH_START:
-        return "MATCH_START";
-    case WIRE_ACK:
-        return "ACK";
-    case WIRE_REJECT:
-        return "REJECT";
-    case WIRE_PROGRESS:
-        return "PROGRESS";
-    case WIRE_MATCH_END:
-        return "MATCH_END";
-    case WIRE_REMATCH_OFFER:
-        return "REMATCH_OFFER";
-    case WIRE_MOVE_LOG:
-        return "MOVE_LOG";
-    case WIRE_SHUTDOWN:
-        return "SHUTDOWN";
-    case WIRE_ERROR:
-        return "ERROR";
-    case WIRE_DESC_REQUEST:
-        return "DESC_REQUEST";
-    case WIRE_DESC_CHUNK:
-        return "DESC_CHUNK";
-    case WIRE_REPLAY_REQUEST:
-        return "REPLAY_REQUEST";
-    case WIRE_REPLAY_CHUNK:
-        return "REPLAY_CHUNK";
-    case WIRE_RECENT_REQUEST:
-        return "RECENT_REQUEST";
-    case WIRE_RECENT_LIST:
-        return "RECENT_LIST";
-    case WIRE_BEST_REQUEST:
-        return "BEST_REQUEST";
-    case WIRE_BEST_LIST:
-        return "BEST_LIST";
-    case WIRE_WATCH:
-        return "WATCH";
-    case WIRE_LIST_ROOMS:
-        return "LIST_ROOMS";
-    case WIRE_WATCH_START:
-        return "WATCH_START";
-    case WIRE_ROOM_LIST:
-        return "ROOM_LIST";
-    case WIRE_WATCH_END:
-        return "WATCH_END";
-    case WIRE_WATCH_AT:
-        return "WATCH_AT";
+#define NAME_MSG(name, member, fields)                                                                       \
+    case WIRE_##name:                                                                                        \
+        return #name;
+        WIRE_MESSAGES(NAME_MSG)
+#undef NAME_MSG
     case WIRE_BUNDLE:
         return "BUNDLE";
     default:
@@ -668,7 +375,7 @@ size_t wire_write_probe_reply(const wire_probe_reply *rp, uint8_t *buf, size_t c
     put_u16(&w, rp->players);
     put_u16(&w, rp->max_players);
     put_u16(&w, rp->races);
-    assert(wire_name_ok(rp->name, strlen(rp->name)));
+    assert(txt_name_ok(rp->name, strlen(rp->name)));
     put_str8(&w, rp->name, WIRE_NAME_MAX);
     return w.len;
 }
@@ -687,147 +394,6 @@ bool wire_read_probe_reply(const uint8_t *buf, size_t len, wire_probe_reply *rp)
         return true; /* the fixed header says enough to list it as incompatible */
     return get_u16(&r, &rp->players_waiting) && get_u16(&r, &rp->rooms) && get_u16(&r, &rp->players) &&
            get_u16(&r, &rp->max_players) && get_u16(&r, &rp->races) && get_name(&r, rp->name) && at_end(&r);
-}
-
-/* ---- text ---- */
-
-/* Length of the UTF-8 character at s (n bytes left) and its code point, or
- * 0 if the bytes are not a valid, shortest-form scalar value. */
-static size_t utf8_char(const uint8_t *s, size_t n, uint32_t *cp)
-{
-    if (n == 0)
-        return 0;
-    uint8_t c = s[0];
-    size_t len;
-    uint32_t v, min;
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    } else if ((c & 0xE0) == 0xC0) {
-        len = 2, v = c & 0x1F, min = 0x80;
-    } else if ((c & 0xF0) == 0xE0) {
-        len = 3, v = c & 0x0F, min = 0x800;
-    } else if ((c & 0xF8) == 0xF0) {
-        len = 4, v = c & 0x07, min = 0x10000;
-    } else {
-        return 0;
-    }
-    if (n < len)
-        return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        v = v << 6 | (s[i] & 0x3F);
-    }
-    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
-        return 0;
-    *cp = v;
-    return len;
-}
-
-static bool is_control(uint32_t cp)
-{
-    return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F);
-}
-
-bool wire_text_ok(const char *s, size_t len)
-{
-    if (len > WIRE_TEXT_MAX || (len && !s))
-        return false;
-    const uint8_t *p = (const uint8_t *)s;
-    size_t i = 0;
-    while (i < len) {
-        uint32_t cp;
-        size_t n = utf8_char(p + i, len - i, &cp);
-        if (n == 0 || is_control(cp))
-            return false;
-        i += n;
-    }
-    return true;
-}
-
-/* Characters a name may not contain anywhere: they are invisible, change
- * the direction of the text around them, or are not characters at all
- * (format characters, fillers, noncharacters; docs/protocol.md, names). */
-static bool is_invisible(uint32_t cp)
-{
-    static const uint32_t ranges[][2] = {
-        {0x00AD, 0x00AD},   {0x034F, 0x034F},   {0x0600, 0x0605},   {0x061C, 0x061C},   {0x06DD, 0x06DD},
-        {0x070F, 0x070F},   {0x08E2, 0x08E2},   {0x115F, 0x1160},   {0x17B4, 0x17B5},   {0x180B, 0x180F},
-        {0x200B, 0x200F},   {0x2028, 0x202E},   {0x2060, 0x206F},   {0x3164, 0x3164},   {0xFDD0, 0xFDEF},
-        {0xFEFF, 0xFEFF},   {0xFFA0, 0xFFA0},   {0xFFF0, 0xFFFC},   {0x110BD, 0x110BD}, {0x110CD, 0x110CD},
-        {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A}, {0xE0000, 0xE007F},
-    };
-    if ((cp & 0xFFFEu) == 0xFFFEu) /* U+xFFFE, U+xFFFF: noncharacters */
-        return true;
-    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
-        if (cp >= ranges[i][0] && cp <= ranges[i][1])
-            return true;
-    return false;
-}
-
-/* Spaces and the marks that only modify the character before them: a name
- * made of these alone shows nothing. */
-static bool is_blank(uint32_t cp)
-{
-    return cp == 0x20 || cp == 0xA0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200A) || cp == 0x202F ||
-           cp == 0x205F || cp == 0x3000 || (cp >= 0xFE00 && cp <= 0xFE0F) || (cp >= 0xE0100 && cp <= 0xE01EF);
-}
-
-const char *wire_name_problem(const char *s, size_t len)
-{
-    if (len == 0 || !s)
-        return "a name cannot be empty";
-    if (len > WIRE_NAME_MAX)
-        return "a name is at most 24 bytes long (UTF-8)";
-    const uint8_t *p = (const uint8_t *)s;
-    bool visible = false;
-    for (size_t i = 0; i < len;) {
-        uint32_t cp;
-        size_t n = utf8_char(p + i, len - i, &cp);
-        if (n == 0)
-            return "a name must be valid UTF-8";
-        if (is_control(cp))
-            return "a name cannot contain control characters (tab, newline, DEL...)";
-        if (is_invisible(cp))
-            return "a name cannot contain invisible or text-direction characters";
-        visible = visible || !is_blank(cp);
-        i += n;
-    }
-    return visible ? NULL : "a name needs at least one visible character";
-}
-
-bool wire_name_ok(const char *s, size_t len)
-{
-    return wire_name_problem(s, len) == NULL;
-}
-
-void wire_text_clean(char *dst, size_t dstlen, const char *src)
-{
-    if (!dst || dstlen == 0)
-        return;
-    size_t out = 0;
-    const uint8_t *p = (const uint8_t *)(src ? src : "");
-    size_t n = strlen((const char *)p);
-    size_t i = 0;
-    while (i < n) {
-        uint32_t cp;
-        size_t k = utf8_char(p + i, n - i, &cp);
-        if (k == 0) {
-            i++;
-            continue;
-        }
-        if (out + k > dstlen - 1)
-            break;
-        if (is_control(cp)) {
-            dst[out++] = '?';
-        } else {
-            memcpy(dst + out, p + i, k);
-            out += k;
-        }
-        i += k;
-    }
-    dst[out] = '\0';
 }
 
 /* ---- room codes ---- */

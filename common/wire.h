@@ -9,6 +9,7 @@
 #include "match.h"
 #include "puzzle.h"
 #include "rng.h"
+#include "textrule.h"
 
 /* Transport: ENet, WIRE_CHANNELS channels, every message one reliable packet
  * on channel WIRE_CHANNEL. Round-trip time comes from ENet (peer RTT); there
@@ -28,10 +29,10 @@
 #define WIRE_CHANNELS 1
 #define WIRE_CHANNEL 0
 
-#define WIRE_NAME_MAX 24        /* player and server names, bytes */
-#define WIRE_TEXT_MAX 200       /* reasons and error texts, bytes */
-#define WIRE_HELLO_NAME_RAW 255 /* a HELLO name as decoded, before the name rules */
-#define WIRE_GAME_ID_MAX 65535  /* game ID string in CREATE_ROOM / MATCH_START */
+#define WIRE_NAME_MAX TXT_NAME_MAX /* player and server names, bytes */
+#define WIRE_TEXT_MAX TXT_TEXT_MAX /* reasons and error texts, bytes */
+#define WIRE_HELLO_NAME_RAW 255    /* a HELLO name as decoded, before the name rules */
+#define WIRE_GAME_ID_MAX 65535     /* game ID string in CREATE_ROOM / MATCH_START */
 #define WIRE_ROOM_CODE_LEN 5
 #define WIRE_ROOM_ALPHABET "ABCDEFGHJKMNPQRSTUVWXYZ23456789" /* no I L O 0 1 */
 #define WIRE_MOVE_LOG_MAX 256                                /* moves per MOVE_LOG message */
@@ -300,7 +301,8 @@ typedef struct wire_best_list {
 typedef struct wire_msg {
     uint8_t type; /* enum wire_type */
     union {
-        struct {
+        uint8_t none; /* QUICK_MATCH, LEAVE_ROOM, REMATCH, LIST_ROOMS: no body */
+        struct wire_hello {
             uint32_t magic; /* WIRE_MAGIC */
             uint16_t version;
             /* Raw bytes as received (any of 0..255 bytes, NUL-terminated
@@ -356,7 +358,7 @@ typedef struct wire_msg {
             uint16_t port;                     /* the spectator port, 1..65535 */
         } watch_at;
         wire_room_list list;
-        struct {
+        struct wire_move_log {
             uint8_t slot;   /* whose moves */
             uint32_t first; /* index of moves[0] in the slot's move log */
             uint16_t count; /* 0..WIRE_MOVE_LOG_MAX */
@@ -384,8 +386,11 @@ size_t wire_size(const wire_msg *m);
  * Asserts m is well formed. */
 size_t wire_write(const wire_msg *m, uint8_t *buf, size_t cap);
 /* Decodes len bytes. false on anything short, long, unknown or out of range;
- * *m is then unspecified. Pointers in *m (game_id) point into buf. A BUNDLE
- * is not one message: wire_read refuses it (unpack it with wire_bundle_*). */
+ * *m is then unspecified. On success m->type and its body (the union
+ * member wire_msgs.h names for it, cleared first) are set; the rest of the
+ * union is left as it was (a MOVE is 11 bytes, the union 2.4 KiB). Pointers
+ * in *m (game_id) point into buf. A BUNDLE is not one message: wire_read
+ * refuses it (unpack it with wire_bundle_*). */
 bool wire_read(const uint8_t *buf, size_t len, wire_msg *m);
 /* Static name of a message type ("MOVE"), "?" if unknown. */
 const char *wire_type_name(int type);
@@ -470,20 +475,24 @@ size_t wire_write_probe_details(const wire_probe_details *d, uint8_t *buf, size_
 bool wire_read_probe_details(const uint8_t *buf, size_t len, wire_probe_details *d);
 
 /* ---- helpers ---- */
-/* A player or server name (docs/protocol.md, "Names"): 1..WIRE_NAME_MAX
- * bytes of valid UTF-8, no control characters (C0, DEL, C1), no invisible
- * or text-direction characters (zero-width space, bidi overrides and
- * isolates, BOM, fillers, noncharacters), and at least one character that
- * is not a space. wire_name_problem returns NULL for a good name, else a
- * static reason to show the player (the server sends it with REFUSED
- * BAD_NAME). Clients, the bot and the server all use it.
- * Text: valid UTF-8 with no control characters, 0..WIRE_TEXT_MAX bytes. */
-const char *wire_name_problem(const char *s, size_t len);
-bool wire_name_ok(const char *s, size_t len);
-bool wire_text_ok(const char *s, size_t len);
-/* Copies src into dst (dstlen bytes) as valid text: control characters
- * become '?', bad UTF-8 is dropped, cut at a character boundary. */
-void wire_text_clean(char *dst, size_t dstlen, const char *src);
+/* The name and text rules are common/textrule.h's; the protocol's names
+ * for them, kept for the server's and the clients' callers. */
+static inline const char *wire_name_problem(const char *s, size_t len)
+{
+    return txt_name_problem(s, len);
+}
+static inline bool wire_name_ok(const char *s, size_t len)
+{
+    return txt_name_ok(s, len);
+}
+static inline bool wire_text_ok(const char *s, size_t len)
+{
+    return txt_text_ok(s, len);
+}
+static inline void wire_text_clean(char *dst, size_t dstlen, const char *src)
+{
+    txt_clean(dst, dstlen, src);
+}
 /* A fresh room code (WIRE_ROOM_CODE_LEN letters of WIRE_ROOM_ALPHABET). */
 void wire_room_code_make(rng_t *r, char out[WIRE_ROOM_CODE_LEN + 1]);
 /* The same from secrand: what a server hands out (unguessable). */

@@ -20,7 +20,7 @@ size_t wire_write_probe_details(const wire_probe_details *d, uint8_t *buf, size_
         assert(p->kind >= 0 && p->kind < PZ_KIND_COUNT && p->diff >= 0 && p->diff < PZ_DIFF_COUNT);
         assert(p->w >= 0 && p->h >= 0 && p->w <= 0xFFFF && p->h <= 0xFFFF);
         assert(d->series >= 1 && d->series <= WIRE_MAX_SERIES);
-        assert(wire_name_ok(d->host_name, strlen(d->host_name)));
+        assert(txt_name_ok(d->host_name, strlen(d->host_name)));
         put_code(&w, d->room);
         put_u8(&w, (unsigned)p->kind);
         put_u16(&w, (unsigned)p->w);

@@ -60,7 +60,7 @@ static inline void put_bytes(writer *w, const void *src, size_t n)
 static inline void put_str8(writer *w, const char *s, size_t max)
 {
     size_t n = strlen(s);
-    assert(n <= max && n <= 0xFF && wire_text_ok(s, n));
+    assert(n <= max && n <= 0xFF && txt_text_ok(s, n));
     (void)max; /* only checked */
     put_u8(w, (unsigned)n);
     put_bytes(w, s, n);
@@ -186,7 +186,7 @@ static inline bool get_str8(reader *r, char *out, size_t min, size_t max)
     if (!get_u8(r, &n) || n < min || n > max || r->len - r->pos < n)
         return false;
     const char *s = (const char *)r->p + r->pos;
-    if (!wire_text_ok(s, n))
+    if (!txt_text_ok(s, n))
         return false;
     memcpy(out, s, n);
     out[n] = '\0';
@@ -198,21 +198,25 @@ static inline bool get_str8(reader *r, char *out, size_t min, size_t max)
  * as the server only ever sends names that follow it. */
 static inline bool get_name(reader *r, char out[WIRE_NAME_MAX + 1])
 {
-    return get_str8(r, out, 1, WIRE_NAME_MAX) && wire_name_ok(out, strlen(out));
+    return get_str8(r, out, 1, WIRE_NAME_MAX) && txt_name_ok(out, strlen(out));
+}
+
+/* n bytes, each passing ok(); *out points at them in the buffer. */
+static inline bool get_span(reader *r, size_t n, bool (*ok)(uint8_t), const char **out)
+{
+    if (r->len - r->pos < n)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!ok(r->p[r->pos + i]))
+            return false;
+    *out = (const char *)r->p + r->pos;
+    r->pos += n;
+    return true;
 }
 
 static inline bool get_game_id(reader *r, const char **out, uint16_t *outlen)
 {
-    uint16_t n;
-    if (!get_u16(r, &n) || n == 0 || r->len - r->pos < n)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if (!game_id_char_ok(r->p[r->pos + i]))
-            return false;
-    *out = (const char *)r->p + r->pos;
-    *outlen = n;
-    r->pos += n;
-    return true;
+    return get_u16(r, outlen) && *outlen != 0 && get_span(r, *outlen, game_id_char_ok, out);
 }
 
 static inline bool get_code(reader *r, char out[WIRE_ROOM_CODE_LEN + 1])
@@ -260,10 +264,154 @@ static inline bool at_end(const reader *r)
     return r->pos == r->len;
 }
 
-/* wire_rec.c: the records messages (REPLAY_REQUEST .. BEST_LIST). Write:
- * false if m is not one of them. Read: -1 if not one of them, else whether
- * the body was good. */
-bool wire_rec_write(writer *w, const wire_msg *m);
-int wire_rec_read(reader *r, wire_msg *m);
+/* ---- field kinds of wire_msgs.h: w_KIND(writer, const field *, args) asserts,
+ * r_KIND(reader, field *, args) checks ---- */
+
+/* Plain numbers: the value as it is. */
+#define WIRE_PLAIN_KIND(K, T, put, get)                                                                      \
+    static inline void w_##K(writer *w, const T *v)                                                          \
+    {                                                                                                        \
+        put(w, *v);                                                                                          \
+    }                                                                                                        \
+    static inline bool r_##K(reader *r, T *v)                                                                \
+    {                                                                                                        \
+        return get(r, v);                                                                                    \
+    }
+static inline void put_i16(writer *w, int16_t v)
+{
+    put_u16(w, (uint16_t)v);
+}
+static inline void put_i32(writer *w, int32_t v)
+{
+    put_u32(w, (uint32_t)v);
+}
+WIRE_PLAIN_KIND(U8, uint8_t, put_u8, get_u8)
+WIRE_PLAIN_KIND(U16, uint16_t, put_u16, get_u16)
+WIRE_PLAIN_KIND(U32, uint32_t, put_u32, get_u32)
+WIRE_PLAIN_KIND(U64, uint64_t, put_u64, get_u64)
+WIRE_PLAIN_KIND(I16, int16_t, put_i16, get_i16)
+WIRE_PLAIN_KIND(I32, int32_t, put_i32, get_i32)
+WIRE_PLAIN_KIND(BOOL, bool, put_bool, get_bool)
+#undef WIRE_PLAIN_KIND
+
+static inline void w_RANGE8(writer *w, const uint8_t *v, unsigned lo, unsigned hi)
+{
+    assert(*v >= lo && *v <= hi);
+    (void)lo, (void)hi; /* only checked */
+    put_u8(w, *v);
+}
+static inline bool r_RANGE8(reader *r, uint8_t *v, unsigned lo, unsigned hi)
+{
+    return get_u8(r, v) && *v >= lo && *v <= hi;
+}
+/* A slot, or 0xFF: WIRE_SLOT_NONE (no winner), WIRE_SLOT_WATCHER. */
+static inline void w_SLOT_OR_NONE(writer *w, const uint8_t *v)
+{
+    assert(*v < 2 || *v == 0xFF);
+    put_u8(w, *v);
+}
+static inline bool r_SLOT_OR_NONE(reader *r, uint8_t *v)
+{
+    return get_u8(r, v) && (*v < 2 || *v == 0xFF);
+}
+static inline void w_PORT(writer *w, const uint16_t *v)
+{
+    assert(*v != 0);
+    put_u16(w, *v);
+}
+static inline bool r_PORT(reader *r, uint16_t *v)
+{
+    return get_u16(r, v) && *v != 0;
+}
+/* A match id: lo..INT64_MAX (0 where it means "none"). */
+static inline void w_ID(writer *w, const uint64_t *v, uint64_t lo)
+{
+    assert(*v >= lo && *v <= INT64_MAX);
+    (void)lo; /* only checked */
+    put_u64(w, *v);
+}
+static inline bool r_ID(reader *r, uint64_t *v, uint64_t lo)
+{
+    return get_u64(r, v) && *v >= lo && *v <= INT64_MAX;
+}
+static inline void w_CODE(writer *w, const char (*code)[WIRE_ROOM_CODE_LEN + 1])
+{
+    put_code(w, *code);
+}
+static inline bool r_CODE(reader *r, char (*code)[WIRE_ROOM_CODE_LEN + 1])
+{
+    return get_code(r, *code);
+}
+static inline void w_TEXT(writer *w, const char (*text)[WIRE_TEXT_MAX + 1])
+{
+    put_str8(w, *text, WIRE_TEXT_MAX);
+}
+static inline bool r_TEXT(reader *r, char (*text)[WIRE_TEXT_MAX + 1])
+{
+    return get_str8(r, *text, 0, WIRE_TEXT_MAX);
+}
+static inline void w_NAME(writer *w, const char (*name)[WIRE_NAME_MAX + 1])
+{
+    assert(txt_name_ok(*name, strlen(*name)));
+    put_str8(w, *name, WIRE_NAME_MAX);
+}
+static inline bool r_NAME(reader *r, char (*name)[WIRE_NAME_MAX + 1])
+{
+    return get_name(r, *name);
+}
+static inline void w_MOVE(writer *w, const pz_move *mv)
+{
+    put_move(w, *mv);
+}
+static inline bool r_MOVE(reader *r, pz_move *mv)
+{
+    return get_move(r, mv);
+}
+static inline void w_TOKEN(writer *w, const match_token_t *t)
+{
+    put_bytes(w, t->b, MATCH_TOKEN_BYTES);
+}
+static inline bool r_TOKEN(reader *r, match_token_t *t)
+{
+    return get_token(r, t);
+}
+static inline void w_PARAMS(writer *w, const pz_params *p)
+{
+    assert(p->kind >= 0 && p->kind < PZ_KIND_COUNT && p->diff >= 0 && p->diff < PZ_DIFF_COUNT);
+    assert(p->w >= 0 && p->h >= 0 && p->w <= 0xFFFF && p->h <= 0xFFFF);
+    put_u8(w, (unsigned)p->kind);
+    put_u16(w, (unsigned)p->w);
+    put_u16(w, (unsigned)p->h);
+    put_u8(w, (unsigned)p->diff);
+}
+static inline bool r_PARAMS(reader *r, pz_params *p)
+{
+    return get_params(r, p);
+}
+/* Any struct with game_id and game_id_len. */
+#define w_GAME_ID(w, s) put_game_id(w, (s)->game_id, (s)->game_id_len)
+#define r_GAME_ID(r, s) get_game_id(r, &(s)->game_id, &(s)->game_id_len)
+
+/* The parts with a layout of their own (wire.c, wire_rec.c). */
+void w_HELLO(writer *w, const struct wire_hello *h);
+bool r_HELLO(reader *r, struct wire_hello *h);
+void w_CREATE(writer *w, const wire_create *c);
+bool r_CREATE(reader *r, wire_create *c);
+void w_PLAYER(writer *w, const wire_player *p);
+bool r_PLAYER(reader *r, wire_player *p);
+void w_DESC_BYTES(writer *w, const wire_desc_chunk *d);
+bool r_DESC_BYTES(reader *r, wire_desc_chunk *d);
+void w_ROOMS(writer *w, const wire_room_list *l);
+bool r_ROOMS(reader *r, wire_room_list *l);
+void w_LOG_MOVES(writer *w, const struct wire_move_log *l);
+bool r_LOG_MOVES(reader *r, struct wire_move_log *l);
+void w_REPLAY_BYTES(writer *w, const wire_replay_chunk *c);
+bool r_REPLAY_BYTES(reader *r, wire_replay_chunk *c);
+void w_RECENT_ENTRIES(writer *w, const wire_recent_list *l);
+bool r_RECENT_ENTRIES(reader *r, wire_recent_list *l);
+void w_BEST_GAME_ID(writer *w, const wire_best_req *b);
+bool r_BEST_GAME_ID(reader *r, wire_best_req *b);
+void w_BEST_ENTRIES(writer *w, const wire_best_list *l);
+bool r_BEST_ENTRIES(reader *r, wire_best_list *l);
 
 #endif

@@ -238,7 +238,7 @@ static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
         sv->st.moves_accepted++;
         sv->st.kind_accepted[room_kind(room)]++;
         /* Hot path: every field of ACK and PROGRESS is set below, so the
-         * 1.6 KiB message union is not cleared first. */
+         * 2.4 KiB message union is not cleared first. */
         m->type = WIRE_ACK;
         m->ack.seq = ev->seq;
         m->ack.moves = ev->moves;

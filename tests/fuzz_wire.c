@@ -1,9 +1,12 @@
 /* fuzz_wire.c: libFuzzer target for the wire decoders (clang only; not part of ctest).
  *
- * Build and run (from the repository root):
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Icommon \
- *       tests/fuzz_wire.c common/wire.c common/wire_rec.c common/rng.c -o /tmp/fuzz_wire
- *   /tmp/fuzz_wire -max_total_time=60 -max_len=1024
+ * Build and run (docs/reliability.md; tools/test does this for 5 s):
+ *   cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DMR_FUZZ=ON -DMR_TESTS=OFF -DMR_CLIENT=OFF \
+ *       "-DCMAKE_C_FLAGS=-fsanitize=fuzzer-no-link,address,undefined"
+ *   cmake --build build-fuzz --target fuzz_wire
+ *   build-fuzz/tests/fuzz/fuzz_wire -dict=build-fuzz/tests/fuzz/fuzz_wire.dict -max_total_time=60
+ * -max_len=1024 The dictionary (every type byte, a valid value of every field kind) is made from
+ * common/wire_msgs.h by tests/fuzz/wire_dict.c.
  *
  * Every input goes through every decoder. Whatever decodes must encode
  * again to exactly the same bytes (the format has one encoding per

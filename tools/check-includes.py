@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""tools/check-includes.py: fails on a loop of includes or calls between the modules of a source folder.
+
+A module is a file stem with its underscore-suffixed files: maze.c maze.h
+maze_carve.c maze_impl.h are the module "maze", so a header and its
+implementation (and a module's private files) never count as a loop. An
+edge A -> B is a quoted #include of one of B's headers in one of A's files;
+with --objects DIR, also a call: an object of A that needs a function an
+object of B defines (nm; the kind registry's references to each kind's
+const table are data, not calls). Any cycle in that graph is printed and the exit
+status is 1.
+
+usage: check-includes.py [--objects BUILD_OBJ_DIR] [FOLDER ...]   (default: common)
+       check-includes.py --selftest
+"""
+import os
+import re
+import subprocess
+import sys
+
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def module_of(name):
+    stem = os.path.basename(name).split('.')[0]
+    return stem.split('_')[0]
+
+
+def include_edges(folder):
+    edges = {}
+    files = [f for f in os.listdir(folder) if f.endswith(('.c', '.h'))]
+    for f in files:
+        with open(os.path.join(folder, f), encoding='utf-8', errors='replace') as fh:
+            text = fh.read()
+        a = module_of(f)
+        edges.setdefault(a, {})
+        for inc in INCLUDE.findall(text):
+            if os.path.basename(inc) in files:
+                b = module_of(inc)
+                if a != b:
+                    edges[a].setdefault(b, '%s includes %s' % (f, inc))
+    return edges
+
+
+def call_edges(objdir, edges):
+    defined, needed = {}, {}
+    for root, _, names in os.walk(objdir):
+        for n in names:
+            if not n.endswith('.o'):
+                continue
+            mod = module_of(n[:-2])  # foo.c.o
+            out = subprocess.run(['nm', '-P', os.path.join(root, n)], capture_output=True,
+                                 text=True, check=True).stdout
+            for line in out.splitlines():
+                parts = line.split()
+                if len(parts) < 2:
+                    continue
+                sym, kind = parts[0], parts[1]
+                if kind == 'U':
+                    needed.setdefault(mod, {}).setdefault(sym, n)
+                elif kind in 'Tt':  # functions: a call, not the registry's data tables
+                    defined[sym] = (mod, n)
+    for a, syms in needed.items():
+        for sym, obj in syms.items():
+            if sym in defined and defined[sym][0] != a and a in edges:
+                b, bobj = defined[sym]
+                edges[a].setdefault(b, '%s calls %s in %s' % (obj[:-2], sym, bobj[:-2]))
+
+
+def cycles(edges):
+    """Every elementary cycle once (smallest module first); the graphs are small."""
+    found = []
+    nodes = sorted(edges)
+    for start in nodes:
+        stack = [(start, [start])]
+        while stack:
+            node, path = stack.pop()
+            for nxt in sorted(edges.get(node, {})):
+                if nxt == start:
+                    found.append(path + [start])
+                elif nxt > start and nxt not in path:
+                    stack.append((nxt, path + [nxt]))
+    return found
+
+
+def selftest():
+    """The check finds a made-up loop (a.c -> b.h, b.c -> a.h) and passes its pair-only twin."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        files = {'a.h': '', 'a.c': '#include "a.h"\n#include "b.h"\n', 'a_impl.h': '#include "a.h"\n',
+                 'b.h': '', 'b.c': '#include "b.h"\n'}
+        for name, text in files.items():
+            with open(os.path.join(d, name), 'w') as fh:
+                fh.write(text)
+        if cycles(include_edges(d)):
+            print('selftest: a loop found where there is none')
+            return 1
+        with open(os.path.join(d, 'b.c'), 'a') as fh:
+            fh.write('#include "a.h"\n')
+        if cycles(include_edges(d)) != [['a', 'b', 'a']]:
+            print('selftest: the loop a -> b -> a was not found')
+            return 1
+    return 0
+
+
+def main(argv):
+    if argv == ['--selftest']:
+        return selftest()
+    objdir = None
+    if len(argv) >= 2 and argv[0] == '--objects':
+        objdir, argv = argv[1], argv[2:]
+    folders = argv or ['common']
+    bad = 0
+    for folder in folders:
+        edges = include_edges(folder)
+        if objdir:
+            call_edges(objdir, edges)
+        for cyc in cycles(edges):
+            bad += 1
+            print('%s: loop between modules: %s' % (folder, ' -> '.join(cyc)))
+            for a, b in zip(cyc, cyc[1:]):
+                print('    %s' % edges[a][b])
+        print('%s: %d modules, %d edges, %s' % (folder, len(edges), sum(len(v) for v in edges.values()),
+                                                'no loop' if not bad else 'LOOPS'))
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
