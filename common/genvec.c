@@ -119,9 +119,26 @@ char *genvec_puzzle_line(const char *seeded_id, char *err, size_t errlen)
         snprintf(err, errlen, "a vector needs a seeded game ID");
         return NULL;
     }
-    pz_puzzle *pz = pz_from_id(seeded_id, err, errlen);
-    if (!pz)
+    /* ice and sum also give their effort counts: the readings of the effort
+     * bounds are part of the spec, though no allowed ID comes near them. */
+    const char *why = NULL, *count_name = NULL;
+    long count = 0;
+    pz_puzzle *pz;
+    if (id.params.kind == PZ_ICE) {
+        pz = ice_generate_counted(&id.params, id.seed, &why, &count);
+        count_name = "work";
+    } else if (id.params.kind == PZ_SUM) {
+        int draws = 0;
+        pz = sum_generate_counted(&id.params, id.seed, &why, &draws);
+        count = draws;
+        count_name = "draws";
+    } else {
+        pz = pz_kind_by_id(id.params.kind)->generate(&id.params, id.seed, &why);
+    }
+    if (!pz) {
+        snprintf(err, errlen, "%s", why ? why : "could not build the puzzle");
         return NULL;
+    }
     char *desc = pz_kind_of(pz)->encode_desc(pz);
     size_t dlen = strlen(desc);
     uint64_t stream = pz_stream_seed(&id.params, id.seed);
@@ -136,6 +153,8 @@ char *genvec_puzzle_line(const char *seeded_id, char *err, size_t errlen)
                      "%s stream=%016" PRIx64 " first=%016" PRIx64 ",%016" PRIx64 ",%016" PRIx64
                      " len=%zu fnv=%016" PRIx64,
                      seeded_id, stream, o[0], o[1], o[2], dlen, mr_hash64(desc, dlen));
+    if (count_name)
+        k += snprintf(line + k, cap - (size_t)k, " %s=%ld", count_name, count);
     if (dlen <= GENVEC_DESC_SHOWN)
         snprintf(line + k, cap - (size_t)k, " desc=%s", desc);
     free(desc);
