@@ -14,7 +14,7 @@
 #include "util.h"
 
 /* Four kinds x three difficulties x three seeds at each kind's default
- * size, plus a few other sizes. */
+ * size, plus a few other sizes and the vectors that decide readings. */
 const char *const genvec_ids[] = {
     "sum:5x4:easy#1",
     "sum:5x4:easy#2",
@@ -64,6 +64,20 @@ const char *const genvec_ids[] = {
     "pipes:10x8:hard#18446744073709551615",
     "pipes:22x22:hard#4",
     "pipes:40x40:hard#5",
+    /* Each decides a reading of the text that an implementer took the
+     * other way (issue 25; tests/genspec/readings.py). */
+    "maze:21x15:hard#24",
+    "maze:250x250:medium#521",
+    "pipes:6x4:medium#126",
+    "pipes:10x8:hard#125",
+    "sum:5x5:easy#43",
+    "ice:25x20:medium#10",
+    /* Left-out size and difficulty: the kind's default size, medium. */
+    "sum#7",
+    "maze#7",
+    "ice#7",
+    "pipes#7",
+    "pipes:8x6#3",
     NULL,
 };
 
