@@ -71,6 +71,7 @@ const char *const genvec_ids[] = {
     "pipes:6x4:medium#126",
     "pipes:10x8:hard#125",
     "sum:5x5:easy#43",
+    "sum:3x4:medium#2910259",
     "ice:25x20:medium#10",
     /* Left-out size and difficulty: the kind's default size, medium. */
     "sum#7",

@@ -34,6 +34,8 @@ READINGS = [
      "effort: a board counts all w * h cells"),
     ("sum-drop-free", "sum:5x4:hard#1",
      "a dropped walk (boxed in, or a staircase) does not use up one of the 2000 draws"),
+    ("sum-drop-free", "sum:3x4:medium#2910259",
+     "a dropped walk (boxed in, or a staircase) does not use up one of the 2000 draws"),
     ("sum-list-cap", "sum:5x5:easy#43",
      "the path list has a fixed size (%d) and generation fails beyond it" % reimpl.SUM_LIST_CAP),
     ("default-easy", "maze#7",
