@@ -68,6 +68,7 @@ const char *const genvec_ids[] = {
      * other way (issue 25; tests/genspec/readings.py). */
     "maze:21x15:hard#24",
     "maze:250x250:medium#521",
+    "maze:300x300:medium#167941",
     "pipes:6x4:medium#126",
     "pipes:10x8:hard#125",
     "sum:5x5:easy#43",

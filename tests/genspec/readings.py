@@ -20,6 +20,8 @@ READINGS = [
      "steering: a branch's cells searched depth-first, the up child first"),
     ("maze-cap-moves", "maze:250x250:medium#521",
      "steering: the 256 counts the branches moved, not the list entries looked at"),
+    ("maze-cap-attempts", "maze:300x300:medium#167941",
+     "steering: the 256 counts the entries that reach attach, not those skipped for jumping the band"),
     ("pipes-pull-always", "pipes:6x4:easy#3",
      "walk: below(100) drawn even when no side leads towards the end"),
     ("pipes-par0-drop", "pipes:6x4:medium#126",

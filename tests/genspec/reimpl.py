@@ -243,15 +243,17 @@ def maze_steer(w, h, openings, parent, want):
             break
         cur = step(w, cur, nxt)
     branches.sort(key=lambda b: (-b[1], b[0]))
-    counted = 0  # list entries looked at (the cap's count), or moves in the other reading
+    counted = 0  # list entries looked at (the cap's count), or attempts or moves in the other readings
     for root, size in branches:
-        if "maze-cap-moves" not in WRONG:
+        if "maze-cap-attempts" not in WRONG and "maze-cap-moves" not in WRONG:
             counted += 1
         if counted > 256 or band_of(wasted, dead) == want:
             break
         new = wasted + size if up else wasted - size
         if (band_of(new, dead) > want) if up else (band_of(new, dead) < want):
             continue
+        if "maze-cap-attempts" in WRONG:
+            counted += 1
         found, stack = None, [root]
         while stack and not found:
             c = stack.pop(0) if "maze-attach-bfs" in WRONG else stack.pop()
