@@ -14,7 +14,7 @@
 #include "util.h"
 
 /* Four kinds x three difficulties x three seeds at each kind's default
- * size, plus a few other sizes. */
+ * size, plus a few other sizes and the vectors that decide readings. */
 const char *const genvec_ids[] = {
     "sum:5x4:easy#1",
     "sum:5x4:easy#2",
@@ -64,6 +64,22 @@ const char *const genvec_ids[] = {
     "pipes:10x8:hard#18446744073709551615",
     "pipes:22x22:hard#4",
     "pipes:40x40:hard#5",
+    /* Each decides a reading of the text that an implementer took the
+     * other way (issue 25; tests/genspec/readings.py). */
+    "maze:21x15:hard#24",
+    "maze:250x250:medium#521",
+    "maze:300x300:medium#167941",
+    "pipes:6x4:medium#126",
+    "pipes:10x8:hard#125",
+    "sum:5x5:easy#43",
+    "sum:3x4:medium#2910259",
+    "ice:25x20:medium#10",
+    /* Left-out size and difficulty: the kind's default size, medium. */
+    "sum#7",
+    "maze#7",
+    "ice#7",
+    "pipes#7",
+    "pipes:8x6#3",
     NULL,
 };
 
@@ -119,9 +135,26 @@ char *genvec_puzzle_line(const char *seeded_id, char *err, size_t errlen)
         snprintf(err, errlen, "a vector needs a seeded game ID");
         return NULL;
     }
-    pz_puzzle *pz = pz_from_id(seeded_id, err, errlen);
-    if (!pz)
+    /* ice and sum also give their effort counts: the readings of the effort
+     * bounds are part of the spec, though no allowed ID comes near them. */
+    const char *why = NULL, *count_name = NULL;
+    long count = 0;
+    pz_puzzle *pz;
+    if (id.params.kind == PZ_ICE) {
+        pz = ice_generate_counted(&id.params, id.seed, &why, &count);
+        count_name = "work";
+    } else if (id.params.kind == PZ_SUM) {
+        int draws = 0;
+        pz = sum_generate_counted(&id.params, id.seed, &why, &draws);
+        count = draws;
+        count_name = "draws";
+    } else {
+        pz = pz_kind_by_id(id.params.kind)->generate(&id.params, id.seed, &why);
+    }
+    if (!pz) {
+        snprintf(err, errlen, "%s", why ? why : "could not build the puzzle");
         return NULL;
+    }
     char *desc = pz_kind_of(pz)->encode_desc(pz);
     size_t dlen = strlen(desc);
     uint64_t stream = pz_stream_seed(&id.params, id.seed);
@@ -136,6 +169,8 @@ char *genvec_puzzle_line(const char *seeded_id, char *err, size_t errlen)
                      "%s stream=%016" PRIx64 " first=%016" PRIx64 ",%016" PRIx64 ",%016" PRIx64
                      " len=%zu fnv=%016" PRIx64,
                      seeded_id, stream, o[0], o[1], o[2], dlen, mr_hash64(desc, dlen));
+    if (count_name)
+        k += snprintf(line + k, cap - (size_t)k, " %s=%ld", count_name, count);
     if (dlen <= GENVEC_DESC_SHOWN)
         snprintf(line + k, cap - (size_t)k, " desc=%s", desc);
     free(desc);

@@ -19,7 +19,8 @@ int genvec_rng_line(uint64_t seed, char *out, size_t len);
 
 /* One puzzle vector line for a seeded game ID: the ID, its stream seed, the
  * stream's first three rng_u64 outputs, the description's length and
- * FNV-1a-64, and the description itself when it is at most
+ * FNV-1a-64, for ice the work units and for sum the draws the generator
+ * used, and the description itself when it is at most
  * GENVEC_DESC_SHOWN bytes. malloc'd; NULL with a message in err if the ID
  * does not parse or generate. */
 #define GENVEC_DESC_SHOWN 64

@@ -207,6 +207,13 @@ uint64_t ice_stream_seed(const pz_params *p, uint64_t seed)
 
 pz_puzzle *ice_generate(const pz_params *p, uint64_t seed, const char **err)
 {
+    return ice_generate_counted(p, seed, err, NULL);
+}
+
+pz_puzzle *ice_generate_counted(const pz_params *p, uint64_t seed, const char **err, long *work)
+{
+    if (work)
+        *work = 0;
     /* Checked here too: this library links without the registry. */
     const char *why = NULL;
     if (!p || p->kind != PZ_ICE)
@@ -275,6 +282,8 @@ pz_puzzle *ice_generate(const pz_params *p, uint64_t seed, const char **err)
         }
     }
     free(block);
+    if (work)
+        *work = ws.work;
     if (!done) {
         free(pz);
         if (err)

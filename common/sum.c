@@ -272,13 +272,14 @@ static int cut_band(const sum_board *b, const sum_sets *f, const double *routes,
  * walk[0 .. len) with lo <= len <= hi is a puzzle whose band the sets from
  * Start give at once, and one of the cuts in the requested band is drawn.
  * Only a draw with no such cut is redrawn. */
-static bool generate_big(pz_puzzle *pz, rng_t *r, int want)
+static bool generate_big(pz_puzzle *pz, rng_t *r, int want, int *draws)
 {
     int lo, hi;
     walk_range(pz->b.n, &lo, &hi);
     uint8_t walk[MAX_CELLS];
     double routes[MAX_CELLS * (SUM_BIG_EXACT + 1)];
     for (int d = 0; d < MAX_DRAWS; d++) {
+        *draws = d + 1;
         if (!random_walk(pz, r, hi, walk))
             continue;
         for (int i = 0; i < pz->b.n; i++)
@@ -314,8 +315,12 @@ static bool generate_big(pz_puzzle *pz, rng_t *r, int want)
     return false;
 }
 
-static pz_puzzle *generate(const pz_params *p, uint64_t seed, const char **err)
+pz_puzzle *sum_generate_counted(const pz_params *p, uint64_t seed, const char **err, int *draws)
 {
+    int unused;
+    if (!draws)
+        draws = &unused;
+    *draws = 0;
     const char *why = check_params(p);
     if (why) {
         *err = why;
@@ -327,7 +332,7 @@ static pz_puzzle *generate(const pz_params *p, uint64_t seed, const char **err)
     pz->params = *p;
     sum_board_init(&pz->b, p->w, p->h);
     if (big_board(&pz->b)) {
-        if (generate_big(pz, &r, p->diff))
+        if (generate_big(pz, &r, p->diff, draws))
             return pz;
         free(pz);
         *err = "could not generate a sum puzzle of this difficulty at this size (try a larger board)";
@@ -340,6 +345,7 @@ static pz_puzzle *generate(const pz_params *p, uint64_t seed, const char **err)
     sum_paths ps;
     memset(&ps, 0, sizeof ps);
     for (int d = 0; d < MAX_DRAWS; d++) {
+        *draws = d + 1; /* a draw that only drops its walk counts too */
         if (redraws == VALUE_DRAWS) {
             len = rng_range(&r, lo, hi);
             if (!random_walk(pz, &r, len, walk))
@@ -370,6 +376,11 @@ static pz_puzzle *generate(const pz_params *p, uint64_t seed, const char **err)
     free(pz);
     *err = "could not generate a sum puzzle of this difficulty at this size (try a larger board)";
     return NULL;
+}
+
+static pz_puzzle *generate(const pz_params *p, uint64_t seed, const char **err)
+{
+    return sum_generate_counted(p, seed, err, NULL);
 }
 
 static void free_puzzle(pz_puzzle *pz)

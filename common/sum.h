@@ -18,6 +18,11 @@ int sum_running(const pz_state *st); /* sum of the values on the path */
 /* The seed of the generator's stream for a seeded ID (docs/generation.md). */
 uint64_t sum_stream_seed(const pz_params *p, uint64_t seed);
 
+/* The kind's generate, also giving the draws it used (dropped walks
+ * included; docs/generation.md), success or not: the test vectors record
+ * them. */
+pz_puzzle *sum_generate_counted(const pz_params *p, uint64_t seed, const char **err, int *draws);
+
 /* Most cells on a sum board (10x10; docs/kinds/sum.md). */
 #define SUM_MAX_CELLS 100
 #define SUM_MAX_CELLS_TEXT "100"
