@@ -1,4 +1,4 @@
-/* history_db.c: cl_history's storage on the match store (server/store, st.h):
+/* history_db.c: cl_history's storage on the match store (store/, st.h):
  * the same schema and queries the server uses, in the game's own file. */
 #include "history_db.h"
 
