@@ -178,6 +178,11 @@ struct cl_app {
         int page_no;
         int64_t before[CL_HIST_PAGES]; /* by page number: the id the page starts before */
         cl_hist_page *page;            /* NULL until the first answer */
+        /* The best-times view (shown instead of the races when bests). */
+        bool bests;
+        int best_page;
+        uint32_t table_ticket;
+        cl_hist_table *table; /* NULL until the first answer */
     } hist;
 };
 

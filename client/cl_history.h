@@ -75,6 +75,33 @@ typedef struct cl_hist_bests {
     uint64_t personal_ms;
 } cl_hist_bests;
 
+/* The best-times view: one row per puzzle kind and size (the grouping of
+ * the personal best, st_personal_best), each with the fastest solves by
+ * you, by anyone who is a person, and by the computer, kept apart. A time
+ * of 0 means none. */
+typedef struct cl_hist_best_row {
+    int kind, w, h;
+    int races;    /* races on this kind and size, unfinished ones included */
+    int unsolved; /* of them, races nobody solved (unfinished, forfeits) */
+    uint64_t you_ms;
+    uint64_t person_ms;
+    char person[32]; /* who set person_ms */
+    uint64_t bot_ms;
+} cl_hist_best_row;
+
+enum { CL_HIST_TABLE_MAX = 200 };
+
+typedef struct cl_hist_table {
+    bool ok;
+    int n;
+    bool more; /* more kinds and sizes than CL_HIST_TABLE_MAX: the rest are left out */
+    cl_hist_best_row e[CL_HIST_TABLE_MAX]; /* by kind, then size */
+} cl_hist_table;
+
+/* Adds race r to table t (the rows stay in order); name is "you". Races go
+ * in newest first, so a tie goes to the older one. */
+void cl_hist_table_add(cl_hist_table *t, const cl_hist_race *r, const char *name);
+
 typedef struct cl_history cl_history;
 
 /* Starts the worker on the file at path (created if missing). Never NULL;
@@ -103,6 +130,9 @@ bool cl_history_page(cl_history *h, uint32_t ticket, cl_hist_page *out);
 /* Asks for the best times on game_id and for name on that kind and size. */
 uint32_t cl_history_ask_bests(cl_history *h, const char *game_id, const pz_params *p, const char *name);
 bool cl_history_bests(cl_history *h, uint32_t ticket, cl_hist_bests *out);
+/* Asks for the best-times table over the whole history, "you" being name. */
+uint32_t cl_history_ask_table(cl_history *h, const char *name);
+bool cl_history_table(cl_history *h, uint32_t ticket, cl_hist_table *out);
 /* Asks for one race with its move logs. The answer goes to out (the caller
  * then owns the logs); false until it is in. A race that is not there
  * answers true with out->id == 0. */

@@ -10,7 +10,7 @@
 #include "history_db.h"
 #include "util.h"
 
-enum job_type { J_ADD, J_PAGE, J_BESTS, J_RACE };
+enum job_type { J_ADD, J_PAGE, J_BESTS, J_RACE, J_TABLE };
 
 typedef struct job {
     int type;
@@ -20,8 +20,8 @@ typedef struct job {
     int count;
     char game_id[160]; /* J_BESTS */
     pz_params params;
-    char name[32];
-    int64_t id; /* J_RACE */
+    char name[32]; /* J_BESTS, J_TABLE */
+    int64_t id;    /* J_RACE */
     struct job *next;
 } job;
 
@@ -43,8 +43,9 @@ struct cl_history {
     bool read_only;
     bool sync;
     /* The latest answer of each kind and its ticket. */
-    uint32_t page_ticket, bests_ticket, race_ticket;
+    uint32_t page_ticket, bests_ticket, race_ticket, table_ticket;
     cl_hist_page *page;
+    cl_hist_table *table;
     cl_hist_bests bests;
     cl_hist_race race;
     /* Worker only: */
@@ -157,6 +158,19 @@ static void run(cl_history *h, job *j)
         pthread_mutex_unlock(&h->lock);
         break;
     }
+    case J_TABLE: {
+        cl_hist_table *t = mr_alloc(1, sizeof *t);
+        if (!h->failed) {
+            why = hdb_table(h->db, j->name, t, err, sizeof err);
+            t->ok = !why;
+        }
+        pthread_mutex_lock(&h->lock);
+        free(h->table);
+        h->table = t;
+        h->table_ticket = j->ticket;
+        pthread_mutex_unlock(&h->lock);
+        break;
+    }
     default:
         break;
     }
@@ -249,6 +263,7 @@ void cl_history_destroy(cl_history *h)
         free(j);
     }
     free(h->page);
+    free(h->table);
     cl_hist_race_free(&h->race);
     pthread_cond_destroy(&h->idle);
     pthread_cond_destroy(&h->wake);
@@ -371,6 +386,28 @@ bool cl_history_bests(cl_history *h, uint32_t ticket, cl_hist_bests *out)
     bool in = h->bests_ticket == ticket;
     if (in)
         *out = h->bests;
+    pthread_mutex_unlock(&h->lock);
+    return in;
+}
+
+uint32_t cl_history_ask_table(cl_history *h, const char *name)
+{
+    if (!h)
+        return 0;
+    job *j = mr_alloc(1, sizeof *j);
+    j->type = J_TABLE;
+    snprintf(j->name, sizeof j->name, "%s", name ? name : "");
+    return enqueue(h, j);
+}
+
+bool cl_history_table(cl_history *h, uint32_t ticket, cl_hist_table *out)
+{
+    if (!h || !ticket)
+        return false;
+    pthread_mutex_lock(&h->lock);
+    bool in = h->table_ticket == ticket && h->table;
+    if (in)
+        *out = *h->table;
     pthread_mutex_unlock(&h->lock);
     return in;
 }

@@ -1,4 +1,4 @@
-/* history_db.c: cl_history's storage on the match store (server/store, st.h):
+/* history_db.c: cl_history's storage on the match store (store/, st.h):
  * the same schema and queries the server uses, in the game's own file. */
 #include "history_db.h"
 
@@ -230,6 +230,31 @@ const char *hdb_bests(hdb *d, const char *game_id, const pz_params *p, const cha
         return err;
     }
     return NULL;
+}
+
+const char *hdb_table(hdb *d, const char *name, cl_hist_table *out, char *err, size_t errlen)
+{
+    /* Every race, newest first, a page at a time (the worker's time, never a frame's). */
+    int64_t before = 0;
+    for (;;) {
+        st_match *ms = NULL;
+        int n = 0;
+        const char *why = st_recent(d->s, before, ST_PAGE_MAX, &ms, &n);
+        if (why) {
+            snprintf(err, errlen, "cannot read best times: %s", why);
+            return err;
+        }
+        for (int i = 0; i < n; i++) {
+            cl_hist_race r;
+            from_st(&ms[i], &r);
+            cl_hist_table_add(out, &r, name);
+            cl_hist_race_free(&r);
+        }
+        before = n ? ms[n - 1].id : 0;
+        st_matches_free(ms, n);
+        if (n < ST_PAGE_MAX)
+            return NULL;
+    }
 }
 
 const char *hdb_race(hdb *d, int64_t id, cl_hist_race *out, char *err, size_t errlen)

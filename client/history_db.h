@@ -20,6 +20,8 @@ const char *hdb_add(hdb *d, const cl_hist_race *r, char *err, size_t errlen);
 const char *hdb_page(hdb *d, int64_t before_id, int count, cl_hist_page *out, char *err, size_t errlen);
 const char *hdb_bests(hdb *d, const char *game_id, const pz_params *p, const char *name, cl_hist_bests *out,
                       char *err, size_t errlen);
+/* The best-times table over every race in the history ("you" is name). */
+const char *hdb_table(hdb *d, const char *name, cl_hist_table *out, char *err, size_t errlen);
 /* out->id stays 0 when there is no such race. */
 const char *hdb_race(hdb *d, int64_t id, cl_hist_race *out, char *err, size_t errlen);
 

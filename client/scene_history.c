@@ -1,5 +1,6 @@
 /* scene_history.c: the History screen: this player's races, newest first,
- * a page at a time; any of them opens as a replay. */
+ * a page at a time (any of them opens as a replay), and the best-times view:
+ * the fastest solves on each kind and size, the computer's kept apart. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,27 +9,41 @@
 #include "cl_app.h"
 #include "cl_draw.h"
 
-enum { ROWS = 10, H_ROW = 1, H_NEWER = 100, H_OLDER, H_BACK };
+enum { ROWS = 10, H_ROW = 1, H_NEWER = 100, H_OLDER, H_VIEW, H_BACK };
 
 static void ask(cl_app *a)
 {
     a->hist.ticket = cl_history_ask_page(a->history, a->hist.before[a->hist.page_no], ROWS);
 }
 
-/* Rows for the races on the page, then the buttons. */
+/* Rows for the races on the page (none in the best-times view: its rows
+ * only show), then the buttons. */
 static void build(cl_app *a)
 {
     int sel = a->form.n ? a->form.items[a->form.sel].id : H_ROW;
-    /* The first rows to show take the selection from the buttons. */
-    if (a->form.n == 0 || a->form.items[0].id >= H_NEWER)
+    /* The first rows to show take the selection from the buttons; the
+     * best-times view keeps it on its buttons. */
+    if (a->hist.bests) {
+        if (sel < H_NEWER)
+            sel = H_VIEW;
+    } else if (a->form.n == 0 || a->form.items[0].id >= H_NEWER) {
         sel = H_ROW;
+    }
     cl_form_clear(&a->form);
-    const cl_hist_page *p = a->hist.page;
+    const cl_hist_page *p = a->hist.bests ? NULL : a->hist.page;
     for (int i = 0; p && i < p->n; i++)
         cl_form_add(&a->form, CL_ITEM_BUTTON, H_ROW + i, "");
-    cl_form_add(&a->form, CL_ITEM_BUTTON, H_NEWER, "Newer")->disabled = a->hist.page_no == 0;
-    cl_form_add(&a->form, CL_ITEM_BUTTON, H_OLDER, "Older")->disabled =
-        !p || !p->more || a->hist.page_no + 1 >= CL_HIST_PAGES;
+    if (a->hist.bests) {
+        const cl_hist_table *t = a->hist.table;
+        cl_form_add(&a->form, CL_ITEM_BUTTON, H_NEWER, "Previous")->disabled = a->hist.best_page == 0;
+        cl_form_add(&a->form, CL_ITEM_BUTTON, H_OLDER, "Next")->disabled =
+            !t || (a->hist.best_page + 1) * ROWS >= t->n;
+    } else {
+        cl_form_add(&a->form, CL_ITEM_BUTTON, H_NEWER, "Newer")->disabled = a->hist.page_no == 0;
+        cl_form_add(&a->form, CL_ITEM_BUTTON, H_OLDER, "Older")->disabled =
+            !p || !p->more || a->hist.page_no + 1 >= CL_HIST_PAGES;
+    }
+    cl_form_add(&a->form, CL_ITEM_BUTTON, H_VIEW, a->hist.bests ? "Races" : "Best times");
     cl_form_add(&a->form, CL_ITEM_BUTTON, H_BACK, "Back");
     a->form.sel = a->form.n - 1;
     for (int i = 0; i < a->form.n; i++)
@@ -45,6 +60,11 @@ static void enter(cl_app *a)
     a->hist.race_ticket = 0;
     free(a->hist.page);
     a->hist.page = NULL;
+    a->hist.bests = false;
+    a->hist.best_page = 0;
+    a->hist.table_ticket = 0;
+    free(a->hist.table);
+    a->hist.table = NULL;
     cl_form_clear(&a->form);
     ask(a);
     build(a);
@@ -54,10 +74,33 @@ void cl_history_scene_free(cl_app *a)
 {
     free(a->hist.page);
     a->hist.page = NULL;
+    free(a->hist.table);
+    a->hist.table = NULL;
+}
+
+/* Between the races and the best times; the table is read afresh each
+ * time it is shown. */
+static void toggle(cl_app *a)
+{
+    a->hist.bests = !a->hist.bests;
+    if (a->hist.bests) {
+        a->hist.best_page = 0;
+        a->hist.table_ticket = cl_history_ask_table(a->history, a->settings.name);
+    }
+    build(a);
 }
 
 static void turn(cl_app *a, int d)
 {
+    if (a->hist.bests) {
+        const cl_hist_table *t = a->hist.table;
+        if (d < 0 && a->hist.best_page > 0)
+            a->hist.best_page--;
+        else if (d > 0 && t && (a->hist.best_page + 1) * ROWS < t->n)
+            a->hist.best_page++;
+        build(a);
+        return;
+    }
     const cl_hist_page *p = a->hist.page;
     if (d < 0 && a->hist.page_no > 0) {
         a->hist.page_no--;
@@ -77,9 +120,18 @@ static void event(cl_app *a, const SDL_Event *e)
         turn(a, d);
         return;
     }
+    if ((e->type == SDL_KEYDOWN && e->key.keysym.sym == SDLK_b) ||
+        (e->type == SDL_CONTROLLERBUTTONDOWN && e->cbutton.button == SDL_CONTROLLER_BUTTON_Y)) {
+        toggle(a);
+        return;
+    }
     cl_form_result r = cl_form_event(&a->form, e, a->mouse_scale);
     if (r.back || r.activated == H_BACK) {
         cl_app_set_scene(a, CL_SCENE_MENU);
+        return;
+    }
+    if (r.activated == H_VIEW) {
+        toggle(a);
         return;
     }
     if (r.activated == H_NEWER || r.activated == H_OLDER) {
@@ -88,12 +140,42 @@ static void event(cl_app *a, const SDL_Event *e)
     }
     const cl_hist_page *p = a->hist.page;
     int i = r.activated - H_ROW;
-    if (p && r.activated >= H_ROW && i < p->n && !a->hist.race_ticket)
+    if (p && !a->hist.bests && r.activated >= H_ROW && i < p->n && !a->hist.race_ticket)
         a->hist.race_ticket = cl_history_ask_race(a->history, p->e[i].id);
+}
+
+static void fmt_secs(char *buf, size_t len, uint64_t ms);
+
+/* The best-times table came in: keep it and say its rows (tests and terminals). */
+static void table_in(cl_app *a, const cl_hist_table *t)
+{
+    free(a->hist.table);
+    a->hist.table = malloc(sizeof *a->hist.table);
+    if (a->hist.table)
+        *a->hist.table = *t;
+    build(a);
+    printf("HISTORY_BESTS ok=%d rows=%d\n", t->ok, t->n);
+    for (int i = 0; i < t->n; i++) {
+        const cl_hist_best_row *e = &t->e[i];
+        const pz_kind *k = pz_kind_by_id(e->kind);
+        printf("HISTORY_BEST %s %dx%d races=%d unsolved=%d you=%llu person=%llu(%s) computer=%llu\n",
+               k ? k->name : "?", e->w, e->h, e->races, e->unsolved, (unsigned long long)e->you_ms,
+               (unsigned long long)e->person_ms, e->person[0] ? e->person : "-",
+               (unsigned long long)e->bot_ms);
+    }
+    fflush(stdout);
 }
 
 static void update(cl_app *a)
 {
+    if (a->hist.table_ticket) {
+        cl_hist_table *t = malloc(sizeof *t);
+        if (t && cl_history_table(a->history, a->hist.table_ticket, t)) {
+            a->hist.table_ticket = 0;
+            table_in(a, t);
+        }
+        free(t);
+    }
     cl_hist_page got;
     if (cl_history_page(a->history, a->hist.ticket, &got)) {
         a->hist.ticket = 0;
@@ -167,9 +249,99 @@ static void columns(const cl_app *a, const cl_hist_race *r, char cols[5][64])
         snprintf(cols[4], 64, "-");
 }
 
+/* A best time for the table, or a dash when there is none. */
+static void fmt_best(char *buf, size_t len, uint64_t ms)
+{
+    if (ms)
+        fmt_secs(buf, len, ms);
+    else
+        snprintf(buf, len, "-");
+}
+
+/* The columns of one row of the best-times view. */
+static void best_columns(const cl_hist_best_row *e, char cols[5][64])
+{
+    const pz_kind *k = pz_kind_by_id(e->kind);
+    snprintf(cols[0], 64, "%s %dx%d", k ? k->name : "?", e->w, e->h);
+    if (e->unsolved)
+        snprintf(cols[1], 64, "%d (%d unsolved)", e->races, e->unsolved);
+    else
+        snprintf(cols[1], 64, "%d", e->races);
+    fmt_best(cols[2], 64, e->you_ms);
+    if (e->person_ms) {
+        char secs[32];
+        fmt_secs(secs, sizeof secs, e->person_ms);
+        snprintf(cols[3], 64, "%s  %.20s", secs, e->person);
+    } else {
+        snprintf(cols[3], 64, "-");
+    }
+    fmt_best(cols[4], 64, e->bot_ms);
+}
+
+/* What stands where the table's rows would be when there are none: the
+ * history cannot be used, is being read, or is empty. NULL when there are rows. */
+static const char *empty_text(const cl_app *a, bool ok, bool in, int n)
+{
+    if (!a->history || (in && !ok))
+        return a->history ? "The history file cannot be used (see the message)" : "No history this run";
+    if (!in)
+        return "Reading...";
+    if (n > 0)
+        return NULL;
+    return a->hist.bests ? "No races yet: finish one and your best times show here"
+                         : "No races yet: finish one and it shows here";
+}
+
+/* The best-times view's rows (they show; nothing to open). */
+static void draw_bests(cl_app *a, SDL_Rect area)
+{
+    cl_text *t = a->text;
+    static const int at[5] = {2, 24, 52, 60, 98};
+    static const int align[5] = {CL_LEFT, CL_LEFT, CL_RIGHT, CL_LEFT, CL_RIGHT};
+    static const char *const head[5] = {"puzzle", "races", "your best", "best by a person",
+                                        "computer's best"};
+    cl_table_geo g;
+    cl_form_table_heads(t, a->out_w, area.y, 5, head, at, align, &g);
+    const cl_hist_table *tb = a->hist.table;
+    const char *none = empty_text(a, tb && tb->ok, tb != NULL, tb ? tb->n : 0);
+    if (none)
+        cl_text_draw(t, CL_FONT_BODY, none, a->out_w / 2, g.y + g.fh, cl_col_dim, CL_CENTER);
+    int y = g.y;
+    for (int i = a->hist.best_page * ROWS; tb && i < tb->n && i < (a->hist.best_page + 1) * ROWS; i++) {
+        const cl_hist_best_row *e = &tb->e[i];
+        cl_form_draw_row_panel(a->ren, (SDL_Rect){g.x, y, g.w, g.row}, false, g.fh / 4);
+        char cols[5][64];
+        best_columns(e, cols);
+        for (int c = 0; c < 5; c++) {
+            /* Your own best stands out; the computer's is set apart in grey. */
+            SDL_Color ink = c == 2 && e->you_ms ? cl_col_good : c == 4 || c == 1 ? cl_col_dim : cl_col_text;
+            cl_text_draw_mid(t, CL_FONT_BODY, cols[c], g.x + g.w * at[c] / 100, y + g.row / 2, ink, align[c]);
+        }
+        y += g.row + g.gap;
+    }
+    if (tb && tb->more)
+        cl_text_draw(t, CL_FONT_SMALL,
+                     "(more kinds and sizes than fit: those played only long ago are left out)", a->out_w / 2,
+                     g.y + ROWS * (g.row + g.gap) - g.gap, cl_col_dim, CL_CENTER);
+    cl_form_draw_button_row(&a->form, a->ren, t, H_NEWER, g.x, g.y + ROWS * (g.row + g.gap) + g.gap, g.w,
+                            g.row);
+    cl_text_draw(t, CL_FONT_SMALL,
+                 "Fastest solves on each kind and size; the computer's never count as a person's best  -  "
+                 "B or pad Y: races",
+                 a->out_w / 2, a->out_h - cl_text_height(t, CL_FONT_SMALL) * 2, cl_col_dim, CL_CENTER);
+}
+
 static void draw(cl_app *a)
 {
     char sub[96];
+    if (a->hist.bests) {
+        const cl_hist_table *tb = a->hist.table;
+        int pages = tb && tb->n > ROWS ? (tb->n + ROWS - 1) / ROWS : 1;
+        snprintf(sub, sizeof sub, "Best times by puzzle kind and size  -  page %d of %d",
+                 a->hist.best_page + 1, pages);
+        draw_bests(a, cl_app_title(a, "History", sub));
+        return;
+    }
     snprintf(sub, sizeof sub, "Your races, newest first  -  page %d", a->hist.page_no + 1);
     SDL_Rect area = cl_app_title(a, "History", sub);
     cl_text *t = a->text;
@@ -182,16 +354,9 @@ static void draw(cl_app *a)
     int fh = g.fh, row = g.row, gap = g.gap, w = g.w, x = g.x, y = g.y;
     const cl_hist_page *p = a->hist.page;
     int rows_top = y;
-    if (!a->history || (p && !p->ok)) {
-        cl_text_draw(t, CL_FONT_BODY,
-                     a->history ? "The history file cannot be used (see the message)" : "No history this run",
-                     a->out_w / 2, y + fh, cl_col_dim, CL_CENTER);
-    } else if (!p) {
-        cl_text_draw(t, CL_FONT_BODY, "Reading...", a->out_w / 2, y + fh, cl_col_dim, CL_CENTER);
-    } else if (p->n == 0) {
-        cl_text_draw(t, CL_FONT_BODY, "No races yet: finish one and it shows here", a->out_w / 2, y + fh,
-                     cl_col_dim, CL_CENTER);
-    }
+    const char *none = empty_text(a, p && p->ok, p != NULL, p ? p->n : 0);
+    if (none)
+        cl_text_draw(t, CL_FONT_BODY, none, a->out_w / 2, y + fh, cl_col_dim, CL_CENTER);
     for (int i = 0; i < a->form.n; i++) {
         cl_item *it = &a->form.items[i];
         if (it->id >= H_NEWER || !p || it->id - H_ROW >= p->n)
@@ -215,7 +380,9 @@ static void draw(cl_app *a)
     y = rows_top + ROWS * (row + gap) + gap;
     cl_form_draw_button_row(&a->form, a->ren, t, H_NEWER, x, y, w, row);
     cl_text_draw(t, CL_FONT_SMALL,
-                 "Enter/click opens a replay  -  PgUp/PgDn, Left/Right, wheel or LB/RB turn pages",
+                 "Enter/click opens a replay  -  PgUp/PgDn, Left/Right, wheel or LB/RB turn pages  -  B or "
+                 "pad Y: best "
+                 "times",
                  a->out_w / 2, a->out_h - cl_text_height(t, CL_FONT_SMALL) * 2, cl_col_dim, CL_CENTER);
 }
 

@@ -17,7 +17,7 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-eval "$(sed -n '/^bmp2png() {/,/^}/p' tools/screenshots.sh)"
+source tools/screenshots-lib.sh # bmp2png
 export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy
 run() { "$game" --headless --size 1280x720 --no-save --history none "$@"; }
 wait_line() { # file text: waits up to 15 s for a line containing text, prints what follows it

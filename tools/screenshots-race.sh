@@ -4,6 +4,7 @@
 # docs/screenshots/*.png. Usage: tools/screenshots-race.sh [BUILD_DIR] [OUT_DIR]
 # Loopback only; the pauses below set up each scene (they are not waits for anything).
 set -u
+here=$(cd "$(dirname "$0")" && pwd)
 B=$(cd "${1:-build}" && pwd)
 O=$(mkdir -p "${2:-docs/screenshots}" && cd "${2:-docs/screenshots}" && pwd)
 tmp=$(mktemp -d)
@@ -77,28 +78,5 @@ for i in $(seq 400); do grep -q "finished: winner" s5.log && break; sleep 0.1; d
 sleep 1
 kill -CONT $LP
 wait $L; kill $ST $SV
-bmp2png() {
-  python3 - "$1" "$2" <<'PY'
-import struct, sys, zlib
-src, dst = sys.argv[1], sys.argv[2]
-d = open(src, 'rb').read()
-off = struct.unpack_from('<I', d, 10)[0]
-w, h = struct.unpack_from('<ii', d, 18)
-bpp = struct.unpack_from('<H', d, 28)[0] // 8
-stride = (w * bpp + 3) & ~3
-rows = []
-for y in range(abs(h)):
-    r = (abs(h) - 1 - y) if h > 0 else y
-    px = d[off + r * stride: off + r * stride + w * bpp]
-    line = bytearray(b'\0')
-    for x in range(w):
-        b, g, rr = px[x * bpp], px[x * bpp + 1], px[x * bpp + 2]
-        line += bytes((rr, g, b))
-    rows.append(bytes(line))
-def chunk(t, data):
-    return struct.pack('>I', len(data)) + t + data + struct.pack('>I', zlib.crc32(t + data) & 0xffffffff)
-open(dst, 'wb').write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, abs(h), 8, 2, 0, 0, 0))
-                      + chunk(b'IDAT', zlib.compress(b''.join(rows), 9)) + chunk(b'IEND', b''))
-PY
-}
+source "$here/screenshots-lib.sh" # bmp2png
 for f in "$O"/*.bmp; do bmp2png "$f" "${f%.bmp}.png" && rm -f "$f"; done

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tools/screenshots.sh: takes a screenshot of each puzzle kind mid-race (vs
 # the computer, the player half-way along a shortest solution) under Xvfb,
-# plus the setup screen, a How to play card, the menu, the results screen with best times, the History screen and
+# plus the setup screen, a How to play card, the menu, the results screen with best times, the History screen
+# (races and best times) and
 # a race watched as a spectator and a replay, into docs/screenshots/*.png for the README
 # and docs/client.md.
 # Usage: tools/screenshots.sh [BUILD_DIR]   (default: build-screens, built here)
@@ -20,31 +21,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out"
 
-# BMP (what the client writes) to PNG with the Python standard library only.
-bmp2png() {
-  python3 - "$1" "$2" <<'PY'
-import struct, sys, zlib
-src, dst = sys.argv[1], sys.argv[2]
-d = open(src, 'rb').read()
-off = struct.unpack_from('<I', d, 10)[0]
-w, h = struct.unpack_from('<ii', d, 18)
-bpp = struct.unpack_from('<H', d, 28)[0] // 8
-stride = (w * bpp + 3) & ~3
-rows = []
-for y in range(abs(h)):
-    r = (abs(h) - 1 - y) if h > 0 else y
-    px = d[off + r * stride: off + r * stride + w * bpp]
-    line = bytearray(b'\0')
-    for x in range(w):
-        b, g, rr = px[x * bpp], px[x * bpp + 1], px[x * bpp + 2]
-        line += bytes((rr, g, b))
-    rows.append(bytes(line))
-def chunk(t, data):
-    return struct.pack('>I', len(data)) + t + data + struct.pack('>I', zlib.crc32(t + data) & 0xffffffff)
-open(dst, 'wb').write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, abs(h), 8, 2, 0, 0, 0))
-                      + chunk(b'IDAT', zlib.compress(b''.join(rows), 9)) + chunk(b'IEND', b''))
-PY
-}
+# bmp2png: tools/screenshots-lib.sh.
+source tools/screenshots-lib.sh
 
 # Script lines for the first half of a solution: steps as W/A/S/D, pipes
 # rotations as cursor moves then E (clockwise) or Q, ice restarts as R.
@@ -174,6 +152,11 @@ printf '0 wait menu\n+50 key Down\n+50 key Down\n+50 key Down\n+50 key Down\n+50
 hist_run history "$tmp/hist.txt"
 bmp2png "$tmp/history.bmp" "$out/history.png"
 echo "screenshots: $out/history.png"
+# Its best-times view (B): the computer's times in their own column.
+printf '0 wait menu\n+50 key Down\n+50 key Down\n+50 key Down\n+50 key Down\n+50 key Return\n+100 wait history\n+100 key b\n+500 wait history\n' >"$tmp/hist-best.txt"
+hist_run history-best "$tmp/hist-best.txt"
+bmp2png "$tmp/history-best.bmp" "$out/history-best.png"
+echo "screenshots: $out/history-best.png"
 
 # The replay player (docs/client.md, "Replays"): the example replay at 2x,
 # paused part-way.
