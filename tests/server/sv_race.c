@@ -14,7 +14,7 @@
 
 /* Two players in one room, both ready, through the countdown to the start;
  * the solution of the puzzle from the ID the server sent. */
-void start_race(fixture *f, race *r, bool wait_for_start)
+static void start_race(fixture *f, race *r, bool wait_for_start)
 {
     memset(r, 0, sizeof *r);
     r->a = join_server(f, "alice");
@@ -47,9 +47,22 @@ void start_race(fixture *f, race *r, bool wait_for_start)
         raw_pump(r->a, r->start_a.start_in_ms + 20, false);
 }
 
-void end_race(race *r)
+static void end_race(race *r)
 {
     raw_close(r->a);
     raw_close(r->b);
     pz_kind_of(r->pz)->free_puzzle(r->pz);
+}
+
+fixture *start_race_server(const sv_config *cfg, race *r, bool wait_for_start)
+{
+    fixture *f = start(cfg);
+    start_race(f, r, wait_for_start);
+    return f;
+}
+
+void stop_race_server(fixture *f, race *r)
+{
+    end_race(r);
+    stop(f);
 }

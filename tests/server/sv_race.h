@@ -18,10 +18,10 @@ typedef struct race {
     int plan_len;
 } race;
 
-/* Two players in one room on GAME_ID, both ready, through the countdown (to the start when wait_for_start);
- * the solution of the puzzle from the ID the server sent in plan. */
-void start_race(fixture *f, race *r, bool wait_for_start);
-/* Closes both clients and frees the puzzle. */
-void end_race(race *r);
+/* A server started with cfg, then two players in one room on GAME_ID, both ready, through the countdown
+ * (to the start when wait_for_start), the solution of the puzzle from the ID the server sent in r->plan;
+ * stop_race_server closes the clients, frees the puzzle and stops the server. */
+fixture *start_race_server(const sv_config *cfg, race *r, bool wait_for_start);
+void stop_race_server(fixture *f, race *r);
 
 #endif

@@ -45,9 +45,8 @@ static void test_bad_packets(void **ctx)
     (void)ctx;
     sv_config cfg;
     base_config(&cfg);
-    fixture *f = start(&cfg);
     race r;
-    start_race(f, &r, true);
+    fixture *f = start_race_server(&cfg, &r, true);
 
     raw_client *x = join_server(f, "mallory");
     uint8_t move[32];
@@ -114,8 +113,7 @@ static void test_bad_packets(void **ctx)
     raw_close(x);
     raw_close(y);
     raw_close(z);
-    end_race(&r);
-    stop(f);
+    stop_race_server(f, &r);
 }
 
 /* A peer that keeps sending garbage, or floods, is disconnected; the others
@@ -128,9 +126,8 @@ static void test_flood_kicked(void **ctx)
     cfg.max_bad = 10;
     cfg.msg_rate = 50;
     cfg.msg_burst = 50;
-    fixture *f = start(&cfg);
     race r;
-    start_race(f, &r, true);
+    fixture *f = start_race_server(&cfg, &r, true);
 
     raw_client *x = join_server(f, "garbage");
     uint8_t junk[3] = {0xFF, 0xFF, 0xFF};
@@ -153,8 +150,7 @@ static void test_flood_kicked(void **ctx)
     assert_true(st.rate_limited > 0);
     raw_close(x);
     raw_close(y);
-    end_race(&r);
-    stop(f);
+    stop_race_server(f, &r);
 }
 
 /* A kicked peer that stops answering (so ENet cannot finish the
@@ -266,9 +262,8 @@ static void test_random_packets(void **ctx)
     cfg.max_bad = 1000000;
     cfg.msg_rate = 100000;
     cfg.msg_burst = 100000;
-    fixture *f = start(&cfg);
     race r;
-    start_race(f, &r, true);
+    fixture *f = start_race_server(&cfg, &r, true);
     raw_client *x = join_server(f, "fuzz");
     raw_client *y = raw_connect(sv_port(f->sv), pump_server, f, WAIT_MS);
     assert_non_null(y);
@@ -313,8 +308,7 @@ static void test_random_packets(void **ctx)
     assert_true(st.rooms_created > 1); /* some requests were well formed and served */
     raw_close(x);
     raw_close(y);
-    end_race(&r);
-    stop(f);
+    stop_race_server(f, &r);
 }
 
 static void test_room_errors(void **ctx)

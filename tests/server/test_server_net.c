@@ -59,9 +59,8 @@ static void test_one_step_order(void **ctx)
     (void)ctx;
     sv_config cfg;
     base_config(&cfg);
-    fixture *f = start(&cfg);
     race r;
-    start_race(f, &r, true);
+    fixture *f = start_race_server(&cfg, &r, true);
     assert_false(raw_has(r.a, WIRE_ACK) || raw_has(r.b, WIRE_ACK));
     /* raw_send flushes: both datagrams wait in the server's socket, and
      * one step reads them both. */
@@ -84,8 +83,7 @@ static void test_one_step_order(void **ctx)
     assert_int_equal(m.progress.moves, 1);
     assert_true(raw_wait(r.a, WIRE_PROGRESS, &m, WAIT_MS));
     assert_int_equal(m.progress.slot, 1);
-    end_race(&r);
-    stop(f);
+    stop_race_server(f, &r);
 }
 
 /* Sends a move and waits for its ACK (the server's clock stands still). */
@@ -139,9 +137,8 @@ static void test_progress_hold(void **ctx)
     sv_config cfg;
     base_config(&cfg);
     cfg.progress_hold_ms = HOLD;
-    fixture *f = start(&cfg);
     race r;
-    start_race(f, &r, true);
+    fixture *f = start_race_server(&cfg, &r, true);
     f->frozen_ms = fixture_now(f);
     f->frozen = true;
     pz_move spin = r.plan[0];
@@ -251,8 +248,7 @@ static void test_progress_hold(void **ctx)
     sv_stats st;
     sv_get_stats(f->sv, &st);
     assert_int_equal(st.bad_msgs, 0);
-    end_race(&r);
-    stop(f);
+    stop_race_server(f, &r);
 }
 
 /* A whole match: every move acknowledged, the opponent sees progress, the
@@ -262,9 +258,8 @@ static void test_full_match(void **ctx)
     (void)ctx;
     sv_config cfg;
     base_config(&cfg);
-    fixture *f = start(&cfg);
     race r;
-    start_race(f, &r, true);
+    fixture *f = start_race_server(&cfg, &r, true);
     wire_msg m;
     for (int i = 0; i < r.plan_len; i++) {
         send_move(r.a, (uint32_t)i + 1, r.plan[i]);
@@ -313,8 +308,7 @@ static void test_full_match(void **ctx)
     assert_int_equal(st.matches_finished, 1);
     assert_int_equal(st.bad_msgs, 0);
     assert_int_equal(raw_undecodable(r.a) + raw_undecodable(r.b), 0);
-    end_race(&r);
-    stop(f);
+    stop_race_server(f, &r);
 }
 
 /* One server, many rooms at once: each pair's moves reach only its own
@@ -396,9 +390,8 @@ static void test_moves_refused(void **ctx)
     sv_config cfg;
     base_config(&cfg);
     cfg.countdown_ms = 10000;
-    fixture *f = start(&cfg);
     race r;
-    start_race(f, &r, false);
+    fixture *f = start_race_server(&cfg, &r, false);
     wire_msg m;
     send_move(r.a, 7, r.plan[0]);
     assert_true(raw_wait(r.a, WIRE_REJECT, &m, WAIT_MS));
@@ -411,12 +404,10 @@ static void test_moves_refused(void **ctx)
     assert_true(raw_wait(lone, WIRE_ERROR, &m, WAIT_MS));
     assert_int_equal(m.error.code, WIRE_ERR_NOT_IN_ROOM);
     raw_close(lone);
-    end_race(&r);
-    stop(f);
+    stop_race_server(f, &r);
 
     base_config(&cfg);
-    f = start(&cfg);
-    start_race(f, &r, true);
+    f = start_race_server(&cfg, &r, true);
     pz_move bad = {.type = PZ_MOVE_ROTATE_CW, .x = 60000, .y = 60000};
     send_move(r.a, 1, bad);
     assert_true(raw_wait(r.a, WIRE_REJECT, &m, WAIT_MS));
@@ -431,8 +422,7 @@ static void test_moves_refused(void **ctx)
     assert_int_equal(m.ack.moves, 1);
     assert_true(raw_wait(r.a, WIRE_PROGRESS, &m, WAIT_MS));
     assert_int_equal(m.progress.slot, 1);
-    end_race(&r);
-    stop(f);
+    stop_race_server(f, &r);
 }
 
 static void test_quick_match(void **ctx)
@@ -531,9 +521,8 @@ static void test_resume_and_forfeit(void **ctx)
     sv_config cfg;
     base_config(&cfg);
     cfg.grace_ms = 1500; /* long enough to reconnect on a loaded machine, short enough to wait out */
-    fixture *f = start(&cfg);
     race r;
-    start_race(f, &r, true);
+    fixture *f = start_race_server(&cfg, &r, true);
     wire_msg m;
     send_move(r.a, 1, r.plan[0]);
     assert_true(raw_wait(r.a, WIRE_ACK, &m, WAIT_MS));
@@ -581,8 +570,7 @@ static void test_resume_and_forfeit(void **ctx)
     assert_int_equal(m.end.reason, MATCH_END_FORFEIT);
     raw_close(a2);
     r.a = NULL;
-    end_race(&r);
-    stop(f);
+    stop_race_server(f, &r);
 }
 
 /* In-process shutdown reaches connected clients: the embedder keeps calling
@@ -619,9 +607,8 @@ static void test_drain(void **ctx)
     (void)ctx;
     sv_config cfg;
     base_config(&cfg);
-    fixture *f = start(&cfg);
     race r;
-    start_race(f, &r, true);
+    fixture *f = start_race_server(&cfg, &r, true);
     raw_client *late = join_server(f, "late");
     char code[WIRE_ROOM_CODE_LEN + 1];
     create_room(late, code); /* a room made before the drain, still waiting for a player */
@@ -673,8 +660,7 @@ static void test_drain(void **ctx)
     assert_int_equal(st.rooms_created, 2);
     raw_close(c);
     raw_close(late);
-    end_race(&r);
-    stop(f);
+    stop_race_server(f, &r);
 }
 
 /* At the drain deadline the players still racing are told (DRAINING), then
@@ -685,9 +671,8 @@ static void test_drain_deadline(void **ctx)
     sv_config cfg;
     base_config(&cfg);
     cfg.drain_timeout_ms = 300;
-    fixture *f = start(&cfg);
     race r;
-    start_race(f, &r, true);
+    fixture *f = start_race_server(&cfg, &r, true);
     uint64_t t0 = mr_now_us();
     sv_request_drain(f->sv);
     wire_msg m;
@@ -703,8 +688,7 @@ static void test_drain_deadline(void **ctx)
     for (int i = 0; i < 300 && !sv_done(f->sv); i++)
         sv_service(f->sv, fixture_now(f), 5);
     assert_true(sv_done(f->sv));
-    end_race(&r);
-    stop(f);
+    stop_race_server(f, &r);
 }
 
 int main(void)
