@@ -48,6 +48,13 @@ void clt_cleanup(void)
     rmdir(dir);
 }
 
+int clt_finish(int failed)
+{
+    if (!failed)
+        clt_cleanup();
+    return failed;
+}
+
 const char *clt_path(const char *name)
 {
     static char buf[4][512];

@@ -14,6 +14,9 @@
 const char *clt_tmpdir(void);
 /* Removes clt_tmpdir() and its files (call at the end of a passing run). */
 void clt_cleanup(void);
+/* The end of a test program's main: clt_cleanup after a passing run (the files stay behind for a look
+ * when something failed); returns failed, the count of failed tests. */
+int clt_finish(int failed);
 /* Path of name inside clt_tmpdir() (static buffer rotated over 4 calls). */
 const char *clt_path(const char *name);
 /* Runs the mazerace binary with args (NULL-terminated), capturing stdout

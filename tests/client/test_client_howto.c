@@ -133,8 +133,5 @@ int main(void)
         cmocka_unit_test(test_seen_round_trip),
         cmocka_unit_test(test_card_before_first_race_only),
     };
-    int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    if (!failed)
-        clt_cleanup();
-    return failed;
+    return clt_finish(cmocka_run_group_tests(tests, NULL, NULL));
 }

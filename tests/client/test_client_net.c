@@ -191,11 +191,7 @@ int main(void)
         cmocka_unit_test(test_host_lan_game_bot_joins_by_code),
         cmocka_unit_test(test_lan_discovery_then_join_by_code),
     };
-    int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    /* Files stay behind for a look when something failed. */
-    if (!failed)
-        clt_cleanup();
-    return failed;
+    return clt_finish(cmocka_run_group_tests(tests, NULL, NULL));
 }
 
 #else

@@ -345,10 +345,7 @@ int main(void)
         cmocka_unit_test(test_own_drop_game_ended_meanwhile),
         cmocka_unit_test(test_own_drop_too_long),
     };
-    int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    if (!failed)
-        clt_cleanup();
-    return failed;
+    return clt_finish(cmocka_run_group_tests(tests, NULL, NULL));
 }
 
 #else

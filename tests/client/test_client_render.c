@@ -458,9 +458,5 @@ int main(void)
         cmocka_unit_test(test_menu_navigation_and_game_id),
         cmocka_unit_test(test_setup_big_sum),
     };
-    int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    /* Files stay behind for a look when something failed. */
-    if (!failed)
-        clt_cleanup();
-    return failed;
+    return clt_finish(cmocka_run_group_tests(tests, NULL, NULL));
 }

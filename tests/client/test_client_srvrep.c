@@ -166,10 +166,7 @@ int main(void)
         cmocka_unit_test(test_list_and_fetch),
         cmocka_unit_test(test_bad_flags),
     };
-    int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    if (!failed)
-        clt_cleanup();
-    return failed;
+    return clt_finish(cmocka_run_group_tests(tests, NULL, NULL));
 }
 
 #else

@@ -348,10 +348,7 @@ int main(void)
         cmocka_unit_test(test_dedicated_create_then_join_by_code_and_by_link),
         cmocka_unit_test(test_host_on_fallback_port_is_found),
     };
-    int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    if (!failed)
-        clt_cleanup();
-    return failed;
+    return clt_finish(cmocka_run_group_tests(tests, NULL, NULL));
 }
 
 #else

@@ -82,8 +82,5 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_back_after_forfeit),
     };
-    int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    if (!failed)
-        clt_cleanup();
-    return failed;
+    return clt_finish(cmocka_run_group_tests(tests, NULL, NULL));
 }

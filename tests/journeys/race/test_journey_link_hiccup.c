@@ -98,8 +98,5 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_link_goes_dead_and_comes_back),
     };
-    int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    if (!failed)
-        clt_cleanup();
-    return failed;
+    return clt_finish(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -107,8 +107,5 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_server_killed_mid_race),
     };
-    int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    if (!failed)
-        clt_cleanup();
-    return failed;
+    return clt_finish(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -60,8 +60,5 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_leave_is_a_forfeit_at_once),
     };
-    int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    if (!failed)
-        clt_cleanup();
-    return failed;
+    return clt_finish(cmocka_run_group_tests(tests, NULL, NULL));
 }
