@@ -215,6 +215,25 @@ static void get_metrics(const sv_config *cfg, char *b, size_t n)
     snprintf(b, n, "%s", cfg->metrics[0] ? cfg->metrics : "off");
 }
 
+static const char *set_coordinator(sv_config *cfg, const char *v)
+{
+    const char *colon = strrchr(v, ':');
+    long p;
+    if (strcmp(v, "off") == 0 || !*v) {
+        cfg->coordinator[0] = '\0';
+        return NULL;
+    }
+    if (!colon || colon == v || strlen(v) >= sizeof cfg->coordinator ||
+        !mr_parse_long(colon + 1, 1, 65535, &p))
+        return "is not HOST:PORT (an IPv4 address or host name, port 1..65535) or off";
+    snprintf(cfg->coordinator, sizeof cfg->coordinator, "%s", v);
+    return NULL;
+}
+static void get_coordinator(const sv_config *cfg, char *b, size_t n)
+{
+    snprintf(b, n, "%s", cfg->coordinator[0] ? cfg->coordinator : "off");
+}
+
 static const char *set_db(sv_config *cfg, const char *v)
 {
     if (!*v || strlen(v) >= sizeof cfg->db)
@@ -317,6 +336,13 @@ const sv_opt sv_opts[] = {
     {"metrics", "ADDR:PORT", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_SERVICE, false,
      "serve Prometheus metrics at http://ADDR:PORT/metrics (and /healthz); PORT alone = 127.0.0.1:PORT; off",
      set_metrics, get_metrics},
+    {"coordinator", "HOST:PORT", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_SERVICE, false,
+     "the mazerace-coordinator (docs/coordinator.md) that public lists this server on; off", set_coordinator,
+     get_coordinator},
+    {"public", NULL, SV_OPT_BOOL, F(public_list), 0, 1, 1, SV_SEC_SERVICE, false,
+     "list this server (name, version, players, rooms, capacity) on the coordinator's public list, refreshed "
+     "from the game loop without blocking it; needs coordinator (yes/no)",
+     NULL, NULL},
     {"agones", NULL, SV_OPT_BOOL, F(agones), 0, 1, 1, SV_SEC_SERVICE, false,
      "run as an Agones GameServer: Ready, Health, Counters, labels and Shutdown through the SDK sidecar at "
      "127.0.0.1:$AGONES_SDK_HTTP_PORT (default 9358); on by itself when AGONES_SDK_HTTP_PORT is set (yes/no)",
