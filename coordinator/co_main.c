@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "co.h"
+#include "co_metrics.h"
 #include "opts.h"
 #include "sv.h"
 #include "sv_log.h"
@@ -24,6 +25,7 @@ typedef struct co_args {
     int port;
     int log_level, log_format;
     char secret_file[256];
+    char metrics[64]; /* "IPV4:PORT" or "" */
 } co_args;
 
 #define F(field) offsetof(co_args, field)
@@ -110,6 +112,25 @@ static void get_log_level(const co_args *a, char *b, size_t n)
     snprintf(b, n, "%s", sv_log_level_name(a->log_level));
 }
 
+static const char *set_metrics(co_args *a, const char *v)
+{
+    char ip[16];
+    int port;
+    if (strcmp(v, "off") == 0) {
+        a->metrics[0] = '\0';
+        return NULL;
+    }
+    const char *why = sv_opt_parse_hostport(v, ip, &port);
+    if (why)
+        return why;
+    snprintf(a->metrics, sizeof a->metrics, "%s:%d", ip, port);
+    return NULL;
+}
+static void get_metrics(const co_args *a, char *b, size_t n)
+{
+    snprintf(b, n, "%s", a->metrics[0] ? a->metrics : "off");
+}
+
 static const co_opt opts[] = {
     {"bind", "IPV4", MR_OPT_CUSTOM, 0, 0, 0, "address to listen on", set_bind, get_bind},
     {"port", "N", MR_OPT_INT, F(port), 0, 65535, "UDP port; 0 = any free port (printed)", NULL, NULL},
@@ -136,6 +157,9 @@ static const co_opt opts[] = {
      "file holding coturn's static-auth-secret; none = no relay credentials", set_turn_secret_file,
      get_turn_secret_file},
     {"turn_ttl", "SEC", MR_OPT_INT, F(co.turn_ttl_s), 60, 86400, "relay credentials' lifetime", NULL, NULL},
+    {"metrics", "ADDR:PORT", MR_OPT_CUSTOM, 0, 0, 0,
+     "serve Prometheus metrics at http://ADDR:PORT/metrics (and /healthz); PORT alone = 127.0.0.1:PORT; off",
+     set_metrics, get_metrics},
     {"log_level", "L", MR_OPT_CUSTOM, 0, 0, 0, "off, error, warn, info or debug", set_log_level,
      get_log_level},
 };
@@ -267,10 +291,23 @@ int main(int argc, char **argv)
         co_destroy(co);
         return 1;
     }
+    co_metrics *metrics = NULL;
+    if (a.metrics[0] && !(metrics = co_metrics_start(a.metrics, &err))) {
+        sv_logf(&lg, SV_LOG_ERROR, "cannot serve metrics on %s: %s", a.metrics, err);
+        close(fd);
+        co_destroy(co);
+        return 1;
+    }
     struct sigaction act = {.sa_handler = on_signal};
     sigaction(SIGTERM, &act, NULL);
     sigaction(SIGINT, &act, NULL);
     printf("listening on %s:%u\n", a.bind, (unsigned)ntohs(sa.sin_port));
+    if (metrics) {
+        char ip[16];
+        int mport;
+        sv_opt_parse_hostport(a.metrics, ip, &mport);
+        printf("metrics on http://%s:%u/metrics\n", ip, co_metrics_port(metrics));
+    }
     fflush(stdout);
     sv_logf(&lg, SV_LOG_INFO, "coordinator listening on %s:%u (relay %s)", a.bind,
             (unsigned)ntohs(sa.sin_port), a.co.turn_secret[0] ? "on" : "off");
@@ -301,6 +338,11 @@ int main(int argc, char **argv)
             co_expire(co, now);
             last_expire = now;
         }
+        if (metrics) { /* a busy lock (a scrape copying) waits for the next wake */
+            co_stats snap;
+            co_get_stats(co, &snap);
+            co_metrics_publish(metrics, &snap);
+        }
     }
     co_stats st;
     co_get_stats(co, &st);
@@ -311,6 +353,7 @@ int main(int argc, char **argv)
         (unsigned long long)st.datagrams, (unsigned long long)st.bad, (unsigned long long)st.rate_limited,
         (unsigned long long)st.lookups, (unsigned long long)st.lookups_missed,
         (unsigned long long)st.turn_issued, (unsigned long long)st.turn_refused);
+    co_metrics_stop(metrics);
     close(fd);
     co_destroy(co);
     return 0;

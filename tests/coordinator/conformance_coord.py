@@ -124,13 +124,16 @@ def main():
         f.write("north\n")
     proc = subprocess.Popen([binary, "--bind", "127.0.0.1", "--port", "0", "--turn-server", "127.0.0.1:3478",
                              "--turn-secret-file", secret_path, "--host-ttl", "5", "--per-addr", "2",
-                             "--lookup-burst", "4", "--rate", "1000", "--burst", "1000"],
+                             "--lookup-burst", "4", "--rate", "1000", "--burst", "1000", "--metrics", "127.0.0.1:0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()
         assert line.startswith("listening on "), line
         port = int(line.rsplit(":", 1)[1])
+        mline = proc.stdout.readline()
+        assert mline.startswith("metrics on http://"), mline
         run(port)
+        check_metrics(mline.split()[2])
     finally:
         proc.terminate()
         proc.wait(timeout=10)
@@ -138,6 +141,27 @@ def main():
         os.rmdir(tmp)
     print(f"{len(failures)} failed" if failures else "all passed")
     return 1 if failures else 0
+
+
+def check_metrics(url):
+    """Not a [CO] requirement: the counters the run above must have moved, in Prometheus' text format."""
+    import shutil
+    import urllib.request
+    body = urllib.request.urlopen(url, timeout=5).read().decode()
+    values = {}
+    for ln in body.splitlines():
+        if ln and not ln.startswith("#"):
+            k, v = ln.split()
+            values[k] = float(v)
+    check("metrics", values.get("mazerace_coordinator_lookups_total", 0) >= 4
+          and values.get("mazerace_coordinator_turn_issued_total") == 2
+          and values.get("mazerace_coordinator_turn_refused_total") == 2
+          and values.get("mazerace_coordinator_rate_limited_total", 0) >= 1
+          and values.get("mazerace_coordinator_servers") == 1, f"/metrics counts the run: {values}")
+    promtool = shutil.which("promtool")
+    if promtool:
+        r = subprocess.run([promtool, "check", "metrics"], input=body, text=True, capture_output=True)
+        check("metrics", r.returncode == 0, "promtool check metrics: " + (r.stdout + r.stderr).strip()[:200])
 
 
 def run(port):
