@@ -1,7 +1,7 @@
 # cmake/install.cmake: `cmake --install` layout (GNUInstallDirs): programs, man pages,
 # desktop entry, icons, AppStream metainfo, the server's systemd unit and default config.
 # The game's own rule (binary and fonts) is in client/CMakeLists.txt.
-foreach(prog mazerace-server mazerace-gen mazerace-bot)
+foreach(prog mazerace-server mazerace-gen mazerace-bot mazerace-coordinator)
   if(TARGET ${prog})
     install(TARGETS ${prog} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   endif()
@@ -41,6 +41,9 @@ if(TARGET mazerace-server)
   if(EXISTS ${PROJECT_SOURCE_DIR}/packaging/server.conf)
     install(FILES ${PROJECT_SOURCE_DIR}/packaging/server.conf DESTINATION ${CMAKE_INSTALL_FULL_SYSCONFDIR}/mazerace)
   endif()
+endif()
+if(TARGET mazerace-coordinator)
+  install(FILES ${PROJECT_SOURCE_DIR}/packaging/mazerace-coordinator.service DESTINATION ${MR_SYSTEMD_UNITDIR})
 endif()
 
 if(MR_TESTS)

@@ -17,6 +17,7 @@
 #include "sv_log.h"
 #include "sv_opts.h"
 #include "svc_agones.h"
+#include "svc_coord.h"
 #include "svc_db.h"
 #include "svc_metrics.h"
 #include "util.h"
@@ -29,6 +30,7 @@
 typedef struct services {
     svc_metrics *metrics;
     svc_agones *agones;
+    svc_coord *coord; /* --public: the coordinator listing */
 } services;
 
 static sv_t *running;
@@ -235,9 +237,11 @@ static int serve(sv_t *sv, sv_config *cfg, services *svc, int argc, char **argv)
             svc_agones_health(agones);
             next_health = now + (uint64_t)cfg->agones_health_ms;
         }
-        bool status = now >= next_status, publish = (metrics || agones) && now >= next_publish;
+        bool status = now >= next_status, publish = (metrics || agones || svc->coord) && now >= next_publish;
         if (status || publish)
             sv_get_stats(sv, &st);
+        if (publish && !sv_draining(sv))
+            svc_coord_step(svc->coord, now, st.peers_now, st.rooms_now, cfg->max_clients);
         if (status) {
             notify_status(sv, &st);
             next_status = now + STATUS_EVERY_MS;
@@ -428,7 +432,7 @@ int main(int argc, char **argv)
             path[0] ? "config file "
                     : "no config file (none asked for, or " SV_CONFIG_DEFAULT " absent), defaults",
             path[0] ? path : "");
-    services svc = {NULL, NULL};
+    services svc = {NULL, NULL, NULL};
     sv_loge(lg, SV_LOG_INFO, "database", NULL, NULL, NULL, "match database: %s",
             store ? db : "none (no records)");
     if (cfg.metrics[0]) {
@@ -457,6 +461,12 @@ int main(int argc, char **argv)
             svc_db_close(store);
             return start_failed(&boot, 1, "agones_failed", why, "agones: %s", why);
         }
+    }
+    if (cfg.public_list) {
+        svc.coord = svc_coord_start(cfg.coordinator, sv_port(sv), cfg.name, lg, &why);
+        if (!svc.coord) /* the game runs without the listing */
+            sv_loge(lg, SV_LOG_WARN, "coordinator_failed", NULL, NULL, why, "coordinator %s: %s: not listed",
+                    cfg.coordinator, why);
     }
     running = sv;
     install(SIGINT, on_term);
@@ -487,6 +497,7 @@ int main(int argc, char **argv)
     running = NULL;
     svc_metrics_stop(svc.metrics);
     svc_agones_stop(svc.agones); /* Shutdown: the players are gone */
+    svc_coord_stop(svc.coord);
     sv_destroy(sv);
     /* Stores the records still queued (the last races, the aborted ones). */
     svc_db_close(store);

@@ -94,6 +94,10 @@ typedef struct sv_config {
      * the stop; 0..3600000, default 60000; 0 = stop at once. */
     int drain_timeout_ms;
     char metrics[64]; /* "ADDR:PORT" of the Prometheus endpoint (mazerace-server); "" = off */
+    /* The coordinator (docs/coordinator.md): "HOST:PORT" or ""; with
+     * public_list, mazerace-server lists itself there (svc_coord.c). */
+    char coordinator[96];
+    bool public_list;
     /* Agones (mazerace-server, docs/scaling.md): on with --agones or when
      * AGONES_SDK_HTTP_PORT is set; a health ping every agones_health_ms
      * (100..60000, default 2000); after an allocation, drain and shut down

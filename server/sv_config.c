@@ -116,6 +116,8 @@ const char *sv_config_check(const sv_config *cfg)
         return "unknown log format";
     if (!memchr(cfg->metrics, '\0', sizeof cfg->metrics))
         return "metrics address not terminated";
+    if (cfg->public_list && !cfg->coordinator[0])
+        return "public needs a coordinator (--coordinator HOST:PORT)";
     if (cfg->log_level < SV_LOG_OFF || cfg->log_level > SV_LOG_DEBUG)
         return "unknown log level";
     pz_params p = {cfg->kind, cfg->w, cfg->h, cfg->diff};

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "opts.h"
 #include "puzzle.h"
 #include "st.h"
 #include "sv_log.h"
@@ -215,6 +216,25 @@ static void get_metrics(const sv_config *cfg, char *b, size_t n)
     snprintf(b, n, "%s", cfg->metrics[0] ? cfg->metrics : "off");
 }
 
+static const char *set_coordinator(sv_config *cfg, const char *v)
+{
+    const char *colon = strrchr(v, ':');
+    long p;
+    if (strcmp(v, "off") == 0 || !*v) {
+        cfg->coordinator[0] = '\0';
+        return NULL;
+    }
+    if (!colon || colon == v || strlen(v) >= sizeof cfg->coordinator ||
+        !mr_parse_long(colon + 1, 1, 65535, &p))
+        return "is not HOST:PORT (an IPv4 address or host name, port 1..65535) or off";
+    snprintf(cfg->coordinator, sizeof cfg->coordinator, "%s", v);
+    return NULL;
+}
+static void get_coordinator(const sv_config *cfg, char *b, size_t n)
+{
+    snprintf(b, n, "%s", cfg->coordinator[0] ? cfg->coordinator : "off");
+}
+
 static const char *set_db(sv_config *cfg, const char *v)
 {
     if (!*v || strlen(v) >= sizeof cfg->db)
@@ -317,6 +337,13 @@ const sv_opt sv_opts[] = {
     {"metrics", "ADDR:PORT", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_SERVICE, false,
      "serve Prometheus metrics at http://ADDR:PORT/metrics (and /healthz); PORT alone = 127.0.0.1:PORT; off",
      set_metrics, get_metrics},
+    {"coordinator", "HOST:PORT", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_SERVICE, false,
+     "the mazerace-coordinator (docs/coordinator.md) that public lists this server on; off", set_coordinator,
+     get_coordinator},
+    {"public", NULL, SV_OPT_BOOL, F(public_list), 0, 1, 1, SV_SEC_SERVICE, false,
+     "list this server (name, version, players, rooms, capacity) on the coordinator's public list, refreshed "
+     "from the game loop without blocking it; needs coordinator (yes/no)",
+     NULL, NULL},
     {"agones", NULL, SV_OPT_BOOL, F(agones), 0, 1, 1, SV_SEC_SERVICE, false,
      "run as an Agones GameServer: Ready, Health, Counters, labels and Shutdown through the SDK sidecar at "
      "127.0.0.1:$AGONES_SDK_HTTP_PORT (default 9358); on by itself when AGONES_SDK_HTTP_PORT is set (yes/no)",
@@ -375,10 +402,7 @@ const sv_opt *sv_opt_by_key(const char *key)
 
 void sv_opt_flag(const sv_opt *o, char *buf, size_t n)
 {
-    snprintf(buf, n, "--%s", o->key);
-    for (char *p = buf; *p; p++)
-        if (*p == '_')
-            *p = '-';
+    mr_opt_key_flag(o->key, buf, n);
 }
 
 const sv_opt *sv_opt_by_flag(const char *flag)
@@ -392,96 +416,19 @@ const sv_opt *sv_opt_by_flag(const char *flag)
     return NULL;
 }
 
-/* Seconds with up to 3 decimals ("3", "0.5", "2.25") to milliseconds. */
-static bool parse_seconds(const char *s, long max_s, int *out_ms)
-{
-    long whole = 0, frac = 0;
-    int digits = 0, fdigits = 0;
-    const char *p = s;
-    for (; *p >= '0' && *p <= '9'; p++, digits++) {
-        whole = whole * 10 + (*p - '0');
-        if (whole > max_s)
-            return false;
-    }
-    if (*p == '.') {
-        for (p++; *p >= '0' && *p <= '9'; p++, fdigits++) {
-            if (fdigits >= 3)
-                return false;
-            frac = frac * 10 + (*p - '0');
-        }
-        if (fdigits == 0)
-            return false;
-    }
-    if (*p || digits == 0)
-        return false;
-    for (int i = fdigits; i < 3; i++)
-        frac *= 10;
-    long ms = whole * 1000 + frac;
-    if (ms > max_s * 1000)
-        return false;
-    *out_ms = (int)ms;
-    return true;
-}
-
 const char *sv_opt_set(const sv_opt *o, sv_config *cfg, const char *val, char *buf, size_t n)
 {
-    char *base = (char *)cfg;
-    long v;
-    switch (o->type) {
-    case SV_OPT_INT:
-        if (!mr_parse_long(val, o->lo, o->hi, &v)) {
-            snprintf(buf, n, "is not a whole number %ld..%ld", o->lo, o->hi);
-            return buf;
-        }
-        *(int *)(base + o->off) = (int)(v * o->scale);
-        return NULL;
-    case SV_OPT_SECONDS:
-        if (!parse_seconds(val, o->hi, (int *)(base + o->off))) {
-            snprintf(buf, n, "is not a number of seconds 0..%ld (up to 3 decimals)", o->hi);
-            return buf;
-        }
-        return NULL;
-    case SV_OPT_BOOL:
-        if (strcmp(val, "yes") == 0 || strcmp(val, "true") == 0 || strcmp(val, "on") == 0 ||
-            strcmp(val, "1") == 0)
-            *(bool *)(base + o->off) = true;
-        else if (strcmp(val, "no") == 0 || strcmp(val, "false") == 0 || strcmp(val, "off") == 0 ||
-                 strcmp(val, "0") == 0)
-            *(bool *)(base + o->off) = false;
-        else
-            return "is not yes or no";
-        return NULL;
-    default:
+    if (o->type == SV_OPT_CUSTOM)
         return o->set(cfg, val);
-    }
+    return mr_opt_set_field(o->type, o->lo, o->hi, o->scale, (char *)cfg + o->off, val, buf, n);
 }
 
 void sv_opt_get(const sv_opt *o, const sv_config *cfg, char *buf, size_t n)
 {
-    const char *base = (const char *)cfg;
-    switch (o->type) {
-    case SV_OPT_INT:
-        snprintf(buf, n, "%d", *(const int *)(base + o->off) / (int)o->scale);
-        break;
-    case SV_OPT_SECONDS: {
-        int ms = *(const int *)(base + o->off);
-        if (ms % 1000 == 0)
-            snprintf(buf, n, "%d", ms / 1000);
-        else
-            snprintf(buf, n, "%d.%03d", ms / 1000, ms % 1000);
-        /* "0.500" -> "0.5" */
-        size_t len = strlen(buf);
-        if (strchr(buf, '.'))
-            while (len > 0 && buf[len - 1] == '0')
-                buf[--len] = '\0';
-        break;
-    }
-    case SV_OPT_BOOL:
-        snprintf(buf, n, "%s", *(const bool *)(base + o->off) ? "yes" : "no");
-        break;
-    default:
+    if (o->type == SV_OPT_CUSTOM)
         o->get(cfg, buf, n);
-    }
+    else
+        mr_opt_get_field(o->type, o->scale, (const char *)cfg + o->off, buf, n);
 }
 
 bool sv_opt_equal(const sv_opt *o, const sv_config *a, const sv_config *b)
@@ -510,21 +457,13 @@ int sv_opts_apply_reloadable(sv_config *dst, const sv_config *src)
     return changed;
 }
 
-/* Values with surrounding blanks, or empty, are quoted so they read back. */
-static void put_value(FILE *f, const char *v)
-{
-    size_t n = strlen(v);
-    bool quote = n == 0 || v[0] == ' ' || v[0] == '\t' || v[0] == '"' || v[n - 1] == ' ' || v[n - 1] == '\t';
-    fprintf(f, quote ? "\"%s\"\n" : "%s\n", v);
-}
-
 void sv_opts_print_config(const sv_config *cfg, FILE *f)
 {
     char v[128];
     for (size_t i = 0; i < sv_opts_count; i++) {
         sv_opt_get(&sv_opts[i], cfg, v, sizeof v);
         fprintf(f, "%s = ", sv_opts[i].key);
-        put_value(f, v);
+        mr_opt_put_value(f, v);
     }
 }
 
@@ -565,7 +504,7 @@ void sv_opts_print_template(FILE *f)
                 continue;
             sv_opt_get(o, &d, v, sizeof v);
             fprintf(f, "\n# %s%s\n#%s = ", o->help, o->reload ? " [reload]" : "", o->key);
-            put_value(f, v);
+            mr_opt_put_value(f, v);
         }
     }
 }

@@ -7,13 +7,16 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "opts.h"
 #include "sv.h"
 
+/* The value types of common/opts.h (its readers and writers serve every
+ * settings table: this one and mazerace-coordinator's). */
 enum sv_opt_type {
-    SV_OPT_INT,     /* whole number lo..hi, stored times scale */
-    SV_OPT_SECONDS, /* seconds with up to 3 decimals, 0..hi, stored in ms */
-    SV_OPT_BOOL,    /* yes/no in the file; a flag without a value on the command line */
-    SV_OPT_CUSTOM,  /* set/get below */
+    SV_OPT_INT = MR_OPT_INT,         /* whole number lo..hi, stored times scale */
+    SV_OPT_SECONDS = MR_OPT_SECONDS, /* seconds with up to 3 decimals, 0..hi, stored in ms */
+    SV_OPT_BOOL = MR_OPT_BOOL,       /* yes/no in the file; a flag without a value on the command line */
+    SV_OPT_CUSTOM = MR_OPT_CUSTOM,   /* set/get below */
 };
 
 enum sv_opt_section {
