@@ -32,11 +32,14 @@ nat_rest_pass() {
 
 # nat_coturn DIR LISTEN_IP PORT RELAY_IP SECRET [EXTRA...]: starts turnserver in
 # the background with every setting on its command line (-n: no config
-# file; its database in DIR), sets NAT_COTURN_PID, waits for its UDP listener.
+# file; its database, pid and log in DIR), in namespace $NAT_COTURN_NS if
+# set; sets NAT_COTURN_PID and waits (bounded) for its UDP port.
 nat_coturn() {
   local dir=$1 ip=$2 port=$3 relay=$4 secret=$5
   shift 5
-  turnserver -n --listening-ip="$ip" --listening-port="$port" --relay-ip="$relay" \
+  local pre=()
+  [ -z "${NAT_COTURN_NS:-}" ] || pre=(ip netns exec "$NAT_COTURN_NS")
+  "${pre[@]}" turnserver -n --listening-ip="$ip" --listening-port="$port" --relay-ip="$relay" \
     --min-port=49152 --max-port=49252 --realm=mazerace --use-auth-secret --static-auth-secret="$secret" \
     --no-tls --no-dtls --no-tcp --no-tcp-relay --no-cli --no-rfc5780 --no-stun-backward-compatibility \
     --db="$dir/turndb" --pidfile="$dir/turnserver.pid" --log-file=stdout --simple-log "$@" \
@@ -44,7 +47,7 @@ nat_coturn() {
   NAT_COTURN_PID=$!
   local i
   for ((i = 0; i < 250; i++)); do
-    [ -n "$(ss -Huan "sport = :$port" 2>/dev/null)" ] && return 0
+    [ -n "$("${pre[@]}" ss -Huan "sport = :$port" 2>/dev/null)" ] && return 0
     kill -0 "$NAT_COTURN_PID" 2>/dev/null || break
     sleep 0.02
   done

@@ -21,7 +21,7 @@
 static const char usage[] =
     "usage: nat_tool stun SERVER:PORT [--fd]\n"
     "       nat_tool host [--stun S:P] [--upnp] [--natpmp] [--punch-file FILE] [--turn S:P --turn-user U\n"
-    "                     --turn-pass P [--turn-peer IP]] [--play] [--game ID] [--seconds N]\n"
+    "                     --turn-pass P [--turn-peer IP]] [--play] [--game ID] [--grace-ms N] [--seconds N]\n"
     "       nat_tool join ADDR:PORT [--stun S:P] [--punch] [--connect-only] [--pings N] [--seconds N]\n"
     "Prints key=value lines (docs/nat.md, \"Tests\").\n";
 
@@ -195,6 +195,9 @@ static int cmd_host(int argc, char **argv)
     cfg.log_level = SV_LOG_WARN;
     cfg.max_clients = 16;
     cfg.countdown_ms = 1000;
+    const char *grace = arg_after(argc, argv, "--grace-ms");
+    if (grace)
+        cfg.grace_ms = atoi(grace);
     const char *err = NULL;
     sv_t *sv = sv_create(&cfg, &err);
     if (!sv)
@@ -477,7 +480,7 @@ static int cmd_join(int argc, char **argv)
         bt_player *p = bt_player_create(hub, &c, ip, target.port, now_us(), &err);
         if (!p)
             return die(err);
-        bool told_conn = false, told_race = false;
+        bool told_conn = false, told_race = false, told_moving = false;
         while (now_ms() < end && !stop && !bt_player_done(p) && !bt_player_failed(p)) {
             if (tap.p)
                 cl_punch_update(tap.p, now_ms());
@@ -491,6 +494,11 @@ static int cmd_join(int argc, char **argv)
             if (!told_race && bt_player_racing(p, now_us())) {
                 told_race = true;
                 out("racing", "1");
+            }
+            /* Well into the race: the server has taken ten of our moves. */
+            if (!told_moving && bt_player_counts(p)->acked >= 10) {
+                told_moving = true;
+                out("moving", "1");
             }
         }
         if (bt_player_failed(p))

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# journey_relay.sh: two homes behind symmetric NATs (random ports): punching fails (the control), so the host
+# takes a relayed address from coturn with REST credentials and the other home's player races it through the relay.
+# With "cut": the relay is cut mid-race for 4 s and the race goes on to its end, both ends agreeing move for move;
+# with "gone": coturn dies mid-race, the joiner cannot come back, and the host wins as the rules say (by forfeit
+# after the grace period, or by solving first).
+set -euo pipefail
+TOOL=$1
+MODE=${2:-plain}
+NAT_LIB_DIR=$(cd "$(dirname "$0")" && pwd)
+source "$NAT_LIB_DIR/lib.sh"
+source "$NAT_LIB_DIR/netns.sh"
+nat_netns_init "$(mktemp -d "${TMPDIR:-/tmp}/mr-nat-relay.XXXXXX")"
+SECRET=$(head -c 12 /dev/urandom | base64)
+nat_pub_coturn "$SECRET"
+nat_add_home 1 sym
+nat_add_home 2 sym
+STUN=11.0.0.1:3478
+J="$NAT_DIR/join.out"
+H="$NAT_DIR/host.out"
+
+if [ "$MODE" = plain ]; then
+  # Control: STUN and probes both ways, as for an endpoint-independent NAT; the
+  # symmetric NATs give the peer another port than STUN saw, so nothing connects.
+  nat_bg home1 "$NAT_DIR/punch-host.out" "$TOOL" host --stun $STUN --punch-file "$NAT_DIR/peer" --seconds 10
+  ph=$NAT_LAST_PID
+  hp=$(nat_wait_key "$NAT_DIR/punch-host.out" stun 10) || nat_fail "no STUN address for the host"
+  nat_bg home2 "$NAT_DIR/punch-join.out" "$TOOL" join "$hp" --stun $STUN --punch --connect-only --seconds 3
+  pj=$NAT_LAST_PID
+  jp=$(nat_wait_key "$NAT_DIR/punch-join.out" mapped 10) || nat_fail "no STUN address for the joiner"
+  echo "$jp" >"$NAT_DIR/peer.tmp" && mv "$NAT_DIR/peer.tmp" "$NAT_DIR/peer"
+  if wait "$pj"; then nat_fail "punched through two symmetric NATs: the NATs are not symmetric"; fi
+  kill "$ph" 2>/dev/null || true
+  echo "control: punching $jp <-> $hp failed, as it must between symmetric NATs"
+fi
+
+# The coordinator's part: time-limited credentials for this pair, the joiner's public address.
+user=$(nat_rest_user "$SECRET" race42 600)
+pass=$(nat_rest_pass "$SECRET" "$user")
+game=maze:12x12:easy#42
+[ "$MODE" = plain ] || game=maze:60x60:hard#5
+nat_bg home1 "$H" "$TOOL" host --turn $STUN --turn-user "$user" --turn-pass "$pass" --turn-peer 11.0.0.12 \
+  --play --game "$game" --grace-ms 3000 --seconds 90
+host_pid=$NAT_LAST_PID
+relay=$(nat_wait_key "$H" relay 10) || nat_fail "no relayed address: $(nat_key "$H" turn_error)"
+[[ $relay == 11.0.0.1:* ]] || nat_fail "relayed address $relay is not on the TURN server"
+nat_bg home2 "$J" "$TOOL" join "$relay" --seconds 90
+join_pid=$NAT_LAST_PID
+
+cut_on() {
+  nat_in pub nft -f - <<NFT
+table inet cut {
+  chain in { type filter hook input priority -300; policy accept; udp dport { 3478, 49152-49252 } counter drop; }
+}
+NFT
+}
+case $MODE in
+  cut)
+    nat_wait_key "$J" moving 20 >/dev/null || nat_fail "the race never got going"
+    cut_on
+    echo "relay cut"
+    sleep 4 # the length of the outage under test, not a wait for something
+    dropped=$(nat_in pub nft list table inet cut | grep -o "packets [0-9]*" | cut -d" " -f2)
+    nat_in pub nft delete table inet cut
+    [ "${dropped:-0}" -gt 0 ] || nat_fail "the cut dropped nothing: the race was not using the relay"
+    echo "relay back ($dropped datagrams dropped meanwhile)"
+    ;;
+  gone)
+    nat_wait_key "$J" moving 20 >/dev/null || nat_fail "the race never got going"
+    kill "$NAT_COTURN_PID"
+    echo "relay gone"
+    ;;
+esac
+
+host_ok=0
+wait "$host_pid" && host_ok=1
+join_ok=0
+wait "$join_pid" && join_ok=1
+hr=$(nat_key "$H" host_result)
+jr=$(nat_key "$J" join_result)
+echo "host: $hr"
+echo "join: $jr"
+case $MODE in
+  plain | cut)
+    [ $host_ok = 1 ] && [ $join_ok = 1 ] || nat_fail "the race did not finish: $(cat "$H" "$J")"
+    [[ $hr == "slot 0 winner "[01]" reason 0 "* ]] || nat_fail "no solved race on the host"
+    # Nothing lost: both ends saw the same result, move for move.
+    [ "${hr#slot 0 }" = "${jr#slot 1 }" ] || nat_fail "the two ends saw different results"
+    stats=$(nat_key "$H" relay_stats)
+    [[ $stats == *" channels 1 "* ]] || nat_fail "the relay never bound a channel: $stats"
+    echo "PASS ($MODE): raced through relay $relay, connect $(nat_key "$J" connect_ms) ms, $stats"
+    ;;
+  gone)
+    [ $join_ok = 0 ] || nat_fail "the joiner finished a race with no relay"
+    # The host's player wins: by forfeit once the grace period is over, or by
+    # solving first if it gets there before the server gives the joiner up.
+    [[ $hr == "slot 0 winner 0 reason "[01]" "* ]] || nat_fail "the host did not win: $(cat "$H")"
+    how=$([[ $hr == *"reason 1 "* ]] && echo "by forfeit after the grace period" || echo "by solving before the grace period ran out")
+    echo "PASS (gone): the relay died mid-race; the host won $how; the joiner says: $(nat_key "$J" join_failed)"
+    ;;
+esac
