@@ -29,12 +29,15 @@
 #define PERMIT_S 240  /* permissions last 300 s: refreshed after 240 */
 #define CHANNEL_S 480 /* channels last 600 s */
 #define FIRST_CHANNEL 0x4000
+#define LAST_CHANNEL 0x7FFF
+#define PEER_IDLE_MS 60000 /* a remote address silent this long is gone (ENet gives up after 30 s) */
 
 enum txn_kind { TX_ALLOCATE, TX_REFRESH, TX_PERMIT, TX_BIND };
 
 struct txn {
     bool used;
-    int kind, peer; /* peer: PERMIT (permit index), BIND (peer index) */
+    int kind, peer;   /* peer: PERMIT (permit index), BIND (peer index) */
+    uint16_t channel; /* BIND: the number asked for (the slot may have been reused since) */
     uint8_t tid[STUN_TID_LEN];
     uint8_t buf[512];
     size_t len;
@@ -49,7 +52,7 @@ struct peer {
     int fd;         /* local socket talking to 127.0.0.1:local_port */
     uint16_t channel;
     bool bound;
-    uint64_t bind_due_ms;
+    uint64_t bind_due_ms, last_ms;
 };
 
 struct cl_turn {
@@ -69,6 +72,7 @@ struct cl_turn {
     uint32_t permit_ip[PERMITS];
     uint64_t permit_due_ms[PERMITS];
     int permits;
+    uint16_t next_channel; /* a fresh number per remote address: a binding outlives its local socket */
     uint64_t refresh_due_ms, deadline_ms;
     struct txn tx[TXNS];
     struct peer peers[PEERS];
@@ -151,6 +155,7 @@ static void start(cl_turn_t *t, int kind, int peer, uint64_t now)
     if (kind == TX_PERMIT)
         stun_put_xor_addr(&w, STUN_A_XOR_PEER_ADDRESS, (stun_addr){t->permit_ip[peer], 0, false});
     if (kind == TX_BIND) {
+        x->channel = t->peers[peer].channel;
         stun_put_u32(&w, STUN_A_CHANNEL_NUMBER, (uint32_t)t->peers[peer].channel << 16);
         stun_put_xor_addr(&w, STUN_A_XOR_PEER_ADDRESS, t->peers[peer].addr);
     }
@@ -226,8 +231,10 @@ static void on_answer(cl_turn_t *t, const uint8_t *buf, size_t len, const stun_m
         t->permit_due_ms[done.peer] = now + PERMIT_S * 1000u;
         break;
     case TX_BIND:
-        t->peers[done.peer].bound = true;
-        t->peers[done.peer].bind_due_ms = now + CHANNEL_S * 1000u;
+        if (t->peers[done.peer].used && t->peers[done.peer].channel == done.channel) {
+            t->peers[done.peer].bound = true;
+            t->peers[done.peer].bind_due_ms = now + CHANNEL_S * 1000u;
+        }
         break;
     }
 }
@@ -253,7 +260,10 @@ static int peer_of(cl_turn_t *t, stun_addr a, uint64_t now)
         return -1;
     }
     struct peer *p = &t->peers[free_slot];
-    *p = (struct peer){.used = true, .addr = a, .fd = fd, .channel = (uint16_t)(FIRST_CHANNEL + free_slot)};
+    /* Channel numbers are not reused: an old binding stays on the server for 10 minutes. */
+    if (t->next_channel < FIRST_CHANNEL || t->next_channel > LAST_CHANNEL)
+        t->next_channel = FIRST_CHANNEL;
+    *p = (struct peer){.used = true, .addr = a, .fd = fd, .channel = t->next_channel++, .last_ms = now};
     pthread_mutex_lock(&t->mu);
     t->st.peers++;
     pthread_mutex_unlock(&t->mu);
@@ -266,6 +276,7 @@ static void to_host(cl_turn_t *t, stun_addr from, const uint8_t *data, size_t le
     int i = peer_of(t, from, now);
     if (i < 0)
         return;
+    t->peers[i].last_ms = now;
     if (send(t->peers[i].fd, data, len, MSG_NOSIGNAL) == (ssize_t)len) {
         pthread_mutex_lock(&t->mu);
         t->st.from_peers++;
@@ -280,9 +291,9 @@ static void from_server(cl_turn_t *t, const uint8_t *buf, size_t len, uint64_t n
     const uint8_t *data;
     size_t dlen;
     if (stun_channel_decode(buf, len, &ch, &data, &dlen)) {
-        int i = ch - FIRST_CHANNEL;
-        if (i >= 0 && i < PEERS && t->peers[i].used && t->peers[i].bound)
-            to_host(t, t->peers[i].addr, data, dlen, now);
+        for (int i = 0; i < PEERS; i++)
+            if (t->peers[i].used && t->peers[i].bound && t->peers[i].channel == ch)
+                to_host(t, t->peers[i].addr, data, dlen, now);
         return;
     }
     stun_msg m;
@@ -294,12 +305,13 @@ static void from_server(cl_turn_t *t, const uint8_t *buf, size_t len, uint64_t n
         on_answer(t, buf, len, &m, now);
 }
 
-static void to_peer(cl_turn_t *t, int i)
+static void to_peer(cl_turn_t *t, int i, uint64_t now)
 {
     uint8_t in[STUN_MAX], out[STUN_MAX + 64];
     ssize_t n = recv(t->peers[i].fd, in, sizeof in - 64, 0);
     if (n <= 0)
         return;
+    t->peers[i].last_ms = now;
     size_t len;
     if (t->peers[i].bound) {
         len = stun_channel_encode(out, sizeof out, t->peers[i].channel, in, (size_t)n);
@@ -361,11 +373,18 @@ static int timers(cl_turn_t *t, uint64_t now)
             start(t, TX_PERMIT, i, now);
             t->permit_due_ms[i] = now + 30000;
         }
-    for (int i = 0; i < PEERS; i++)
-        if (t->peers[i].used && t->peers[i].bound && now >= t->peers[i].bind_due_ms) {
-            start(t, TX_BIND, i, now);
-            t->peers[i].bind_due_ms = now + 30000;
+    for (int i = 0; i < PEERS; i++) {
+        struct peer *p = &t->peers[i];
+        if (p->used && now - p->last_ms >= PEER_IDLE_MS) {
+            close(p->fd);
+            p->used = false;
+            continue;
         }
+        if (p->used && p->bound && now >= p->bind_due_ms) {
+            start(t, TX_BIND, i, now);
+            p->bind_due_ms = now + 30000;
+        }
+    }
     return (int)(next - now);
 }
 
@@ -391,7 +410,7 @@ static void *run(void *arg)
             if (!(pf[k].revents & POLLIN))
                 continue;
             if (map[k] >= 0) {
-                to_peer(t, map[k]);
+                to_peer(t, map[k], now);
                 continue;
             }
             uint8_t buf[STUN_MAX + 64];

@@ -61,6 +61,7 @@ nat_bg() {
   local ns out=$2
   ns=$(nat_ns "$1")
   shift 2
+  : >"$out" # now, so nobody waiting on it reads an earlier run's lines
   ip netns exec "$ns" "$@" >"$out" 2>"$out.err" &
   NAT_LAST_PID=$!
   NAT_PIDS+=("$NAT_LAST_PID")
