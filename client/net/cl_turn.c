@@ -21,7 +21,8 @@
 #include "secrand.h"
 #include "util.h"
 
-#define PEERS 16
+#define PEERS 64
+#define PEER_EVICT_MS 5000 /* when all are taken, one silent this long makes room */
 #define PERMITS 8
 #define TXNS 16
 #define RTX_MS 250    /* first retransmission; doubled up to 2 s */
@@ -249,8 +250,16 @@ static int peer_of(cl_turn_t *t, stun_addr a, uint64_t now)
         if (!t->peers[i].used && free_slot < 0)
             free_slot = i;
     }
-    if (free_slot < 0)
-        return -1;
+    if (free_slot < 0) {
+        for (int i = 0; i < PEERS; i++)
+            if (now - t->peers[i].last_ms >= PEER_EVICT_MS &&
+                (free_slot < 0 || t->peers[i].last_ms < t->peers[free_slot].last_ms))
+                free_slot = i;
+        if (free_slot < 0)
+            return -1;
+        close(t->peers[free_slot].fd);
+        t->peers[free_slot].used = false;
+    }
     int fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
     if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 ||

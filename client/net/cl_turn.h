@@ -19,7 +19,9 @@
  * and is not changed at all. The thread refreshes the allocation, the
  * permissions and the channels before they expire, and gives the
  * allocation back (Refresh, lifetime 0) on cl_turn_destroy.
- * Only addresses given to cl_turn_permit may send through the relay. */
+ * Only addresses given to cl_turn_permit may send through the relay.
+ * Up to 64 remote addresses at once; one silent for 60 s is forgotten (or
+ * for 5 s when a new one needs its place). */
 typedef struct cl_turn cl_turn_t;
 
 enum cl_turn_state { CL_TURN_PENDING, CL_TURN_READY, CL_TURN_FAILED };
