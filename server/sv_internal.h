@@ -165,6 +165,8 @@ struct sv {
     size_t puzzle_bytes;     /* estimated: rooms and jobs in flight */
     int shake_max;           /* half-open peers allowed at once (sv_shake.c) */
     uint64_t *shake_since;   /* per peer slot: when it was first seen in ENet's handshake, 0 = not */
+    sv_raw_fn raw_fn;        /* the embedder's tap on datagrams that are not ENet's (sv_set_raw_tap) */
+    void *raw_ctx;
     uint64_t next_shake_ms;
     sv_loglimit lim_socket;          /* log lines of socket errors */
     sv_loglimit lim_refused;         /* refused JOIN / RESUME lines */

@@ -39,6 +39,12 @@ for how in tap fd; do
   echo "STUN ($how): $mapped is ENet's own socket"
 done
 
+# The embedded server's socket, STUN in its loop through sv_set_raw_tap.
+"$TOOL" host --stun "127.0.0.1:$PORT" --seconds 1 >"$DIR/stun-host.out" 2>&1 || nat_fail "host STUN: $(cat "$DIR/stun-host.out")"
+[ "$(nat_key "$DIR/stun-host.out" stun)" = "127.0.0.1:$(nat_key "$DIR/stun-host.out" local)" ] ||
+  nat_fail "the host's STUN address is not its game socket's: $(cat "$DIR/stun-host.out")"
+echo "STUN (embedded server's loop): $(nat_key "$DIR/stun-host.out" stun) is the game socket"
+
 # No STUN server there: a clear error, in bounded time.
 dead=$(python3 -c 'import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 if "$TOOL" stun "127.0.0.1:$dead" >"$DIR/dead.out"; then nat_fail "STUN answered from a port nobody serves"; fi

@@ -188,6 +188,26 @@ static int cmd_stun(int argc, char **argv)
 
 /* ---- host ---- */
 
+struct host_tap {
+    cl_stun_t *stun;
+    cl_punch_t *punch;
+};
+
+/* The embedded server's tap (sv_set_raw_tap): STUN answers and the
+ * joiner's probes; any other STUN-looking datagram is not ENet's either. */
+static bool host_tap(void *ctx, uint32_t ip, uint16_t port, const uint8_t *data, size_t len)
+{
+    struct host_tap *t = ctx;
+    stun_addr from = {ip, port, false};
+    if (!stun_looks_like(data, len))
+        return false;
+    if (t->stun && cl_stun_feed(t->stun, from, data, len, now_ms()))
+        return true;
+    if (t->punch)
+        cl_punch_feed(t->punch, from, data, len);
+    return true;
+}
+
 static int cmd_host(int argc, char **argv)
 {
     sv_config cfg;
@@ -214,18 +234,15 @@ static int cmd_host(int argc, char **argv)
     char a[32];
     const char *opt;
     int rc = 0;
-    /* STUN first, before the loop reads the socket (docs/nat.md). */
+    /* STUN in the loop: the server's tap hands this side's datagrams over. */
+    struct host_tap tap = {NULL, NULL};
+    sv_set_raw_tap(sv, host_tap, &tap);
     if ((opt = arg_after(argc, argv, "--stun"))) {
-        stun_addr server, mapped;
+        stun_addr server;
         if (!addr_arg(opt, &server))
             return 2;
-        const char *why = cl_stun_query_fd(fd, server, 3000, &mapped);
-        if (why) {
-            out("stun_error", "%s", why);
-        } else {
-            stun_addr_text(mapped, a, sizeof a);
-            out("stun", "%s", a);
-        }
+        if (!(tap.stun = cl_stun_create(fd, server, now_ms(), 3000, &err)))
+            return die(err);
     }
     cl_portmap_t *pm = NULL;
     if (flag(argc, argv, "--upnp") || flag(argc, argv, "--natpmp")) {
@@ -257,7 +274,7 @@ static int cmd_host(int argc, char **argv)
     const char *punch_file = arg_after(argc, argv, "--punch-file");
     cl_punch_t *punch = NULL;
     bt_player *me = NULL;
-    bool pm_told = !pm, turn_told = !turn, ready = false;
+    bool pm_told = !pm, turn_told = !turn, stun_told = !tap.stun, heard_told = false, ready = false;
     opt = arg_after(argc, argv, "--seconds");
     uint64_t end = now_ms() + (uint64_t)(opt ? atoi(opt) : 60) * 1000u;
     while (!stop && now_ms() < end) {
@@ -291,7 +308,17 @@ static int cmd_host(int argc, char **argv)
             }
             turn_told = st != CL_TURN_PENDING;
         }
-        if (!ready && pm_told && turn_told) {
+        if (!stun_told) {
+            int st = cl_stun_update(tap.stun, now);
+            if (st == CL_STUN_DONE) {
+                stun_addr_text(cl_stun_mapped(tap.stun), a, sizeof a);
+                out("stun", "%s", a);
+            } else if (st == CL_STUN_FAILED) {
+                out("stun_error", "%s", cl_stun_error(tap.stun));
+            }
+            stun_told = st != CL_STUN_PENDING;
+        }
+        if (!ready && pm_told && turn_told && stun_told) {
             ready = true;
             out("ready", "1");
             if (flag(argc, argv, "--play")) {
@@ -318,6 +345,10 @@ static int cmd_host(int argc, char **argv)
         }
         if (punch)
             cl_punch_update(punch, now);
+        if (punch && !heard_told && cl_punch_heard(punch)) {
+            heard_told = true;
+            out("punch_heard", "1");
+        }
         if (me) {
             cl_net_t *n = bt_player_net(me);
             /* The player's own connection: serviced by its poll. */
@@ -352,6 +383,8 @@ static int cmd_host(int argc, char **argv)
         (unsigned long long)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000ull +
             (unsigned long long)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec));
     bt_player_destroy(me);
+    sv_set_raw_tap(sv, NULL, NULL);
+    cl_stun_destroy(tap.stun);
     cl_punch_destroy(punch);
     cl_turn_destroy(turn);
     cl_portmap_destroy(pm);
