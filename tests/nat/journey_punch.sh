@@ -13,12 +13,17 @@ nat_add_home 1 eim
 nat_add_home 2 eim
 STUN=11.0.0.1:3478
 
-nat_bg home1 "$NAT_DIR/host.out" "$TOOL" host --stun $STUN --punch-file "$NAT_DIR/peer" --play --seconds 40
+# The host tries port mapping too: this router has neither UPnP nor NAT-PMP.
+nat_bg home1 "$NAT_DIR/host.out" "$TOOL" host --stun $STUN --upnp --natpmp --punch-file "$NAT_DIR/peer" --play --seconds 40
 host_pid=$NAT_LAST_PID
 host_pub=$(nat_wait_key "$NAT_DIR/host.out" stun 10) || nat_fail "the host learnt no public address"
 host_local=$(nat_key "$NAT_DIR/host.out" local)
 # The endpoint-independent NAT keeps the port; STUN saw the router's address.
 [ "$host_pub" = "11.0.0.11:$host_local" ] || nat_fail "STUN mapped $host_pub, expected 11.0.0.11:$host_local"
+
+pm_error=$(nat_wait_key "$NAT_DIR/host.out" upnp_error 10) || nat_fail "port mapping did not fail behind a router without it"
+[[ $pm_error == "UPnP-IGD: "*"; NAT-PMP: "* ]] || nat_fail "the port-mapping failure does not name both tries: $pm_error"
+echo "port mapping: $pm_error"
 
 # Control: straight at the host's public address, no probes from the host: the NAT drops it.
 if nat_in home2 "$TOOL" join "$host_pub" --connect-only --path-ms 2000 >"$NAT_DIR/control.out" 2>&1; then

@@ -13,7 +13,8 @@ source "$NAT_LIB_DIR/lib.sh"
 source "$NAT_LIB_DIR/netns.sh"
 nat_netns_init "$(mktemp -d "${TMPDIR:-/tmp}/mr-nat-relay.XXXXXX")"
 SECRET=$(head -c 12 /dev/urandom | base64)
-nat_pub_coturn "$SECRET"
+# The relay as deployed: a bandwidth cap per session (docs/nat.md), a few allocations per user.
+nat_pub_coturn "$SECRET" --max-bps=64000 --user-quota=4
 nat_add_home 1 sym
 nat_add_home 2 sym
 STUN=11.0.0.1:3478

@@ -41,6 +41,8 @@ nat_netns_cleanup() {
   for pid in "${NAT_PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${NAT_PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
   for ns in "${NAT_NS_LIST[@]}"; do ip netns del "$ns" 2>/dev/null || true; done
+  # Logs and configs go with them, unless NAT_KEEP=1 (to read after a failure).
+  [ "${NAT_KEEP:-0}" = 1 ] || rm -rf "$NAT_DIR"
 }
 
 # nat_ns NAME: the full namespace name of pub, or of a home or its router.
