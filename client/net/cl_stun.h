@@ -16,7 +16,8 @@ struct _ENetHost;
  * when it took the datagram, and ENet never sees those. Datagrams no tap
  * takes go to ENet as before. Up to 8 taps on up to 8 hosts per process;
  * cl_tap_remove removes one (and the intercept with the host's last).
- * Taps run inside enet_host_service, on the thread that services the host. */
+ * Taps run inside enet_host_service, on the thread that services the host;
+ * add and remove them from one thread (the table is not locked). */
 typedef bool (*cl_tap_fn)(void *ctx, stun_addr from, const uint8_t *data, size_t len);
 bool cl_tap_add(struct _ENetHost *host, cl_tap_fn fn, void *ctx);
 void cl_tap_remove(struct _ENetHost *host, cl_tap_fn fn, void *ctx);
