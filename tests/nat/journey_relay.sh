@@ -26,6 +26,9 @@ user=$(nat_rest_user "$SECRET" race42 600)
 pass=$(nat_rest_pass "$SECRET" "$user")
 game=maze:12x12:easy#42
 [ "$MODE" = plain ] || game=maze:60x60:hard#5
+# Gone: a race long enough (about 18 s) for the server to give the joiner up
+# (ENet's time-out, then the 3 s grace) before the host's player solves it.
+[ "$MODE" != gone ] || game=maze:100x100:hard#5
 nat_bg home1 "$H" "$TOOL" host --stun $STUN --punch-file "$NAT_DIR/peer" --turn $STUN --turn-user "$user" \
   --turn-pass "$pass" --turn-peer 11.0.0.12 --play --game "$game" --grace-ms 3000 --seconds 90
 host_pid=$NAT_LAST_PID
@@ -34,7 +37,10 @@ relay=$(nat_wait_key "$H" relay 10) || nat_fail "no relayed address: $(nat_key "
 host_stun=$(nat_key "$H" stun)
 # The joiner tries every path at once; punching cannot work between symmetric
 # NATs (each side's NAT shows the other a new port), so the relay wins.
-nat_bg home2 "$J" "$TOOL" join --cand "punched=$host_stun" --cand "relayed=$relay" --stun $STUN --seconds 90
+# (Gone: the joiner stops trying to resume after 5 s, not the default's longer wait.)
+resume=()
+[ "$MODE" != gone ] || resume=(--resume-ms 5000)
+nat_bg home2 "$J" "$TOOL" join --cand "punched=$host_stun" --cand "relayed=$relay" --stun $STUN --seconds 90 "${resume[@]}"
 join_pid=$NAT_LAST_PID
 jp=$(nat_wait_key "$J" mapped 10) || nat_fail "no STUN address for the joiner"
 echo "$jp" >"$NAT_DIR/peer.tmp" && mv "$NAT_DIR/peer.tmp" "$NAT_DIR/peer"

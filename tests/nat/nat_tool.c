@@ -24,7 +24,7 @@ static const char usage[] =
     "       nat_tool host [--stun S:P] [--upnp] [--natpmp] [--punch-file FILE] [--turn S:P --turn-user U\n"
     "                     --turn-pass P [--turn-peer IP]] [--play] [--game ID] [--grace-ms N] [--seconds N]\n"
     "       nat_tool join [ADDR:PORT] [--cand KIND=ADDR:PORT]... [--stun S:P] [--punch] [--path-ms N]\n"
-    "                     [--connect-only [--pings N]] [--seconds N]\n"
+    "                     [--connect-only [--pings N]] [--resume-ms N] [--seconds N]\n"
     "       (KIND: direct, mapped, punched, relayed; tried at once, the best that connects kept)\n"
     "Prints key=value lines (docs/nat.md, \"Tests\").\n";
 
@@ -521,6 +521,8 @@ static int cmd_join(int argc, char **argv)
     } else {
         bt_player_cfg c = player_cfg("joiner", BT_QUICK, NULL);
         c.bot_seed = 11;
+        if ((opt = arg_after(argc, argv, "--resume-ms")))
+            cl_net_set_resume_window(net, (uint32_t)atoi(opt));
         bt_player *p = bt_player_adopt(net, &c, now_us());
         opt = arg_after(argc, argv, "--seconds");
         uint64_t end = now_ms() + (uint64_t)(opt ? atoi(opt) : 60) * 1000u;
