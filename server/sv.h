@@ -303,8 +303,16 @@ void sv_record_stopping(sv_t *sv);
 /* The server's log (sv_log.h), for an embedder's own lines in the same format. */
 struct sv_log;
 const struct sv_log *sv_logger(const sv_t *sv);
-/* The game socket, for reading its kernel counters (SO_MEMINFO drops). */
+/* The game socket, for reading its kernel counters (SO_MEMINFO drops), and
+ * for the NAT paths' datagrams sent from it (docs/nat.md). */
 int sv_socket_fd(const sv_t *sv);
+/* A tap on the game socket for the NAT paths (STUN answers, hole-punch
+ * probes; docs/nat.md): every datagram goes to fn first, inside
+ * sv_service on the loop's thread, with its source (IPv4 and port in host
+ * order); fn returns true when it took the datagram, which ENet then
+ * never sees. fn NULL removes the tap. */
+typedef bool (*sv_raw_fn)(void *ctx, uint32_t ip, uint16_t port, const uint8_t *data, size_t len);
+void sv_set_raw_tap(sv_t *sv, sv_raw_fn fn, void *ctx);
 
 void sv_get_stats(const sv_t *sv, sv_stats *out);
 /* Writes the statistics block (one "key value" per line, prefixed "stats ")

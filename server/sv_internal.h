@@ -121,6 +121,8 @@ struct sv {
     sv_queries query;        /* sv_query.h: record questions */
     sv_spec_state spec;      /* sv_spec.h: spectators */
     sv_lan lan;              /* sv_lan.h: LAN discovery's answers */
+    sv_raw_fn raw_fn;        /* the embedder's tap on datagrams that are not ENet's (sv_set_raw_tap) */
+    void *raw_ctx;
 };
 
 #endif

@@ -102,6 +102,9 @@ static int ENET_CALLBACK intercept(ENetHost *host, ENetEvent *ev)
     sv_t *sv = sv_of(host);
     if (!sv)
         return 0;
+    if (sv->raw_fn && sv->raw_fn(sv->raw_ctx, ENET_NET_TO_HOST_32(host->receivedAddress.host),
+                                 host->receivedAddress.port, host->receivedData, host->receivedDataLength))
+        return 1;
     uint64_t now = mr_now_us() / 1000u;
     bool empty = false;
     ENetPeer *made = sv_cookie_accept(host, now, &empty);
@@ -117,6 +120,12 @@ static int ENET_CALLBACK intercept(ENetHost *host, ENetEvent *ev)
     else
         sv->st.handshakes_dropped++;
     return 1;
+}
+
+void sv_set_raw_tap(sv_t *sv, sv_raw_fn fn, void *ctx)
+{
+    sv->raw_fn = fn;
+    sv->raw_ctx = ctx;
 }
 
 void sv_shake_attach(sv_t *sv)

@@ -148,6 +148,9 @@ cl_net_t *cl_hub_ready(cl_hub_t *h);
 int cl_hub_peers(const cl_hub_t *h);
 /* The hub's local UDP port (for kernel drop counters), or 0. */
 int cl_hub_port(const cl_hub_t *h);
+/* The hub's ENet host, whose socket the NAT paths (cl_stun.h, cl_turn.h)
+ * send from; the hub keeps it. */
+struct _ENetHost *cl_hub_enet_host(cl_hub_t *h);
 
 /* ---- connections ---- */
 

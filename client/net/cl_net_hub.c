@@ -130,6 +130,11 @@ int cl_hub_peers(const cl_hub_t *h)
     return on;
 }
 
+struct _ENetHost *cl_hub_enet_host(cl_hub_t *h)
+{
+    return h->host;
+}
+
 int cl_hub_port(const cl_hub_t *h)
 {
     ENetAddress a;

@@ -82,6 +82,8 @@ static void failf(bt_player *p, const char *fmt, const char *what)
     p->racing = false;
 }
 
+static bt_player *make(cl_net_t *net, const bt_player_cfg *cfg);
+
 bt_player *bt_player_create(cl_hub_t *hub, const bt_player_cfg *cfg, const char *host, int port,
                             uint64_t now_us, const char **err)
 {
@@ -94,6 +96,11 @@ bt_player *bt_player_create(cl_hub_t *hub, const bt_player_cfg *cfg, const char 
         cl_net_destroy(net);
         return NULL;
     }
+    return make(net, cfg);
+}
+
+static bt_player *make(cl_net_t *net, const bt_player_cfg *cfg)
+{
     bt_player *p = mr_alloc(1, sizeof *p);
     p->net = net;
     p->cfg = *cfg;
@@ -618,4 +625,12 @@ uint64_t bt_player_next_due_us(const bt_player *p)
         return p->next_us;
     uint64_t due = p->brain ? bot_next_due(p->brain) : UINT64_MAX;
     return due == UINT64_MAX ? UINT64_MAX : due * 1000u;
+}
+
+bt_player *bt_player_adopt(cl_net_t *net, const bt_player_cfg *cfg, uint64_t now_us)
+{
+    bt_player *p = make(net, cfg);
+    cl_net_event ev = {.type = CL_EV_CONNECTED};
+    on_event(p, &ev, now_us);
+    return p;
 }

@@ -59,6 +59,9 @@ typedef struct bt_player bt_player;
  * on failure. cfg's strings are copied. */
 bt_player *bt_player_create(cl_hub_t *hub, const bt_player_cfg *cfg, const char *host, int port,
                             uint64_t now_us, const char **err);
+/* A player on a connection already through its handshake (cl_path_take:
+ * docs/nat.md); the player owns it from then on. */
+bt_player *bt_player_adopt(cl_net_t *net, const bt_player_cfg *cfg, uint64_t now_us);
 void bt_player_destroy(bt_player *p); /* accepts NULL */
 
 /* Handles the connection's events and plays whatever move is due at now_us.
