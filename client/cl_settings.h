@@ -44,7 +44,7 @@ const char *cl_settings_load(cl_settings *s, const char *path, char *msg, size_t
 /* Writes atomically (temp file + rename). NULL or a static message. */
 const char *cl_settings_save(const cl_settings *s, const char *path);
 /* NULL if name is a valid player name, else why not: the protocol's rule
- * (wire_name_problem, docs/protocol.md "Names"), checked before sending. */
+ * (txt_name_problem, docs/protocol.md "Names"), checked before sending. */
 const char *cl_name_problem(const char *name);
 
 #endif

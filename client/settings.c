@@ -27,7 +27,7 @@ void cl_settings_default(cl_settings *s)
 
 const char *cl_name_problem(const char *name)
 {
-    return wire_name_problem(name, name ? strlen(name) : 0);
+    return txt_name_problem(name, name ? strlen(name) : 0);
 }
 
 static char *trim(char *s)

@@ -176,7 +176,7 @@ bool coord_decode(const uint8_t *buf, size_t len, coord_msg *m, bool *version_ba
     switch (m->type) {
     case COORD_HOST_REGISTER:
         ok = get_bytes(&r, m->token, COORD_TOKEN_LEN) && get_str8(&r, m->name, 1, COORD_NAME_MAX) &&
-             wire_name_ok(m->name, strlen(m->name)) && get_cands(&r, m);
+             txt_name_ok(m->name, strlen(m->name)) && get_cands(&r, m);
         break;
     case COORD_HOST_OK:
         ok = get_icode(&r, m->code) && get_bytes(&r, m->token, COORD_TOKEN_LEN) && get_u16(&r, &m->seconds) &&
@@ -201,7 +201,7 @@ bool coord_decode(const uint8_t *buf, size_t len, coord_msg *m, bool *version_ba
              get_str8(&r, m->pass, 1, COORD_CRED_MAX) && get_u16(&r, &m->seconds);
         break;
     case COORD_SERVER_REGISTER:
-        ok = get_server(&r, &m->server, false) && wire_name_ok(m->server.name, strlen(m->server.name));
+        ok = get_server(&r, &m->server, false) && txt_name_ok(m->server.name, strlen(m->server.name));
         break;
     case COORD_SERVER_OK:
         ok = get_u16(&r, &m->seconds);

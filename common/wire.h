@@ -307,7 +307,7 @@ typedef struct wire_msg {
             uint16_t version;
             /* Raw bytes as received (any of 0..255 bytes, NUL-terminated
              * here), "" when version != WIRE_VERSION; the server checks
-             * them with wire_name_problem. Writes send strlen(name) bytes. */
+             * them with txt_name_problem. Writes send strlen(name) bytes. */
             char name[WIRE_HELLO_NAME_RAW + 1];
             uint8_t name_len;
         } hello;
@@ -475,24 +475,7 @@ size_t wire_write_probe_details(const wire_probe_details *d, uint8_t *buf, size_
 bool wire_read_probe_details(const uint8_t *buf, size_t len, wire_probe_details *d);
 
 /* ---- helpers ---- */
-/* The name and text rules are common/textrule.h's; the protocol's names
- * for them, kept for the server's and the clients' callers. */
-static inline const char *wire_name_problem(const char *s, size_t len)
-{
-    return txt_name_problem(s, len);
-}
-static inline bool wire_name_ok(const char *s, size_t len)
-{
-    return txt_name_ok(s, len);
-}
-static inline bool wire_text_ok(const char *s, size_t len)
-{
-    return txt_text_ok(s, len);
-}
-static inline void wire_text_clean(char *dst, size_t dstlen, const char *src)
-{
-    txt_clean(dst, dstlen, src);
-}
+/* The name and text rules are common/textrule.h's (txt_name_ok, txt_text_ok, txt_clean). */
 /* A fresh room code (WIRE_ROOM_CODE_LEN letters of WIRE_ROOM_ALPHABET). */
 void wire_room_code_make(rng_t *r, char out[WIRE_ROOM_CODE_LEN + 1]);
 /* The same from secrand: what a server hands out (unguessable). */

@@ -178,7 +178,7 @@ static inline bool get_below(reader *r, uint8_t *v, unsigned limit)
     return get_u8(r, v) && *v < limit;
 }
 
-/* str8 into out (max bytes + NUL), checked with wire_text_ok; min is the
+/* str8 into out (max bytes + NUL), checked with txt_text_ok; min is the
  * shortest allowed length. */
 static inline bool get_str8(reader *r, char *out, size_t min, size_t max)
 {

@@ -71,7 +71,7 @@ void sv_game_fill_room_state(sv_t *sv, sv_room *room, int slot, wire_msg *m)
         p->connected = match_connected(room->m, s);
         p->ready = match_is_ready(room->m, s);
         p->rematch = match_wants_rematch(room->m, s);
-        wire_text_clean(p->name, sizeof p->name, match_name(room->m, s));
+        txt_clean(p->name, sizeof p->name, match_name(room->m, s));
         if (!p->name[0])
             strcpy(p->name, "?");
     }
@@ -270,7 +270,7 @@ static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
         m->type = WIRE_REJECT;
         m->error.code = (uint8_t)ev->code;
         m->error.seq = ev->seq;
-        wire_text_clean(m->error.text, sizeof m->error.text, ev->reason ? ev->reason : "");
+        txt_clean(m->error.text, sizeof m->error.text, ev->reason ? ev->reason : "");
         send_to(sv, room, ev->to, m);
         return;
     default:
@@ -482,7 +482,7 @@ static void on_hello(sv_t *sv, sv_client *c, const wire_msg *in)
         return;
     }
     size_t n = in->hello.name_len;
-    const char *bad = wire_name_problem(in->hello.name, n);
+    const char *bad = txt_name_problem(in->hello.name, n);
     if (bad) {
         refuse(sv, c, WIRE_ERR_BAD_NAME, bad);
         return;
@@ -502,7 +502,7 @@ static void on_hello(sv_t *sv, sv_client *c, const wire_msg *in)
     memset(m, 0, sizeof *m);
     m->type = WIRE_WELCOME;
     m->welcome.player_id = c->id;
-    wire_text_clean(m->welcome.server_name, sizeof m->welcome.server_name, sv->cfg.name);
+    txt_clean(m->welcome.server_name, sizeof m->welcome.server_name, sv->cfg.name);
     sv_send(sv, c, m);
     sv_logx(&sv->log, SV_LOG_INFO, "hello", SV_CLIENT_FIELDS(c, NULL, NULL), "client #%u %s is \"%s\"", c->id,
             c->addr, c->name);

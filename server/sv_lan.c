@@ -56,7 +56,7 @@ static size_t answer_details(sv_t *sv, const wire_probe *p, uint8_t *out, size_t
     d.flags = sv->cfg.lan_host ? WIRE_DISC_HOST_GAME : 0;
     const sv_room *r = announced_room(sv);
     const char *host = r ? match_name(r->m, r->player[0] ? 0 : 1) : "";
-    if (r && wire_name_ok(host, strlen(host))) {
+    if (r && txt_name_ok(host, strlen(host))) {
         d.flags |= WIRE_DISC_HAS_ROOM;
         memcpy(d.room, r->code, sizeof d.room);
         d.params = *pz_params_of(match_puzzle(r->m));
@@ -96,7 +96,7 @@ static size_t answer_probe(void *ctx, const uint8_t *in, size_t n, int part, uin
     r.max_players = (uint16_t)sv->cfg.max_clients;
     int races = sv_spec_races(sv);
     r.races = (uint16_t)(races > 65535 ? 65535 : races);
-    wire_text_clean(r.name, sizeof r.name, sv->cfg.name);
+    txt_clean(r.name, sizeof r.name, sv->cfg.name);
     if (!r.name[0])
         strcpy(r.name, "mazerace");
     sv->st.discovery_replies++;

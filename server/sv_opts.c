@@ -35,7 +35,7 @@ static void get_bind(const sv_config *cfg, char *b, size_t n)
 static const char *set_name(sv_config *cfg, const char *v)
 {
     size_t len = strlen(v);
-    if (len == 0 || len > SV_NAME_MAX || !wire_name_ok(v, len))
+    if (len == 0 || len > SV_NAME_MAX || !txt_name_ok(v, len))
         return "is not a valid name: 1..24 bytes of UTF-8, no control, invisible or text-direction "
                "characters, not blank";
     memcpy(cfg->name, v, len + 1);

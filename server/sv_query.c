@@ -232,7 +232,7 @@ static uint32_t clamp32(uint64_t v)
 /* A name from the database as the wire allows it ("?" if it does not). */
 static void copy_name(char dst[WIRE_NAME_MAX + 1], const char *src)
 {
-    if (wire_name_ok(src, strlen(src)))
+    if (txt_name_ok(src, strlen(src)))
         snprintf(dst, WIRE_NAME_MAX + 1, "%s", src);
     else
         snprintf(dst, WIRE_NAME_MAX + 1, "?");

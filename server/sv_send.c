@@ -104,7 +104,7 @@ void sv_send_error(sv_t *sv, sv_client *c, int type, int code, const char *text)
     memset(m, 0, sizeof *m);
     m->type = (uint8_t)type;
     m->error.code = (uint8_t)code;
-    wire_text_clean(m->error.text, sizeof m->error.text, text ? text : "");
+    txt_clean(m->error.text, sizeof m->error.text, text ? text : "");
     sv_send(sv, c, m);
 }
 

@@ -451,7 +451,7 @@ void sv_shutdown(sv_t *sv, int timeout_ms)
 
 void sv_set_shutdown_text(sv_t *sv, const char *text)
 {
-    wire_text_clean(sv->stop_text, sizeof sv->stop_text, text ? text : "");
+    txt_clean(sv->stop_text, sizeof sv->stop_text, text ? text : "");
 }
 
 sv_t *sv_create(const sv_config *cfg, const char **err)
@@ -470,8 +470,8 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
     sv->cfg = *cfg;
     /* An embedder may hand us a name cut mid-character ("%.15s's game"):
      * clean it rather than refuse to host. The command line is strict. */
-    wire_text_clean(sv->cfg.name, sizeof sv->cfg.name, cfg->name);
-    if (!wire_name_ok(sv->cfg.name, strlen(sv->cfg.name)))
+    txt_clean(sv->cfg.name, sizeof sv->cfg.name, cfg->name);
+    if (!txt_name_ok(sv->cfg.name, strlen(sv->cfg.name)))
         strcpy(sv->cfg.name, "mazerace");
     sv_log_init(&sv->log, cfg->log_level, cfg->log_format, stderr);
     sv->now_ms = 0; /* the first sv_service sets the clock */

@@ -438,8 +438,8 @@ static void build_races(sv_t *sv)
         e->params = *pz_params_of(match_puzzle(r->m));
         e->spectators = (uint16_t)(r->nspec > 65535 ? 65535 : r->nspec);
         for (int s = 0; s < MATCH_SLOTS; s++) {
-            wire_text_clean(e->name[s], sizeof e->name[s], match_name(r->m, s));
-            if (!wire_name_ok(e->name[s], strlen(e->name[s])))
+            txt_clean(e->name[s], sizeof e->name[s], match_name(r->m, s));
+            if (!txt_name_ok(e->name[s], strlen(e->name[s])))
                 e->name[s][0] = '\0';
         }
     }

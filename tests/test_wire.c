@@ -500,14 +500,14 @@ static void test_name_rule(void **ctx)
         {"\xf3\xa0\x80\x81", 4, "invisible"}, /* tag U+E0001 */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        const char *why = wire_name_problem(cases[i].name, cases[i].len);
+        const char *why = txt_name_problem(cases[i].name, cases[i].len);
         if (!cases[i].reason) {
             assert_null(why);
-            assert_true(wire_name_ok(cases[i].name, cases[i].len));
+            assert_true(txt_name_ok(cases[i].name, cases[i].len));
         } else {
             assert_non_null(why);
             assert_non_null(strstr(why, cases[i].reason));
-            assert_false(wire_name_ok(cases[i].name, cases[i].len));
+            assert_false(txt_name_ok(cases[i].name, cases[i].len));
         }
     }
     /* HELLO carries any name bytes so that the server can say why: a bad
@@ -543,19 +543,19 @@ static void test_move_types(void **ctx)
 static void test_text_and_codes(void **ctx)
 {
     (void)ctx;
-    assert_true(wire_name_ok("a", 1));
-    assert_false(wire_name_ok("", 0));
-    assert_false(wire_name_ok("1234567890123456789012345", 25));
-    assert_true(wire_name_ok("\xe2\x82\xac", 3));  /* euro sign */
-    assert_false(wire_name_ok("\xc0\xaf", 2));     /* overlong '/' */
-    assert_false(wire_name_ok("\xed\xa0\x80", 3)); /* surrogate */
-    assert_false(wire_name_ok("\xc2\x85", 2));     /* C1 control */
-    assert_false(wire_name_ok("a\x7f", 2));
-    assert_false(wire_name_ok("\xe2\x82", 2)); /* cut short */
+    assert_true(txt_name_ok("a", 1));
+    assert_false(txt_name_ok("", 0));
+    assert_false(txt_name_ok("1234567890123456789012345", 25));
+    assert_true(txt_name_ok("\xe2\x82\xac", 3));  /* euro sign */
+    assert_false(txt_name_ok("\xc0\xaf", 2));     /* overlong '/' */
+    assert_false(txt_name_ok("\xed\xa0\x80", 3)); /* surrogate */
+    assert_false(txt_name_ok("\xc2\x85", 2));     /* C1 control */
+    assert_false(txt_name_ok("a\x7f", 2));
+    assert_false(txt_name_ok("\xe2\x82", 2)); /* cut short */
     char out[9];
-    wire_text_clean(out, sizeof out, "ab\ncd\xff\xe2\x82\xac\xe2\x82\xac");
+    txt_clean(out, sizeof out, "ab\ncd\xff\xe2\x82\xac\xe2\x82\xac");
     assert_string_equal(out, "ab?cd\xe2\x82\xac"); /* the second euro does not fit */
-    assert_true(wire_text_ok(out, strlen(out)));
+    assert_true(txt_text_ok(out, strlen(out)));
 
     rng_t r;
     rng_seed(&r, 5);

@@ -90,7 +90,7 @@ static bool cands_ok(const coord_cand *cand, int n)
 bool cl_coord_host(cl_coord_t *c, const char *name, const coord_cand *cand, int n, uint64_t now_ms)
 {
     size_t len = strlen(name);
-    if (len == 0 || len > COORD_NAME_MAX || !wire_name_ok(name, len) || !cands_ok(cand, n))
+    if (len == 0 || len > COORD_NAME_MAX || !txt_name_ok(name, len) || !cands_ok(cand, n))
         return false;
     coord_msg m = {.type = COORD_HOST_REGISTER, .ncand = (uint8_t)n};
     if (c->hosting && c->code[0])

@@ -16,7 +16,7 @@
 
 static cl_net_t *create_in(cl_hub_t *h, const char *name, const char **err)
 {
-    const char *bad = wire_name_problem(name, name ? strlen(name) : 0);
+    const char *bad = txt_name_problem(name, name ? strlen(name) : 0);
     if (bad) {
         *err = bad;
         return NULL;

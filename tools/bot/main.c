@@ -212,7 +212,7 @@ int main(int argc, char **argv)
                 return bad("--bots: '%s' is not a number 1..4000", v);
             o.bots = (int)n;
         } else if (strcmp(a, "--name") == 0) {
-            const char *why = wire_name_problem(v, strlen(v));
+            const char *why = txt_name_problem(v, strlen(v));
             if (why)
                 return bad("--name: %s", why);
             o.player.name = v;
