@@ -11,6 +11,7 @@
 #include "cl_assets.h"
 #include "cl_bench.h"
 #include "cl_draw.h"
+#include "st.h"
 #include "cl_prefdir.h"
 #include "cl_replay.h"
 #include "cl_vpad.h"
@@ -547,7 +548,8 @@ int cl_app_run(const cl_args *args)
     }
     cl_app_end_backend(a);
     cl_history_destroy(a->history);
-    cl_hist_race_free(&a->rec);
+    st_match_free(a->rec);
+    free(a->rec);
     cl_history_scene_free(a);
     cl_replay_close(a);
     cl_srvrep_free(a);

@@ -163,7 +163,8 @@ struct cl_app {
      * being recorded (record.c) and the best times for the results screen. */
     cl_history *history;
     char history_path[1024];
-    cl_hist_race rec;
+    struct st_match *rec; /* NULL before the first race */
+    int rec_me;           /* this machine's player in rec: its slot, or -1 in hotseat (both) */
     uint32_t bests_ticket;
     bool bests_in;
     cl_hist_bests bests;
@@ -177,7 +178,8 @@ struct cl_app {
         uint32_t ticket, race_ticket;
         int page_no;
         int64_t before[CL_HIST_PAGES]; /* by page number: the id the page starts before */
-        cl_hist_page *page;            /* NULL until the first answer */
+        struct st_answer *page;        /* NULL until the first answer: its races (ROWS at most) */
+        bool more;                     /* older races than the page's */
         /* The best-times view (shown instead of the races when bests). */
         bool bests;
         int best_page;
@@ -240,10 +242,6 @@ void cl_srvrep_free(cl_app *a);
 /* For script waits: "server-replays-list" once a page shows and nothing is
  * asked, else "server-replays". */
 const char *cl_srvrep_state(const cl_app *a);
-/* Opens a race from the history (with its move logs) as a replay. */
-void cl_history_open_replay(cl_app *a, const cl_hist_race *r);
-/* The race as a replay (history_replay.c); NULL with *err (static). */
-replay *cl_hist_race_replay(const cl_hist_race *r, const char **err);
 /* The best-times lines of the results screen (at most 3, each < 160
  * bytes) into lines; returns how many. */
 int cl_record_bests_text(const cl_app *a, char lines[][160]);

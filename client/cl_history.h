@@ -1,14 +1,18 @@
 /* cl_history.h: the game's own history of finished races (hotseat, vs
- * computer, online) and the best times drawn from it, kept in a SQLite file
- * beside the settings (docs/client.md "History").
+ * computer, online) and the best times drawn from it, kept in a match
+ * store (store/, st.h: the server's schema, SQLite) beside the settings
+ * (docs/client.md "History").
  *
- * The game loop never waits on the disk: a worker thread owns the file and
- * does every open, write and query. The screens queue requests and pick up
- * answers on later frames; each ask returns a ticket and the matching get
- * answers true once that ticket's answer is in. A file that cannot be used
- * (corrupt, read-only, locked, a foreign database) never stops the game:
- * the handle goes on answering with empty results, and cl_history_problem
- * hands the reason out once so the screen can say it. */
+ * A race is an st_match, the one record of a finished game. The game loop
+ * never waits on the disk: an st_writer (store/st_writer.h, the server's
+ * own store thread) opens the file on its thread and does every write and
+ * query there. The screens queue requests and pick up answers on later
+ * frames; each ask returns a ticket and the matching get answers true once
+ * that ticket's answer is in (only the latest answer of each kind is
+ * kept). A file that cannot be used (corrupt, read-only, locked, a foreign
+ * database) never stops the game: the handle goes on answering with empty
+ * results, and cl_history_problem hands the reason out once so the screen
+ * can say it. */
 #ifndef CL_HISTORY_H
 #define CL_HISTORY_H
 
@@ -16,54 +20,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "puzzle.h"
+/* The store's types (st.h, st_writer.h), by their tags: the screens that
+ * include this through cl_app.h need not see the store. */
+struct st;
+struct st_match;
+struct st_query;
+struct st_answer;
 
-enum cl_hist_mode { CL_HIST_HOTSEAT = 0, CL_HIST_COMPUTER = 1, CL_HIST_ONLINE = 2, CL_HIST_MODES };
+/* st_match.mode of the game's races. */
+#define CL_HIST_HOTSEAT "hotseat"
+#define CL_HIST_COMPUTER "computer" /* the computer is slot 1 (scene_setup.c) */
+#define CL_HIST_ONLINE "online"
 
-/* One accepted move and when it was played, in ms from the race start. */
-typedef struct cl_hist_move {
-    uint32_t at_ms;
-    pz_move mv;
-} cl_hist_move;
-
-/* One finished race as the history keeps it. */
-typedef struct cl_hist_race {
-    int64_t id;      /* given by the history; 0 before it is stored */
-    int64_t started; /* race start, Unix seconds (UTC) */
-    int mode;        /* enum cl_hist_mode */
-    int me;          /* slot of this machine's player; -1 in hotseat (both) */
-    char game_id[160];
-    pz_params params;
-    char name[2][32];
-    int winner; /* slot or -1 */
-    int reason; /* enum match_end_reason */
-    uint64_t time_ms[2];
-    uint32_t moves[2];
-    bool solved[2];
-    int game_no, series_len;
-    /* Move logs by slot: owned by this struct (cl_hist_race_free); NULL in
-     * page entries, which carry no logs. */
-    cl_hist_move *log[2];
-    uint32_t nlog[2];
-} cl_hist_race;
-
-void cl_hist_race_free(cl_hist_race *r); /* frees the logs; keeps the rest */
-/* Appends one move to slot's log (grows it). */
-void cl_hist_race_log(cl_hist_race *r, int slot, uint32_t at_ms, pz_move mv);
-/* The time this race counts for best times: the winner's time when the
- * winner solved, else 0 (none). */
-uint64_t cl_hist_race_best_ms(const cl_hist_race *r);
-
-enum { CL_HIST_PAGE_MAX = 64 };
-
-/* Newest first: up to n races older than before_id (0: the newest). */
-typedef struct cl_hist_page {
-    bool ok; /* false: the history is unavailable */
-    int64_t before_id;
-    int n;
-    bool more; /* older races exist beyond these */
-    cl_hist_race e[CL_HIST_PAGE_MAX];
-} cl_hist_page;
+/* Whether race r was played in mode (one of the above). */
+bool cl_hist_mode_is(const struct st_match *r, const char *mode);
+/* The time r counts for best times: the winner's time when the winner
+ * solved, else 0 (none). */
+uint64_t cl_hist_best_ms(const struct st_match *r);
 
 /* Best solved times. */
 typedef struct cl_hist_bests {
@@ -89,7 +62,7 @@ typedef struct cl_hist_best_row {
     uint64_t bot_ms;
 } cl_hist_best_row;
 
-enum { CL_HIST_TABLE_MAX = 200 };
+enum { CL_HIST_TABLE_MAX = 200, CL_HIST_PAGE_MAX = 64 };
 
 typedef struct cl_hist_table {
     bool ok;
@@ -100,15 +73,22 @@ typedef struct cl_hist_table {
 
 /* Adds race r to table t (the rows stay in order); name is "you". Races go
  * in newest first, so a tie goes to the older one. */
-void cl_hist_table_add(cl_hist_table *t, const cl_hist_race *r, const char *name);
+void cl_hist_table_add(cl_hist_table *t, const struct st_match *r, const char *name);
+/* The queries behind cl_history_ask_bests and cl_history_ask_table, run
+ * on the store's thread (st_call_fn, history_table.c): the game ID, name,
+ * kind and size come in the st_query; *out gets a malloc'd cl_hist_bests
+ * or cl_hist_table. */
+const char *cl_hist_bests_call(struct st *s, const struct st_query *q, void **out);
+const char *cl_hist_table_call(struct st *s, const struct st_query *q, void **out);
 
 typedef struct cl_history cl_history;
 
-/* Starts the worker on the file at path (created if missing). Never NULL;
- * a file that cannot be used shows up later as a problem and empty
- * answers. read_only: races are not recorded (cl_history_add drops them). */
+/* Starts the store's thread, which opens the file at path (created if
+ * missing). Never NULL; a file that cannot be used shows up later as a
+ * problem and empty answers. read_only: races are not recorded
+ * (cl_history_add drops them) and no file is created. */
 cl_history *cl_history_create(const char *path, bool read_only);
-/* Lets queued writes finish, stops the worker, frees. Accepts NULL. */
+/* Lets queued writes finish, stops the thread, frees. Accepts NULL. */
 void cl_history_destroy(cl_history *h);
 /* True, with the reason in buf, the first time after the history became
  * unusable; false otherwise (and every later time). */
@@ -120,23 +100,25 @@ void cl_history_flush(cl_history *h);
  * on any machine. Never for play. */
 void cl_history_set_sync(cl_history *h, bool sync);
 
-/* Queues r to be stored (copied, logs included). */
-void cl_history_add(cl_history *h, const cl_hist_race *r);
+/* Queues r (malloc'd, taken over in every case) to be stored. */
+void cl_history_add(cl_history *h, struct st_match *r);
 /* Asks for up to count (<= CL_HIST_PAGE_MAX) races older than before_id
  * (0: from the newest), newest first. The next page asks before the last
- * entry's id. */
+ * entry's id. The answer: out->matches, out->n of them (no move logs),
+ * *more when older races exist; out->error set when the history could not
+ * be read. The caller st_answer_frees it. */
 uint32_t cl_history_ask_page(cl_history *h, int64_t before_id, int count);
-bool cl_history_page(cl_history *h, uint32_t ticket, cl_hist_page *out);
+bool cl_history_page(cl_history *h, uint32_t ticket, struct st_answer *out, bool *more);
 /* Asks for the best times on game_id and for name on that kind and size. */
-uint32_t cl_history_ask_bests(cl_history *h, const char *game_id, const pz_params *p, const char *name);
+uint32_t cl_history_ask_bests(cl_history *h, const char *game_id, const char *kind, int w, int h_,
+                              const char *name);
 bool cl_history_bests(cl_history *h, uint32_t ticket, cl_hist_bests *out);
 /* Asks for the best-times table over the whole history, "you" being name. */
 uint32_t cl_history_ask_table(cl_history *h, const char *name);
 bool cl_history_table(cl_history *h, uint32_t ticket, cl_hist_table *out);
-/* Asks for one race with its move logs. The answer goes to out (the caller
- * then owns the logs); false until it is in. A race that is not there
- * answers true with out->id == 0. */
+/* Asks for one race with its moves: out->match when out->found (the
+ * caller st_answer_frees it). */
 uint32_t cl_history_ask_race(cl_history *h, int64_t id);
-bool cl_history_race(cl_history *h, uint32_t ticket, cl_hist_race *out);
+bool cl_history_race(cl_history *h, uint32_t ticket, struct st_answer *out);
 
 #endif

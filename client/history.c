@@ -1,247 +1,145 @@
-/* history.c: the history's worker thread and request queue; the storage
- * itself is history_db.c. */
+/* history.c: the game's history on the match store: the file opened on an
+ * st_writer's thread, requests as its records and questions, answers kept
+ * by kind until the screens take them. */
 #include "cl_history.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "history_db.h"
+#include "st_writer.h"
 #include "util.h"
 
-enum job_type { J_ADD, J_PAGE, J_BESTS, J_RACE, J_TABLE };
-
-typedef struct job {
-    int type;
-    uint32_t ticket;
-    cl_hist_race race; /* J_ADD: the race (owns its logs) */
-    int64_t before;    /* J_PAGE */
-    int count;
-    char game_id[160]; /* J_BESTS */
-    pz_params params;
-    char name[32]; /* J_BESTS, J_TABLE */
-    int64_t id;    /* J_RACE */
-    struct job *next;
-} job;
-
-/* Queued but not yet started adds beyond this are dropped (with a
- * problem): a disk that stalls for minutes must not grow memory forever. */
+/* Records waiting beyond this are dropped (with a problem): a disk that
+ * stalls for minutes must not grow memory forever. */
 enum { MAX_QUEUED = 256 };
 
+/* The kinds of answer kept, the latest of each (the query's tag2 low byte;
+ * a page's count above it). */
+enum { A_PAGE, A_BESTS, A_TABLE, A_RACE, A_KINDS };
+
 struct cl_history {
-    pthread_t thread;
-    pthread_mutex_t lock;
-    pthread_cond_t wake, idle;
-    /* Under lock: */
-    job *head, *tail;
-    int queued;
-    bool busy, stop;
+    st_writer *w;
     uint32_t next_ticket;
+    bool read_only; /* asked for, or the file may not be written */
+    bool off;       /* the file cannot be used: said once, nothing more is recorded */
+    bool sync;
+    bool put_any; /* a record was handed to the writer (its failures are worth a look) */
     char problem[512];
     bool problem_new;
-    bool read_only;
-    bool sync;
-    /* The latest answer of each kind and its ticket. */
-    uint32_t page_ticket, bests_ticket, race_ticket, table_ticket;
-    cl_hist_page *page;
-    cl_hist_table *table;
-    cl_hist_bests bests;
-    cl_hist_race race;
-    /* Worker only: */
-    char path[1024];
-    hdb *db;
-    bool failed; /* the file is unusable: answer empty from now on */
+    uint32_t ticket[A_KINDS];
+    bool have[A_KINDS];
+    st_answer ans[A_KINDS];
 };
 
-void cl_hist_race_free(cl_hist_race *r)
+/* The open, on the store's thread (st_open_fn): what it asks and says. */
+typedef struct open_req {
+    bool want_ro;   /* in: never create or write */
+    bool read_only; /* out: writes will fail */
+    char path[1024];
+} open_req;
+
+static st *open_file(void *data, char *err, size_t errlen)
 {
-    for (int s = 0; s < 2; s++) {
-        free(r->log[s]);
-        r->log[s] = NULL;
-        r->nlog[s] = 0;
+    open_req *o = data;
+    const char *path = o->path;
+    o->read_only = o->want_ro;
+    err[0] = '\0';
+    if (!path[0]) {
+        snprintf(err, errlen, "no history file");
+        return NULL;
     }
-}
-
-void cl_hist_race_log(cl_hist_race *r, int slot, uint32_t at_ms, pz_move mv)
-{
-    if (slot < 0 || slot > 1)
-        return;
-    uint32_t n = r->nlog[slot];
-    /* Grow at powers of two. */
-    if ((n & (n - 1)) == 0)
-        r->log[slot] = mr_realloc(r->log[slot], n ? (size_t)n * 2 : 16, sizeof *r->log[slot]);
-    r->log[slot][n].at_ms = at_ms;
-    r->log[slot][n].mv = mv;
-    r->nlog[slot] = n + 1;
-}
-
-uint64_t cl_hist_race_best_ms(const cl_hist_race *r)
-{
-    if (r->winner < 0 || r->winner > 1 || !r->solved[r->winner])
-        return 0;
-    return r->time_ms[r->winner];
-}
-
-static void copy_race(cl_hist_race *dst, const cl_hist_race *src)
-{
-    *dst = *src;
-    for (int s = 0; s < 2; s++) {
-        dst->log[s] = NULL;
-        if (src->nlog[s]) {
-            dst->log[s] = mr_alloc(src->nlog[s], sizeof *src->log[s]);
-            memcpy(dst->log[s], src->log[s], src->nlog[s] * sizeof *src->log[s]);
-        }
+    /* Not writing (--no-save) and nothing there yet: quietly no history. */
+    if (o->want_ro && access(path, F_OK) != 0)
+        return NULL;
+    /* A file there that we may not write is read as it is. */
+    bool ro = o->want_ro || (access(path, F_OK) == 0 && access(path, W_OK) != 0);
+    char why[512] = "";
+    st *s = ro ? NULL : st_open(path, ST_OPEN_CREATE, why, sizeof why);
+    if (!s) {
+        /* A file we may read but not write still shows the races it has. */
+        s = st_open(path, ST_OPEN_READONLY, err, errlen);
+        if (!s && why[0])
+            snprintf(err, errlen, "%s", why);
+        o->read_only = s != NULL;
     }
+    return s;
 }
 
-/* Worker: the file failed; say why once and stop using it. */
-static void fail(cl_history *h, const char *why)
+/* Says why once; the first thing said stays until it is taken. */
+static void say(cl_history *h, const char *fmt, const char *why)
 {
-    h->failed = true;
-    hdb_close(h->db);
-    h->db = NULL;
-    if (!why[0])
+    if (h->problem_new)
         return;
-    pthread_mutex_lock(&h->lock);
-    snprintf(h->problem, sizeof h->problem, "History off: %s", why);
+    snprintf(h->problem, sizeof h->problem, fmt, why);
     h->problem_new = true;
-    pthread_mutex_unlock(&h->lock);
 }
 
-static void run(cl_history *h, job *j)
+/* The open's answer: off, read-only or in use. */
+static void opened(cl_history *h, const st_answer *a)
 {
-    char err[512] = "";
-    const char *why = NULL;
-    switch (j->type) {
-    case J_ADD:
-        if (!h->failed)
-            why = hdb_add(h->db, &j->race, err, sizeof err);
-        cl_hist_race_free(&j->race);
-        break;
-    case J_PAGE: {
-        cl_hist_page *p = mr_alloc(1, sizeof *p);
-        if (!h->failed) {
-            why = hdb_page(h->db, j->before, j->count, p, err, sizeof err);
-            p->ok = !why;
-        }
-        p->before_id = j->before;
-        pthread_mutex_lock(&h->lock);
-        free(h->page);
-        h->page = p;
-        h->page_ticket = j->ticket;
-        pthread_mutex_unlock(&h->lock);
-        break;
-    }
-    case J_BESTS: {
-        cl_hist_bests b;
-        memset(&b, 0, sizeof b);
-        if (!h->failed) {
-            why = hdb_bests(h->db, j->game_id, &j->params, j->name, &b, err, sizeof err);
-            b.ok = !why;
-        }
-        pthread_mutex_lock(&h->lock);
-        h->bests = b;
-        h->bests_ticket = j->ticket;
-        pthread_mutex_unlock(&h->lock);
-        break;
-    }
-    case J_RACE: {
-        cl_hist_race r;
-        memset(&r, 0, sizeof r);
-        if (!h->failed)
-            why = hdb_race(h->db, j->id, &r, err, sizeof err);
-        pthread_mutex_lock(&h->lock);
-        cl_hist_race_free(&h->race);
-        h->race = r;
-        h->race_ticket = j->ticket;
-        pthread_mutex_unlock(&h->lock);
-        break;
-    }
-    case J_TABLE: {
-        cl_hist_table *t = mr_alloc(1, sizeof *t);
-        if (!h->failed) {
-            why = hdb_table(h->db, j->name, t, err, sizeof err);
-            t->ok = !why;
-        }
-        pthread_mutex_lock(&h->lock);
-        free(h->table);
-        h->table = t;
-        h->table_ticket = j->ticket;
-        pthread_mutex_unlock(&h->lock);
-        break;
-    }
-    default:
-        break;
-    }
-    if (why)
-        fail(h, why);
-}
-
-static void *worker(void *arg)
-{
-    cl_history *h = arg;
-    char err[512] = "";
-    bool ro = false;
-    h->db = hdb_open(h->path, h->read_only, &ro, err, sizeof err);
-    if (!h->db) {
-        fail(h, err);
-    } else if (ro && !h->read_only) {
-        pthread_mutex_lock(&h->lock);
+    const open_req *o = a->data;
+    if (a->error) {
+        h->off = true;
+        if (a->error[0])
+            say(h, "History off: %s", a->error);
+    } else if (o && o->read_only && !o->want_ro) {
         h->read_only = true;
         snprintf(h->problem, sizeof h->problem,
-                 "The history file is read-only: races are not recorded (%.120s)", h->path);
+                 "The history file is read-only: races are not recorded (%.120s)", o->path);
         h->problem_new = true;
-        pthread_mutex_unlock(&h->lock);
     }
-    pthread_mutex_lock(&h->lock);
-    for (;;) {
-        while (!h->head && !h->stop) {
-            h->busy = false;
-            pthread_cond_broadcast(&h->idle);
-            pthread_cond_wait(&h->wake, &h->lock);
+}
+
+/* Picks up whatever the store's thread has answered. */
+static void poll(cl_history *h)
+{
+    static const char *const what[A_KINDS] = {"cannot read the history", "cannot read best times",
+                                              "cannot read best times", "cannot read the race"};
+    st_answer a;
+    while (st_writer_poll(h->w, &a)) {
+        int k = (int)(a.tag2 & 0xff);
+        if (a.type == ST_Q_OPEN) {
+            opened(h, &a);
+            st_answer_free(&a);
+            continue;
         }
-        if (!h->head)
-            break;
-        job *j = h->head;
-        h->head = j->next;
-        if (!h->head)
-            h->tail = NULL;
-        h->queued--;
-        h->busy = true;
-        bool drop = j->type == J_ADD && h->read_only;
-        pthread_mutex_unlock(&h->lock);
-        if (drop)
-            cl_hist_race_free(&j->race);
-        else
-            run(h, j);
-        free(j);
-        pthread_mutex_lock(&h->lock);
+        if (a.error && !h->off) {
+            char why[400];
+            snprintf(why, sizeof why, "%s: %s", what[k], a.error);
+            say(h, "History off: %s", why);
+            h->off = true;
+        }
+        st_answer_free(&h->ans[k]);
+        h->ans[k] = a;
+        h->ticket[k] = (uint32_t)a.tag;
+        h->have[k] = true;
     }
-    h->busy = false;
-    pthread_cond_broadcast(&h->idle);
-    pthread_mutex_unlock(&h->lock);
-    hdb_close(h->db);
-    h->db = NULL;
-    return NULL;
+    if (!h->put_any || h->off || h->read_only)
+        return;
+    st_writer_stats ws;
+    st_writer_stats_get(h->w, &ws);
+    if (ws.failed) {
+        char why[400];
+        snprintf(why, sizeof why, "cannot record the race: %s", ws.last_error);
+        say(h, "History off: %s", why);
+        h->off = true;
+    }
 }
 
 cl_history *cl_history_create(const char *path, bool read_only)
 {
     cl_history *h = mr_alloc(1, sizeof *h);
-    snprintf(h->path, sizeof h->path, "%s", path ? path : "");
     h->read_only = read_only;
-    pthread_mutex_init(&h->lock, NULL);
-    pthread_cond_init(&h->wake, NULL);
-    pthread_cond_init(&h->idle, NULL);
-    h->busy = true; /* opening */
-    if (pthread_create(&h->thread, NULL, worker, h) != 0) {
-        /* No thread: no history, said once; every ask answers empty. */
-        h->failed = true;
-        h->busy = false;
-        h->stop = true;
-        snprintf(h->problem, sizeof h->problem, "History off: cannot start its thread");
-        h->problem_new = true;
+    open_req *o = mr_alloc(1, sizeof *o);
+    o->want_ro = read_only;
+    snprintf(o->path, sizeof o->path, "%s", path ? path : "");
+    h->w = st_writer_open(open_file, o, MAX_QUEUED, 0);
+    if (!h->w) {
+        /* No thread: no history, said once; every ask answers nothing. */
+        h->off = true;
+        say(h, "%s", "History off: cannot start its thread");
     }
     return h;
 }
@@ -250,24 +148,9 @@ void cl_history_destroy(cl_history *h)
 {
     if (!h)
         return;
-    pthread_mutex_lock(&h->lock);
-    bool started = !h->stop;
-    h->stop = true;
-    pthread_cond_signal(&h->wake);
-    pthread_mutex_unlock(&h->lock);
-    if (started)
-        pthread_join(h->thread, NULL);
-    for (job *j = h->head, *n; j; j = n) {
-        n = j->next;
-        cl_hist_race_free(&j->race);
-        free(j);
-    }
-    free(h->page);
-    free(h->table);
-    cl_hist_race_free(&h->race);
-    pthread_cond_destroy(&h->idle);
-    pthread_cond_destroy(&h->wake);
-    pthread_mutex_destroy(&h->lock);
+    st_writer_destroy(h->w);
+    for (int k = 0; k < A_KINDS; k++)
+        st_answer_free(&h->ans[k]);
     free(h);
 }
 
@@ -275,164 +158,174 @@ bool cl_history_problem(cl_history *h, char *buf, size_t len)
 {
     if (!h)
         return false;
-    pthread_mutex_lock(&h->lock);
+    if (h->w)
+        poll(h);
     bool news = h->problem_new;
     if (news)
         snprintf(buf, len, "%s", h->problem);
     h->problem_new = false;
-    pthread_mutex_unlock(&h->lock);
     return news;
 }
 
 void cl_history_flush(cl_history *h)
 {
-    if (!h)
+    if (!h || !h->w)
         return;
-    pthread_mutex_lock(&h->lock);
-    while ((h->head || h->busy) && !h->stop)
-        pthread_cond_wait(&h->idle, &h->lock);
-    pthread_mutex_unlock(&h->lock);
+    st_writer_sync(h->w);
+    poll(h);
 }
 
 void cl_history_set_sync(cl_history *h, bool sync)
 {
-    if (!h)
-        return;
-    pthread_mutex_lock(&h->lock);
-    h->sync = sync;
-    pthread_mutex_unlock(&h->lock);
+    if (h)
+        h->sync = sync;
 }
 
-/* Queues j (taken over) and returns its ticket; 0 if the worker is gone. */
-static uint32_t enqueue(cl_history *h, job *j)
+void cl_history_add(cl_history *h, st_match *r)
 {
-    pthread_mutex_lock(&h->lock);
-    if (h->stop || (j->type == J_ADD && h->queued >= MAX_QUEUED)) {
-        if (!h->stop && !h->problem_new) {
-            snprintf(h->problem, sizeof h->problem, "History: the disk is too slow; a race was not recorded");
-            h->problem_new = true;
-        }
-        pthread_mutex_unlock(&h->lock);
-        cl_hist_race_free(&j->race);
-        free(j);
+    if (!h || !h->w || h->off || h->read_only) {
+        st_match_free(r);
+        free(r);
+        return;
+    }
+    const char *bad = st_match_check(r);
+    if (bad) {
+        /* Our bug or an odd race, not the file's: skip it, keep the history. */
+        fprintf(stderr, "mazerace: history: race not recorded: %s\n", bad);
+        st_match_free(r);
+        free(r);
+        return;
+    }
+    h->put_any = true;
+    if (!st_writer_put(h->w, r))
+        say(h, "%s", "History: the disk is too slow; a race was not recorded");
+    if (h->sync)
+        cl_history_flush(h);
+}
+
+/* Asks q as a request of kind k; its ticket, or 0 when none is taken. */
+static uint32_t ask(cl_history *h, int k, st_query *q)
+{
+    if (!h || !h->w) {
+        free(q->game_id);
         return 0;
     }
-    j->ticket = ++h->next_ticket;
-    if (h->tail)
-        h->tail->next = j;
-    else
-        h->head = j;
-    h->tail = j;
-    h->queued++;
-    uint32_t t = j->ticket;
-    pthread_cond_signal(&h->wake);
-    while (h->sync && (h->head || h->busy) && !h->stop)
-        pthread_cond_wait(&h->idle, &h->lock);
-    pthread_mutex_unlock(&h->lock);
+    uint32_t t = ++h->next_ticket;
+    q->tag = t;
+    q->tag2 |= (uint64_t)k;
+    if (!st_writer_ask(h->w, q))
+        return 0;
+    if (h->sync)
+        cl_history_flush(h);
     return t;
 }
 
-void cl_history_add(cl_history *h, const cl_hist_race *r)
+/* Takes the answer to ticket t of kind k into out (then the caller's). */
+static bool take(cl_history *h, int k, uint32_t t, st_answer *out)
 {
-    if (!h)
-        return;
-    job *j = mr_alloc(1, sizeof *j);
-    j->type = J_ADD;
-    copy_race(&j->race, r);
-    enqueue(h, j);
+    if (!h || !h->w || !t)
+        return false;
+    poll(h);
+    if (!h->have[k] || h->ticket[k] != t)
+        return false;
+    *out = h->ans[k];
+    memset(&h->ans[k], 0, sizeof h->ans[k]);
+    h->have[k] = false;
+    if (h->off && !out->error) { /* an answer read before the history went off: none */
+        st_answer none = {.type = out->type, .tag = out->tag, .tag2 = out->tag2};
+        st_answer_free(out);
+        *out = none;
+        out->error = mr_strdup("the history is off");
+    }
+    return true;
 }
 
 uint32_t cl_history_ask_page(cl_history *h, int64_t before_id, int count)
 {
-    if (!h)
-        return 0;
-    job *j = mr_alloc(1, sizeof *j);
-    j->type = J_PAGE;
-    j->before = before_id < 0 ? 0 : before_id;
-    j->count = count < 1 ? 1 : count > CL_HIST_PAGE_MAX ? CL_HIST_PAGE_MAX : count;
-    return enqueue(h, j);
+    count = count < 1 ? 1 : count > CL_HIST_PAGE_MAX ? CL_HIST_PAGE_MAX : count;
+    /* One more than asked tells whether there are older ones. */
+    st_query q = {.type = ST_Q_RECENT, .id = before_id < 0 ? 0 : before_id, .limit = count + 1};
+    q.tag2 = (uint64_t)count << 8;
+    return ask(h, A_PAGE, &q);
 }
 
-bool cl_history_page(cl_history *h, uint32_t ticket, cl_hist_page *out)
+bool cl_history_page(cl_history *h, uint32_t ticket, st_answer *out, bool *more)
 {
-    if (!h || !ticket)
+    if (!take(h, A_PAGE, ticket, out))
         return false;
-    pthread_mutex_lock(&h->lock);
-    bool in = h->page_ticket == ticket && h->page;
-    if (in)
-        *out = *h->page;
-    pthread_mutex_unlock(&h->lock);
-    return in;
+    int count = (int)(out->tag2 >> 8);
+    *more = out->n > count;
+    if (*more) {
+        for (int i = count; i < out->n; i++)
+            st_match_free(&out->matches[i]);
+        out->n = count;
+    }
+    return true;
 }
 
-uint32_t cl_history_ask_bests(cl_history *h, const char *game_id, const pz_params *p, const char *name)
+uint32_t cl_history_ask_bests(cl_history *h, const char *game_id, const char *kind, int w, int h_,
+                              const char *name)
 {
-    if (!h)
-        return 0;
-    job *j = mr_alloc(1, sizeof *j);
-    j->type = J_BESTS;
-    snprintf(j->game_id, sizeof j->game_id, "%s", game_id ? game_id : "");
-    if (p)
-        j->params = *p;
-    snprintf(j->name, sizeof j->name, "%s", name ? name : "");
-    return enqueue(h, j);
+    st_query q = {.type = ST_Q_CALL, .call = cl_hist_bests_call, .width = w, .height = h_};
+    q.game_id = mr_strdup(game_id ? game_id : "");
+    snprintf(q.kind, sizeof q.kind, "%s", kind ? kind : "");
+    snprintf(q.name, sizeof q.name, "%s", name ? name : "");
+    return ask(h, A_BESTS, &q);
 }
 
 bool cl_history_bests(cl_history *h, uint32_t ticket, cl_hist_bests *out)
 {
-    if (!h || !ticket)
+    st_answer a;
+    if (!take(h, A_BESTS, ticket, &a))
         return false;
-    pthread_mutex_lock(&h->lock);
-    bool in = h->bests_ticket == ticket;
-    if (in)
-        *out = h->bests;
-    pthread_mutex_unlock(&h->lock);
-    return in;
+    memset(out, 0, sizeof *out);
+    if (a.data && !a.error)
+        *out = *(const cl_hist_bests *)a.data;
+    out->ok = !a.error;
+    st_answer_free(&a);
+    return true;
 }
 
 uint32_t cl_history_ask_table(cl_history *h, const char *name)
 {
-    if (!h)
-        return 0;
-    job *j = mr_alloc(1, sizeof *j);
-    j->type = J_TABLE;
-    snprintf(j->name, sizeof j->name, "%s", name ? name : "");
-    return enqueue(h, j);
+    st_query q = {.type = ST_Q_CALL, .call = cl_hist_table_call};
+    snprintf(q.name, sizeof q.name, "%s", name ? name : "");
+    return ask(h, A_TABLE, &q);
 }
 
 bool cl_history_table(cl_history *h, uint32_t ticket, cl_hist_table *out)
 {
-    if (!h || !ticket)
+    st_answer a;
+    if (!take(h, A_TABLE, ticket, &a))
         return false;
-    pthread_mutex_lock(&h->lock);
-    bool in = h->table_ticket == ticket && h->table;
-    if (in)
-        *out = *h->table;
-    pthread_mutex_unlock(&h->lock);
-    return in;
+    if (a.data && !a.error)
+        *out = *(const cl_hist_table *)a.data;
+    else
+        memset(out, 0, sizeof *out);
+    out->ok = !a.error;
+    st_answer_free(&a);
+    return true;
 }
 
 uint32_t cl_history_ask_race(cl_history *h, int64_t id)
 {
-    if (!h)
-        return 0;
-    job *j = mr_alloc(1, sizeof *j);
-    j->type = J_RACE;
-    j->id = id;
-    return enqueue(h, j);
+    st_query q = {.type = ST_Q_GET, .id = id};
+    return ask(h, A_RACE, &q);
 }
 
-bool cl_history_race(cl_history *h, uint32_t ticket, cl_hist_race *out)
+bool cl_history_race(cl_history *h, uint32_t ticket, st_answer *out)
 {
-    if (!h || !ticket)
-        return false;
-    pthread_mutex_lock(&h->lock);
-    bool in = h->race_ticket == ticket;
-    if (in) {
-        *out = h->race;
-        memset(&h->race, 0, sizeof h->race); /* the logs go to the caller */
-        h->race_ticket = 0;
-    }
-    pthread_mutex_unlock(&h->lock);
-    return in;
+    return take(h, A_RACE, ticket, out);
+}
+
+bool cl_hist_mode_is(const st_match *r, const char *mode)
+{
+    return strcmp(r->mode, mode) == 0;
+}
+
+uint64_t cl_hist_best_ms(const st_match *r)
+{
+    if (r->winner < 0 || r->winner > 1 || !r->p[r->winner].solved)
+        return 0;
+    return r->p[r->winner].time_ms;
 }

@@ -2,10 +2,13 @@
  * into the game's history, and asks for the best times the results screen
  * shows. Fed every backend event by cl_app_pump. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cl_app.h"
+#include "st.h"
+#include "util.h"
 
 static uint32_t since_start(const cl_app *a, uint64_t at)
 {
@@ -15,44 +18,83 @@ static uint32_t since_start(const cl_app *a, uint64_t at)
 
 /* Whose personal best the results show: this machine's player; in hotseat
  * the winner (else player 1). */
-static int best_slot(const cl_hist_race *r)
+static int best_slot(const cl_app *a)
 {
-    if (r->me == 0 || r->me == 1)
-        return r->me;
-    return r->winner == 1 ? 1 : 0;
+    if (a->rec_me == 0 || a->rec_me == 1)
+        return a->rec_me;
+    return a->rec->winner == 1 ? 1 : 0;
+}
+
+/* Appends one accepted move, kept in time order: the two players' moves
+ * come from two sources (acks of our own, news of the opponent's). */
+static void log_move(st_match *r, int slot, uint32_t ms, pz_move mv)
+{
+    size_t n = r->nmoves, i = n;
+    if ((n & (n - 1)) == 0) /* grow at powers of two */
+        r->moves = mr_realloc(r->moves, n ? n * 2 : 16, sizeof *r->moves);
+    for (; i > 0 && r->moves[i - 1].ms > ms; i--)
+        r->moves[i] = r->moves[i - 1];
+    r->moves[i] = (st_move){ms, (uint8_t)slot, mv.type, mv.dir, mv.x, mv.y};
+    r->nmoves = n + 1;
+}
+
+/* The puzzle's description game ID and hash (the record keeps both, so a
+ * replay never depends on the generator). */
+static void describe(st_match *r, const pz_puzzle *pz)
+{
+    const pz_params *p = pz_params_of(pz);
+    const pz_kind *k = pz_kind_of(pz);
+    char *desc = k->encode_desc(pz);
+    size_t n = strlen(desc);
+    r->desc_hash = mr_hash64(desc, n);
+    free(r->desc_id);
+    r->desc_id = mr_alloc(n + 64, 1);
+    snprintf(r->desc_id, n + 64, "%s:%dx%d:%s", k->name, p->w, p->h, desc);
+    free(desc);
+    snprintf(r->kind, sizeof r->kind, "%s", k->name);
+    r->width = p->w;
+    r->height = p->h;
+    snprintf(r->difficulty, sizeof r->difficulty, "%s", pz_difficulty_name(p->diff));
 }
 
 static void finish(cl_app *a, const match_result *res)
 {
-    cl_hist_race *r = &a->rec;
+    st_match *r = a->rec;
     cl_backend *b = a->backend;
     const pz_puzzle *pz = b ? b->ops->puzzle(b) : NULL;
-    if (!pz || !r->started)
+    if (!pz || !r || !r->start_utc_ms)
         return;
-    r->mode = a->mode == CL_MODE_HOTSEAT    ? CL_HIST_HOTSEAT
-              : a->mode == CL_MODE_COMPUTER ? CL_HIST_COMPUTER
-                                            : CL_HIST_ONLINE;
-    r->me = b->hotseat ? -1 : b->my_slot;
-    snprintf(r->game_id, sizeof r->game_id, "%s", b->game_id);
-    r->params = *pz_params_of(pz);
-    for (int s = 0; s < 2; s++) {
-        snprintf(r->name[s], sizeof r->name[s], "%s", a->race.name[s]);
-        r->time_ms[s] = res->time_ms[s];
-        r->moves[s] = res->moves[s];
-        r->solved[s] = res->solved[s];
-    }
+    snprintf(r->mode, sizeof r->mode, "%s",
+             a->mode == CL_MODE_HOTSEAT    ? CL_HIST_HOTSEAT
+             : a->mode == CL_MODE_COMPUTER ? CL_HIST_COMPUTER
+                                           : CL_HIST_ONLINE);
+    a->rec_me = b->hotseat ? -1 : b->my_slot;
+    free(r->game_id);
+    r->game_id = mr_strdup(b->game_id);
+    describe(r, pz);
     r->winner = res->winner;
-    r->reason = res->reason;
+    r->ending = res->reason;
+    for (int s = 0; s < 2; s++) {
+        st_player *p = &r->p[s];
+        snprintf(p->name, sizeof p->name, "%.*s", ST_NAME_MAX, a->race.name[s]);
+        p->time_ms = res->time_ms[s];
+        p->moves = res->moves[s];
+        p->solved = res->solved[s];
+        p->result = r->winner < 0 ? ST_NO_RESULT : r->winner == s ? ST_WON : ST_LOST;
+    }
     /* The opponent's moves are logged when their news arrives, which can be
      * after the winner's solve as the winner's machine saw it; the engine
      * took them before it, so they are not logged later than the solve
-     * (a replay plays them in the same order as the race). */
+     * (a replay plays them in the same order as the race). The moves stay
+     * in time order: those clamped all came after the solve. */
     int w = r->winner;
-    if ((w == 0 || w == 1) && r->solved[w] && r->nlog[w]) {
-        uint32_t solve = r->log[w][r->nlog[w] - 1].at_ms;
-        for (uint32_t i = 0; i < r->nlog[1 - w]; i++)
-            if (r->log[1 - w][i].at_ms > solve)
-                r->log[1 - w][i].at_ms = solve;
+    if ((w == 0 || w == 1) && r->p[w].solved) {
+        size_t last = r->nmoves;
+        for (size_t i = 0; i < r->nmoves; i++)
+            if (r->moves[i].player == w)
+                last = i;
+        for (size_t i = last + 1; last < r->nmoves && i < r->nmoves; i++)
+            r->moves[i].ms = r->moves[last].ms;
     }
     r->game_no = res->game_no;
     r->series_len = res->series_len;
@@ -62,38 +104,47 @@ static void finish(cl_app *a, const match_result *res)
     a->server_best = 0;
     if (!a->history)
         return;
-    if (!a->args.no_save)
-        cl_history_add(a->history, r);
-    /* Asked after the add: the worker runs requests in order, so the answer
-     * already counts this race. */
-    a->bests_ticket = cl_history_ask_bests(a->history, r->game_id, &r->params, r->name[best_slot(r)]);
+    if (!a->args.no_save) {
+        /* The history takes the moves; the results screen keeps the rest. */
+        st_match *m = mr_alloc(1, sizeof *m);
+        *m = *r;
+        m->game_id = mr_strdup(r->game_id);
+        r->desc_id = NULL;
+        r->moves = NULL;
+        r->nmoves = 0;
+        cl_history_add(a->history, m);
+    }
+    /* Asked after the add: the store's thread runs requests in order, so
+     * the answer already counts this race. */
+    a->bests_ticket =
+        cl_history_ask_bests(a->history, r->game_id, r->kind, r->width, r->height, r->p[best_slot(a)].name);
 }
 
 void cl_record_event(cl_app *a, const cl_event *ev)
 {
     if (a->backend && a->backend->watching)
         return; /* a race watched is not one of the player's own */
-    cl_hist_race *r = &a->rec;
+    if (!a->rec)
+        a->rec = mr_alloc(1, sizeof *a->rec); /* zeroed */
+    st_match *r = a->rec;
     int s = ev->slot;
     switch (ev->type) {
     case CL_BE_COUNTDOWN:
-        cl_hist_race_free(r);
-        memset(r, 0, sizeof *r);
+        st_match_free(r);
         break;
     case CL_BE_START:
-        r->started = (int64_t)time(NULL);
+        r->start_utc_ms = (int64_t)time(NULL) * 1000;
         break;
     case CL_BE_ACK:
         /* The move the authority accepted, at the time it was played here. */
         if (s >= 0 && s < 2 && a->race.p[s].local)
             for (int i = 0; i < a->race.p[s].npending; i++)
                 if (a->race.p[s].pending_seq[i] == ev->seq)
-                    cl_hist_race_log(r, s, since_start(a, a->race.p[s].pending_at[i]),
-                                     a->race.p[s].pending[i]);
+                    log_move(r, s, since_start(a, a->race.p[s].pending_at[i]), a->race.p[s].pending[i]);
         break;
     case CL_BE_PROGRESS:
         if (s >= 0 && s < 2 && !a->race.p[s].local)
-            cl_hist_race_log(r, s, since_start(a, a->now_ms), ev->move);
+            log_move(r, s, since_start(a, a->now_ms), ev->move);
         break;
     case CL_BE_FINISHED:
         finish(a, &ev->result);
@@ -141,9 +192,9 @@ void cl_record_unfinished(cl_app *a)
 void cl_record_update(cl_app *a)
 {
     cl_backend *b = a->backend;
-    if (a->server_best == 0 && a->scene == CL_SCENE_RESULTS && a->rec.game_id[0] && b && b->ops->ask_best &&
-        !b->watching && !b->closed) {
-        b->ops->ask_best(b, a->rec.game_id);
+    if (a->server_best == 0 && a->scene == CL_SCENE_RESULTS && a->rec && a->rec->game_id && b &&
+        b->ops->ask_best && !b->watching && !b->closed) {
+        b->ops->ask_best(b, a->rec->game_id);
         a->server_best = 1;
     }
     if (a->bests_ticket && !a->bests_in && cl_history_bests(a->history, a->bests_ticket, &a->bests))
@@ -160,13 +211,13 @@ int cl_record_bests_text(const cl_app *a, char lines[][160])
 {
     int n = 0;
     char t[32];
-    const cl_hist_race *r = &a->rec;
+    const st_match *r = a->rec;
     const cl_hist_bests *b = &a->bests;
     if (a->history && a->bests_ticket && !a->bests_in)
         snprintf(lines[n++], 160, "Best times: reading...");
-    if (a->history && a->bests_in && b->ok) {
+    if (a->history && a->bests_in && b->ok && r) {
         /* A new best is news when one of this machine's players set it. */
-        uint64_t mine = r->me < 0 || r->winner == r->me ? cl_hist_race_best_ms(r) : 0;
+        uint64_t mine = a->rec_me < 0 || r->winner == a->rec_me ? cl_hist_best_ms(r) : 0;
         if (b->have_puzzle) {
             secs(t, sizeof t, b->puzzle_ms);
             snprintf(lines[n++], 160, "Best on this puzzle: %s (%.24s)%s", t, b->puzzle_name,
@@ -174,17 +225,14 @@ int cl_record_bests_text(const cl_app *a, char lines[][160])
         } else {
             snprintf(lines[n++], 160, "Best on this puzzle: nobody solved it yet");
         }
-        const pz_kind *k = pz_kind_by_id(r->params.kind);
         char who[48] = "Your";
-        if (r->me < 0)
-            snprintf(who, sizeof who, "%.24s's", r->name[best_slot(r)]);
+        if (a->rec_me < 0)
+            snprintf(who, sizeof who, "%.24s's", r->p[best_slot(a)].name);
         if (b->have_personal) {
             secs(t, sizeof t, b->personal_ms);
-            snprintf(lines[n++], 160, "%s best on %s %dx%d: %s", who, k ? k->name : "?", r->params.w,
-                     r->params.h, t);
+            snprintf(lines[n++], 160, "%s best on %s %dx%d: %s", who, r->kind, r->width, r->height, t);
         } else {
-            snprintf(lines[n++], 160, "%s best on %s %dx%d: none yet", who, k ? k->name : "?", r->params.w,
-                     r->params.h);
+            snprintf(lines[n++], 160, "%s best on %s %dx%d: none yet", who, r->kind, r->width, r->height);
         }
     }
     if (a->server_best == 1) {

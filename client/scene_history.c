@@ -8,6 +8,9 @@
 
 #include "cl_app.h"
 #include "cl_draw.h"
+#include "st_engine.h"
+#include "st_writer.h"
+#include "util.h"
 
 enum { ROWS = 10, H_ROW = 1, H_NEWER = 100, H_OLDER, H_VIEW, H_BACK };
 
@@ -30,7 +33,7 @@ static void build(cl_app *a)
         sel = H_ROW;
     }
     cl_form_clear(&a->form);
-    const cl_hist_page *p = a->hist.bests ? NULL : a->hist.page;
+    const st_answer *p = a->hist.bests ? NULL : a->hist.page;
     for (int i = 0; p && i < p->n; i++)
         cl_form_add(&a->form, CL_ITEM_BUTTON, H_ROW + i, "");
     if (a->hist.bests) {
@@ -41,7 +44,7 @@ static void build(cl_app *a)
     } else {
         cl_form_add(&a->form, CL_ITEM_BUTTON, H_NEWER, "Newer")->disabled = a->hist.page_no == 0;
         cl_form_add(&a->form, CL_ITEM_BUTTON, H_OLDER, "Older")->disabled =
-            !p || !p->more || a->hist.page_no + 1 >= CL_HIST_PAGES;
+            !p || !a->hist.more || a->hist.page_no + 1 >= CL_HIST_PAGES;
     }
     cl_form_add(&a->form, CL_ITEM_BUTTON, H_VIEW, a->hist.bests ? "Races" : "Best times");
     cl_form_add(&a->form, CL_ITEM_BUTTON, H_BACK, "Back");
@@ -58,13 +61,10 @@ static void enter(cl_app *a)
     a->hist.page_no = 0;
     a->hist.before[0] = 0;
     a->hist.race_ticket = 0;
-    free(a->hist.page);
-    a->hist.page = NULL;
+    cl_history_scene_free(a);
     a->hist.bests = false;
     a->hist.best_page = 0;
     a->hist.table_ticket = 0;
-    free(a->hist.table);
-    a->hist.table = NULL;
     cl_form_clear(&a->form);
     ask(a);
     build(a);
@@ -72,6 +72,7 @@ static void enter(cl_app *a)
 
 void cl_history_scene_free(cl_app *a)
 {
+    st_answer_free(a->hist.page);
     free(a->hist.page);
     a->hist.page = NULL;
     free(a->hist.table);
@@ -101,12 +102,12 @@ static void turn(cl_app *a, int d)
         build(a);
         return;
     }
-    const cl_hist_page *p = a->hist.page;
+    const st_answer *p = a->hist.page;
     if (d < 0 && a->hist.page_no > 0) {
         a->hist.page_no--;
-    } else if (d > 0 && p && p->more && p->n > 0 && a->hist.page_no + 1 < CL_HIST_PAGES) {
+    } else if (d > 0 && p && a->hist.more && p->n > 0 && a->hist.page_no + 1 < CL_HIST_PAGES) {
         a->hist.page_no++;
-        a->hist.before[a->hist.page_no] = p->e[p->n - 1].id;
+        a->hist.before[a->hist.page_no] = p->matches[p->n - 1].id;
     } else {
         return;
     }
@@ -138,13 +139,29 @@ static void event(cl_app *a, const SDL_Event *e)
         turn(a, r.activated == H_NEWER ? -1 : 1);
         return;
     }
-    const cl_hist_page *p = a->hist.page;
+    const st_answer *p = a->hist.page;
     int i = r.activated - H_ROW;
     if (p && !a->hist.bests && r.activated >= H_ROW && i < p->n && !a->hist.race_ticket)
-        a->hist.race_ticket = cl_history_ask_race(a->history, p->e[i].id);
+        a->hist.race_ticket = cl_history_ask_race(a->history, p->matches[i].id);
 }
 
 static void fmt_secs(char *buf, size_t len, uint64_t ms);
+
+/* A race from the history (with its moves) opened in the replay screen. */
+static void open_replay(cl_app *a, const st_answer *race)
+{
+    if (race->error || !race->found) {
+        cl_app_say(a, true, "%s",
+                   race->error ? "The history cannot be read now" : "That race is no longer in the history");
+        return;
+    }
+    const char *why = NULL;
+    replay *rp = st_to_replay(&race->match, &why);
+    if (!rp)
+        cl_app_say(a, true, "This race cannot be replayed: %s", why ? why : "unknown problem");
+    else
+        cl_replay_open(a, rp, "history");
+}
 
 /* The best-times table came in: keep it and say its rows (tests and terminals). */
 static void table_in(cl_app *a, const cl_hist_table *t)
@@ -176,39 +193,37 @@ static void update(cl_app *a)
         }
         free(t);
     }
-    cl_hist_page got;
-    if (cl_history_page(a->history, a->hist.ticket, &got)) {
+    st_answer got;
+    if (cl_history_page(a->history, a->hist.ticket, &got, &a->hist.more)) {
         a->hist.ticket = 0;
         if (!a->hist.page)
-            a->hist.page = malloc(sizeof *a->hist.page);
-        if (a->hist.page)
-            *a->hist.page = got;
+            a->hist.page = mr_alloc(1, sizeof *a->hist.page);
+        else
+            st_answer_free(a->hist.page);
+        *a->hist.page = got;
         build(a);
         /* Tests and terminals see what the screen lists. */
-        printf("HISTORY page=%d races=%d more=%d newest=%s\n", a->hist.page_no + 1, got.n, got.more,
-               got.n ? got.e[0].game_id : "-");
+        printf("HISTORY page=%d races=%d more=%d newest=%s\n", a->hist.page_no + 1, got.n, a->hist.more,
+               got.n ? got.matches[0].game_id : "-");
         fflush(stdout);
     }
-    cl_hist_race race;
+    st_answer race;
     if (a->hist.race_ticket && cl_history_race(a->history, a->hist.race_ticket, &race)) {
         a->hist.race_ticket = 0;
-        if (race.id == 0)
-            cl_app_say(a, true, "That race is no longer in the history");
-        else
-            cl_history_open_replay(a, &race);
-        cl_hist_race_free(&race);
+        open_replay(a, &race);
+        st_answer_free(&race);
     }
 }
 
 /* This player's slot in r: the one with the player's name, else -1. */
-static int my_slot(const cl_app *a, const cl_hist_race *r)
+static int my_slot(const cl_app *a, const st_match *r)
 {
-    if (r->mode == CL_HIST_HOTSEAT)
+    if (cl_hist_mode_is(r, CL_HIST_HOTSEAT))
         return -1;
     for (int s = 0; s < 2; s++)
-        if (strcmp(r->name[s], a->settings.name) == 0)
+        if (strcmp(r->p[s].name, a->settings.name) == 0)
             return s;
-    return r->mode == CL_HIST_COMPUTER ? 0 : -1;
+    return cl_hist_mode_is(r, CL_HIST_COMPUTER) ? 0 : -1;
 }
 
 static void fmt_secs(char *buf, size_t len, uint64_t ms)
@@ -218,31 +233,31 @@ static void fmt_secs(char *buf, size_t len, uint64_t ms)
 }
 
 /* The columns of one race. */
-static void columns(const cl_app *a, const cl_hist_race *r, char cols[5][64])
+static void columns(const cl_app *a, const st_match *r, char cols[5][64])
 {
-    time_t t = (time_t)r->started;
+    time_t t = (time_t)(r->start_utc_ms / 1000);
     struct tm tm;
     if (localtime_r(&t, &tm))
         strftime(cols[0], 64, "%Y-%m-%d %H:%M", &tm);
     else
         snprintf(cols[0], 64, "?");
-    const pz_kind *k = pz_kind_by_id(r->params.kind);
-    snprintf(cols[1], 64, "%s %dx%d", k ? k->name : "?", r->params.w, r->params.h);
+    snprintf(cols[1], 64, "%s %dx%d", r->kind, r->width, r->height);
     int me = my_slot(a, r);
     if (me < 0)
-        snprintf(cols[2], 64, "%.20s v %.20s%s", r->name[0], r->name[1],
-                 r->mode == CL_HIST_HOTSEAT ? " (hotseat)" : "");
+        snprintf(cols[2], 64, "%.20s v %.20s%s", r->p[0].name, r->p[1].name,
+                 cl_hist_mode_is(r, CL_HIST_HOTSEAT) ? " (hotseat)" : "");
     else
-        snprintf(cols[2], 64, "%.24s%s", r->name[1 - me], r->mode == CL_HIST_ONLINE ? " (online)" : "");
+        snprintf(cols[2], 64, "%.24s%s", r->p[1 - me].name,
+                 cl_hist_mode_is(r, CL_HIST_ONLINE) ? " (online)" : "");
     if (r->winner < 0 || r->winner > 1)
-        snprintf(cols[3], 64, "%s", r->reason == MATCH_END_ABORTED ? "unfinished" : "no winner");
+        snprintf(cols[3], 64, "%s", r->ending == ST_END_ABORTED ? "unfinished" : "no winner");
     else if (me < 0)
-        snprintf(cols[3], 64, "%.20s won", r->name[r->winner]);
+        snprintf(cols[3], 64, "%.20s won", r->p[r->winner].name);
     else
         snprintf(cols[3], 64, "%s%s", r->winner == me ? "won" : "lost",
-                 r->reason == MATCH_END_FORFEIT ? " (forfeit)" : "");
+                 r->ending == ST_END_FORFEIT ? " (forfeit)" : "");
     /* The race's time: the winner's solve. */
-    uint64_t ms = cl_hist_race_best_ms(r);
+    uint64_t ms = cl_hist_best_ms(r);
     if (ms)
         fmt_secs(cols[4], 64, ms);
     else
@@ -352,16 +367,16 @@ static void draw(cl_app *a)
     cl_table_geo g;
     cl_form_table_heads(t, a->out_w, area.y, 5, head, at, align, &g);
     int fh = g.fh, row = g.row, gap = g.gap, w = g.w, x = g.x, y = g.y;
-    const cl_hist_page *p = a->hist.page;
+    const st_answer *p = a->hist.page;
     int rows_top = y;
-    const char *none = empty_text(a, p && p->ok, p != NULL, p ? p->n : 0);
+    const char *none = empty_text(a, p && !p->error, p != NULL, p ? p->n : 0);
     if (none)
         cl_text_draw(t, CL_FONT_BODY, none, a->out_w / 2, y + fh, cl_col_dim, CL_CENTER);
     for (int i = 0; i < a->form.n; i++) {
         cl_item *it = &a->form.items[i];
         if (it->id >= H_NEWER || !p || it->id - H_ROW >= p->n)
             continue;
-        const cl_hist_race *r = &p->e[it->id - H_ROW];
+        const st_match *r = &p->matches[it->id - H_ROW];
         bool sel = i == a->form.sel;
         it->rect = (SDL_Rect){x, y, w, row};
         cl_form_draw_row_panel(a->ren, it->rect, sel, fh / 4);

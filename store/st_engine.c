@@ -74,20 +74,42 @@ replay *st_to_replay(const st_match *r, const char **err)
         return NULL;
     if (r->game_id && strcmp(r->game_id, r->desc_id) != 0)
         replay_set_seeded(rp, r->game_id); /* the optional `seeded` line (docs/replay.md) */
-    *err = NULL;
+    /* Each player's moves apart, merged again by replay_add_logs: at equal
+     * times the winner's go last (a game's own history logs the two players
+     * on two clocks, so its rows may tie the other way). */
+    pz_move *mv[2];
+    uint32_t *at[2];
+    size_t n[2] = {0, 0};
     uint64_t end = r->p[0].time_ms > r->p[1].time_ms ? r->p[0].time_ms : r->p[1].time_ms;
-    for (size_t i = 0; i < r->nmoves && !*err; i++) {
-        const st_move *mv = &r->moves[i];
-        pz_move pm = {.type = mv->type, .dir = mv->dir, .x = mv->x, .y = mv->y};
-        *err = replay_add_move(rp, mv->player, mv->ms, pm);
-        if (mv->ms > end)
-            end = mv->ms;
+    for (int s = 0; s < 2; s++) {
+        mv[s] = mr_alloc(r->nmoves + 1, sizeof *mv[s]);
+        at[s] = mr_alloc(r->nmoves + 1, sizeof *at[s]);
     }
-    int winner = r->ending == ST_END_SOLVED || r->ending == ST_END_FORFEIT ? r->winner : MATCH_NONE;
+    for (size_t i = 0; i < r->nmoves; i++) {
+        const st_move *m = &r->moves[i];
+        int s = m->player & 1;
+        mv[s][n[s]] = (pz_move){.type = m->type, .dir = m->dir, .x = m->x, .y = m->y};
+        at[s][n[s]++] = m->ms;
+        if (m->ms > end)
+            end = m->ms;
+    }
+    bool won = r->ending == ST_END_SOLVED || r->ending == ST_END_FORFEIT;
+    int winner = won && (r->winner == 0 || r->winner == 1) ? r->winner : MATCH_NONE;
+    /* A solved game ends at the solving move (as the engine that checks the
+     * replay sees it), whatever clock the players' times came from. */
+    if (r->ending == ST_END_SOLVED && winner != MATCH_NONE && n[winner])
+        end = at[winner][n[winner] - 1];
+    const pz_move *const cm[2] = {mv[0], mv[1]};
+    const uint32_t *const ct[2] = {at[0], at[1]};
+    *err = replay_add_logs(rp, cm, ct, n, winner);
     if (!*err)
         *err = replay_set_end(rp, r->ending, winner, end > UINT32_MAX ? UINT32_MAX : (uint32_t)end);
     if (!*err && r->start_utc_ms > 0)
         *err = replay_set_date(rp, r->start_utc_ms / 1000);
+    for (int s = 0; s < 2; s++) {
+        free(mv[s]);
+        free(at[s]);
+    }
     if (*err) {
         replay_destroy(rp);
         return NULL;

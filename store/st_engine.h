@@ -19,9 +19,11 @@ st_match *st_from_match(const match *m, const char *const names[MATCH_SLOTS], co
                         int64_t start_utc_ms, const char **err);
 
 /* The record as a replay (docs/replay.md): its description ID, names,
- * moves, ending (the game ended at the later of the two players' times)
- * and date. NULL with *err (static) if the record cannot make one (no
- * description, a move out of order). Caller replay_destroys it. */
+ * moves (each player's in order, merged by time with the winner's last at
+ * equal times), ending (a solved game at the solving move, any other at
+ * the later of the two players' times) and date: the one way from a
+ * record to a replay, for the server's and the game's own records. NULL with *err (static) if the record
+ * cannot make one (no description, a move out of order). Caller replay_destroys it. */
 replay *st_to_replay(const st_match *r, const char **err);
 
 #endif

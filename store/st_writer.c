@@ -25,7 +25,10 @@ typedef struct job {
 } job;
 
 struct st_writer {
-    st *s;
+    st *s;           /* NULL: none (st_writer_open failed, or not yet on the thread) */
+    st_open_fn open; /* st_writer_open: run first on the thread */
+    void *open_data;
+    char *open_error; /* why open failed: answers and records without a store say it */
     pthread_t thread;
     pthread_mutex_t mu;
     pthread_cond_t wake; /* jobs queued or stop */
@@ -36,6 +39,7 @@ struct st_writer {
     int max_records, max_queries;
     int records, queries;                 /* waiting */
     uint64_t queued_total, settled_total; /* records ever queued / committed or failed */
+    uint64_t asked_total, answered_total; /* questions (and the open) ever asked / answered */
     bool stop;
     st_writer_stats st;
     /* The spool (st_writer_spool): records the database could not take,
@@ -55,16 +59,22 @@ void st_answer_free(st_answer *a)
     st_match_free(&a->match);
     free(a->text);
     free(a->best);
+    free(a->data);
     memset(a, 0, sizeof *a);
 }
 
-static void answer(st *s, const st_query *q, st_answer *a)
+static void answer(st_writer *w, st_query *q, st_answer *a)
 {
+    st *s = w->s;
     const char *err = NULL;
     a->type = q->type;
     a->tag = q->tag;
     a->tag2 = q->tag2;
     a->id = q->id;
+    if (!s) {
+        a->error = mr_strdup(w->open_error && w->open_error[0] ? w->open_error : "the store is not open");
+        return;
+    }
     switch (q->type) {
     case ST_Q_RECENT:
         err = st_recent(s, q->id, q->limit, &a->matches, &a->n);
@@ -84,6 +94,9 @@ static void answer(st *s, const st_query *q, st_answer *a)
     case ST_Q_PB:
         a->best = mr_alloc(1, sizeof *a->best);
         err = st_personal_best(s, q->name, q->kind, q->width, q->height, a->best, &a->found);
+        break;
+    case ST_Q_CALL:
+        err = q->call ? q->call(s, q, &a->data) : "no call";
         break;
     default:
         err = "unknown question";
@@ -157,6 +170,11 @@ static int try_put(st_writer *w, st_match **recs, int n, outcome *o)
  * join them there, so that the database receives matches in order. */
 static void store_batch(st_writer *w, st_match **recs, int n, outcome *o)
 {
+    if (!w->s) {
+        o->failed += n;
+        snprintf(o->err, sizeof o->err, "%s", w->open_error ? w->open_error : "the store is not open");
+        return;
+    }
     if (w->spool && st_spool_pending(w->spool) > 0) {
         to_spool(w, recs, n, o);
         return;
@@ -228,10 +246,46 @@ static void account(st_writer *w, const outcome *o, int64_t last)
     w->st.spool_waiting = w->spool ? st_spool_pending(w->spool) : 0;
 }
 
+/* Appends j, answered, to the done list (mutex held). */
+static void done(st_writer *w, job *j)
+{
+    j->next = NULL;
+    if (w->done_tail)
+        w->done_tail->next = j;
+    else
+        w->done = j;
+    w->done_tail = j;
+    atomic_fetch_add(&w->ndone, 1);
+    w->answered_total++;
+    pthread_cond_broadcast(&w->idle);
+}
+
+/* st_writer_open's open, on the thread; its answer is the first one. */
+static void open_store(st_writer *w)
+{
+    char err[512] = "";
+    job *j = mr_alloc(1, sizeof *j);
+    memset(j, 0, sizeof *j);
+    st *s = w->open(w->open_data, err, sizeof err);
+    j->a.type = ST_Q_OPEN;
+    j->a.data = w->open_data;
+    w->open_data = NULL;
+    if (!s) {
+        j->a.error = mr_strdup(err);
+        w->open_error = mr_strdup(err);
+    }
+    pthread_mutex_lock(&w->mu);
+    w->s = s;
+    done(w, j);
+    pthread_mutex_unlock(&w->mu);
+}
+
 static void *run(void *arg)
 {
     st_writer *w = arg;
     st_match *batch[ST_WRITER_BATCH];
+    if (w->open)
+        open_store(w);
     pthread_mutex_lock(&w->mu);
     for (;;) {
         wait_work(w);
@@ -269,7 +323,7 @@ static void *run(void *arg)
         if (n)
             store_batch(w, batch, n, &o);
         else
-            answer(w->s, &first->q, &first->a);
+            answer(w, &first->q, &first->a);
         int64_t last = 0;
         for (int i = 0; i < n; i++) {
             if (batch[i]->id > last)
@@ -286,24 +340,22 @@ static void *run(void *arg)
         } else {
             free(first->q.game_id);
             first->q.game_id = NULL;
-            first->next = NULL;
-            if (w->done_tail)
-                w->done_tail->next = first;
-            else
-                w->done = first;
-            w->done_tail = first;
-            atomic_fetch_add(&w->ndone, 1);
+            done(w, first);
         }
     }
     pthread_mutex_unlock(&w->mu);
     return NULL;
 }
 
-st_writer *st_writer_create(st *s, int max_records, int max_queries)
+/* Starts the thread on s, or with open to run first (then s is NULL). */
+static st_writer *start(st *s, st_open_fn open, void *data, int max_records, int max_queries)
 {
     st_writer *w = mr_alloc(1, sizeof *w);
     memset(w, 0, sizeof *w);
     w->s = s;
+    w->open = open;
+    w->open_data = data;
+    w->asked_total = open ? 1 : 0; /* the open is answered like a question */
     w->max_records = max_records > 0 ? max_records : ST_WRITER_RECORDS;
     w->max_queries = max_queries > 0 ? max_queries : ST_WRITER_QUERIES;
     atomic_init(&w->ndone, 0);
@@ -319,10 +371,21 @@ st_writer *st_writer_create(st *s, int max_records, int max_queries)
         pthread_cond_destroy(&w->wake);
         pthread_cond_destroy(&w->idle);
         st_close(s);
+        free(data);
         free(w);
         return NULL;
     }
     return w;
+}
+
+st_writer *st_writer_create(st *s, int max_records, int max_queries)
+{
+    return start(s, NULL, NULL, max_records, max_queries);
+}
+
+st_writer *st_writer_open(st_open_fn open, void *data, int max_records, int max_queries)
+{
+    return start(NULL, open, data, max_records, max_queries);
 }
 
 void st_writer_destroy(st_writer *w)
@@ -344,6 +407,7 @@ void st_writer_destroy(st_writer *w)
     pthread_cond_destroy(&w->idle);
     st_close(w->s);
     st_spool_close(w->spool);
+    free(w->open_error);
     free(w);
 }
 
@@ -417,6 +481,7 @@ bool st_writer_ask(st_writer *w, st_query *q)
     bool ok = w->queries < w->max_queries && !w->stop;
     if (ok) {
         w->queries++;
+        w->asked_total++;
         enqueue(w, j);
     } else {
         w->st.refused++;
@@ -452,8 +517,8 @@ bool st_writer_poll(st_writer *w, st_answer *a)
 void st_writer_sync(st_writer *w)
 {
     pthread_mutex_lock(&w->mu);
-    uint64_t target = w->queued_total;
-    while (w->settled_total < target)
+    uint64_t target = w->queued_total, asked = w->asked_total;
+    while (w->settled_total < target || w->answered_total < asked)
         pthread_cond_wait(&w->idle, &w->mu);
     pthread_mutex_unlock(&w->mu);
 }

@@ -8,7 +8,9 @@
 
 #include "st.h"
 
-/* A writer owns a store handle and one thread. The game loop hands it
+/* A writer owns a store handle and one thread: the server's match records
+ * and the game's own history (client/history.c) both go through one. The
+ * game loop hands it
  * finished matches (st_writer_put) and questions (st_writer_ask), each in
  * O(1) under a mutex that the thread holds only to move list links; the
  * thread stores everything that is waiting in one transaction (a batch of
@@ -45,6 +47,8 @@ enum st_query_type {
     ST_Q_GET,        /* st_get(id) */
     ST_Q_BEST,       /* st_best_times(game_id or desc_hash, limit) */
     ST_Q_PB,         /* st_personal_best(name, kind, width, height) */
+    ST_Q_CALL,       /* call(store, data): a question the four above do not ask, run on the thread */
+    ST_Q_OPEN,       /* answers only: st_writer_open's open is done (error: why it failed) */
 };
 
 /* GET only, optional: called on the store's thread with the match found;
@@ -52,6 +56,12 @@ enum st_query_type {
  * instead of the match, e.g. its replay text, so that the host's loop
  * does not do that work either. NULL: a->error says it could not. */
 typedef char *(*st_render_fn)(const st_match *m, size_t *len);
+/* CALL: runs on the store's thread with the store and the query (its
+ * fields are the caller's to use); may leave malloc'd results in *out,
+ * which the answer carries (data). Returns NULL, or what failed (copied
+ * into the answer at once). Not called when the writer has no store. */
+struct st_query;
+typedef const char *(*st_call_fn)(st *s, const struct st_query *q, void **out);
 
 typedef struct st_query {
     int type;      /* enum st_query_type */
@@ -65,6 +75,7 @@ typedef struct st_query {
     char name[ST_NAME_MAX + 1]; /* PB */
     char kind[ST_WORD_MAX + 1]; /* PB */
     int width, height;          /* PB */
+    st_call_fn call;            /* CALL */
 } st_query;
 
 typedef struct st_answer {
@@ -79,6 +90,7 @@ typedef struct st_answer {
     size_t text_len;
     bool found;    /* GET, PB */
     st_best *best; /* BEST: n rows; PB: 1 row when found */
+    void *data;    /* CALL: what the call left in *out; OPEN: the open's data (free()d) */
 } st_answer;
 void st_answer_free(st_answer *a); /* what the answer owns; accepts NULL */
 
@@ -98,6 +110,16 @@ typedef struct st_writer_stats {
 /* Starts the thread on s (taken over, closed by st_writer_destroy; also on
  * failure). 0 for a bound means its default. NULL if the thread cannot start. */
 st_writer *st_writer_create(st *s, int max_records, int max_queries);
+/* Opens the store on the thread: the first thing the thread does is
+ * open(data, err, errlen), so a caller whose loop must not wait on the
+ * disk (the game) does not wait for the open either. data (malloc'd, taken
+ * over; may be NULL) comes back in an ST_Q_OPEN answer, the first answer
+ * polled, whose error is NULL when the store opened, else why not ("" when
+ * open has nothing to say). Without a store the writer goes on: records are
+ * counted failed, questions answered with that error. NULL if the thread
+ * cannot start (data is freed). */
+typedef st *(*st_open_fn)(void *data, char *err, size_t errlen);
+st_writer *st_writer_open(st_open_fn open, void *data, int max_records, int max_queries);
 /* Stores every record still waiting (into the spool if the database is
  * out of reach; the next run sends them), answers nothing more, stops the
  * thread and closes the store. Accepts NULL. */
@@ -117,8 +139,10 @@ bool st_writer_poll(st_writer *w, st_answer *a);
  * Call once, before records flow (not from a game loop: it opens a file).
  * false with a message if the file cannot be used (st_spool.h). */
 bool st_writer_spool(st_writer *w, const char *path, char *err, size_t errlen);
-/* Waits until every record queued so far is committed, failed or spooled (tests,
- * and the operator's "flush before exit"; never from a game loop). */
+/* Waits until every record queued so far is committed, failed or spooled,
+ * and every question asked so far (and st_writer_open's open) is answered
+ * (tests, the game's headless runs on a virtual clock, and the operator's
+ * "flush before exit"; never from a game loop). */
 void st_writer_sync(st_writer *w);
 void st_writer_stats_get(st_writer *w, st_writer_stats *out);
 

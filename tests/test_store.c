@@ -241,6 +241,128 @@ static void test_writer_queue_full(void **state)
     assert_int_equal(pragma(path, "SELECT count(*) FROM matches"), accepted);
 }
 
+/* The store's thread as the game uses it for its history (client/history.c): opened on the thread,
+ * any question run there, st_writer_sync waiting for questions too. */
+/* The open's data: where, and what the thread saw. */
+typedef struct opening {
+    char where[400];
+    bool ran;
+} opening;
+
+static st *open_it(void *data, char *err, size_t errlen)
+{
+    opening *o = data;
+    o->ran = true;
+    return st_open(o->where, ST_OPEN_CREATE, err, errlen);
+}
+
+static st_writer *start(const char *where)
+{
+    opening *o = mr_alloc(1, sizeof *o);
+    snprintf(o->where, sizeof o->where, "%s", where);
+    st_writer *w = st_writer_open(open_it, o, 0, 0);
+    assert_non_null(w);
+    return w;
+}
+
+/* A question no fixed query asks: how many matches, and the newest id. */
+static const char *count_call(st *s, const st_query *q, void **out)
+{
+    st_match *ms = NULL;
+    int n = 0;
+    const char *why = st_recent(s, 0, q->limit, &ms, &n);
+    if (why)
+        return why;
+    int64_t *r = mr_alloc(2, sizeof *r);
+    r[0] = n;
+    r[1] = n ? ms[0].id : 0;
+    st_matches_free(ms, n);
+    *out = r;
+    return NULL;
+}
+
+/* The open's answer comes first; records and a CALL follow in order, and
+ * sync returns only once the question is answered too. */
+static void test_open_on_thread(void **state)
+{
+    (void)state;
+    st_writer *w = start(path);
+    for (int i = 0; i < 3; i++)
+        assert_true(st_writer_put(w, make(i)));
+    st_query q = {.type = ST_Q_CALL, .call = count_call, .limit = 50, .tag = 77};
+    assert_true(st_writer_ask(w, &q));
+    st_writer_sync(w);
+    st_answer a;
+    assert_true(st_writer_poll(w, &a));
+    assert_int_equal(a.type, ST_Q_OPEN);
+    assert_null(a.error);
+    assert_true(((opening *)a.data)->ran);
+    st_answer_free(&a);
+    assert_true(st_writer_poll(w, &a)); /* sync waited for it */
+    assert_int_equal(a.type, ST_Q_CALL);
+    assert_int_equal(a.tag, 77);
+    assert_null(a.error);
+    const int64_t *r = a.data;
+    assert_int_equal(r[0], 3);
+    assert_true(r[1] > 0);
+    /* The newest, whole, as it went in. */
+    st_query g = {.type = ST_Q_GET, .id = r[1]};
+    st_answer_free(&a);
+    assert_true(st_writer_ask(w, &g));
+    st_writer_sync(w);
+    assert_true(st_writer_poll(w, &a));
+    assert_true(a.found);
+    st_match *want = make(2);
+    assert_same(&a.match, want, true);
+    st_match_free(want);
+    free(want);
+    st_answer_free(&a);
+    assert_false(st_writer_poll(w, &a));
+    st_writer_stats s;
+    st_writer_stats_get(w, &s);
+    assert_int_equal(s.written, 3);
+    st_writer_destroy(w);
+}
+
+/* A store that cannot be opened: the open's answer says why; records are
+ * counted failed with that reason, questions answered with it, and a CALL
+ * is never run without a store. */
+static void test_failed_open(void **state)
+{
+    (void)state;
+    char bad[400];
+    snprintf(bad, sizeof bad, "%s/no/such/dir/matches.db", dir);
+    st_writer *w = start(bad);
+    assert_true(st_writer_put(w, make(1))); /* queued: the thread counts it */
+    st_query q = {.type = ST_Q_CALL, .call = count_call, .limit = 5};
+    assert_true(st_writer_ask(w, &q));
+    st_query g = {.type = ST_Q_GET, .id = 1};
+    assert_true(st_writer_ask(w, &g));
+    st_writer_sync(w);
+    st_answer a;
+    assert_true(st_writer_poll(w, &a));
+    assert_int_equal(a.type, ST_Q_OPEN);
+    assert_non_null(a.error);
+    assert_non_null(strstr(a.error, "does not exist"));
+    char why[256];
+    snprintf(why, sizeof why, "%s", a.error);
+    st_answer_free(&a);
+    for (int i = 0; i < 2; i++) {
+        assert_true(st_writer_poll(w, &a));
+        assert_string_equal(a.error, why);
+        assert_null(a.data);
+        assert_false(a.found);
+        st_answer_free(&a);
+    }
+    st_writer_stats s;
+    st_writer_stats_get(w, &s);
+    assert_int_equal(s.failed, 1);
+    assert_int_equal(s.written, 0);
+    assert_string_equal(s.last_error, why);
+    st_writer_destroy(w);
+    assert_int_not_equal(access(bad, F_OK), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -250,6 +372,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_refused_files, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refused_locations, setup, teardown),
         cmocka_unit_test_setup_teardown(test_writer_queue_full, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_open_on_thread, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_failed_open, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

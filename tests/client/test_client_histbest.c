@@ -15,6 +15,7 @@
 #include "cl_draw.h"
 #include "cl_history.h"
 #include "cl_test_util.h"
+#include "clt_history.h"
 #include "match.h"
 
 static char out[1 << 16];
@@ -24,44 +25,28 @@ static char out[1 << 16];
 
 /* One race: slot 0 name0 against slot 1 name1 on game_id; winner w (or -1)
  * solving in ms. */
-static void add(cl_history *h, int mode, const char *game_id, pz_params p, const char *name0,
-                const char *name1, int w, uint64_t ms, int64_t started)
+static void add(cl_history *h, const char *mode, const char *game_id, const char *name0, const char *name1,
+                int w, uint64_t ms, int64_t started)
 {
-    cl_hist_race r;
-    memset(&r, 0, sizeof r);
-    r.started = started;
-    r.mode = mode;
-    r.me = mode == CL_HIST_HOTSEAT ? -1 : 0;
-    snprintf(r.game_id, sizeof r.game_id, "%s", game_id);
-    r.params = p;
-    snprintf(r.name[0], sizeof r.name[0], "%s", name0);
-    snprintf(r.name[1], sizeof r.name[1], "%s", name1);
-    r.winner = w;
-    r.reason = w < 0 ? MATCH_END_ABORTED : MATCH_END_SOLVED;
-    for (int s = 0; s < 2; s++) {
-        r.solved[s] = s == w;
-        r.time_ms[s] = ms + (s == w ? 0 : 700);
-        r.moves[s] = 4;
-    }
-    r.game_no = r.series_len = 1;
-    cl_history_add(h, &r);
+    st_match *r = clt_record(mode, game_id, started, name0, name1, w, ms, ms + 700);
+    assert_non_null(r);
+    r->p[0].moves = r->p[1].moves = 4;
+    cl_history_add(h, r);
 }
 
 /* The races every test here reads, in the file at path. */
 static void fill(const char *path)
 {
     cl_history *h = cl_history_create(path, false);
-    const pz_params m97 = {PZ_MAZE, 9, 7, PZ_EASY}, m2115 = {PZ_MAZE, 21, 15, PZ_MEDIUM},
-                    s54 = {PZ_SUM, 5, 4, PZ_MEDIUM};
     int64_t t = 1795598277;
     /* The computer is fastest on maze 9x7: never a person's best. */
-    add(h, CL_HIST_COMPUTER, "maze:9x7:easy#1", m97, "Ada", "Computer", 1, 4000, t++);
-    add(h, CL_HIST_COMPUTER, "maze:9x7:easy#2", m97, "Ada", "Computer", 0, 9000, t++);
+    add(h, CL_HIST_COMPUTER, "maze:9x7:easy#1", "Ada", "Computer", 1, 4000, t++);
+    add(h, CL_HIST_COMPUTER, "maze:9x7:easy#2", "Ada", "Computer", 0, 9000, t++);
     /* Bob (hotseat) beats Ada's time: the person's best, not Ada's. */
-    add(h, CL_HIST_HOTSEAT, "maze:9x7:easy#3", m97, "Ada", "Bob", 1, 7000, t++);
-    add(h, CL_HIST_HOTSEAT, "maze:21x15:medium#4", m2115, "Ada", "Bob", 0, 20000, t++);
+    add(h, CL_HIST_HOTSEAT, "maze:9x7:easy#3", "Ada", "Bob", 1, 7000, t++);
+    add(h, CL_HIST_HOTSEAT, "maze:21x15:medium#4", "Ada", "Bob", 0, 20000, t++);
     /* Left before its end: counted, no time. */
-    add(h, CL_HIST_ONLINE, "sum:5x4:medium#5", s54, "Ada", "Cy", -1, 3000, t++);
+    add(h, CL_HIST_ONLINE, "sum:5x4:medium#5", "Ada", "Cy", -1, 3000, t++);
     cl_history_destroy(h);
 }
 

@@ -16,6 +16,9 @@
 #include "cl_app.h"
 #include "cl_draw.h"
 #include "cl_test_util.h"
+#include "clt_history.h"
+#include "st_writer.h"
+#include "st_engine.h"
 
 enum { W = 1280, H = 720, RUN_MS = 90000 };
 
@@ -149,18 +152,24 @@ static void test_results_and_history_screen(void **ctx)
     cl_history *h = cl_history_create(hist, true);
     uint32_t t = cl_history_ask_page(h, 0, 10);
     cl_history_flush(h);
-    static cl_hist_page p;
-    assert_true(cl_history_page(h, t, &p));
+    st_answer p;
+    bool more;
+    assert_true(cl_history_page(h, t, &p, &more));
     assert_int_equal(p.n, 2);
     for (int i = 0; i < p.n; i++) {
-        t = cl_history_ask_race(h, p.e[i].id);
+        t = cl_history_ask_race(h, p.matches[i].id);
         cl_history_flush(h);
-        cl_hist_race r;
-        assert_true(cl_history_race(h, t, &r));
-        assert_int_equal(r.id, p.e[i].id);
-        assert_int_equal(r.nlog[r.winner], r.moves[r.winner]);
+        st_answer a;
+        assert_true(cl_history_race(h, t, &a));
+        assert_true(a.found);
+        const st_match *r = &a.match;
+        assert_int_equal(r->id, p.matches[i].id);
+        uint32_t logged = 0;
+        for (size_t k = 0; k < r->nmoves; k++)
+            logged += r->moves[k].player == r->winner;
+        assert_int_equal(logged, r->p[r->winner].moves);
         const char *err = NULL;
-        replay *rp = cl_hist_race_replay(&r, &err);
+        replay *rp = st_to_replay(r, &err);
         if (!rp)
             fprintf(stderr, "replay: %s\n", err);
         assert_non_null(rp);
@@ -170,12 +179,13 @@ static void test_results_and_history_screen(void **ctx)
         if (why)
             fprintf(stderr, "replay_check: %s (line %d)\n", why, e.line);
         assert_null(why);
-        assert_int_equal(res.winner, r.winner);
-        assert_int_equal(res.moves[0], r.moves[0]);
-        assert_int_equal(res.moves[1], r.moves[1]);
+        assert_int_equal(res.winner, r->winner);
+        assert_int_equal(res.moves[0], r->p[0].moves);
+        assert_int_equal(res.moves[1], r->p[1].moves);
         replay_destroy(rp);
-        cl_hist_race_free(&r);
+        st_answer_free(&a);
     }
+    st_answer_free(&p);
     cl_history_destroy(h);
 
     /* The same win without a history draws no best times. */
@@ -212,19 +222,10 @@ static void test_history_pages(void **ctx)
     snprintf(hist, sizeof hist, "%s", clt_path("pages.sqlite"));
     cl_history *h = cl_history_create(hist, false);
     for (int i = 1; i <= 12; i++) {
-        cl_hist_race r;
-        memset(&r, 0, sizeof r);
-        r.started = 1795598277 + i;
-        r.mode = CL_HIST_COMPUTER;
-        snprintf(r.game_id, sizeof r.game_id, "maze:9x7:easy#%d", i);
-        r.params = (pz_params){PZ_MAZE, 9, 7, PZ_EASY};
-        snprintf(r.name[0], sizeof r.name[0], "Ada");
-        snprintf(r.name[1], sizeof r.name[1], "Computer");
-        r.winner = i % 2;
-        r.solved[i % 2] = true;
-        r.time_ms[0] = r.time_ms[1] = 1000u * (unsigned)i;
-        r.game_no = r.series_len = 1;
-        cl_history_add(h, &r);
+        char id[32];
+        snprintf(id, sizeof id, "maze:9x7:easy#%d", i);
+        cl_history_add(h, clt_record(CL_HIST_COMPUTER, id, 1795598277 + i, "Ada", "Computer", i % 2,
+                                     1000u * (unsigned)i, 1000u * (unsigned)i));
     }
     cl_history_destroy(h);
     assert_true(clt_write(clt_path("pages.txt"),
@@ -281,11 +282,13 @@ static void test_online_race_and_server_best(void **ctx)
     cl_history *h = cl_history_create(hist, true);
     uint32_t t = cl_history_ask_page(h, 0, 1);
     cl_history_flush(h);
-    static cl_hist_page p;
-    assert_true(cl_history_page(h, t, &p));
+    st_answer p;
+    bool more;
+    assert_true(cl_history_page(h, t, &p, &more));
     assert_int_equal(p.n, 1);
-    assert_int_equal(p.e[0].mode, CL_HIST_ONLINE);
-    assert_string_equal(p.e[0].name[p.e[0].winner], "bot");
+    assert_string_equal(p.matches[0].mode, CL_HIST_ONLINE);
+    assert_string_equal(p.matches[0].p[p.matches[0].winner].name, "bot");
+    st_answer_free(&p);
     cl_history_destroy(h);
 }
 #endif

@@ -8,6 +8,7 @@
 
 #include "cl_draw.h"
 #include "cl_test_util.h"
+#include "st.h"
 
 pid_t jr_server(int grace_s, const char *const *extra, const char *log, char *addr, size_t len)
 {
@@ -46,28 +47,32 @@ uint64_t jr_ms(void)
     return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-bool jr_history_newest(const char *path, cl_hist_race *out)
+bool jr_history_newest(const char *path, st_match *out)
 {
-    cl_history *h = cl_history_create(path, true);
-    cl_history_set_sync(h, true);
-    cl_hist_page *page = calloc(1, sizeof *page);
-    uint32_t t = cl_history_ask_page(h, 0, 1);
-    bool ok = page && cl_history_page(h, t, page) && page->ok && page->n >= 1;
-    if (ok)
-        *out = page->e[0];
-    free(page);
-    cl_history_destroy(h);
+    char err[256];
+    st *s = st_open(path, ST_OPEN_READONLY, err, sizeof err);
+    st_match *page = NULL;
+    int n = 0;
+    bool ok = s && !st_recent(s, 0, 1, &page, &n) && n == 1;
+    if (ok) {
+        *out = page[0];
+        memset(&page[0], 0, sizeof page[0]); /* the record goes to the caller */
+    }
+    st_matches_free(page, n);
+    st_close(s);
     return ok;
 }
 
 bool jr_history_says(const char *path, int winner, int reason, int slot, const char *name)
 {
-    cl_hist_race r;
+    st_match r;
     if (!jr_history_newest(path, &r))
         return false;
-    printf("history: winner %d, reason %d, %s v %s\n", r.winner, r.reason, r.name[0], r.name[1]);
-    return r.winner == winner && r.reason == reason && slot >= 0 && slot < 2 &&
-           strcmp(r.name[slot], name) == 0;
+    printf("history: winner %d, reason %d, %s v %s\n", r.winner, r.ending, r.p[0].name, r.p[1].name);
+    bool says = r.winner == winner && r.ending == reason && slot >= 0 && slot < 2 &&
+                strcmp(r.p[slot].name, name) == 0;
+    st_match_free(&r);
+    return says;
 }
 
 bool jr_results_shown(const char *bmp, int winner)

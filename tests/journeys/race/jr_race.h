@@ -9,8 +9,6 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "cl_history.h"
-
 /* mazerace-server on 127.0.0.1, port 0, no discovery, the database off, a
  * 1 s countdown, grace grace_s, then the extra flags (NULL-terminated, may
  * be NULL); its output in log. addr (len bytes) gets "127.0.0.1:PORT". The
@@ -21,8 +19,10 @@ pid_t jr_server(int grace_s, const char *const *extra, const char *log, char *ad
 pid_t jr_client(const char *const *args, const char *log);
 /* Milliseconds on the monotonic clock. */
 uint64_t jr_ms(void);
-/* The newest race in the history file at path: true with it in *out. */
-bool jr_history_newest(const char *path, cl_hist_race *out);
+/* The newest race in the history file at path: true with it in *out
+ * (st_match_free it). */
+struct st_match;
+bool jr_history_newest(const char *path, struct st_match *out);
 /* True when the newest race in the history at path was won by winner
  * (slot) for reason (enum match_end_reason), with name in slot. */
 bool jr_history_says(const char *path, int winner, int reason, int slot, const char *name);

@@ -16,6 +16,7 @@
 #include "cl_app.h"
 #include "cl_draw.h"
 #include "cl_test_util.h"
+#include "st.h"
 #include "jr_race.h"
 #include "match.h"
 
@@ -94,12 +95,13 @@ static void test_server_killed_mid_race(void **ctx)
     assert_non_null(strstr(out, "race kept in the history as unfinished"));
     assert_null(strstr(out, "RESULT winner="));
     free(out);
-    cl_hist_race r;
+    st_match r;
     assert_true(jr_history_newest(hist, &r));
     assert_int_equal(r.winner, -1);
-    assert_int_equal(r.reason, MATCH_END_ABORTED);
-    assert_int_equal(r.mode, CL_HIST_ONLINE);
-    assert_true(strcmp(r.name[0], "Racer") == 0 || strcmp(r.name[1], "Racer") == 0);
+    assert_int_equal(r.ending, MATCH_END_ABORTED);
+    assert_string_equal(r.mode, "online");
+    assert_true(strcmp(r.p[0].name, "Racer") == 0 || strcmp(r.p[1].name, "Racer") == 0);
+    st_match_free(&r);
 }
 
 int main(void)
