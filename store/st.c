@@ -232,7 +232,21 @@ const char *st_personal_best(st *s, const char *name, const char *kind, int widt
                              bool *found)
 {
     memset(out, 0, sizeof *out);
-    *found = false;
-    return s->be->personal_best(s->b, name, kind, width, height, out, found, s->err, sizeof s->err) ? NULL
-                                                                                                    : s->err;
+    st_best *r = NULL;
+    int n = 0;
+    if (!s->be->personal_best(s->b, name, kind, width, height, &r, &n, s->err, sizeof s->err))
+        return s->err;
+    *found = n == 1;
+    if (*found)
+        *out = r[0];
+    free(r);
+    return NULL;
+}
+
+int st_word_index(const char *w, const char *(*text)(int), int n, int dflt)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(w, text(i)) == 0)
+            return i;
+    return dflt;
 }

@@ -20,8 +20,9 @@ typedef struct st_backend {
     bool (*get)(void *b, int64_t id, st_match *out, bool *found, char *err, size_t errlen);
     bool (*best_times)(void *b, const char *game_id, uint64_t desc_hash, int limit, st_best **out, int *n,
                        char *err, size_t errlen);
-    bool (*personal_best)(void *b, const char *name, const char *kind, int width, int height, st_best *out,
-                          bool *found, char *err, size_t errlen);
+    /* name's fastest solved game of that kind and size: *n is 0 or 1 (*out as for best_times). */
+    bool (*personal_best)(void *b, const char *name, const char *kind, int width, int height, st_best **out,
+                          int *n, char *err, size_t errlen);
     /* Optional (NULL: never): whether the last call failed because the
      * database could not be reached (down, restarting, out of resources),
      * so the same call may succeed later; false when it refused the call. */
@@ -30,6 +31,9 @@ typedef struct st_backend {
      * without secrets (a URI's password). */
     void (*redact)(const char *location, char *out, size_t outlen);
 } st_backend;
+
+/* The enum value whose text (st_ending_text, st_result_text) is w; dflt if none of the n is. */
+int st_word_index(const char *w, const char *(*text)(int), int n, int dflt);
 
 extern const st_backend st_backend_sqlite;
 extern const st_backend st_backend_pg;

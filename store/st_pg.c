@@ -206,21 +206,13 @@ static void copy_word(char *dst, size_t size, const PGresult *r, int row, int co
     snprintf(dst, size, "%s", PQgetvalue(r, row, col));
 }
 
-static int word_index(const char *w, const char *(*text)(int), int n, int dflt)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(w, text(i)) == 0)
-            return i;
-    return dflt;
-}
-
 static void read_player(const PGresult *r, int row, int col, st_player *p)
 {
     copy_word(p->name, sizeof p->name, r, row, col);
     p->time_ms = strtoull(PQgetvalue(r, row, col + 1), NULL, 10);
     p->moves = (uint32_t)col_ll(r, row, col + 2);
     p->solved = PQgetvalue(r, row, col + 3)[0] == 't';
-    p->result = word_index(PQgetvalue(r, row, col + 4), st_result_text, 3, ST_NO_RESULT);
+    p->result = st_word_index(PQgetvalue(r, row, col + 4), st_result_text, 3, ST_NO_RESULT);
 }
 
 /* A row of MATCH_COLS into m (game_id allocated). */
@@ -236,7 +228,7 @@ static void read_match(const PGresult *r, int row, st_match *m)
     copy_word(m->difficulty, sizeof m->difficulty, r, row, 7);
     m->start_utc_ms = col_ll(r, row, 8);
     m->winner = (int)col_ll(r, row, 9);
-    m->ending = word_index(PQgetvalue(r, row, 10), st_ending_text, 4, ST_END_ABORTED);
+    m->ending = st_word_index(PQgetvalue(r, row, 10), st_ending_text, 4, ST_END_ABORTED);
     m->game_no = (int)col_ll(r, row, 11);
     m->series_len = (int)col_ll(r, row, 12);
     read_player(r, row, 13, &m->p[0]);
@@ -354,8 +346,8 @@ static bool pg_best_times(void *b, const char *game_id, uint64_t desc_hash, int 
     return true;
 }
 
-static bool pg_personal_best(void *b, const char *name, const char *kind, int width, int height, st_best *out,
-                             bool *found, char *err, size_t errlen)
+static bool pg_personal_best(void *b, const char *name, const char *kind, int width, int height,
+                             st_best **out, int *n, char *err, size_t errlen)
 {
     char w[16], h[16], clean[ST_NAME_MAX * 2 + 1];
     snprintf(w, sizeof w, "%d", width);
@@ -365,14 +357,7 @@ static bool pg_personal_best(void *b, const char *name, const char *kind, int wi
     PGresult *r = query(b, S_PB, 4, v, "reading a personal best", err, errlen);
     if (!r)
         return false;
-    st_best *bs = NULL;
-    int n = 0;
-    read_bests(r, 1, &bs, &n);
-    if (n == 1) {
-        *out = bs[0];
-        *found = true;
-    }
-    free(bs);
+    read_bests(r, 1, out, n);
     return true;
 }
 

@@ -431,14 +431,6 @@ static void copy_word(char *dst, size_t size, sqlite3_stmt *s, int col)
     snprintf(dst, size, "%s", t ? (const char *)t : "");
 }
 
-static int word_index(const char *w, const char *(*text)(int), int n, int dflt)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(w, text(i)) == 0)
-            return i;
-    return dflt;
-}
-
 static void read_player(sqlite3_stmt *s, int col, st_player *p)
 {
     copy_word(p->name, sizeof p->name, s, col);
@@ -447,7 +439,7 @@ static void read_player(sqlite3_stmt *s, int col, st_player *p)
     p->solved = sqlite3_column_int(s, col + 3) != 0;
     char w[16];
     copy_word(w, sizeof w, s, col + 4);
-    p->result = word_index(w, st_result_text, 3, ST_NO_RESULT);
+    p->result = st_word_index(w, st_result_text, 3, ST_NO_RESULT);
 }
 
 /* A row of MATCH_COLS into m (game_id allocated). */
@@ -466,7 +458,7 @@ static void read_match(sqlite3_stmt *s, st_match *m)
     m->winner = sqlite3_column_int(s, 9);
     char w[16];
     copy_word(w, sizeof w, s, 10);
-    m->ending = word_index(w, st_ending_text, 4, ST_END_ABORTED);
+    m->ending = st_word_index(w, st_ending_text, 4, ST_END_ABORTED);
     m->game_no = sqlite3_column_int(s, 11);
     m->series_len = sqlite3_column_int(s, 12);
     read_player(s, 13, &m->p[0]);
@@ -589,8 +581,8 @@ static bool sq_best_times(void *b, const char *game_id, uint64_t desc_hash, int 
     return read_bests(q, s, limit, out, n, err, errlen);
 }
 
-static bool sq_personal_best(void *b, const char *name, const char *kind, int width, int height, st_best *out,
-                             bool *found, char *err, size_t errlen)
+static bool sq_personal_best(void *b, const char *name, const char *kind, int width, int height,
+                             st_best **out, int *n, char *err, size_t errlen)
 {
     sq *q = b;
     sqlite3_stmt *s = stmt(q, S_PB);
@@ -599,16 +591,7 @@ static bool sq_personal_best(void *b, const char *name, const char *kind, int wi
     sqlite3_bind_int(s, 3, width);
     sqlite3_bind_int(s, 4, height);
     sqlite3_bind_int(s, 5, 1);
-    st_best *r = NULL;
-    int n = 0;
-    if (!read_bests(q, s, 1, &r, &n, err, errlen))
-        return false;
-    if (n == 1) {
-        *out = r[0];
-        *found = true;
-    }
-    free(r);
-    return true;
+    return read_bests(q, s, 1, out, n, err, errlen);
 }
 
 static bool sq_claims(const char *location)
