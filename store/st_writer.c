@@ -1,4 +1,5 @@
 /* st_writer.c: the store's thread: batched transactions for records, questions answered in order. */
+#define _GNU_SOURCE /* pthread_setname_np: the thread shows as "st_writer" in top -H and /proc */
 #include "st_writer.h"
 
 #include <pthread.h>
@@ -375,6 +376,7 @@ static st_writer *start(st *s, st_open_fn open, void *data, int max_records, int
         free(w);
         return NULL;
     }
+    pthread_setname_np(w->thread, "st_writer");
     return w;
 }
 
