@@ -273,17 +273,24 @@ uint32_t cl_history_ask_bests(cl_history *h, const char *game_id, const char *ki
     return ask(h, A_BESTS, &q);
 }
 
-bool cl_history_bests(cl_history *h, uint32_t ticket, cl_hist_bests *out)
+/* A CALL's answer: its result (size bytes, whose ok the call set) copied
+ * into out, or zeroes (not ok) when it failed or the history is off. */
+static bool take_call(cl_history *h, int k, uint32_t t, void *out, size_t size)
 {
     st_answer a;
-    if (!take(h, A_BESTS, ticket, &a))
+    if (!take(h, k, t, &a))
         return false;
-    memset(out, 0, sizeof *out);
     if (a.data && !a.error)
-        *out = *(const cl_hist_bests *)a.data;
-    out->ok = !a.error;
+        memcpy(out, a.data, size);
+    else
+        memset(out, 0, size);
     st_answer_free(&a);
     return true;
+}
+
+bool cl_history_bests(cl_history *h, uint32_t ticket, cl_hist_bests *out)
+{
+    return take_call(h, A_BESTS, ticket, out, sizeof *out);
 }
 
 uint32_t cl_history_ask_table(cl_history *h, const char *name)
@@ -295,16 +302,7 @@ uint32_t cl_history_ask_table(cl_history *h, const char *name)
 
 bool cl_history_table(cl_history *h, uint32_t ticket, cl_hist_table *out)
 {
-    st_answer a;
-    if (!take(h, A_TABLE, ticket, &a))
-        return false;
-    if (a.data && !a.error)
-        *out = *(const cl_hist_table *)a.data;
-    else
-        memset(out, 0, sizeof *out);
-    out->ok = !a.error;
-    st_answer_free(&a);
-    return true;
+    return take_call(h, A_TABLE, ticket, out, sizeof *out);
 }
 
 uint32_t cl_history_ask_race(cl_history *h, int64_t id)

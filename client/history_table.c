@@ -132,6 +132,7 @@ const char *cl_hist_bests_call(st *s, const st_query *q, void **out)
             o->personal_ms = pb.time_ms;
         }
     }
+    o->ok = !why;
     return why;
 }
 
@@ -152,7 +153,9 @@ const char *cl_hist_table_call(st *s, const st_query *q, void **out)
             cl_hist_table_add(t, &ms[i], q->name);
         before = n ? ms[n - 1].id : 0;
         st_matches_free(ms, n);
-        if (n < ST_PAGE_MAX)
+        if (n < ST_PAGE_MAX) {
+            t->ok = true;
             return NULL;
+        }
     }
 }
