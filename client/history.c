@@ -67,12 +67,12 @@ static st *open_file(void *data, char *err, size_t errlen)
     return s;
 }
 
-/* Says why once; the first thing said stays until it is taken. */
-static void say(cl_history *h, const char *fmt, const char *why)
+/* Says what (then why, if any) once; the first thing said stays until it is taken. */
+static void say(cl_history *h, const char *what, const char *why)
 {
     if (h->problem_new)
         return;
-    snprintf(h->problem, sizeof h->problem, fmt, why);
+    snprintf(h->problem, sizeof h->problem, "%s%s", what, why ? why : "");
     h->problem_new = true;
 }
 
@@ -83,7 +83,7 @@ static void opened(cl_history *h, const st_answer *a)
     if (a->error) {
         h->off = true;
         if (a->error[0])
-            say(h, "History off: %s", a->error);
+            say(h, "History off: ", a->error);
     } else if (o && o->read_only && !o->want_ro) {
         h->read_only = true;
         snprintf(h->problem, sizeof h->problem,
@@ -100,15 +100,16 @@ static void poll(cl_history *h)
     st_answer a;
     while (st_writer_poll(h->w, &a)) {
         int k = (int)(a.tag2 & 0xff);
-        if (a.type == ST_Q_OPEN) {
-            opened(h, &a);
+        if (a.type == ST_Q_OPEN || k >= A_KINDS) {
+            if (a.type == ST_Q_OPEN)
+                opened(h, &a);
             st_answer_free(&a);
             continue;
         }
         if (a.error && !h->off) {
             char why[400];
             snprintf(why, sizeof why, "%s: %s", what[k], a.error);
-            say(h, "History off: %s", why);
+            say(h, "History off: ", why);
             h->off = true;
         }
         st_answer_free(&h->ans[k]);
@@ -123,7 +124,7 @@ static void poll(cl_history *h)
     if (ws.failed) {
         char why[400];
         snprintf(why, sizeof why, "cannot record the race: %s", ws.last_error);
-        say(h, "History off: %s", why);
+        say(h, "History off: ", why);
         h->off = true;
     }
 }
@@ -139,7 +140,7 @@ cl_history *cl_history_create(const char *path, bool read_only)
     if (!h->w) {
         /* No thread: no history, said once; every ask answers nothing. */
         h->off = true;
-        say(h, "%s", "History off: cannot start its thread");
+        say(h, "History off: cannot start its thread", NULL);
     }
     return h;
 }
@@ -198,7 +199,7 @@ void cl_history_add(cl_history *h, st_match *r)
     }
     h->put_any = true;
     if (!st_writer_put(h->w, r))
-        say(h, "%s", "History: the disk is too slow; a race was not recorded");
+        say(h, "History: the disk is too slow; a race was not recorded", NULL);
     if (h->sync)
         cl_history_flush(h);
 }
