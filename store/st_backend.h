@@ -4,6 +4,18 @@
 
 #include "st.h"
 
+/* The SQL both backends read a match with (the columns of a match with
+ * both players, as their read_match takes them) and a best time with. */
+#define ST_MATCH_COLS                                                                                        \
+    "m.id, m.mode, m.game_id, m.desc_hash, m.kind, m.width, m.height, m.difficulty, m.started_ms,"           \
+    " m.winner, m.ending, m.game_no, m.series_len,"                                                          \
+    " a.name, a.time_ms, a.moves, a.solved, a.result, b.name, b.time_ms, b.moves, b.solved, b.result"
+#define ST_MATCH_FROM                                                                                        \
+    " FROM matches m JOIN players a ON a.match_id = m.id AND a.slot = 0"                                     \
+    " JOIN players b ON b.match_id = m.id AND b.slot = 1"
+#define ST_BEST_COLS                                                                                         \
+    "m.id, p.name, p.time_ms, p.moves, m.started_ms FROM players p JOIN matches m ON m.id = p.match_id"
+
 /* A backend is a const table of functions over its own handle. st.c owns
  * the st handle, checks arguments (limits clamped, records checked) and
  * keeps the error text; a backend writes its error into err (errlen bytes)

@@ -9,16 +9,6 @@
 #include "st_pg_impl.h"
 #include "util.h"
 
-/* The columns of a match with both players, as st_match (read_match). */
-#define MATCH_COLS                                                                                           \
-    "m.id, m.mode, m.game_id, m.desc_hash, m.kind, m.width, m.height, m.difficulty, m.started_ms,"           \
-    " m.winner, m.ending, m.game_no, m.series_len,"                                                          \
-    " a.name, a.time_ms, a.moves, a.solved, a.result, b.name, b.time_ms, b.moves, b.solved, b.result"
-#define MATCH_FROM                                                                                           \
-    " FROM matches m JOIN players a ON a.match_id = m.id AND a.slot = 0"                                     \
-    " JOIN players b ON b.match_id = m.id AND b.slot = 1"
-#define BEST_COLS                                                                                            \
-    "m.id, p.name, p.time_ms, p.moves, m.started_ms FROM players p JOIN matches m ON m.id = p.match_id"
 #define BEST_ORDER " AND p.solved ORDER BY p.time_ms, p.moves, m.id LIMIT "
 
 /* A match in one statement (one round trip): the match row, both players
@@ -39,12 +29,12 @@ const char *const st_pg_stmt_sql[ST_PG_STMTS] = {
               " $29::integer[]) WITH ORDINALITY AS u (slot, ms, type, dir, x, y, ord))"
               " SELECT id FROM m UNION ALL SELECT id FROM matches WHERE rec_key = NULLIF($30::text, '')"
               " AND NOT EXISTS (SELECT 1 FROM m)",
-    [S_RECENT] = "SELECT " MATCH_COLS MATCH_FROM " WHERE m.id < $1 ORDER BY m.id DESC LIMIT $2",
-    [S_GET] = "SELECT " MATCH_COLS ", m.desc_id" MATCH_FROM " WHERE m.id = $1",
+    [S_RECENT] = "SELECT " ST_MATCH_COLS ST_MATCH_FROM " WHERE m.id < $1 ORDER BY m.id DESC LIMIT $2",
+    [S_GET] = "SELECT " ST_MATCH_COLS ", m.desc_id" ST_MATCH_FROM " WHERE m.id = $1",
     [S_MOVES] = "SELECT slot, ms, type, dir, x, y FROM moves WHERE match_id = $1 ORDER BY seq",
-    [S_BEST_ID] = "SELECT " BEST_COLS " WHERE m.game_id = $1" BEST_ORDER "$2",
-    [S_BEST_HASH] = "SELECT " BEST_COLS " WHERE m.desc_hash = $1" BEST_ORDER "$2",
-    [S_PB] = "SELECT " BEST_COLS
+    [S_BEST_ID] = "SELECT " ST_BEST_COLS " WHERE m.game_id = $1" BEST_ORDER "$2",
+    [S_BEST_HASH] = "SELECT " ST_BEST_COLS " WHERE m.desc_hash = $1" BEST_ORDER "$2",
+    [S_PB] = "SELECT " ST_BEST_COLS
              " WHERE p.name = $1 AND m.kind = $2 AND m.width = $3 AND m.height = $4" BEST_ORDER "1",
 };
 const char *const st_pg_stmt_name[ST_PG_STMTS] = {"mr_put",  "mr_recent",    "mr_get", "mr_moves",
@@ -215,7 +205,7 @@ static void read_player(const PGresult *r, int row, int col, st_player *p)
     p->result = st_word_index(PQgetvalue(r, row, col + 4), st_result_text, 3, ST_NO_RESULT);
 }
 
-/* A row of MATCH_COLS into m (game_id allocated). */
+/* A row of ST_MATCH_COLS into m (game_id allocated). */
 static void read_match(const PGresult *r, int row, st_match *m)
 {
     m->id = col_ll(r, row, 0);
@@ -313,7 +303,7 @@ static bool pg_get(void *b, int64_t id, st_match *out, bool *found, char *err, s
     return true;
 }
 
-/* Rows of BEST_COLS into a new array (NULL when none). */
+/* Rows of ST_BEST_COLS into a new array (NULL when none). */
 static void read_bests(PGresult *r, int limit, st_best **out, int *n)
 {
     int k = PQntuples(r) < limit ? PQntuples(r) : limit;

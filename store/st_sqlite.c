@@ -32,16 +32,6 @@ enum stmt_id {
     S_COUNT
 };
 
-/* The columns of a match with both players, as st_match (read_match). */
-#define MATCH_COLS                                                                                           \
-    "m.id, m.mode, m.game_id, m.desc_hash, m.kind, m.width, m.height, m.difficulty, m.started_ms,"           \
-    " m.winner, m.ending, m.game_no, m.series_len,"                                                          \
-    " a.name, a.time_ms, a.moves, a.solved, a.result, b.name, b.time_ms, b.moves, b.solved, b.result"
-#define MATCH_FROM                                                                                           \
-    " FROM matches m JOIN players a ON a.match_id = m.id AND a.slot = 0"                                     \
-    " JOIN players b ON b.match_id = m.id AND b.slot = 1"
-#define BEST_COLS                                                                                            \
-    "m.id, p.name, p.time_ms, p.moves, m.started_ms FROM players p JOIN matches m ON m.id = p.match_id"
 #define BEST_ORDER " AND p.solved = 1 ORDER BY p.time_ms, p.moves, m.id LIMIT ?"
 
 static const char *const stmt_sql[S_COUNT] = {
@@ -57,13 +47,13 @@ static const char *const stmt_sql[S_COUNT] = {
     [S_INS_MOVE] =
         "INSERT INTO moves (match_id, seq, slot, ms, type, dir, x, y) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     [S_BY_KEY] = "SELECT id FROM matches WHERE rec_key = ?",
-    [S_RECENT] = "SELECT " MATCH_COLS MATCH_FROM " WHERE m.id < ? ORDER BY m.id DESC LIMIT ?",
-    [S_GET] = "SELECT " MATCH_COLS ", m.desc_id" MATCH_FROM " WHERE m.id = ?",
+    [S_RECENT] = "SELECT " ST_MATCH_COLS ST_MATCH_FROM " WHERE m.id < ? ORDER BY m.id DESC LIMIT ?",
+    [S_GET] = "SELECT " ST_MATCH_COLS ", m.desc_id" ST_MATCH_FROM " WHERE m.id = ?",
     [S_MOVES] = "SELECT slot, ms, type, dir, x, y FROM moves WHERE match_id = ? ORDER BY seq",
-    [S_BEST_ID] = "SELECT " BEST_COLS " WHERE m.game_id = ?" BEST_ORDER,
-    [S_BEST_HASH] = "SELECT " BEST_COLS " WHERE m.desc_hash = ?" BEST_ORDER,
+    [S_BEST_ID] = "SELECT " ST_BEST_COLS " WHERE m.game_id = ?" BEST_ORDER,
+    [S_BEST_HASH] = "SELECT " ST_BEST_COLS " WHERE m.desc_hash = ?" BEST_ORDER,
     [S_PB] =
-        "SELECT " BEST_COLS " WHERE p.name = ? AND m.kind = ? AND m.width = ? AND m.height = ?" BEST_ORDER,
+        "SELECT " ST_BEST_COLS " WHERE p.name = ? AND m.kind = ? AND m.width = ? AND m.height = ?" BEST_ORDER,
 };
 
 typedef struct sq {
@@ -442,7 +432,7 @@ static void read_player(sqlite3_stmt *s, int col, st_player *p)
     p->result = st_word_index(w, st_result_text, 3, ST_NO_RESULT);
 }
 
-/* A row of MATCH_COLS into m (game_id allocated). */
+/* A row of ST_MATCH_COLS into m (game_id allocated). */
 static void read_match(sqlite3_stmt *s, st_match *m)
 {
     m->id = sqlite3_column_int64(s, 0);
