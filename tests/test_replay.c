@@ -1,5 +1,5 @@
-/* test_replay.c: replays: built from matches and parts, written, read back, refused with line:column, checked
- * by the engine. */
+/* test_replay.c: replays: built from matches, parts and store records, written, read back, refused with
+ * line:column, checked by the engine. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +12,7 @@
 
 #include "replay.h"
 #include "replay_impl.h" /* replay_date_parse */
+#include "st_engine.h"
 #include "util.h"
 
 /* A finished race on id: player 0 plays a shortest solution one move every
@@ -426,6 +427,68 @@ static void test_mutations_fail_closed(void **ctx)
     free(good);
 }
 
+/* Text of r, freed r. */
+static char *text_of(replay *r)
+{
+    assert_non_null(r);
+    char *t = replay_format(r);
+    replay_destroy(r);
+    return t;
+}
+
+/* A record (st_engine.h) turns back into the same replay as its match,
+ * whatever order its equal-time moves were stored in and whatever clock
+ * its times came from (the game's own history logs the two players on two
+ * clocks): each player's moves are merged again with the winner's last,
+ * and a solved game ends at the solving move. */
+static void test_from_record(void **ctx)
+{
+    (void)ctx;
+    match *m = raced("maze:12x9:easy#2");
+    const char *err = NULL;
+    st_match *r = st_from_match(m, NULL, "hotseat", 1795000000000LL, &err);
+    assert_non_null(r);
+    replay *want = replay_from_match(m, NULL, &err);
+    assert_null(replay_set_date(want, 1795000000));
+    char *a = text_of(want);
+    char *b = text_of(st_to_replay(r, &err));
+    assert_string_equal(a, b);
+    free(b);
+    /* The stored order of equal times flipped (player 0 first), and the
+     * players' times 250 ms later than the moves' clock. */
+    for (size_t i = 0; i + 1 < r->nmoves; i++)
+        if (r->moves[i].ms == r->moves[i + 1].ms && r->moves[i].player == 1) {
+            st_move x = r->moves[i];
+            r->moves[i] = r->moves[i + 1];
+            r->moves[i + 1] = x;
+        }
+    assert_int_equal(r->moves[0].player, 0);
+    r->p[0].time_ms += 250;
+    r->p[1].time_ms += 250;
+    replay *back = st_to_replay(r, &err);
+    match_result res;
+    assert_null(replay_check(back, &res, NULL));
+    assert_int_equal(res.winner, 0);
+    b = text_of(back);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    /* An aborted record ends at the later time; one without a description cannot be replayed. */
+    r->ending = ST_END_ABORTED;
+    r->winner = -1;
+    back = st_to_replay(r, &err);
+    assert_non_null(back);
+    assert_int_equal(replay_get_end(back).end_ms, r->p[0].time_ms);
+    replay_destroy(back);
+    free(r->desc_id);
+    r->desc_id = NULL;
+    assert_null(st_to_replay(r, &err));
+    assert_non_null(strstr(err, "description"));
+    st_match_free(r);
+    free(r);
+    match_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -437,6 +500,7 @@ int main(void)
         cmocka_unit_test(test_match_at),
         cmocka_unit_test(test_move_notation_and_dates),
         cmocka_unit_test(test_mutations_fail_closed),
+        cmocka_unit_test(test_from_record),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
