@@ -253,11 +253,19 @@ void cl_race_draw_screen(cl_app *a);
 /* Networking glue, in net_*.c; each returns NULL or a message for the player.
  * cl_app_join takes "HOST[:PORT]" or a join link (common/joinlink.h): a link
  * that names a room joins that room (quick is then ignored); a room typed
- * as well must be the same. */
+ * as well must be the same. An invite code ("+K7MP9NXA", or the link
+ * mazerace://+CODE[@COORDINATOR]) joins that friend's game through the
+ * coordinator (docs/nat.md). */
 const char *cl_app_join(cl_app *a, const char *address, const char *room, bool quick);
 /* Creates a room on the server at address ("HOST[:PORT]") racing game_id
  * (pz_id_parse), best of series; the lobby then shows its code and link. */
 const char *cl_app_create(cl_app *a, const char *address, const char *game_id, int series);
+/* The coordinator to use ("HOST[:PORT]"): --coordinator, else the
+ * settings'; "" when none is set (or --coordinator none). */
+const char *cl_app_coordinator(const cl_app *a);
+/* Hosting with an invite code: the link to share, mazerace://+CODE@COORD,
+ * into buf; false when there is no code (yet). */
+bool cl_app_invite_link(const cl_app *a, char *buf, size_t cap);
 /* The join link of the room being played on a server we joined (or hosted
  * on a known address) into buf; false when there is none to share. */
 bool cl_app_join_link(const cl_app *a, char *buf, size_t cap);

@@ -28,7 +28,7 @@ enum { NFIXED = 8, MAX_SHOWN = 6 };
 static void enter(cl_app *a)
 {
     cl_form_clear(&a->form);
-    cl_item *it = cl_form_add(&a->form, CL_ITEM_TEXT, J_ADDR, "Server or link");
+    cl_item *it = cl_form_add(&a->form, CL_ITEM_TEXT, J_ADDR, "Server, link or +code");
     snprintf(it->value, sizeof it->value, "%s", a->settings.last_server);
     it->maxlen = 150; /* a join link fits */
     it = cl_form_add(&a->form, CL_ITEM_TEXT, J_ROOM, "Room code");
@@ -91,7 +91,10 @@ static void keep_room(cl_app *a)
 static void go(cl_app *a, const char *addr, const char *code, bool quick)
 {
     joinlink l;
-    bool link_room = !joinlink_parse(addr, &l) && l.room[0];
+    char icode[12], icoord[128];
+    const char *ibad;
+    bool invite = joinlink_invite(addr, icode, icoord, sizeof icoord, &ibad);
+    bool link_room = invite || (!joinlink_parse(addr, &l) && l.room[0]);
     if (!quick && !link_room && (!code || !code[0])) {
         cl_app_say(a, true, "Type the room code your friend sees, or pick Create a room or Quick match");
         cl_form_select(&a->form, 1);
@@ -135,6 +138,21 @@ static bool paste_link(cl_app *a, const SDL_Event *e)
         !(e->key.keysym.mod & (KMOD_CTRL | KMOD_GUI)) || !SDL_HasClipboardText())
         return false;
     char *clip = SDL_GetClipboardText();
+    char code[12], coord[128];
+    const char *bad = NULL;
+    if (clip && joinlink_invite(clip, code, coord, sizeof coord, &bad) && !bad) {
+        /* An invite link: the code goes into the address field whole. */
+        cl_item *addr = cl_form_find(&a->form, J_ADDR), *room = cl_form_find(&a->form, J_ROOM);
+        snprintf(addr->value, sizeof addr->value, "%.150s", clip);
+        room->value[0] = '\0';
+        addr->caret = room->caret = -1;
+        addr->all = room->all = false;
+        keep_room(a);
+        SDL_free(clip);
+        cl_app_say(a, false, "Invite pasted: %s. Press Join the room", code);
+        cl_form_select(&a->form, 2);
+        return true;
+    }
     joinlink l;
     bool link = clip && !joinlink_parse(clip, &l) &&
                 (l.room[0] || strncmp(clip, JOINLINK_SCHEME, strlen(JOINLINK_SCHEME)) == 0);
