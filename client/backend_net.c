@@ -696,8 +696,8 @@ cl_backend *cl_backend_net_code(const char *code, const char *coordinator, const
     cl_dial_cfg dc = {.code = code, .name = name};
     const char *why = coordinator && coordinator[0]
                           ? cl_coord_resolve(coordinator, &dc.coordinator)
-                          : "no coordinator is set: joining by invite code needs one (Settings, or "
-                            "--coordinator HOST:PORT); LAN games and typed addresses work without";
+                          : "No coordinator is set: joining by invite code needs one (Settings, or "
+                            "--coordinator HOST:PORT). LAN games and typed addresses work without one.";
     cl_dial_t *d = why ? NULL : cl_dial_create(&dc, now_ms, &why);
     if (!d) {
         snprintf(err, errlen, "%s", why);
@@ -781,8 +781,8 @@ cl_backend *cl_backend_net_code(const char *code, const char *coordinator, const
     return NULL;
 }
 
-const char *cl_backend_net_invite(cl_backend *b, const char *coordinator, const char *name, const uint32_t *lan,
-                                  int n_lan)
+const char *cl_backend_net_invite(cl_backend *b, const char *coordinator, const char *name,
+                                  const uint32_t *lan, int n_lan)
 {
     (void)b, (void)coordinator, (void)name, (void)lan, (void)n_lan;
     return "this build has no invite codes";

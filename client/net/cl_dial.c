@@ -14,7 +14,10 @@
 
 /* When to look the code up again for a relayed candidate (ms after the
  * first LOOKUP_OK), while no path has connected. */
-static const int relook_ms[] = {700, 1500, 2500};
+static const int relook_ms[] = {250, 700, 1500, 2500};
+/* A relay that connects while the other paths still try waits this long for
+ * them (a punched or mapped path is shorter and spares the relay). */
+#define RELAY_PREFER_MS 300
 #define RELOOKS ((int)MR_ARRAY_LEN(relook_ms))
 
 struct cl_dial {
@@ -28,7 +31,7 @@ struct cl_dial {
     cl_path_t *won;
     int state, relooks;
     bool taken, tapped, relay_offered;
-    uint64_t t0, ok_ms, done_ms;
+    uint64_t t0, ok_ms, done_ms, relay_up_ms;
     uint32_t rtt_ms;
     char text[CL_PATH_MAX * 128 * 2 + 256];
 };
@@ -195,7 +198,11 @@ int cl_dial_update(cl_dial_t *d, uint64_t now_ms)
     if (d->state != CL_DIAL_TRYING)
         return d->state;
     int a = path_state(d->path, now_ms), b = path_state(d->relay, now_ms);
-    if (a == CL_PATH_CONNECTED || b == CL_PATH_CONNECTED) {
+    if (b == CL_PATH_CONNECTED && !d->relay_up_ms)
+        d->relay_up_ms = now_ms;
+    bool relay_now =
+        b == CL_PATH_CONNECTED && (a == CL_PATH_FAILED || now_ms >= d->relay_up_ms + RELAY_PREFER_MS);
+    if (a == CL_PATH_CONNECTED || relay_now) {
         d->won = a == CL_PATH_CONNECTED ? d->path : d->relay;
         d->state = CL_DIAL_CONNECTED;
         d->done_ms = now_ms;

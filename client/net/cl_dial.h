@@ -13,10 +13,11 @@
  * cl_dial_create makes a hub (one ENet socket), sends LOOKUP from it, and
  * on LOOKUP_OK tries the host's candidates with cl_path (direct, mapped
  * port, hole punching to the host's public address). When the host has
- * offered no relay yet, the code is looked up again at 0.7, 1.5 and 2.5 s:
- * the host allocates one when it is introduced and registers it, and a
- * relayed candidate that appears is tried beside the others. The first
- * connection wins (the better path if both come in one step). No call
+ * offered no relay yet, the code is looked up again at 0.25, 0.7, 1.5 and
+ * 2.5 s: the host allocates one when it is introduced and registers it, and
+ * a relayed candidate that appears is tried beside the others. The first
+ * connection wins, but a relay that connects first waits up to 300 ms for
+ * the other paths (a direct, mapped or punched one is shorter). No call
  * blocks; call cl_dial_update every frame. */
 typedef struct cl_dial cl_dial_t;
 
