@@ -724,7 +724,7 @@ static bool invite_tap(void *ctx, uint32_t ip, uint16_t port, const uint8_t *dat
 #endif
 
 const char *cl_backend_net_invite(cl_backend *b, const char *coordinator, const char *name,
-                                  const uint32_t *lan, int n_lan)
+                                  const uint32_t *lan, int n_lan, bool portmap)
 {
 #if defined(MR_HAVE_SERVER)
     netbe *nb = (netbe *)b;
@@ -734,7 +734,8 @@ const char *cl_backend_net_invite(cl_backend *b, const char *coordinator, const 
                         .fd = sv_socket_fd(nb->server),
                         .port = sv_port(nb->server),
                         .lan = lan,
-                        .n_lan = n_lan > 4 ? 4 : n_lan};
+                        .n_lan = n_lan > 4 ? 4 : n_lan,
+                        .no_portmap = !portmap};
     const char *why = cl_coord_resolve(coordinator, &ic.coordinator);
     if (!why)
         nb->invite = cl_invite_create(&ic, mr_now_us() / 1000u, &why);
@@ -744,7 +745,7 @@ const char *cl_backend_net_invite(cl_backend *b, const char *coordinator, const 
     invite_step(nb);
     return NULL;
 #else
-    (void)b, (void)coordinator, (void)name, (void)lan, (void)n_lan;
+    (void)b, (void)coordinator, (void)name, (void)lan, (void)n_lan, (void)portmap;
     return "this build has no server";
 #endif
 }
@@ -782,9 +783,9 @@ cl_backend *cl_backend_net_code(const char *code, const char *coordinator, const
 }
 
 const char *cl_backend_net_invite(cl_backend *b, const char *coordinator, const char *name,
-                                  const uint32_t *lan, int n_lan)
+                                  const uint32_t *lan, int n_lan, bool portmap)
 {
-    (void)b, (void)coordinator, (void)name, (void)lan, (void)n_lan;
+    (void)b, (void)coordinator, (void)name, (void)lan, (void)n_lan, (void)portmap;
     return "this build has no invite codes";
 }
 #endif

@@ -134,10 +134,11 @@ cl_backend *cl_backend_net_code(const char *code, const char *coordinator, const
                                 uint64_t now_ms, char *err, size_t errlen);
 /* Hosting (a backend made with a server): registers that server's game with
  * the coordinator ("HOST[:PORT]") under name with this computer's LAN
- * addresses (IPv4, host order; up to 4), asks the router for the port and
- * answers introductions (cl_invite.h), shown in invite*. NULL or why not. */
+ * addresses (IPv4, host order; up to 4), asks the router for the port
+ * (portmap) and answers introductions (cl_invite.h), shown in invite*.
+ * NULL or why not. */
 const char *cl_backend_net_invite(cl_backend *b, const char *coordinator, const char *name,
-                                  const uint32_t *lan, int n_lan);
+                                  const uint32_t *lan, int n_lan, bool portmap);
 
 /* Network backend for a spectator: connects to address as name and
  * watches room code `room`, or (room NULL or "") the first race the

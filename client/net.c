@@ -216,7 +216,10 @@ static void host_invite(cl_app *a, cl_backend *b)
         struct in_addr in;
         ip[i] = inet_pton(AF_INET, lan[i], &in) == 1 ? ntohl(in.s_addr) : 0;
     }
-    const char *why = cl_backend_net_invite(b, coord, a->settings.name, ip, n);
+    /* A game bound to this computer alone (--host-bind 127.x) cannot be
+     * forwarded: the router is not asked (nor is anything sent beyond it). */
+    bool local = a->args.host_bind && loopback(a->args.host_bind);
+    const char *why = cl_backend_net_invite(b, coord, a->settings.name, ip, n, !local);
     if (why) {
         b->invite_failed = true;
         snprintf(b->invite_coord, sizeof b->invite_coord, "No invite code: %s", why);
@@ -309,6 +312,7 @@ const char *cl_app_host(cl_app *a, const char *game_id, int series)
 
 void cl_app_net_stop(cl_app *a)
 {
+    cl_app_inet_stop(a);
     if (!a->net)
         return;
 #if defined(MR_HAVE_CLNET)

@@ -98,16 +98,6 @@ static void update(cl_app *a)
                                                                                      : "I'm ready");
 }
 
-/* Cuts line to fit w pixels in font f, with "..." (a narrow window). */
-static void fit(cl_text *t, int f, char *line, int w)
-{
-    size_t n = strlen(line);
-    while (n > 3 && cl_text_width(t, f, line) > w) {
-        n--;
-        memcpy(line + n - 3, "...", 4);
-    }
-}
-
 /* Hosting: the invite code's link and what the coordinator, the router
  * and a joiner's ways in said; or, with no coordinator, that there is none. */
 static int draw_internet(cl_app *a, int y)
@@ -120,8 +110,8 @@ static int draw_internet(cl_app *a, int y)
         snprintf(line, sizeof line,
                  "Internet: no coordinator set, so no invite code (Settings, or --coordinator HOST:PORT). "
                  "LAN play works.");
-        fit(t, CL_FONT_SMALL, line, w);
-        cl_text_draw(t, CL_FONT_SMALL, line, a->out_w / 2, y, cl_col_dim, CL_CENTER);
+        cl_text_fit(t, CL_FONT_SMALL, line, w, link, sizeof link);
+        cl_text_draw(t, CL_FONT_SMALL, link, a->out_w / 2, y, cl_col_dim, CL_CENTER);
         return y + sh;
     }
     if (cl_app_invite_link(a, link, sizeof link)) {
@@ -133,8 +123,7 @@ static int draw_internet(cl_app *a, int y)
     for (int i = 0; i < 3; i++) {
         if (!lines[i][0] || (i == 0 && b->invite[0] && !b->invite_failed))
             continue; /* registered: the code says it */
-        snprintf(line, sizeof line, "%s", lines[i]);
-        fit(t, CL_FONT_SMALL, line, w);
+        cl_text_fit(t, CL_FONT_SMALL, lines[i], w, line, sizeof line);
         cl_text_draw(t, CL_FONT_SMALL, line, a->out_w / 2, y,
                      i == 0 && b->invite_failed ? cl_col_bad : cl_col_dim, CL_CENTER);
         y += sh;
@@ -196,7 +185,7 @@ static int draw_info(cl_app *a, int y)
     } else if (b->route[0] && !b->route_how[0]) {
         snprintf(line, sizeof line, "%.300s", b->route); /* joining by code: how far it got */
     } else if (b->route_how[0]) {
-        snprintf(line, sizeof line, "Connected by %.200s  -  ping %d ms", b->route,
+        snprintf(line, sizeof line, "Path: %.200s  -  ping %d ms", b->route,
                  b->ping_ms < 0 ? 0 : b->ping_ms);
     } else {
         snprintf(line, sizeof line, "ping %d ms", b->ping_ms < 0 ? 0 : b->ping_ms);
