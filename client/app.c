@@ -167,6 +167,8 @@ static const char *run_script(cl_app *a)
             cl_found g;
             bool met = strcmp(l->arg, "join-listed") == 0
                            ? a->scene == CL_SCENE_JOIN && cl_app_found(a, 0, &g)
+                       : strcmp(l->arg, "join-internet") == 0
+                           ? a->scene == CL_SCENE_JOIN && cl_app_inet_found(a, 0, &g)
                            : strcmp(cl_app_state_name(a), l->arg) == 0;
             if (!met)
                 break;

@@ -158,8 +158,8 @@ void cl_app_inet_update(cl_app *a)
         ssize_t got = recvfrom(in->fd, buf, sizeof buf, 0, (struct sockaddr *)&from, &fl);
         if (got <= 0)
             break;
-        cl_coord_input(in->co, (coord_addr){ntohl(from.sin_addr.s_addr), ntohs(from.sin_port)}, buf, (size_t)got,
-                       now_ms());
+        cl_coord_input(in->co, (coord_addr){ntohl(from.sin_addr.s_addr), ntohs(from.sin_port)}, buf,
+                       (size_t)got, now_ms());
     }
     cl_coord_update(in->co, now_ms());
     coord_msg m;
@@ -171,8 +171,8 @@ void cl_app_inet_update(cl_app *a)
             snprintf(in->state, sizeof in->state, "Internet list: %s",
                      m.error ? m.text : "the coordinator did not answer");
             if (m.error == 0)
-                snprintf(in->state, sizeof in->state, "The coordinator at %s did not answer: no Internet list",
-                         in->where);
+                snprintf(in->state, sizeof in->state,
+                         "The coordinator at %s did not answer: no Internet list", in->where);
         }
     }
     pings(a);
@@ -199,8 +199,8 @@ bool cl_app_inet_found(const cl_app *a, int i, cl_found *out)
         snprintf(ping, sizeof ping, "ping %u ms", (unsigned)in->rtt[i]);
     else
         snprintf(ping, sizeof ping, "ping -");
-    snprintf(out->sub, sizeof out->sub, "%u of %u players, %u room%s  -  %s  -  %s  -  %s", (unsigned)s->players,
-             (unsigned)s->capacity, (unsigned)s->rooms, s->rooms == 1 ? "" : "s", ping,
+    snprintf(out->sub, sizeof out->sub, "%u of %u players, %u room%s  -  %s  -  %s  -  %s",
+             (unsigned)s->players, (unsigned)s->capacity, (unsigned)s->rooms, s->rooms == 1 ? "" : "s", ping,
              s->version[0] ? s->version : "?", out->address);
     return true;
 }

@@ -307,9 +307,9 @@ static void draw_list(cl_app *a, SDL_Rect area)
 
 static void draw(cl_app *a)
 {
-    SDL_Rect area = cl_app_title(
-        a, "Join a game",
-        "Pick a game found on your network or the Internet, or type or paste (Ctrl+V) an address, link or +code");
+    SDL_Rect area = cl_app_title(a, "Join a game",
+                                 "Pick a game found on your network or the Internet, or type or paste "
+                                 "(Ctrl+V) an address, link or +code");
     cl_text *t = a->text;
     int fh = cl_text_height(t, CL_FONT_BODY);
     SDL_Rect left = area, right = area;
@@ -327,11 +327,11 @@ static void draw(cl_app *a)
                  CL_LEFT);
     right.y += cl_text_height(t, CL_FONT_SMALL) * 3 / 2;
     draw_list(a, right);
-    cl_text_draw(
-        t, CL_FONT_SMALL,
-        "+code: a friend's invite  -  Room code: a friend's room  -  Create a room: a new one  -  Quick match: "
-        "whoever waits",
-        a->out_w / 2, a->out_h - cl_text_height(t, CL_FONT_SMALL) * 2, cl_col_dim, CL_CENTER);
+    cl_text_draw(t, CL_FONT_SMALL,
+                 "+code: a friend's invite  -  Room code: a friend's room  -  Create a room: a new one  -  "
+                 "Quick match: "
+                 "whoever waits",
+                 a->out_w / 2, a->out_h - cl_text_height(t, CL_FONT_SMALL) * 2, cl_col_dim, CL_CENTER);
 }
 
 const cl_scene cl_scene_join = {"join", enter, event, update, draw};

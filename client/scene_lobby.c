@@ -185,8 +185,7 @@ static int draw_info(cl_app *a, int y)
     } else if (b->route[0] && !b->route_how[0]) {
         snprintf(line, sizeof line, "%.300s", b->route); /* joining by code: how far it got */
     } else if (b->route_how[0]) {
-        snprintf(line, sizeof line, "Path: %.200s  -  ping %d ms", b->route,
-                 b->ping_ms < 0 ? 0 : b->ping_ms);
+        snprintf(line, sizeof line, "Path: %.200s  -  ping %d ms", b->route, b->ping_ms < 0 ? 0 : b->ping_ms);
     } else {
         snprintf(line, sizeof line, "ping %d ms", b->ping_ms < 0 ? 0 : b->ping_ms);
     }
