@@ -96,4 +96,10 @@ fi
 if [ "$MODE" = relay ]; then
   grep -q "relay ready at 11.0.0.1:" "$NAT_DIR/host.out" || nat_fail "the host never had a relay"
 fi
+# The host's exit ended the code at once (HOST_LEAVE), not a minute later: looking it up again finds nothing.
+printf '0 wait lobby\n+0 wait menu\n+100 quit\n' >"$NAT_DIR/again.txt"
+nat_in home2 env SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy "$CLIENT" --headless --no-save --history none \
+  --settings "$NAT_DIR/join.settings" --max-seconds 20 --name Friend --join "$code" --script "$NAT_DIR/again.txt" \
+  >"$NAT_DIR/again.out" 2>&1 || true
+grep -q "No game has the invite code $code" "$NAT_DIR/again.out" || nat_fail "the code outlived its host: $(cat "$NAT_DIR/again.out")"
 echo "PASS ($MODE): joined $code by $want and raced to the result (the friend's whole run: $took ms)"
