@@ -413,9 +413,12 @@ static bool dial_step(netbe *nb, uint64_t now)
     int st = cl_dial_update(nb->dial, now);
     snprintf(nb->base.route, sizeof nb->base.route, "%s", cl_dial_text(nb->dial));
     if (st == CL_DIAL_FAILED) {
+        /* Every address on stdout; the screen's one line names the paths. */
         printf("mazerace: %s\n", nb->base.route);
         fflush(stdout);
-        push_text(nb, CL_BE_ERROR, nb->base.route);
+        char brief[sizeof nb->base.route];
+        cl_dial_brief(nb->base.route, brief, sizeof brief);
+        push_text(nb, CL_BE_ERROR, brief);
         cl_dial_destroy(nb->dial);
         nb->dial = NULL;
         return false;

@@ -96,7 +96,7 @@ struct cl_backend {
     char invite[12];
     bool invite_failed; /* no code: invite_coord says why */
     char invite_coord[200], invite_router[200], invite_joiner[200];
-    char route[200];
+    char route[400];
     char route_how[24]; /* connected by code: "direct", "port mapping", "hole punching", "TURN relay" */
 };
 

@@ -265,6 +265,34 @@ const char *cl_dial_text(cl_dial_t *d)
     return d->text;
 }
 
+/* An IPv4 address and port starting at s ("11.0.0.11:27910"): its length, or 0. */
+static size_t addr_len(const char *s)
+{
+    size_t n = 0;
+    int dots = 0, colons = 0;
+    while ((s[n] >= '0' && s[n] <= '9') || s[n] == '.' ||
+           (s[n] == ':' && s[n + 1] >= '0' && s[n + 1] <= '9')) {
+        dots += s[n] == '.';
+        colons += s[n] == ':';
+        n++;
+    }
+    return dots == 3 && colons == 1 ? n : 0;
+}
+
+void cl_dial_brief(const char *text, char *out, size_t cap)
+{
+    size_t o = 0;
+    for (size_t i = 0; text[i] && o + 1 < cap; i++) {
+        size_t n = text[i] == ' ' ? addr_len(text + i + 1) : 0;
+        if (n && text[i + 1 + n] == ':') {
+            i += n; /* the space and the address go; the ':' stays */
+            continue;
+        }
+        out[o++] = text[i];
+    }
+    out[o] = '\0';
+}
+
 int cl_dial_kind(const cl_dial_t *d)
 {
     return d->won ? cl_path_kind(d->won) : -1;

@@ -3,6 +3,7 @@
 #ifndef MR_CL_DIAL_H
 #define MR_CL_DIAL_H
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cl_net.h"
@@ -45,6 +46,9 @@ cl_net_t *cl_dial_take(cl_dial_t *d, cl_hub_t **hub);
  * ("hole punching to 11.0.0.12:27910, connected in 230 ms"); FAILED, why,
  * naming every path tried. Valid until the next call. */
 const char *cl_dial_text(cl_dial_t *d);
+/* text without the addresses (" 11.0.0.11:27910" after each path's name),
+ * short enough for one line on screen; into out (cap bytes). */
+void cl_dial_brief(const char *text, char *out, size_t cap);
 int cl_dial_kind(const cl_dial_t *d);              /* enum cl_path_kind of the winner, or -1 */
 uint32_t cl_dial_connect_ms(const cl_dial_t *d);   /* from cl_dial_create to the handshake */
 uint32_t cl_dial_rtt_ms(const cl_dial_t *d);       /* ENet's round trip when it connected */

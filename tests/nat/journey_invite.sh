@@ -3,7 +3,8 @@
 # (and, for the relay, coturn) in the public namespace; the game hosting in one home gets an invite code; a
 # friend in another home runs `mazerace --join +CODE` and they race to the result. MODE picks the homes and the
 # path that must win: upnp (host behind a miniupnpd router: port mapping), punch (both behind
-# endpoint-independent NATs, no UPnP: hole punching), relay (both behind symmetric NATs: TURN relay).
+# endpoint-independent NATs, no UPnP: hole punching), relay (both behind symmetric NATs: TURN relay);
+# none (symmetric NATs and a coordinator without a relay): the friend is told every path tried and why.
 set -euo pipefail
 CLIENT=$1
 COORD=$2
@@ -17,6 +18,7 @@ case $MODE in
   upnp) homes=(upnp eim) want="port mapping" ;;
   punch) homes=(eim eim) want="hole punching" ;;
   relay) homes=(sym sym) want="TURN relay" ;;
+  none) homes=(sym sym) want="" ;;
   *) nat_fail "unknown mode $MODE" ;;
 esac
 nat_add_home 1 "${homes[0]}"
@@ -60,6 +62,20 @@ if [ "$MODE" = upnp ]; then
   done
   grep -q "Router: port 27910 forwarded by UPnP-IGD (11.0.0.11:27910)" "$NAT_DIR/host.out" ||
     nat_fail "the router did not forward the port: $(grep Router "$NAT_DIR/host.out")"
+fi
+
+if [ "$MODE" = none ]; then
+  printf '0 wait lobby\n+0 wait menu\n+100 quit\n' >"$NAT_DIR/fail.txt"
+  printf 'coordinator = 11.0.0.1:27920\n' >"$NAT_DIR/join.settings"
+  nat_in home2 env SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy "$CLIENT" --headless --no-save --history none \
+    --settings "$NAT_DIR/join.settings" --max-seconds 30 --name Friend --join "$code" --script "$NAT_DIR/fail.txt" \
+    >"$NAT_DIR/fail.out" 2>&1 || true
+  why=$(grep -m1 "Could not reach the game $code. Tried: " "$NAT_DIR/fail.out" || true)
+  [ -n "$why" ] || nat_fail "no failure naming the paths: $(cat "$NAT_DIR/fail.out")"
+  [[ $why == *"hole punching 11.0.0.11:"*": no answer in "*"no TURN relay (the host offered none)"* ]] ||
+    nat_fail "the failure does not name what was tried: $why"
+  echo "PASS (none): $why"
+  exit 0
 fi
 
 # The friend joins by the code alone (the settings know the coordinator), readies (--join) and solves.

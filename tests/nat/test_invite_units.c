@@ -351,6 +351,14 @@ static void test_dial_failures(void **st)
     assert_string_equal(cl_dial_text(d), want);
     cl_dial_destroy(d);
     close(co);
+    char brief[200];
+    cl_dial_brief(
+        "Could not reach the game +K7MP9NXA. Tried: direct 192.168.1.2:27910: no answer in 6000 ms; "
+        "hole punching 11.0.0.11:27910: no answer in 5800 ms (none of the host's probes came through)",
+        brief, sizeof brief);
+    assert_string_equal(brief,
+                        "Could not reach the game +K7MP9NXA. Tried: direct: no answer in 6000 ms; hole "
+                        "punching: no answer in 5800 ms (none of the host's probes came through)");
     cfg.code = "+K7MP9NXO"; /* O is not in the alphabet */
     assert_null(cl_dial_create(&cfg, 0, &err));
     assert_non_null(strstr(err, "invite code"));
