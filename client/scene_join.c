@@ -92,8 +92,10 @@ static void build_list(cl_app *a)
             it = cl_form_add(f, CL_ITEM_BUTTON, J_INET + i, g.label);
             snprintf(it->value, sizeof it->value, "%s", g.address);
         }
-        it = cl_form_add(f, CL_ITEM_BUTTON, J_INET_REFRESH, "Refresh the Internet list");
-        snprintf(it->value, sizeof it->value, "refresh");
+        if (cl_app_coordinator(a)[0]) { /* none set: nothing to refresh, the heading says so */
+            it = cl_form_add(f, CL_ITEM_BUTTON, J_INET_REFRESH, "Refresh the Internet list");
+            snprintf(it->value, sizeof it->value, "refresh");
+        }
     }
     if (old_sel < NFIXED)
         return;
