@@ -296,7 +296,7 @@ void cl_race_spec(const pz_params *p, int series, char *buf, size_t cap);
  * (docs/coordinator.md, LIST), each pinged with a discovery probe.
  * refresh asks (again; the first call opens it), update reads the answers
  * every frame, stop closes it (cl_app_net_stop does too); state says what
- * is going on ("3 public servers at ...", "No coordinator set ..."). */
+ * is going on ("3 public servers at ...", "no coordinator set ..."). */
 void cl_app_inet_refresh(cl_app *a);
 void cl_app_inet_update(cl_app *a);
 void cl_app_inet_stop(cl_app *a);

@@ -73,8 +73,7 @@ void cl_app_inet_refresh(cl_app *a)
         coord_addr co;
         const char *why = where[0] ? cl_coord_resolve(where, &co) : NULL;
         if (!where[0]) {
-            snprintf(in->state, sizeof in->state,
-                     "No coordinator set (Settings, or --coordinator HOST:PORT): no Internet list");
+            snprintf(in->state, sizeof in->state, "no coordinator set (Settings: Coordinator)");
             return;
         }
         if (!why) {
