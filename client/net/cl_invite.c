@@ -186,6 +186,8 @@ static void relay_ready(cl_invite_t *iv, const coord_msg *m)
             cl_turn_permit(iv->turn, iv->j[i].ip);
 }
 
+/* An ERROR answers the registration or the relay request: the relay's own
+ * codes, or cl_coord's "did not answer (TURN_REQUEST)", are the relay's. */
 static void on_error(cl_invite_t *iv, const coord_msg *m, uint64_t now)
 {
     bool turn = m->error == COORD_E_NO_TURN || m->error == COORD_E_NO_PAIR || strstr(m->text, "TURN_REQUEST");
