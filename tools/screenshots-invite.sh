@@ -3,6 +3,8 @@
 # the Internet list and a code typed, a lobby joined by code showing the path) into docs/screenshots/*.png.
 # Every program binds 127.0.0.1 only (a coordinator, two public servers, the games --headless), and a host bound
 # to 127.0.0.1 does not ask the router for a port, so nothing leaves this machine.
+# As root it also runs the punched and relayed journeys behind real NATs (tests/nat/journey_invite.sh, network
+# namespaces of its own) for the friend's race screen on those paths.
 # Usage: tools/screenshots-invite.sh [BUILD_DIR]   (default: build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,12 +45,13 @@ for name in den Riverside; do
 done
 
 # Ann hosts: her lobby shows the invite code.
-printf '0 wait lobby\n+2500 screenshot %s/lobby-invite.bmp\n+0 wait race\n+3000 quit\n' "$tmp" >"$tmp/host.txt"
+printf '0 wait lobby\n+2500 screenshot %s/lobby-invite.bmp\n+50 key Down\n+50 key Return\n+100 screenshot %s/lobby-invite-copied.bmp\n+50 key Up\n+0 wait race\n+3000 quit\n' \
+  "$tmp" "$tmp" >"$tmp/host.txt"
 run --host maze:21x15:medium#77 --host-bind 127.0.0.1 --host-port 0 --lan-port "$disc" --name Ann \
   --script "$tmp/host.txt" --max-seconds 40 >"$tmp/host.log" 2>&1 &
 pids+=($!)
 code=$(wait_line "$tmp/host.log" "invite code ")
-sleep 2.7 # Ann's screenshot first (a picture, not a synchronisation)
+sleep 3 # Ann's screenshots first (pictures, not a synchronisation)
 
 # Bob opens Join: the Internet list fills in; he types the code.
 cat >"$tmp/bob.txt" <<EOS
@@ -73,7 +76,15 @@ EOS
 run --lan-port "$disc" --name Bob --script "$tmp/bob.txt" --max-seconds 30 >"$tmp/bob.log" 2>&1 || true
 grep -m1 "reached " "$tmp/bob.log" || { cat "$tmp/bob.log" >&2; exit 1; }
 
-for s in lobby-invite join-internet lobby-by-code race-by-code; do
+grep -m1 "invite link copied: mazerace://$code@" "$tmp/host.log" || { cat "$tmp/host.log" >&2; exit 1; }
+for s in lobby-invite lobby-invite-copied join-internet lobby-by-code race-by-code; do
   bmp2png "$tmp/$s.bmp" "$out/$s.png"
   echo "$out/$s.png"
 done
+if [ "$(id -u)" = 0 ]; then
+  for m in punch relay; do
+    MR_NAT_SHOTS=$tmp bash tests/nat/journey_invite.sh "$game" "$coord" "$build/tools/mazerace-gen" "$m" >/dev/null
+    bmp2png "$tmp/race-$m.bmp" "$out/race-$m.png"
+    echo "$out/race-$m.png"
+  done
+fi

@@ -83,6 +83,8 @@ moves=$("$GEN" --no-text "$GAME" | sed -n 's/^# solution ([0-9]* moves): //p')
 [ -n "$moves" ] || nat_fail "no solution for $GAME"
 {
   printf '0 wait lobby\n+0 wait race\n'
+  # MR_NAT_SHOTS=DIR (tools/screenshots-invite.sh): the friend's race screen, its path beside the ping.
+  [ -z "${MR_NAT_SHOTS:-}" ] || printf '+400 screenshot %s/race-%s.bmp\n' "$MR_NAT_SHOTS" "$MODE"
   for ((i = 0; i < ${#moves}; i++)); do
     case ${moves:i:1} in U) k=W ;; D) k=S ;; L) k=A ;; R) k=D ;; esac
     printf '+60 key %s\n' "$k"
