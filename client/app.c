@@ -168,6 +168,8 @@ static const char *run_script(cl_app *a)
             cl_found g;
             bool met = strcmp(l->arg, "join-listed") == 0
                            ? a->scene == CL_SCENE_JOIN && cl_app_found(a, 0, &g)
+                       : strcmp(l->arg, "join-internet") == 0
+                           ? a->scene == CL_SCENE_JOIN && cl_app_inet_found(a, 0, &g)
                            : strcmp(cl_app_state_name(a), l->arg) == 0;
             if (!met)
                 break;
@@ -370,6 +372,14 @@ static void open_history(cl_app *a)
     a->history = cl_history_create(a->history_path, a->args.no_save);
 }
 
+/* --join +CODE or mazerace://+CODE: an invite code (cl_app_join takes it). */
+static bool invite_arg(const char *text)
+{
+    char code[12], coord[128];
+    const char *why;
+    return joinlink_invite(text, code, coord, sizeof coord, &why);
+}
+
 /* Starts whatever mode the command line asked for. */
 static void start_from_args(cl_app *a)
 {
@@ -392,7 +402,8 @@ static void start_from_args(cl_app *a)
         why = cl_srvrep_open(a, a->args.replay_from, a->args.replay_from_id);
     } else if (a->args.join_addr && a->args.watch) {
         why = cl_app_watch(a, a->args.join_addr, strcmp(a->args.watch, "any") == 0 ? NULL : a->args.watch);
-    } else if (a->args.join_addr && (why = joinlink_parse(a->args.join_addr, &(joinlink){0}))) {
+    } else if (a->args.join_addr && !invite_arg(a->args.join_addr) &&
+               (why = joinlink_parse(a->args.join_addr, &(joinlink){0}))) {
         /* A bad link (from a web page, a chat): the game opens on the Join
          * screen with the link in its field and what is wrong with it. */
         cl_app_set_scene(a, CL_SCENE_JOIN);

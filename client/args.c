@@ -17,8 +17,15 @@ void cl_args_usage(FILE *f)
           "  --join LINK         join a server: HOST:PORT with --room CODE or --quick (the\n"
           "                      default), or a join link mazerace://HOST:PORT/CODE (or\n"
           "                      HOST:PORT/CODE) straight into that room\n"
+          "  --join +CODE        join a friend's game by its invite code, through the\n"
+          "                      coordinator (or mazerace://+CODE[@COORDINATOR], the\n"
+          "                      link the host's lobby copies)\n"
           "  mazerace://...      a join link alone is the same as --join LINK (the URL\n"
           "                      handler starts the game this way)\n"
+          "  --coordinator HOST[:PORT]\n"
+          "                      the coordinator for invite codes and the Internet list\n"
+          "                      (default port 27920; none: no coordinator; default: the\n"
+          "                      settings' coordinator)\n"
           "  --host-bind ADDR    address the hosted server listens on (default: all)\n"
           "  --host-port N       its game port (default 27910; taken: any free port, said\n"
           "                      in the lobby; 0: any free port, and without --lan-port\n"
@@ -154,6 +161,13 @@ const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t e
                 snprintf(err, errlen, "--lan-port must be 1..65535");
                 return err;
             }
+        } else if (!strcmp(o, "--coordinator")) {
+            NEED();
+            if (!v[0] || strpbrk(v, " /@")) {
+                snprintf(err, errlen, "--coordinator takes HOST or HOST:PORT (or none)");
+                return err;
+            }
+            a->coordinator = v;
         } else if (!strcmp(o, "--host-bind")) {
             NEED();
             a->host_bind = v;

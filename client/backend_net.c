@@ -47,6 +47,11 @@ const char *cl_wire_error_words(int code, const char *text)
 #if defined(MR_HAVE_SERVER)
 #include "sv.h"
 #endif
+#if defined(MR_HAVE_CLNAT)
+#include "cl_coord.h"
+#include "cl_dial.h"
+#include "cl_invite.h"
+#endif
 
 /* A server silent for LOST_MS in a race is shown as lost (a live one
  * answers ENet's pings every half second); after GONE_MS the connection is
@@ -73,6 +78,11 @@ typedef struct netbe {
     uint32_t map_race[SEQMAP], map_net[SEQMAP];
     int nmap;
     uint32_t best_req; /* the best-time question in flight, 0 none */
+#if defined(MR_HAVE_CLNAT)
+    cl_dial_t *dial;     /* joining by code: the lookup and paths, until n is connected */
+    cl_hub_t *hub;       /* ... then the hub n lives in (ours: serviced in update) */
+    cl_invite_t *invite; /* hosting with a coordinator */
+#endif
     cl_event q[64];
     int qh, qn;
 } netbe;
@@ -176,26 +186,31 @@ static void watch_listed(netbe *nb, uint64_t now)
         push_text(nb, CL_BE_ERROR, why);
 }
 
+/* The handshake is done: into the room asked for. */
+static void on_connected(netbe *nb)
+{
+    nb->connected = true;
+    const char *why;
+    if (nb->watch)
+        why = nb->room_code[0] ? cl_net_watch(nb->n, nb->room_code) : cl_net_list_rooms(nb->n);
+    else if (nb->create_id[0])
+        why = cl_net_create_room_id(nb->n, nb->create_id, nb->series);
+    else if (nb->room_code[0])
+        why = cl_net_join_room(nb->n, nb->room_code);
+    else
+        why = cl_net_quick_match(nb->n);
+    if (why)
+        push_text(nb, CL_BE_ERROR, why);
+}
+
 static void on_event(netbe *nb, const cl_net_event *e, uint64_t now)
 {
     cl_event ev;
     memset(&ev, 0, sizeof ev);
     switch (e->type) {
-    case CL_EV_CONNECTED: {
-        nb->connected = true;
-        const char *why;
-        if (nb->watch)
-            why = nb->room_code[0] ? cl_net_watch(nb->n, nb->room_code) : cl_net_list_rooms(nb->n);
-        else if (nb->create_id[0])
-            why = cl_net_create_room_id(nb->n, nb->create_id, nb->series);
-        else if (nb->room_code[0])
-            why = cl_net_join_room(nb->n, nb->room_code);
-        else
-            why = cl_net_quick_match(nb->n);
-        if (why)
-            push_text(nb, CL_BE_ERROR, why);
+    case CL_EV_CONNECTED:
+        on_connected(nb);
         return;
-    }
     case CL_EV_REFUSED:
         push_text(nb, CL_BE_ERROR, cl_wire_error_words(e->code, e->text));
         return;
@@ -390,6 +405,56 @@ static void watch_link(netbe *nb, uint64_t now)
     nb->base.lost_left_s = (int)((left + 999) / 1000);
 }
 
+#if defined(MR_HAVE_CLNAT)
+/* Joining by code: the lookup and the paths; true once connected (n is
+ * then the connection, in hub), false while they run or when they failed. */
+static bool dial_step(netbe *nb, uint64_t now)
+{
+    int st = cl_dial_update(nb->dial, now);
+    snprintf(nb->base.route, sizeof nb->base.route, "%s", cl_dial_text(nb->dial));
+    if (st == CL_DIAL_FAILED) {
+        /* Every address on stdout; the screen's one line names the paths. */
+        printf("mazerace: %s\n", nb->base.route);
+        fflush(stdout);
+        char brief[sizeof nb->base.route];
+        cl_dial_brief(nb->base.route, brief, sizeof brief);
+        push_text(nb, CL_BE_ERROR, brief);
+        cl_dial_destroy(nb->dial);
+        nb->dial = NULL;
+        return false;
+    }
+    if (st != CL_DIAL_CONNECTED)
+        return false;
+    nb->n = cl_dial_take(nb->dial, &nb->hub);
+    snprintf(nb->base.route_how, sizeof nb->base.route_how, "%s", cl_path_kind_name(cl_dial_kind(nb->dial)));
+    nb->base.ping_ms = (int)cl_dial_rtt_ms(nb->dial);
+    printf("mazerace: reached %s by %s (round trip %u ms)\n", nb->host, nb->base.route,
+           (unsigned)cl_dial_rtt_ms(nb->dial));
+    fflush(stdout);
+    cl_dial_destroy(nb->dial);
+    nb->dial = NULL;
+    nb->connect_at = now;
+    cl_net_set_resume_window(nb->n, RESUME_WINDOW_MS);
+    cl_net_set_silence_limit(nb->n, GONE_MS);
+    nb->room_code[0] = '\0'; /* the host's waiting room: a quick match there takes it */
+    on_connected(nb);
+    return true;
+}
+
+static void invite_step(netbe *nb)
+{
+    cl_invite_status st;
+    cl_invite_update(nb->invite, mr_now_us() / 1000u);
+    cl_invite_get_status(nb->invite, &st);
+    cl_backend *b = &nb->base;
+    snprintf(b->invite, sizeof b->invite, "%s", st.code);
+    b->invite_failed = st.failed;
+    snprintf(b->invite_coord, sizeof b->invite_coord, "%s", st.coord);
+    snprintf(b->invite_router, sizeof b->invite_router, "%s", st.router);
+    snprintf(b->invite_joiner, sizeof b->invite_joiner, "%s", st.joiner);
+}
+#endif
+
 static void update(cl_backend *b, uint64_t now)
 {
     netbe *nb = (netbe *)b;
@@ -399,7 +464,15 @@ static void update(cl_backend *b, uint64_t now)
     if (nb->server)
         sv_service(nb->server, mr_now_us() / 1000u, 0);
 #endif
-    if (nb->failed)
+#if defined(MR_HAVE_CLNAT)
+    if (nb->invite)
+        invite_step(nb);
+    if (nb->dial && !dial_step(nb, now))
+        return;
+    if (nb->hub)
+        cl_hub_service(nb->hub, now, 0);
+#endif
+    if (nb->failed || !nb->n)
         return;
     cl_net_event e;
     for (int i = 0; i < 256 && cl_net_poll(nb->n, now, &e); i++)
@@ -446,7 +519,7 @@ static void move(cl_backend *b, int slot, uint32_t seq, pz_move mv, uint64_t now
 {
     netbe *nb = (netbe *)b;
     (void)now;
-    if (slot != nb->base.my_slot)
+    if (slot != nb->base.my_slot || !nb->n)
         return;
     uint32_t ns = cl_net_send_move(nb->n, mv);
     if (ns == 0) {
@@ -486,25 +559,36 @@ static void rematch(cl_backend *b, uint64_t now)
 {
     netbe *nb = (netbe *)b;
     (void)now;
-    const char *why = cl_net_rematch(nb->n);
+    const char *why = nb->n ? cl_net_rematch(nb->n) : NULL;
     if (why)
         push_text(nb, CL_BE_INFO, why);
 }
 
 static const pz_puzzle *puzzle(cl_backend *b)
 {
-    return cl_net_puzzle(((netbe *)b)->n);
+    netbe *nb = (netbe *)b;
+    return nb->n ? cl_net_puzzle(nb->n) : NULL;
 }
 
 static const pz_state *state(cl_backend *b, int slot)
 {
     netbe *nb = (netbe *)b;
-    return cl_net_board(nb->n, slot);
+    return nb->n ? cl_net_board(nb->n, slot) : NULL;
 }
 
 static void destroy(cl_backend *b)
 {
     netbe *nb = (netbe *)b;
+#if defined(MR_HAVE_CLNAT) && defined(MR_HAVE_SERVER)
+    /* The code ends at once (HOST_LEAVE), the router forgets the port. */
+    if (nb->invite) {
+        sv_set_raw_tap(nb->server, NULL, NULL);
+        cl_invite_destroy(nb->invite);
+    }
+#endif
+#if defined(MR_HAVE_CLNAT)
+    cl_dial_destroy(nb->dial);
+#endif
 #if defined(MR_HAVE_SERVER)
     /* Hosting: the joiner hears why the server goes (docs/racing.md); our
      * LEAVE below reaches the server before its shutdown, so a race under
@@ -514,7 +598,7 @@ static void destroy(cl_backend *b)
                                              ? "the host left the race"
                                              : "the host closed the game");
 #endif
-    if (nb->in_room) {
+    if (nb->in_room && nb->n) {
         cl_net_leave(nb->n);
         cl_net_flush(nb->n);
 #if defined(MR_HAVE_SERVER)
@@ -525,7 +609,15 @@ static void destroy(cl_backend *b)
             sv_service(nb->server, mr_now_us() / 1000u, 1);
 #endif
     }
+#if defined(MR_HAVE_CLNAT)
+    /* A shared hub sends the LEAVE only when serviced. */
+    for (int i = 0; nb->hub && nb->in_room && i < 3; i++)
+        cl_hub_service(nb->hub, mr_now_us() / 1000u, 5);
+#endif
     cl_net_destroy(nb->n);
+#if defined(MR_HAVE_CLNAT)
+    cl_hub_destroy(nb->hub);
+#endif
 #if defined(MR_HAVE_SERVER)
     if (nb->server)
         sv_destroy(nb->server);
@@ -536,7 +628,7 @@ static void destroy(cl_backend *b)
 static void ask_best(cl_backend *b, const char *game_id)
 {
     netbe *nb = (netbe *)b;
-    nb->best_req = cl_net_request_best(nb->n, game_id, 0, 1);
+    nb->best_req = nb->n ? cl_net_request_best(nb->n, game_id, 0, 1) : 0;
 }
 
 static const cl_backend_ops net_ops = {update, poll, move, ready, rematch, puzzle, state, destroy, ask_best};
@@ -600,6 +692,68 @@ cl_backend *cl_backend_watch(const char *address, const char *name, const char *
     return b;
 }
 
+#if defined(MR_HAVE_CLNAT)
+cl_backend *cl_backend_net_code(const char *code, const char *coordinator, const char *name, bool auto_ready,
+                                uint64_t now_ms, char *err, size_t errlen)
+{
+    cl_dial_cfg dc = {.code = code, .name = name};
+    const char *why = coordinator && coordinator[0]
+                          ? cl_coord_resolve(coordinator, &dc.coordinator)
+                          : "No coordinator is set: joining by invite code needs one (Settings, or "
+                            "--coordinator HOST:PORT). LAN games and typed addresses work without one.";
+    cl_dial_t *d = why ? NULL : cl_dial_create(&dc, now_ms, &why);
+    if (!d) {
+        snprintf(err, errlen, "%s", why);
+        return NULL;
+    }
+    netbe *nb = mr_alloc(1, sizeof *nb);
+    nb->base.ops = &net_ops;
+    nb->base.ping_ms = -1;
+    nb->base.series_len = 1;
+    nb->series = 1;
+    nb->auto_ready = auto_ready;
+    nb->connect_at = now_ms;
+    nb->dial = d;
+    snprintf(nb->host, sizeof nb->host, "%.100s", code);
+    snprintf(nb->base.route, sizeof nb->base.route, "%s", cl_dial_text(d));
+    return &nb->base;
+}
+
+#if defined(MR_HAVE_SERVER)
+static bool invite_tap(void *ctx, uint32_t ip, uint16_t port, const uint8_t *data, size_t len)
+{
+    return cl_invite_feed(ctx, (stun_addr){ip, port, false}, data, len, mr_now_us() / 1000u);
+}
+#endif
+
+const char *cl_backend_net_invite(cl_backend *b, const char *coordinator, const char *name,
+                                  const uint32_t *lan, int n_lan, bool portmap)
+{
+#if defined(MR_HAVE_SERVER)
+    netbe *nb = (netbe *)b;
+    if (!nb->server || nb->invite)
+        return "only a hosted game gets an invite code, once";
+    cl_invite_cfg ic = {.name = name,
+                        .fd = sv_socket_fd(nb->server),
+                        .port = sv_port(nb->server),
+                        .lan = lan,
+                        .n_lan = n_lan > 4 ? 4 : n_lan,
+                        .no_portmap = !portmap};
+    const char *why = cl_coord_resolve(coordinator, &ic.coordinator);
+    if (!why)
+        nb->invite = cl_invite_create(&ic, mr_now_us() / 1000u, &why);
+    if (!nb->invite)
+        return why;
+    sv_set_raw_tap(nb->server, invite_tap, nb->invite);
+    invite_step(nb);
+    return NULL;
+#else
+    (void)b, (void)coordinator, (void)name, (void)lan, (void)n_lan, (void)portmap;
+    return "this build has no server";
+#endif
+}
+#endif
+
 #else
 
 cl_backend *cl_backend_watch(const char *address, const char *name, const char *room, uint64_t now_ms,
@@ -620,4 +774,21 @@ cl_backend *cl_backend_net(const char *address, const char *name, const char *cr
     return NULL;
 }
 
+#endif
+
+#if !defined(MR_HAVE_CLNET) || !defined(MR_HAVE_CLNAT)
+cl_backend *cl_backend_net_code(const char *code, const char *coordinator, const char *name, bool auto_ready,
+                                uint64_t now_ms, char *err, size_t errlen)
+{
+    (void)code, (void)coordinator, (void)name, (void)auto_ready, (void)now_ms;
+    snprintf(err, errlen, "this build cannot join by invite code");
+    return NULL;
+}
+
+const char *cl_backend_net_invite(cl_backend *b, const char *coordinator, const char *name,
+                                  const uint32_t *lan, int n_lan, bool portmap)
+{
+    (void)b, (void)coordinator, (void)name, (void)lan, (void)n_lan, (void)portmap;
+    return "this build has no invite codes";
+}
 #endif

@@ -97,7 +97,8 @@ void cl_layout_for(const cl_app *a, cl_layout *L);
 /* The view of slot's board for a race on pz, cameras as in r. */
 void cl_layout_view(const cl_layout *L, const cl_race *r, int slot, cl_view *v);
 
-typedef struct cl_netui cl_netui; /* join/lobby networking, net_*.c */
+typedef struct cl_netui cl_netui;   /* join/lobby networking, net_*.c */
+typedef struct cl_inetui cl_inetui; /* the Join screen's Internet list, net_inet.c */
 
 struct cl_app {
     cl_args args;
@@ -156,6 +157,7 @@ struct cl_app {
     bool series_over;
     bool rematch_asked; /* this player pressed Rematch / Next race since the last start */
     cl_netui *net;
+    cl_inetui *inet;
     struct cl_replay_ui *replay; /* the replay player's state (scene_replay.c), NULL when closed */
     struct cl_srvrep *srvrep;    /* the Server replays screen's (scene_srvrep.c), NULL when closed */
 
@@ -251,11 +253,19 @@ void cl_race_draw_screen(cl_app *a);
 /* Networking glue, in net_*.c; each returns NULL or a message for the player.
  * cl_app_join takes "HOST[:PORT]" or a join link (common/joinlink.h): a link
  * that names a room joins that room (quick is then ignored); a room typed
- * as well must be the same. */
+ * as well must be the same. An invite code ("+K7MP9NXA", or the link
+ * mazerace://+CODE[@COORDINATOR]) joins that friend's game through the
+ * coordinator (docs/nat.md). */
 const char *cl_app_join(cl_app *a, const char *address, const char *room, bool quick);
 /* Creates a room on the server at address ("HOST[:PORT]") racing game_id
  * (pz_id_parse), best of series; the lobby then shows its code and link. */
 const char *cl_app_create(cl_app *a, const char *address, const char *game_id, int series);
+/* The coordinator to use ("HOST[:PORT]"): --coordinator, else the
+ * settings'; "" when none is set (or --coordinator none). */
+const char *cl_app_coordinator(const cl_app *a);
+/* Hosting with an invite code: the link to share, mazerace://+CODE@COORD,
+ * into buf; false when there is no code (yet). */
+bool cl_app_invite_link(const cl_app *a, char *buf, size_t cap);
 /* The join link of the room being played on a server we joined (or hosted
  * on a known address) into buf; false when there is none to share. */
 bool cl_app_join_link(const cl_app *a, char *buf, size_t cap);
@@ -280,6 +290,17 @@ typedef struct cl_found {
 bool cl_app_found(cl_app *a, int i, cl_found *out);
 /* "Maze 21x15, medium, best of 3": what a room with params p races. */
 void cl_race_spec(const pz_params *p, int series, char *buf, size_t cap);
+/* The Internet list (net_inet.c): the public servers the coordinator lists
+ * (docs/coordinator.md, LIST), each pinged with a discovery probe.
+ * refresh asks (again; the first call opens it), update reads the answers
+ * every frame, stop closes it (cl_app_net_stop does too); state says what
+ * is going on ("3 public servers at ...", "no coordinator set ..."). */
+void cl_app_inet_refresh(cl_app *a);
+void cl_app_inet_update(cl_app *a);
+void cl_app_inet_stop(cl_app *a);
+const char *cl_app_inet_state(const cl_app *a);
+/* Entry i of the Internet list (0 ...), as the LAN list's: false past its end. */
+bool cl_app_inet_found(const cl_app *a, int i, cl_found *out);
 /* This computer's IPv4 addresses other than loopback (up to max); how many. */
 int cl_lan_addresses(char out[][16], int max);
 

@@ -22,7 +22,8 @@ typedef struct cl_args {
     bool bot_level_given; /* --bot-level was on the command line (else the settings' level) */
     int width, height;
     const char *name;
-    const char *host_bind; /* --host-bind: address the hosted server listens on (default all) */
+    const char *coordinator; /* --coordinator HOST[:PORT] ("none": no coordinator); NULL: the setting */
+    const char *host_bind;   /* --host-bind: address the hosted server listens on (default all) */
     int host_port;
     int lan_port;
     /* --lan-port: discovery port the join screen probes (default 27911) */ /* --host-port: its game port;

@@ -88,6 +88,16 @@ struct cl_backend {
     char closed_why[96]; /* ... and why, for the results ("The host left the race.") */
     bool have_params;    /* the room said what it races (network lobby) */
     pz_params params;
+    /* Internet play (docs/nat.md), "" where none. Hosting with a
+     * coordinator: the invite code and what the coordinator, the router and
+     * the last joiner's ways in said. Joining by code: the path, while it is
+     * being found, then which one connected ("hole punching to ADDR,
+     * connected in 230 ms"). */
+    char invite[12];
+    bool invite_failed; /* no code: invite_coord says why */
+    char invite_coord[200], invite_router[200], invite_joiner[200];
+    char route[400];
+    char route_how[24]; /* connected by code: "direct", "port mapping", "hole punching", "TURN relay" */
 };
 
 void cl_backend_destroy(cl_backend *b); /* accepts NULL */
@@ -113,6 +123,22 @@ const char *cl_wire_error_words(int code, const char *text);
 cl_backend *cl_backend_net(const char *address, const char *name, const char *create_id, int series_len,
                            const char *room, bool auto_ready, void *server, uint64_t now_ms, char *err,
                            size_t errlen);
+
+/* Network backend joining a friend's game by invite code ("+K7MP9NXA")
+ * through the coordinator at coordinator ("HOST[:PORT]"): the lookup and
+ * every path (cl_dial.h) run in update, the lobby shows how far they are
+ * (route), then the room is joined as with an address. A failure is an
+ * ERROR naming what was tried. NULL with a message in err (bad code, no
+ * coordinator, a name that does not resolve). */
+cl_backend *cl_backend_net_code(const char *code, const char *coordinator, const char *name, bool auto_ready,
+                                uint64_t now_ms, char *err, size_t errlen);
+/* Hosting (a backend made with a server): registers that server's game with
+ * the coordinator ("HOST[:PORT]") under name with this computer's LAN
+ * addresses (IPv4, host order; up to 4), asks the router for the port
+ * (portmap) and answers introductions (cl_invite.h), shown in invite*.
+ * NULL or why not. */
+const char *cl_backend_net_invite(cl_backend *b, const char *coordinator, const char *name,
+                                  const uint32_t *lan, int n_lan, bool portmap);
 
 /* Network backend for a spectator: connects to address as name and
  * watches room code `room`, or (room NULL or "") the first race the

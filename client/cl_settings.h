@@ -14,7 +14,9 @@ enum { CL_SETUP_REMEMBERED = 5 };
 typedef struct cl_settings {
     char name[WIRE_NAME_MAX + 1];
     char last_server[128]; /* "host:port" or "" */
-    int win_w, win_h;      /* window size in screen coordinates */
+    char
+        coordinator[128]; /* "HOST[:PORT]" of the coordinator for invite codes and the Internet list, or "" */
+    int win_w, win_h;     /* window size in screen coordinates */
     bool fullscreen;
     cl_bindings keys;
     unsigned howto_seen; /* bit per puzzle kind: its "How to play" card was shown */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cl_app.h"
+#include "coord_wire.h"
 #include "joinlink.h"
 #include "util.h"
 
@@ -53,11 +54,40 @@ static const char *connect_to(cl_app *a, const joinlink *l, const char *create_i
     return NULL;
 }
 
+const char *cl_app_coordinator(const cl_app *a)
+{
+    const char *c = a->args.coordinator ? a->args.coordinator : a->settings.coordinator;
+    return strcmp(c, "none") == 0 ? "" : c;
+}
+
+/* Joins a friend's game by invite code through the coordinator the link
+ * names, else ours. */
+static const char *join_code(cl_app *a, const char *code, const char *coord, const char *room)
+{
+    static char err[300];
+    if (room && room[0])
+        return "an invite code needs no room code: clear the room code field";
+    cl_backend *b = cl_backend_net_code(code, coord[0] ? coord : cl_app_coordinator(a), a->settings.name,
+                                        a->args.join_addr != NULL, a->now_ms, err, sizeof err);
+    if (!b)
+        return err;
+    cl_app_start_backend(a, b);
+    a->virtual_clock = false; /* the network keeps real time */
+    a->join_host[0] = '\0';
+    a->join_port = 0;
+    a->mode = CL_MODE_JOIN;
+    return NULL;
+}
+
 const char *cl_app_join(cl_app *a, const char *address, const char *room, bool quick)
 {
     static char err[256];
     if (!address || !address[0])
-        return "type a server address, e.g. 192.168.1.20:27910";
+        return "type a server address, e.g. 192.168.1.20:27910, or an invite code, e.g. +K7MP9NXA";
+    char code[COORD_CODE_LEN + 2], coord[128];
+    const char *bad = NULL;
+    if (joinlink_invite(address, code, coord, sizeof coord, &bad))
+        return bad ? bad : join_code(a, code, coord, room);
     joinlink l;
     const char *why = joinlink_parse(address, &l);
     if (why) {
@@ -167,6 +197,46 @@ const char *cl_app_watch(cl_app *a, const char *address, const char *room)
     return NULL;
 }
 
+#if defined(MR_HAVE_SERVER) && defined(MR_HAVE_CLNET)
+/* With a coordinator set, the hosted game gets an invite code (the lobby
+ * shows it and why not, if not); without one the lobby says so. */
+static void host_invite(cl_app *a, cl_backend *b)
+{
+    const char *coord = cl_app_coordinator(a);
+    if (!coord[0])
+        return;
+    char lan[4][INET_ADDRSTRLEN];
+    uint32_t ip[4];
+    int n = 0;
+    if (!a->args.host_bind || strcmp(a->args.host_bind, "0.0.0.0") == 0)
+        n = cl_lan_addresses(lan, 4);
+    else
+        snprintf(lan[n++], sizeof lan[0], "%.15s", a->args.host_bind);
+    for (int i = 0; i < n; i++) {
+        struct in_addr in;
+        ip[i] = inet_pton(AF_INET, lan[i], &in) == 1 ? ntohl(in.s_addr) : 0;
+    }
+    /* A game bound to this computer alone (--host-bind 127.x) cannot be
+     * forwarded: the router is not asked (nor is anything sent beyond it). */
+    bool local = a->args.host_bind && loopback(a->args.host_bind);
+    const char *why = cl_backend_net_invite(b, coord, a->settings.name, ip, n, !local);
+    if (why) {
+        b->invite_failed = true;
+        snprintf(b->invite_coord, sizeof b->invite_coord, "No invite code: %s", why);
+        printf("mazerace: no invite code: %s\n", why);
+        fflush(stdout);
+    }
+}
+#endif
+
+bool cl_app_invite_link(const cl_app *a, char *buf, size_t cap)
+{
+    if (a->mode != CL_MODE_HOST || !a->backend || !a->backend->invite[0])
+        return false;
+    joinlink_format_invite(a->backend->invite, cl_app_coordinator(a), buf, cap);
+    return true;
+}
+
 const char *cl_app_host(cl_app *a, const char *game_id, int series)
 {
 #if defined(MR_HAVE_SERVER) && defined(MR_HAVE_CLNET)
@@ -222,6 +292,7 @@ const char *cl_app_host(cl_app *a, const char *game_id, int series)
         return err;
     }
     a->server_port = sv_port(sv);
+    host_invite(a, b);
     cl_app_start_backend(a, b);
     a->virtual_clock = false; /* a headless run joined from its screens: the network keeps real time */
     a->mode = CL_MODE_HOST;
@@ -241,6 +312,7 @@ const char *cl_app_host(cl_app *a, const char *game_id, int series)
 
 void cl_app_net_stop(cl_app *a)
 {
+    cl_app_inet_stop(a);
     if (!a->net)
         return;
 #if defined(MR_HAVE_CLNET)

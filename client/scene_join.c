@@ -18,17 +18,27 @@ enum {
     J_BACK,
     J_LABEL,
     J_FOUND = 100,
-    J_WATCH_FOUND = 200
+    J_WATCH_FOUND = 200,
+    J_INET_LABEL = 300,
+    J_INET_REFRESH = 301,
+    J_INET = 400
 };
 
-/* The fixed controls come first and never move; the LAN list, which fills
- * in while the screen is open, is drawn beside them (items NFIXED on). */
-enum { NFIXED = 8, MAX_SHOWN = 6 };
+/* The fixed controls come first and never move; the LAN list and the
+ * Internet list, which fill in while the screen is open, are drawn beside
+ * them (items NFIXED on). */
+enum { NFIXED = 8, MAX_SHOWN = 6, LAN_SHOWN_WITH_INET = 3, INET_SHOWN = 4 };
+
+/* What a list row is, to keep the cursor on it when the lists change. */
+static int row_kind(int id)
+{
+    return id >= J_INET ? 3 : id == J_INET_REFRESH ? 4 : id >= J_WATCH_FOUND ? 2 : 1;
+}
 
 static void enter(cl_app *a)
 {
     cl_form_clear(&a->form);
-    cl_item *it = cl_form_add(&a->form, CL_ITEM_TEXT, J_ADDR, "Server or link");
+    cl_item *it = cl_form_add(&a->form, CL_ITEM_TEXT, J_ADDR, "Server, link or +code");
     snprintf(it->value, sizeof it->value, "%s", a->settings.last_server);
     it->maxlen = 150; /* a join link fits */
     it = cl_form_add(&a->form, CL_ITEM_TEXT, J_ROOM, "Room code");
@@ -42,6 +52,7 @@ static void enter(cl_app *a)
     cl_form_add(&a->form, CL_ITEM_BUTTON, J_BACK, "Back");
     a->form.sel = -1;
     cl_form_select(&a->form, 0); /* typing replaces the remembered address */
+    cl_app_inet_refresh(a);
 }
 
 /* Rebuilds the LAN list after the fixed controls, keeping the selection on
@@ -54,13 +65,15 @@ static void build_list(cl_app *a)
     int sel_kind = 0;
     if (f->sel >= NFIXED && f->sel < f->n) {
         snprintf(sel_addr, sizeof sel_addr, "%s", f->items[f->sel].value);
-        sel_kind = f->items[f->sel].id >= J_WATCH_FOUND ? 2 : 1;
+        sel_kind = row_kind(f->items[f->sel].id);
     }
     int old_sel = f->sel;
     f->n = NFIXED;
     cl_found g;
     int shown = 0;
-    for (int i = 0; shown < MAX_SHOWN && cl_app_found(a, i, &g); i++, shown++) {
+    bool inet = cl_app_inet_state(a)[0] != '\0';
+    int lan_max = inet && cl_app_inet_found(a, 0, &g) ? LAN_SHOWN_WITH_INET : MAX_SHOWN;
+    for (int i = 0; shown < lan_max && cl_app_found(a, i, &g); i++, shown++) {
         cl_item *it = cl_form_add(f, CL_ITEM_BUTTON, J_FOUND + i, g.label);
         snprintf(it->value, sizeof it->value, "%s", g.address);
         if (g.races > 0) {
@@ -72,12 +85,24 @@ static void build_list(cl_app *a)
     }
     if (shown == 0)
         cl_form_add(f, CL_ITEM_LABEL, J_LABEL, "Searching the LAN for games...");
+    if (inet) {
+        cl_item *it = cl_form_add(f, CL_ITEM_LABEL, J_INET_LABEL, "Internet");
+        snprintf(it->value, sizeof it->value, "%s", cl_app_inet_state(a));
+        for (int i = 0; i < INET_SHOWN && cl_app_inet_found(a, i, &g); i++) {
+            it = cl_form_add(f, CL_ITEM_BUTTON, J_INET + i, g.label);
+            snprintf(it->value, sizeof it->value, "%s", g.address);
+        }
+        if (cl_app_coordinator(a)[0]) { /* none set: nothing to refresh, the heading says so */
+            it = cl_form_add(f, CL_ITEM_BUTTON, J_INET_REFRESH, "Refresh the Internet list");
+            snprintf(it->value, sizeof it->value, "refresh");
+        }
+    }
     if (old_sel < NFIXED)
         return;
     f->sel = NFIXED - 1; /* the server left: Back, the last fixed row */
     for (int i = NFIXED; i < f->n; i++)
         if (f->items[i].type == CL_ITEM_BUTTON && strcmp(f->items[i].value, sel_addr) == 0 &&
-            (f->items[i].id >= J_WATCH_FOUND ? 2 : 1) == sel_kind)
+            row_kind(f->items[i].id) == sel_kind)
             f->sel = i;
 }
 
@@ -91,7 +116,10 @@ static void keep_room(cl_app *a)
 static void go(cl_app *a, const char *addr, const char *code, bool quick)
 {
     joinlink l;
-    bool link_room = !joinlink_parse(addr, &l) && l.room[0];
+    char icode[12], icoord[128];
+    const char *ibad;
+    bool invite = joinlink_invite(addr, icode, icoord, sizeof icoord, &ibad);
+    bool link_room = invite || (!joinlink_parse(addr, &l) && l.room[0]);
     if (!quick && !link_room && (!code || !code[0])) {
         cl_app_say(a, true, "Type the room code your friend sees, or pick Create a room or Quick match");
         cl_form_select(&a->form, 1);
@@ -104,13 +132,13 @@ static void go(cl_app *a, const char *addr, const char *code, bool quick)
         cl_app_set_scene(a, CL_SCENE_LOBBY);
 }
 
-/* A LAN list entry picked: a player's waiting game is joined; a server
- * asks what to do there (nothing is created behind the player's back). */
-static void pick(cl_app *a, int i)
+/* A LAN or Internet list entry picked: a player's waiting game is joined; a
+ * server asks what to do there (nothing is created behind the player's back). */
+static void pick(cl_app *a, int i, bool internet)
 {
     cl_found g;
     cl_item *addr = cl_form_find(&a->form, J_ADDR), *room = cl_form_find(&a->form, J_ROOM);
-    if (!cl_app_found(a, i, &g) || !addr || !room)
+    if (!(internet ? cl_app_inet_found(a, i, &g) : cl_app_found(a, i, &g)) || !addr || !room)
         return;
     snprintf(addr->value, sizeof addr->value, "%s", g.address);
     addr->caret = -1;
@@ -135,6 +163,21 @@ static bool paste_link(cl_app *a, const SDL_Event *e)
         !(e->key.keysym.mod & (KMOD_CTRL | KMOD_GUI)) || !SDL_HasClipboardText())
         return false;
     char *clip = SDL_GetClipboardText();
+    char code[12], coord[128];
+    const char *bad = NULL;
+    if (clip && joinlink_invite(clip, code, coord, sizeof coord, &bad) && !bad) {
+        /* An invite link: the code goes into the address field whole. */
+        cl_item *addr = cl_form_find(&a->form, J_ADDR), *room = cl_form_find(&a->form, J_ROOM);
+        snprintf(addr->value, sizeof addr->value, "%.150s", clip);
+        room->value[0] = '\0';
+        addr->caret = room->caret = -1;
+        addr->all = room->all = false;
+        keep_room(a);
+        SDL_free(clip);
+        cl_app_say(a, false, "Invite pasted: %s. Press Join the room", code);
+        cl_form_select(&a->form, 2);
+        return true;
+    }
     joinlink l;
     bool link = clip && !joinlink_parse(clip, &l) &&
                 (l.room[0] || strncmp(clip, JOINLINK_SCHEME, strlen(JOINLINK_SCHEME)) == 0);
@@ -171,7 +214,11 @@ static void event(cl_app *a, const SDL_Event *e)
         keep_room(a);
     cl_item *addr = cl_form_find(&a->form, J_ADDR);
     cl_item *room = cl_form_find(&a->form, J_ROOM);
-    if (r.activated == J_WATCH || r.activated >= J_WATCH_FOUND) {
+    if (r.activated == J_INET_REFRESH) {
+        cl_app_inet_refresh(a);
+    } else if (r.activated >= J_INET) {
+        pick(a, r.activated - J_INET, true);
+    } else if (r.activated == J_WATCH || (r.activated >= J_WATCH_FOUND && r.activated < J_INET_LABEL)) {
         cl_item *it = r.activated == J_WATCH ? addr : cl_form_find(&a->form, r.activated);
         const char *why = it ? cl_app_watch(a, it->value, r.activated == J_WATCH && room ? room->value : NULL)
                              : "no server";
@@ -185,7 +232,7 @@ static void event(cl_app *a, const SDL_Event *e)
         if (why)
             cl_app_say(a, true, "%s", why);
     } else if (r.activated >= J_FOUND) {
-        pick(a, r.activated - J_FOUND);
+        pick(a, r.activated - J_FOUND, false);
     } else if (r.activated == J_CREATE) {
         joinlink l;
         const char *why = addr && addr->value[0]
@@ -210,6 +257,7 @@ static void update(cl_app *a)
     if (a->scene != CL_SCENE_JOIN)
         return;
     cl_app_discover(a);
+    cl_app_inet_update(a);
     build_list(a);
 }
 
@@ -223,24 +271,33 @@ static void draw_list(cl_app *a, SDL_Rect area)
     for (int i = NFIXED; i < a->form.n; i++) {
         cl_item *it = &a->form.items[i];
         bool sel = i == a->form.sel;
+        if (it->id == J_INET_LABEL) { /* the Internet list's heading: where it comes from, how it went */
+            y += fh / 2;
+            char head[300];
+            snprintf(head, sizeof head, "Internet  -  %s", it->value);
+            char cut[300];
+            cl_text_fit(t, CL_FONT_SMALL, head, w, cut, sizeof cut);
+            cl_text_draw(t, CL_FONT_SMALL, cut, x, y, cl_col_dim, CL_LEFT);
+            y += sh * 3 / 2;
+            continue;
+        }
         if (it->type == CL_ITEM_LABEL) {
             cl_text_draw(t, CL_FONT_BODY, it->label, x + w / 2, y, cl_col_dim, CL_CENTER);
             y += fh * 2;
             continue;
         }
         cl_found g;
-        bool entry = it->id < J_WATCH_FOUND && cl_app_found(a, it->id - J_FOUND, &g);
+        bool entry = it->id >= J_INET ? cl_app_inet_found(a, it->id - J_INET, &g)
+                                      : it->id < J_WATCH_FOUND && cl_app_found(a, it->id - J_FOUND, &g);
         int row = entry ? fh * 2 + sh : fh * 17 / 10;
         it->rect = (SDL_Rect){x, y, w, row};
         cl_form_draw_row_panel(a->ren, it->rect, sel, fh / 4);
         if (entry) {
             cl_text_draw(t, CL_FONT_BODY, it->label, x + fh, y + fh / 3, cl_col_text, CL_LEFT);
             /* A narrow window cuts the line rather than run over the row. */
-            size_t n = strlen(g.sub);
-            while (n > 3 && cl_text_width(t, CL_FONT_SMALL, g.sub) > w - fh * 3 / 2) {
-                n--;
-                memcpy(g.sub + n - 3, "...", 4);
-            }
+            char sub[sizeof g.sub];
+            cl_text_fit(t, CL_FONT_SMALL, g.sub, w - fh * 3 / 2, sub, sizeof sub);
+            memcpy(g.sub, sub, sizeof sub);
             cl_text_draw(t, CL_FONT_SMALL, g.sub, x + fh, y + fh / 3 + fh * 6 / 5,
                          g.room[0] ? cl_col_accent : cl_col_dim, CL_LEFT);
         } else {
@@ -252,8 +309,9 @@ static void draw_list(cl_app *a, SDL_Rect area)
 
 static void draw(cl_app *a)
 {
-    SDL_Rect area = cl_app_title(
-        a, "Join a game", "Pick a game found on your network, or type or paste (Ctrl+V) an address or link");
+    SDL_Rect area = cl_app_title(a, "Join a game",
+                                 "Pick a game found on your network or the Internet, or type or paste "
+                                 "(Ctrl+V) an address, link or +code");
     cl_text *t = a->text;
     int fh = cl_text_height(t, CL_FONT_BODY);
     SDL_Rect left = area, right = area;
@@ -271,10 +329,11 @@ static void draw(cl_app *a)
                  CL_LEFT);
     right.y += cl_text_height(t, CL_FONT_SMALL) * 3 / 2;
     draw_list(a, right);
-    cl_text_draw(
-        t, CL_FONT_SMALL,
-        "Room code: a friend's room  -  Create a room: a new one to share  -  Quick match: whoever waits",
-        a->out_w / 2, a->out_h - cl_text_height(t, CL_FONT_SMALL) * 2, cl_col_dim, CL_CENTER);
+    cl_text_draw(t, CL_FONT_SMALL,
+                 "+code: a friend's invite  -  Room code: a friend's room  -  Create a room: a new one  -  "
+                 "Quick match: "
+                 "whoever waits",
+                 a->out_w / 2, a->out_h - cl_text_height(t, CL_FONT_SMALL) * 2, cl_col_dim, CL_CENTER);
 }
 
 const cl_scene cl_scene_join = {"join", enter, event, update, draw};

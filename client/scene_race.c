@@ -591,7 +591,10 @@ static void draw_ghost_info(cl_app *a, const cl_layout *L)
     if (a->backend->lost_at) {
         cl_text_draw(t, CL_FONT_SMALL, "no answer from the server", g.x, y, cl_col_bad, CL_LEFT);
     } else if (a->backend->ping_ms >= 0) {
-        snprintf(line, sizeof line, "ping %d ms", a->backend->ping_ms);
+        /* Joined by code: the path the race travels (docs/nat.md). */
+        snprintf(line, sizeof line, "ping %d ms%s%s%s", a->backend->ping_ms,
+                 a->backend->route_how[0] ? " (" : "", a->backend->route_how,
+                 a->backend->route_how[0] ? ")" : "");
         cl_text_draw(t, CL_FONT_SMALL, line, g.x, y, cl_col_dim, CL_LEFT);
     }
 }

@@ -16,11 +16,12 @@ enum {
     T_DISPLAY,
     T_SCALE,
     T_LEVEL,
+    T_COORD,
     T_WHO,
     T_RESET,
     T_BACK,
     T_KEY = 100,
-    GENERAL_ROWS = 6 /* name .. level: the left column; keys on the right */
+    GENERAL_ROWS = 7 /* name .. coordinator: the left column; keys on the right */
 };
 
 static const int volumes[] = {10, 25, 40, 55, 70, 85, 100};
@@ -95,6 +96,10 @@ static void enter(cl_app *a)
     for (int i = 0; i < BOT_LEVEL_COUNT; i++)
         cl_item_choice(it, bot_level_name(i));
     it->choice = s->bot_level >= 0 && s->bot_level < BOT_LEVEL_COUNT ? s->bot_level : BOT_LEVEL_DEFAULT;
+    /* Invite codes and the Internet list (docs/client.md): HOST[:PORT], or empty for none. */
+    it = cl_form_add(&a->form, CL_ITEM_TEXT, T_COORD, "Coordinator");
+    snprintf(it->value, sizeof it->value, "%s", s->coordinator);
+    it->maxlen = (int)sizeof s->coordinator - 1;
     it = cl_form_add(&a->form, CL_ITEM_CHOICE, T_WHO, "Keys for");
     cl_item_choice(it, "Player 1");
     cl_item_choice(it, "Player 2");
@@ -113,6 +118,13 @@ static void leave(cl_app *a)
         snprintf(a->settings.name, sizeof a->settings.name, "%.24s", name->value);
     else
         cl_app_say(a, true, "Name not changed: %s; kept %s", bad, a->settings.name);
+    cl_item *co = cl_form_find(&a->form, T_COORD);
+    char line[200];
+    snprintf(line, sizeof line, "coordinator = %s", co->value);
+    char why[160];
+    if (cl_settings_parse(&a->settings, line, strlen(line), why, sizeof why))
+        cl_app_say(a, true,
+                   "Coordinator not changed: it is HOST or HOST:PORT (e.g. coord.example.org:27920)");
     cl_app_save_settings(a);
     cl_app_set_scene(a, CL_SCENE_MENU);
 }

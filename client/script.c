@@ -39,11 +39,11 @@ static const struct {
     {"vpad", CL_SOP_VPAD, 0},
 };
 
-static const char *const scenes[] = {"menu",      "setup",      "join",           "lobby",
-                                     "countdown", "race",       "results",        "settings",
-                                     "history",   "watch",      "watching",       "watch-results",
-                                     "replay",    "replay-end", "server-replays", "server-replays-list",
-                                     "lost",      "join-listed"};
+static const char *const scenes[] = {"menu",      "setup",       "join",           "lobby",
+                                     "countdown", "race",        "results",        "settings",
+                                     "history",   "watch",       "watching",       "watch-results",
+                                     "replay",    "replay-end",  "server-replays", "server-replays-list",
+                                     "lost",      "join-listed", "join-internet"};
 
 static const char *parse_line(char *t, cl_script_line *l)
 {
@@ -124,7 +124,7 @@ static const char *parse_line(char *t, cl_script_line *l)
                 return NULL;
         return "wait needs a scene: menu, setup, join, lobby, countdown, race, results, settings, history, "
                "watch, watching, watch-results, replay, replay-end, server-replays, server-replays-list, "
-               "lost, join-listed";
+               "lost, join-listed, join-internet";
     case CL_SOP_SCREENSHOT:
     case CL_SOP_DROP:
     case CL_SOP_CLIP:

@@ -66,6 +66,12 @@ static const char *apply(cl_settings *s, const char *key, const char *val)
         snprintf(s->last_server, sizeof s->last_server, "%s", val);
         return NULL;
     }
+    if (strcmp(key, "coordinator") == 0) {
+        if (strlen(val) >= sizeof s->coordinator || strpbrk(val, " /@"))
+            return "coordinator is HOST or HOST:PORT";
+        snprintf(s->coordinator, sizeof s->coordinator, "%s", val);
+        return NULL;
+    }
     if (strcmp(key, "window") == 0) {
         int w, h;
         char a[16], b[16];
@@ -218,10 +224,10 @@ char *cl_settings_format(const cl_settings *s)
     n += (size_t)snprintf(
         out + n, cap - n,
         "# mazerace settings: key = value; see docs/client.md. Bad lines fall back to defaults.\n"
-        "name = %s\nlast_server = %s\nwindow = %dx%d\nfullscreen = %d\n"
+        "name = %s\nlast_server = %s\ncoordinator = %s\nwindow = %dx%d\nfullscreen = %d\n"
         "volume = %d\nmute = %d\nui_scale = %d\ncomputer_level = %s\n",
-        s->name, s->last_server, s->win_w, s->win_h, s->fullscreen ? 1 : 0, s->volume, s->muted ? 1 : 0,
-        s->ui_scale, bot_level_name(s->bot_level));
+        s->name, s->last_server, s->coordinator, s->win_w, s->win_h, s->fullscreen ? 1 : 0, s->volume,
+        s->muted ? 1 : 0, s->ui_scale, bot_level_name(s->bot_level));
     for (int p = 0; p < 2; p++)
         for (int a = 0; a < CL_ACT_COUNT && n < cap; a++)
             n += (size_t)snprintf(out + n, cap - n, "key.p%d.%s = %s\n", p + 1, cl_act_name(a),

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "coord_wire.h"
+
 static const char ipv6_msg[] = "IPv6 addresses are not supported (the game plays over IPv4): use an IPv4 "
                                "address or a host name";
 
@@ -113,5 +115,51 @@ char *joinlink_format(const char *host, int port, const char *room, char *buf, s
         snprintf(buf, cap, "%s%s:%d/%s", JOINLINK_SCHEME, host, port, room);
     else
         snprintf(buf, cap, "%s%s:%d", JOINLINK_SCHEME, host, port);
+    return buf;
+}
+
+bool joinlink_invite(const char *text, char code[10], char *coord, size_t cap, const char **why)
+{
+    *why = NULL;
+    if (!text)
+        return false;
+    while (*text == ' ' || *text == '\t' || *text == '\n' || *text == '\r')
+        text++;
+    size_t sl = strlen(JOINLINK_SCHEME);
+    bool scheme = strlen(text) >= sl;
+    for (size_t i = 0; scheme && i < sl; i++)
+        scheme = (text[i] >= 'A' && text[i] <= 'Z' ? text[i] - 'A' + 'a' : text[i]) == JOINLINK_SCHEME[i];
+    if (scheme)
+        text += sl;
+    if (*text != '+')
+        return false;
+    char buf[JOINLINK_TEXT_MAX];
+    size_t n = strlen(text);
+    while (n > 0 && strchr(" \t\r\n/", text[n - 1]))
+        n--;
+    if (n >= sizeof buf) {
+        *why = "the invite link is too long";
+        return true;
+    }
+    memcpy(buf, text, n);
+    buf[n] = '\0';
+    char *at = strchr(buf, '@');
+    if (at)
+        *at++ = '\0';
+    if (coord_code_parse(buf, code)) {
+        *why = "an invite code is + and 8 letters or digits, as the host's lobby shows it";
+        return true;
+    }
+    if (at && (!*at || strlen(at) >= cap || strpbrk(at, "/?# "))) {
+        *why = "the invite link names no usable coordinator after the @";
+        return true;
+    }
+    snprintf(coord, cap, "%s", at ? at : "");
+    return true;
+}
+
+char *joinlink_format_invite(const char *code, const char *coord, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s%s%s%s", JOINLINK_SCHEME, code, coord && coord[0] ? "@" : "", coord ? coord : "");
     return buf;
 }

@@ -31,4 +31,15 @@ const char *joinlink_parse_addr(const char *text, char *host, size_t cap, int *p
  * into buf (cap bytes, cut if too small). Returns buf. */
 char *joinlink_format(const char *host, int port, const char *room, char *buf, size_t cap);
 
+/* Invite codes (docs/coordinator.md): "+CODE" or "mazerace://+CODE", each
+ * optionally with "@HOST[:PORT]" after the code, the coordinator that
+ * knows it (the host's lobby copies the link with it, so a friend needs no
+ * setting). CODE as a person types it (coord_code_parse). Returns false
+ * when text is not an invite at all (no '+' first); true when it is, and
+ * then *why is NULL with the canonical code in code ("+K7MP9NXA") and the
+ * coordinator or "" in coord (cap bytes), or *why says what is wrong. */
+bool joinlink_invite(const char *text, char code[10], char *coord, size_t cap, const char **why);
+/* "mazerace://+CODE" or "mazerace://+CODE@COORD" (coord "" or NULL: none). */
+char *joinlink_format_invite(const char *code, const char *coord, char *buf, size_t cap);
+
 #endif

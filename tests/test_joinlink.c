@@ -99,6 +99,43 @@ static void test_format_round_trip(void **st)
     assert_int_equal(strlen(small), sizeof small - 1);
 }
 
+/* Invite codes: "+CODE" and mazerace://+CODE, with or without @COORDINATOR;
+ * the code as a person types it; anything else is not an invite. */
+static void test_invite(void **st)
+{
+    (void)st;
+    char code[12], coord[64];
+    const char *why = NULL;
+    assert_true(joinlink_invite(" +k7mp 9nxa ", code, coord, sizeof coord, &why));
+    assert_null(why);
+    assert_string_equal(code, "+K7MP9NXA");
+    assert_string_equal(coord, "");
+    assert_true(
+        joinlink_invite("MAZERACE://+K7MP-9NXA@coord.example.org:27920/", code, coord, sizeof coord, &why));
+    assert_null(why);
+    assert_string_equal(code, "+K7MP9NXA");
+    assert_string_equal(coord, "coord.example.org:27920");
+    char link[80];
+    joinlink_format_invite(code, coord, link, sizeof link);
+    assert_string_equal(link, "mazerace://+K7MP9NXA@coord.example.org:27920");
+    assert_true(joinlink_invite(link, code, coord, sizeof coord, &why) && !why);
+    joinlink_format_invite(code, "", link, sizeof link);
+    assert_string_equal(link, "mazerace://+K7MP9NXA");
+    /* Not invites: addresses and room links go to joinlink_parse. */
+    assert_false(joinlink_invite("192.168.1.20:27910/ABCDE", code, coord, sizeof coord, &why));
+    assert_false(joinlink_invite("mazerace://host/ABCDE", code, coord, sizeof coord, &why));
+    assert_false(joinlink_invite(NULL, code, coord, sizeof coord, &why));
+    /* Invites that are wrong: a lookalike letter, too short, an empty coordinator. */
+    assert_true(joinlink_invite("+K7MP9NXO", code, coord, sizeof coord, &why));
+    assert_non_null(why);
+    assert_true(joinlink_invite("+K7MP", code, coord, sizeof coord, &why));
+    assert_non_null(why);
+    assert_true(joinlink_invite("+K7MP9NXA@", code, coord, sizeof coord, &why));
+    assert_non_null(why);
+    assert_true(joinlink_invite("+K7MP9NXA@a/b", code, coord, sizeof coord, &why));
+    assert_non_null(why);
+}
+
 static void test_addr(void **st)
 {
     (void)st;
@@ -114,10 +151,8 @@ static void test_addr(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_forms),
-        cmocka_unit_test(test_bad),
-        cmocka_unit_test(test_format_round_trip),
-        cmocka_unit_test(test_addr),
+        cmocka_unit_test(test_forms), cmocka_unit_test(test_bad),    cmocka_unit_test(test_format_round_trip),
+        cmocka_unit_test(test_addr),  cmocka_unit_test(test_invite),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

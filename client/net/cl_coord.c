@@ -1,9 +1,12 @@
 /* cl_coord.c: requests to the coordinator with retries and the host's refreshes; answers queued as events. */
 #include "cl_coord.h"
 
+#include <arpa/inet.h>
 #include <enet/enet.h>
+#include <netdb.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "util.h"
 #include "wire.h"
@@ -235,4 +238,37 @@ bool cl_coord_enet_send(void *ctx, coord_addr to, const uint8_t *buf, size_t len
     ENetAddress a = {.host = htonl(to.ip), .port = to.port};
     ENetBuffer b = {.data = (void *)buf, .dataLength = len};
     return enet_socket_send(*s, &a, &b, 1) == (int)len;
+}
+
+const char *cl_coord_resolve(const char *text, coord_addr *out)
+{
+    char host[256];
+    long port = CL_COORD_PORT;
+    while (text && (*text == ' ' || *text == '\t'))
+        text++;
+    size_t len = text ? strcspn(text, " \t\r\n") : 0;
+    const char *colon = text ? memchr(text, ':', len) : NULL;
+    size_t hl = colon ? (size_t)(colon - text) : len;
+    if (!hl || hl >= sizeof host)
+        return "the coordinator is HOST or HOST:PORT, e.g. coord.example.org:27920";
+    if (colon) {
+        char num[8];
+        size_t pl = len - hl - 1;
+        if (!pl || pl >= sizeof num)
+            return "the coordinator's port must be 1..65535";
+        memcpy(num, colon + 1, pl);
+        num[pl] = '\0';
+        if (!mr_parse_long(num, 1, 65535, &port))
+            return "the coordinator's port must be 1..65535";
+    }
+    memcpy(host, text, hl);
+    host[hl] = '\0';
+    struct addrinfo hints = {.ai_family = AF_INET, .ai_socktype = SOCK_DGRAM}, *res = NULL;
+    if (getaddrinfo(host, NULL, &hints, &res) != 0 || !res)
+        return "the coordinator's name does not resolve to an IPv4 address";
+    const struct sockaddr_in *sa = (const struct sockaddr_in *)(const void *)res->ai_addr;
+    out->ip = ntohl(sa->sin_addr.s_addr);
+    out->port = (uint16_t)port;
+    freeaddrinfo(res);
+    return NULL;
 }

@@ -53,6 +53,13 @@ bool cl_coord_poll(cl_coord_t *c, coord_msg *ev);
 /* The live invite code ("" before HOST_OK or after a loss). */
 const char *cl_coord_code(const cl_coord_t *c);
 
+/* The coordinator's usual port (docs/coordinator.md). */
+#define CL_COORD_PORT 27920
+/* "HOST[:PORT]" (PORT default CL_COORD_PORT; HOST an IPv4 address or a
+ * name, resolved here: may wait for DNS) into *out. NULL or a static
+ * message for the player. */
+const char *cl_coord_resolve(const char *text, coord_addr *out);
+
 /* A cl_coord_send_fn for an ENet socket: ctx is an ENetSocket* (e.g. &host->socket). */
 bool cl_coord_enet_send(void *ctx, coord_addr to, const uint8_t *buf, size_t len);
 #endif

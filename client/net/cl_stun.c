@@ -38,14 +38,17 @@ static int ENET_CALLBACK intercept(ENetHost *host, ENetEvent *ev)
     (void)ev;
     const uint8_t *d = host->receivedData;
     size_t n = host->receivedDataLength;
-    if (!stun_looks_like(d, n))
+    /* STUN, and the coordinator's datagrams (magic "MRCO", docs/coordinator.md)
+     * answering requests sent from this socket. */
+    bool coord = n >= 4 && memcmp(d, "MRCO", 4) == 0;
+    if (!coord && !stun_looks_like(d, n))
         return 0;
     stun_addr from = {ntohl(host->receivedAddress.host), host->receivedAddress.port, false};
     for (int i = 0; i < TAPS; i++)
         if (taps[i].host == host && taps[i].fn(taps[i].ctx, from, d, n))
             return 1;
-    /* STUN that nobody asked for (a late answer, a stray probe): ENet
-     * would only count it as a bad packet. */
+    /* STUN or a coordinator's datagram that nobody asked for (a late
+     * answer, a stray probe): ENet would only count it as a bad packet. */
     return 1;
 }
 

@@ -12,7 +12,8 @@ struct _ENetHost;
 
 /* ---- the tap: datagrams on an ENet host's socket that are not ENet's ----
  * cl_tap_add installs an ENet intercept on host (which must have none of
- * its own) and hands every STUN-looking datagram to fn; fn returns true
+ * its own) and hands every STUN-looking datagram, and every datagram that
+ * starts with the coordinator's magic "MRCO" (cl_coord_input), to fn; fn returns true
  * when it took the datagram, and ENet never sees those. Datagrams no tap
  * takes go to ENet as before. Up to 8 taps on up to 8 hosts per process;
  * cl_tap_remove removes one (and the intercept with the host's last).

@@ -152,7 +152,7 @@ static void test_pad_rebind_and_play(void **ctx)
     snprintf(script, sizeof script,
              "0 wait menu\n+50 padplug\n+100 vpad dpup\n+100 vpad dpup\n+100 vpad a\n"
              "+100 wait settings\n");
-    for (int i = 0; i < 11; i++) {
+    for (int i = 0; i < 12; i++) { /* past the 7 general rows and "Keys for" to "Turn clockwise" */
         size_t n = strlen(script);
         snprintf(script + n, sizeof script - n, "+60 vpad dpdown\n");
     }

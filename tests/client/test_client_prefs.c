@@ -18,6 +18,31 @@
 #include "cl_prefdir.h"
 #include "cl_settings.h"
 
+/* The coordinator for invite codes (issue 24): empty by default and in the
+ * file as "coordinator = " (read back cleanly), HOST[:PORT] kept, anything
+ * with a blank, a slash or an @ refused. */
+static void test_coordinator_setting(void **ctx)
+{
+    (void)ctx;
+    cl_settings s, t;
+    char msg[200];
+    cl_settings_default(&s);
+    assert_string_equal(s.coordinator, "");
+    char *text = cl_settings_format(&s);
+    assert_non_null(strstr(text, "\ncoordinator = \n"));
+    cl_settings_default(&t);
+    assert_int_equal(cl_settings_parse(&t, text, strlen(text), msg, sizeof msg), 0);
+    free(text);
+    snprintf(s.coordinator, sizeof s.coordinator, "coord.example.org:27920");
+    text = cl_settings_format(&s);
+    assert_int_equal(cl_settings_parse(&t, text, strlen(text), msg, sizeof msg), 0);
+    assert_string_equal(t.coordinator, "coord.example.org:27920");
+    free(text);
+    const char *bad = "coordinator = a b\ncoordinator = x/y\ncoordinator = +K7MP9NXA@h\n";
+    assert_int_equal(cl_settings_parse(&t, bad, strlen(bad), msg, sizeof msg), 3);
+    assert_string_equal(t.coordinator, "coord.example.org:27920");
+}
+
 static void test_new_keys_round_trip_and_refuse(void **ctx)
 {
     (void)ctx;
@@ -168,6 +193,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_new_keys_round_trip_and_refuse),
+        cmocka_unit_test(test_coordinator_setting),
         cmocka_unit_test(test_migrate_from_doubled_folder),
         cmocka_unit_test(test_prefdir_moves_old_settings_up),
         cmocka_unit_test(test_path_shown_with_tilde),
