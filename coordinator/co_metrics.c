@@ -1,21 +1,17 @@
 /* co_metrics.c: the coordinator's counters and gauges in Prometheus' text format, served by libmicrohttpd. */
 #include "co_metrics.h"
 
-#include <arpa/inet.h>
 #include <microhttpd.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sv_opts.h"
 #include "svc_accept.h"
 #include "util.h"
 
 struct co_metrics {
-    struct MHD_Daemon *d;
-    svc_accept *acc;
-    unsigned port;
+    svc_http http;
     pthread_mutex_t lock;
     co_stats st;
 };
@@ -80,40 +76,21 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 
 co_metrics *co_metrics_start(const char *addr, const char **err)
 {
-    char ip[16];
-    int port;
-    if (sv_opt_parse_hostport(addr, ip, &port)) {
-        *err = "bad metrics address";
-        return NULL;
-    }
-    struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-    inet_pton(AF_INET, ip, &sin.sin_addr);
     co_metrics *m = mr_alloc(1, sizeof *m);
-    memset(m, 0, sizeof *m);
     pthread_mutex_init(&m->lock, NULL);
-    /* The server's settings (svc_metrics.c): one polling thread, 32
-     * connections, 10 s time-out; complete requests only (svc_accept). */
-    m->d = MHD_start_daemon(
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC, 0, NULL,
-        NULL, on_request, m, MHD_OPTION_CONNECTION_LIMIT, (unsigned)32, MHD_OPTION_CONNECTION_TIMEOUT,
-        (unsigned)10, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)8, MHD_OPTION_END);
-    m->acc = m->d ? svc_accept_start(&sin, m->d, err) : NULL;
-    if (!m->acc) {
-        if (m->d)
-            MHD_stop_daemon(m->d);
-        else
-            *err = "cannot start the metrics server";
+    /* The server's settings and listener (svc_http). */
+    *err = svc_http_start(&m->http, addr, on_request, m);
+    if (*err) {
         pthread_mutex_destroy(&m->lock);
         free(m);
         return NULL;
     }
-    m->port = svc_accept_port(m->acc);
     return m;
 }
 
 unsigned co_metrics_port(const co_metrics *m)
 {
-    return m->port;
+    return svc_http_port(&m->http);
 }
 
 bool co_metrics_publish(co_metrics *m, const co_stats *st)
@@ -129,8 +106,7 @@ void co_metrics_stop(co_metrics *m)
 {
     if (!m)
         return;
-    svc_accept_stop(m->acc);
-    MHD_stop_daemon(m->d);
+    svc_http_stop(&m->http);
     pthread_mutex_destroy(&m->lock);
     free(m);
 }

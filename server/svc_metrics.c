@@ -2,7 +2,6 @@
  * libmicrohttpd on its own thread. */
 #include "svc_metrics.h"
 
-#include <arpa/inet.h>
 #include <dirent.h>
 #include <linux/sock_diag.h>
 #include <microhttpd.h>
@@ -17,7 +16,6 @@
 #include <unistd.h>
 
 #include "puzzle.h"
-#include "sv_opts.h"
 #include "svc_accept.h"
 #include "util.h"
 
@@ -26,10 +24,8 @@
 #endif
 
 struct svc_metrics {
-    struct MHD_Daemon *d;
-    svc_accept *acc; /* the listener: only complete requests reach d */
+    svc_http http;
     int sock_fd;
-    unsigned port;
     pthread_mutex_t lock; /* guards snap and draining: held for a copy only */
     sv_stats snap;
     bool draining;
@@ -329,48 +325,23 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 
 svc_metrics *svc_metrics_start(const char *addr, int sock_fd, const char **err)
 {
-    char ip[16];
-    int port;
-    if (sv_opt_parse_hostport(addr, ip, &port)) {
-        *err = "bad metrics address";
-        return NULL;
-    }
-    struct sockaddr_in sin;
-    memset(&sin, 0, sizeof sin);
-    sin.sin_family = AF_INET;
-    sin.sin_port = htons((uint16_t)port);
-    inet_pton(AF_INET, ip, &sin.sin_addr);
     svc_metrics *m = mr_alloc(1, sizeof *m);
     m->sock_fd = sock_fd;
     pthread_mutex_init(&m->lock, NULL);
-    /* One polling thread with non-blocking sockets: a client that never
-     * reads holds one of 32 connections until the 10 s time-out and never
-     * the game loop, which only takes the lock to copy its counters. The
-     * listening socket is svc_accept's: a connection gets here only with
-     * its request headers in, so one that trickles them (a slowloris)
-     * never takes one of the 32 (issue 26). */
-    m->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_NO_LISTEN_SOCKET |
-                                MHD_USE_ITC,
-                            0, NULL, NULL, on_request, m, MHD_OPTION_CONNECTION_LIMIT, (unsigned)32,
-                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-                            (unsigned)8, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768, MHD_OPTION_END);
-    m->acc = m->d ? svc_accept_start(&sin, m->d, err) : NULL;
-    if (!m->acc) {
-        if (m->d)
-            MHD_stop_daemon(m->d);
-        else
-            *err = "cannot start the metrics server";
+    /* The game loop only takes the lock to copy its counters: a slow
+     * scrape never holds it up (svc_http). */
+    *err = svc_http_start(&m->http, addr, on_request, m);
+    if (*err) {
         pthread_mutex_destroy(&m->lock);
         free(m);
         return NULL;
     }
-    m->port = svc_accept_port(m->acc);
     return m;
 }
 
 unsigned svc_metrics_port(const svc_metrics *m)
 {
-    return m->port;
+    return svc_http_port(&m->http);
 }
 
 bool svc_metrics_publish(svc_metrics *m, const sv_stats *st, bool draining, bool wait)
@@ -389,8 +360,7 @@ void svc_metrics_stop(svc_metrics *m)
 {
     if (!m)
         return;
-    svc_accept_stop(m->acc);
-    MHD_stop_daemon(m->d);
+    svc_http_stop(&m->http);
     pthread_mutex_destroy(&m->lock);
     free(m);
 }
