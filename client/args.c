@@ -7,6 +7,7 @@
 
 #include "bot_model.h"
 #include "joinlink.h"
+#include "util.h"
 
 void cl_args_usage(FILE *f)
 {
@@ -54,16 +55,6 @@ void cl_args_usage(FILE *f)
           "  --bench [FRAMES]    print frame-time figures on the largest boards and exit\n"
           "  --version, --help\n",
           f);
-}
-
-static bool parse_int(const char *s, int lo, int hi, int *out)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || v < lo || v > hi)
-        return false;
-    *out = (int)v;
-    return true;
 }
 
 const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t errlen)
@@ -150,7 +141,7 @@ const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t e
             a->name = v;
         } else if (!strcmp(o, "--lan-port")) {
             NEED();
-            if (!parse_int(v, 1, 65535, &a->lan_port)) {
+            if (!mr_parse_int(v, 1, 65535, &a->lan_port)) {
                 snprintf(err, errlen, "--lan-port must be 1..65535");
                 return err;
             }
@@ -159,7 +150,7 @@ const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t e
             a->host_bind = v;
         } else if (!strcmp(o, "--host-port")) {
             NEED();
-            if (!parse_int(v, 0, 65535, &a->host_port)) {
+            if (!mr_parse_int(v, 0, 65535, &a->host_port)) {
                 snprintf(err, errlen, "--host-port must be 0..65535");
                 return err;
             }
@@ -171,7 +162,7 @@ const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t e
             }
         } else if (!strcmp(o, "--series")) {
             NEED();
-            if (!parse_int(v, 1, 99, &a->series)) {
+            if (!mr_parse_int(v, 1, 99, &a->series)) {
                 snprintf(err, errlen, "--series must be 1..99");
                 return err;
             }
@@ -186,14 +177,14 @@ const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t e
             }
         } else if (!strcmp(o, "--bot-pace")) {
             NEED();
-            if (!parse_int(v, 20, 60000, &a->bot_ms)) {
+            if (!mr_parse_int(v, 20, 60000, &a->bot_ms)) {
                 snprintf(err, errlen, "--bot-pace must be 20..60000 ms");
                 return err;
             }
         } else if (!strcmp(o, "--max-seconds")) {
             NEED();
             int s;
-            if (!parse_int(v, 1, 86400, &s)) {
+            if (!mr_parse_int(v, 1, 86400, &s)) {
                 snprintf(err, errlen, "--max-seconds must be 1..86400");
                 return err;
             }
@@ -202,7 +193,7 @@ const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t e
             a->bench = true;
             if (has_v) {
                 i++;
-                if (!parse_int(v, 10, 100000, &a->bench_frames)) {
+                if (!mr_parse_int(v, 10, 100000, &a->bench_frames)) {
                     snprintf(err, errlen, "--bench FRAMES must be 10..100000");
                     return err;
                 }
@@ -217,7 +208,7 @@ const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t e
             }
             memcpy(wbuf, v, (size_t)(x - v));
             wbuf[x - v] = '\0';
-            if (!parse_int(wbuf, 320, 16384, &a->width) || !parse_int(x + 1, 240, 16384, &a->height)) {
+            if (!mr_parse_int(wbuf, 320, 16384, &a->width) || !mr_parse_int(x + 1, 240, 16384, &a->height)) {
                 snprintf(err, errlen, "--size must be WxH between 320x240 and 16384x16384");
                 return err;
             }

@@ -92,6 +92,43 @@ bool mr_parse_u64(const char *s, uint64_t *out)
     return true;
 }
 
+bool mr_parse_int(const char *s, int lo, int hi, int *out)
+{
+    long v;
+    if (!mr_parse_long(s, lo, hi, &v))
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+bool mr_next_line(const char *text, size_t len, size_t *pos, char *buf, size_t cap, size_t *n)
+{
+    size_t i = *pos, j = i;
+    if (i >= len)
+        return false;
+    while (j < len && text[j] != '\n')
+        j++;
+    *n = j - i;
+    *pos = j + 1;
+    if (j - i >= cap) {
+        buf[0] = '\0';
+        return true;
+    }
+    memcpy(buf, text + i, j - i);
+    buf[j - i] = '\0';
+    return true;
+}
+
+char *mr_trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
+        s[--n] = '\0';
+    return s;
+}
+
 char *mr_read_file(const char *path, size_t *lenp)
 {
     FILE *f = fopen(path, "rb");

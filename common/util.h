@@ -29,6 +29,17 @@ char *mr_strdup(const char *s);
  * string must be the number, in range; no sign for the unsigned one. */
 bool mr_parse_long(const char *s, long lo, long hi, long *out);
 bool mr_parse_u64(const char *s, uint64_t *out);
+/* mr_parse_long into an int. */
+bool mr_parse_int(const char *s, int lo, int hi, int *out);
+
+/* Reading "key = value" files and scripts line by line: the next line of
+ * text[0..len) from *pos, copied into buf (NUL-terminated, without its
+ * '\n') and *pos moved past it; its length in *n, which is >= cap when it
+ * did not fit (buf is then ""). false at the end of the text. */
+bool mr_next_line(const char *text, size_t len, size_t *pos, char *buf, size_t cap, size_t *n);
+/* s without blanks (space, tab) at the start and blanks, '\r' and '\n' at
+ * the end: cut in place, the first kept byte returned. */
+char *mr_trim(char *s);
 
 /* The whole file at path, NUL-terminated (its length in *len if len is
  * not NULL); malloc'd, the caller frees. NULL if it cannot be read. For

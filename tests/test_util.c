@@ -1,4 +1,4 @@
-/* test_util.c: checked allocation, strict number parsing and hashing. */
+/* test_util.c: checked allocation, strict number parsing, line reading and hashing. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -40,6 +40,34 @@ static void test_parse_u64(void **ctx)
         assert_false(mr_parse_u64(bad[i], &v));
 }
 
+static void test_lines_and_trim(void **ctx)
+{
+    (void)ctx;
+    int v = 0;
+    assert_true(mr_parse_int("-7", -10, 10, &v));
+    assert_int_equal(v, -7);
+    assert_false(mr_parse_int("11", -10, 10, &v));
+    assert_false(mr_parse_int(" 1", 0, 10, &v));
+    const char text[] = "  a = 1 \r\nlong line\n\nlast";
+    size_t pos = 0, n = 0;
+    char buf[8];
+    assert_true(mr_next_line(text, strlen(text), &pos, buf, sizeof buf, &n));
+    assert_int_equal(n, 9); /* "  a = 1 \r" does not fit in 8 */
+    assert_string_equal(buf, "");
+    assert_true(mr_next_line(text, strlen(text), &pos, buf, sizeof buf, &n));
+    assert_true(n >= sizeof buf);
+    assert_true(mr_next_line(text, strlen(text), &pos, buf, sizeof buf, &n));
+    assert_int_equal(n, 0);
+    assert_string_equal(buf, "");
+    assert_true(mr_next_line(text, strlen(text), &pos, buf, sizeof buf, &n));
+    assert_string_equal(buf, "last");
+    assert_false(mr_next_line(text, strlen(text), &pos, buf, sizeof buf, &n));
+    char t[] = " \t key = v \t\r\n";
+    assert_string_equal(mr_trim(t), "key = v");
+    char e[] = " \t ";
+    assert_string_equal(mr_trim(e), "");
+}
+
 static void test_alloc_and_hash(void **ctx)
 {
     (void)ctx;
@@ -63,6 +91,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_long),
         cmocka_unit_test(test_parse_u64),
+        cmocka_unit_test(test_lines_and_trim),
         cmocka_unit_test(test_alloc_and_hash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
