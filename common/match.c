@@ -942,44 +942,56 @@ size_t match_memory(const match *m)
     return n;
 }
 
-/* t[i], or unknown where i is out of t's range or has no entry. */
-static const char *text_of(const char *const *t, size_t n, int i, const char *unknown)
-{
-    return i >= 0 && (size_t)i < n && t[i] ? t[i] : unknown;
-}
-
 const char *match_reject_text(int code)
 {
-    static const char *const t[MATCH_REJ_COUNT] = {
-        [MATCH_OK] = "ok",
-        [MATCH_REJ_ILLEGAL] = "illegal move",
-        [MATCH_REJ_NOT_STARTED] = "the race has not started yet",
-        [MATCH_REJ_FINISHED] = "the race is over",
-        [MATCH_REJ_NO_PLAYER] = "no player in that slot",
-        [MATCH_REJ_DISCONNECTED] = "that player is disconnected",
-        [MATCH_REJ_TOO_MANY] = "too many moves in this game",
-    };
-    return text_of(t, MR_ARRAY_LEN(t), code, "unknown reason");
+    switch (code) {
+    case MATCH_OK:
+        return "ok";
+    case MATCH_REJ_ILLEGAL:
+        return "illegal move";
+    case MATCH_REJ_NOT_STARTED:
+        return "the race has not started yet";
+    case MATCH_REJ_FINISHED:
+        return "the race is over";
+    case MATCH_REJ_NO_PLAYER:
+        return "no player in that slot";
+    case MATCH_REJ_DISCONNECTED:
+        return "that player is disconnected";
+    case MATCH_REJ_TOO_MANY:
+        return "too many moves in this game";
+    default:
+        return "unknown reason";
+    }
 }
 
 const char *match_end_text(int reason)
 {
-    static const char *const t[] = {
-        [MATCH_END_SOLVED] = "solved",
-        [MATCH_END_FORFEIT] = "forfeit",
-        [MATCH_END_BOTH_LEFT] = "both players left",
-        [MATCH_END_ABORTED] = "aborted",
-    };
-    return text_of(t, MR_ARRAY_LEN(t), reason, "unknown");
+    switch (reason) {
+    case MATCH_END_SOLVED:
+        return "solved";
+    case MATCH_END_FORFEIT:
+        return "forfeit";
+    case MATCH_END_BOTH_LEFT:
+        return "both players left";
+    case MATCH_END_ABORTED:
+        return "aborted";
+    default:
+        return "unknown";
+    }
 }
 
 const char *match_phase_text(int phase)
 {
-    static const char *const t[] = {
-        [MATCH_WAITING] = "waiting",
-        [MATCH_COUNTDOWN] = "countdown",
-        [MATCH_RACING] = "racing",
-        [MATCH_FINISHED] = "finished",
-    };
-    return text_of(t, MR_ARRAY_LEN(t), phase, "unknown");
+    switch (phase) {
+    case MATCH_WAITING:
+        return "waiting";
+    case MATCH_COUNTDOWN:
+        return "countdown";
+    case MATCH_RACING:
+        return "racing";
+    case MATCH_FINISHED:
+        return "finished";
+    default:
+        return "unknown";
+    }
 }
