@@ -264,6 +264,21 @@ static inline bool at_end(const reader *r)
     return r->pos == r->len;
 }
 
+/* The head every discovery datagram opens with (wire.c, wire_disc.c): its
+ * magic, the sender's protocol version, the probe's nonce. */
+static inline void put_disc_head(writer *w, uint32_t magic, uint16_t version, uint32_t nonce)
+{
+    put_u32(w, magic);
+    put_u16(w, version);
+    put_u32(w, nonce);
+}
+
+static inline bool get_disc_head(reader *r, uint32_t magic, uint16_t *version, uint32_t *nonce)
+{
+    uint32_t m;
+    return get_u32(r, &m) && m == magic && get_u16(r, version) && get_u32(r, nonce);
+}
+
 /* ---- field kinds of wire_msgs.h: w_KIND(writer, const field *, args) asserts,
  * r_KIND(reader, field *, args) checks ---- */
 
