@@ -200,18 +200,17 @@ const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t e
             }
         } else if (!strcmp(o, "--size")) {
             NEED();
-            char *x = strchr(v, 'x');
-            char wbuf[16];
-            if (!x || x - v >= (long)sizeof wbuf) {
+            int w, h;
+            if (!mr_parse_size(v, &w, &h)) {
                 snprintf(err, errlen, "--size must be WxH, e.g. 1280x720");
                 return err;
             }
-            memcpy(wbuf, v, (size_t)(x - v));
-            wbuf[x - v] = '\0';
-            if (!mr_parse_int(wbuf, 320, 16384, &a->width) || !mr_parse_int(x + 1, 240, 16384, &a->height)) {
+            if (w < 320 || h < 240 || w > 16384 || h > 16384) {
                 snprintf(err, errlen, "--size must be WxH between 320x240 and 16384x16384");
                 return err;
             }
+            a->width = w;
+            a->height = h;
         } else if (strncmp(o, "mazerace:", 9) == 0 && !a->join_addr) {
             a->join_addr = o; /* the URL handler: mazerace %u */
         } else {

@@ -48,14 +48,9 @@ static const char *apply(cl_settings *s, const char *key, const char *val)
     }
     if (strcmp(key, "window") == 0) {
         int w, h;
-        char a[16], b[16];
-        const char *x = strchr(val, 'x');
-        if (!x || x - val >= 15 || strlen(x + 1) >= 15)
+        if (!mr_parse_size(val, &w, &h))
             return "window must be WxH, e.g. 1280x720";
-        memcpy(a, val, (size_t)(x - val));
-        a[x - val] = '\0';
-        snprintf(b, sizeof b, "%s", x + 1);
-        if (!mr_parse_int(a, 640, 16384, &w) || !mr_parse_int(b, 360, 16384, &h))
+        if (w < 640 || h < 360 || w > 16384 || h > 16384)
             return "window must be WxH between 640x360 and 16384x16384";
         s->win_w = w;
         s->win_h = h;

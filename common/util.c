@@ -3,6 +3,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,17 @@ bool mr_parse_int(const char *s, int lo, int hi, int *out)
         return false;
     *out = (int)v;
     return true;
+}
+
+bool mr_parse_size(const char *s, int *w, int *h)
+{
+    const char *x = s ? strchr(s, 'x') : NULL;
+    char a[16];
+    if (!x || (size_t)(x - s) >= sizeof a || strlen(x + 1) >= sizeof a)
+        return false;
+    memcpy(a, s, (size_t)(x - s));
+    a[x - s] = '\0';
+    return mr_parse_int(a, INT_MIN, INT_MAX, w) && mr_parse_int(x + 1, INT_MIN, INT_MAX, h);
 }
 
 bool mr_next_line(const char *text, size_t len, size_t *pos, char *buf, size_t cap, size_t *n)

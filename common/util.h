@@ -31,6 +31,9 @@ bool mr_parse_long(const char *s, long lo, long hi, long *out);
 bool mr_parse_u64(const char *s, uint64_t *out);
 /* mr_parse_long into an int. */
 bool mr_parse_int(const char *s, int lo, int hi, int *out);
+/* "WxH" (a board's columns x rows, a window's size): two whole numbers,
+ * each under 16 characters, around one 'x'. The caller checks the ranges. */
+bool mr_parse_size(const char *s, int *w, int *h);
 
 /* Reading "key = value" files and scripts line by line: the next line of
  * text[0..len) from *pos, copied into buf (NUL-terminated, without its

@@ -108,21 +108,11 @@ static const char *set_size(sv_config *cfg, const char *v)
         cfg->w = cfg->h = 0;
         return NULL;
     }
-    const char *bad = "is not WxH (columns x rows, e.g. 25x20) or default";
-    char buf[32];
-    size_t len = strlen(v);
-    if (len == 0 || len >= sizeof buf)
-        return bad;
-    memcpy(buf, v, len + 1);
-    char *x = strchr(buf, 'x');
-    if (!x)
-        return bad;
-    *x = '\0';
-    long w, h;
-    if (!mr_parse_long(buf, 1, 100000, &w) || !mr_parse_long(x + 1, 1, 100000, &h))
-        return bad;
-    cfg->w = (int)w;
-    cfg->h = (int)h;
+    int w, h;
+    if (!mr_parse_size(v, &w, &h) || w < 1 || h < 1 || w > 100000 || h > 100000)
+        return "is not WxH (columns x rows, e.g. 25x20) or default";
+    cfg->w = w;
+    cfg->h = h;
     return NULL;
 }
 static void get_size(const sv_config *cfg, char *b, size_t n)

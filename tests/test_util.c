@@ -62,6 +62,15 @@ static void test_lines_and_trim(void **ctx)
     assert_true(mr_next_line(text, strlen(text), &pos, buf, sizeof buf, &n));
     assert_string_equal(buf, "last");
     assert_false(mr_next_line(text, strlen(text), &pos, buf, sizeof buf, &n));
+    int w = 0, h = 0;
+    assert_true(mr_parse_size("25x20", &w, &h));
+    assert_int_equal(w, 25);
+    assert_int_equal(h, 20);
+    assert_true(mr_parse_size("-1x0", &w, &h)); /* the shape only: ranges are the caller's */
+    assert_int_equal(w, -1);
+    const char *bad[] = {"", "25", "x20", "25x", "25X20", "25x20x", " 25x20", "1234567890123456x1"};
+    for (size_t i = 0; i < MR_ARRAY_LEN(bad); i++)
+        assert_false(mr_parse_size(bad[i], &w, &h));
     char t[] = " \t key = v \t\r\n";
     assert_string_equal(mr_trim(t), "key = v");
     char e[] = " \t ";
