@@ -3,6 +3,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,6 +140,30 @@ char *mr_trim(char *s)
     while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
         s[--n] = '\0';
     return s;
+}
+
+mr_text mr_text_new(size_t cap)
+{
+    mr_text t = {mr_alloc(cap ? cap : 1, 1), 0, cap ? cap : 1};
+    return t;
+}
+
+void mr_text_add(mr_text *t, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(t->p + t->len, t->cap - t->len, fmt, ap);
+        va_end(ap);
+        if (n < 0)
+            return;
+        if ((size_t)n < t->cap - t->len) {
+            t->len += (size_t)n;
+            return;
+        }
+        t->cap = t->cap * 2 + (size_t)n;
+        t->p = mr_realloc(t->p, t->cap, 1);
+    }
 }
 
 char *mr_read_file(const char *path, size_t *lenp)

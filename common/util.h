@@ -49,6 +49,16 @@ char *mr_trim(char *s);
  * tools and tests. */
 char *mr_read_file(const char *path, size_t *len);
 
+/* A text that grows as it is written (a scrape, a replay file):
+ * mr_text t = mr_text_new(4096); mr_text_add(&t, "...", ...); t.p (NUL-
+ * terminated, t.len bytes) is the caller's to free. */
+typedef struct mr_text {
+    char *p;
+    size_t len, cap;
+} mr_text;
+mr_text mr_text_new(size_t cap);
+void mr_text_add(mr_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* 64-bit FNV-1a of n bytes: used for description hashes. */
 uint64_t mr_hash64(const void *data, size_t n);
 

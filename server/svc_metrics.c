@@ -7,7 +7,6 @@
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,33 +31,9 @@ struct svc_metrics {
 };
 
 /* A growing text buffer for one scrape (on the HTTP thread). */
-typedef struct textbuf {
-    char *p;
-    size_t len, cap;
-} textbuf;
-
-static void put(textbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(textbuf *b, const char *fmt, ...)
+static void metric(mr_text *b, const char *name, const char *type, const char *help, double v)
 {
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
-        va_end(ap);
-        if (n < 0)
-            return;
-        if ((size_t)n < b->cap - b->len) {
-            b->len += (size_t)n;
-            return;
-        }
-        b->cap = b->cap * 2 + (size_t)n;
-        b->p = mr_realloc(b->p, b->cap, 1);
-    }
-}
-
-static void metric(textbuf *b, const char *name, const char *type, const char *help, double v)
-{
-    put(b, "# HELP %s %s\n# TYPE %s %s\n%s %.17g\n", name, help, name, type, name, v);
+    mr_text_add(b, "# HELP %s %s\n# TYPE %s %s\n%s %.17g\n", name, help, name, type, name, v);
 }
 
 /* Datagrams the kernel dropped on the game socket (receive buffer full). */
@@ -72,24 +47,24 @@ static double socket_drops(int fd)
 }
 
 /* A histogram from per-bucket counts (not cumulative), bounds in us. */
-static void histogram(textbuf *b, const char *name, const char *help, const uint64_t *counts,
+static void histogram(mr_text *b, const char *name, const char *help, const uint64_t *counts,
                       const uint32_t *bounds_us, int n, double sum_s)
 {
-    put(b, "# HELP %s %s\n# TYPE %s histogram\n", name, help, name);
+    mr_text_add(b, "# HELP %s %s\n# TYPE %s histogram\n", name, help, name);
     uint64_t cum = 0;
     for (int i = 0; i < n; i++) {
         cum += counts[i];
         if (i < n - 1)
-            put(b, "%s_bucket{le=\"%g\"} %llu\n", name, bounds_us[i] * 1e-6, (unsigned long long)cum);
+            mr_text_add(b, "%s_bucket{le=\"%g\"} %llu\n", name, bounds_us[i] * 1e-6, (unsigned long long)cum);
         else
-            put(b, "%s_bucket{le=\"+Inf\"} %llu\n", name, (unsigned long long)cum);
+            mr_text_add(b, "%s_bucket{le=\"+Inf\"} %llu\n", name, (unsigned long long)cum);
     }
-    put(b, "%s_sum %.9f\n%s_count %llu\n", name, sum_s, name, (unsigned long long)cum);
+    mr_text_add(b, "%s_sum %.9f\n%s_count %llu\n", name, sum_s, name, (unsigned long long)cum);
 }
 
 /* The process_* series every Prometheus client library exports, from
  * /proc/self (Linux): CPU, resident memory, open descriptors, start time. */
-static void process_series(textbuf *b)
+static void process_series(mr_text *b)
 {
     metric(b, "process_cpu_seconds_total", "counter", "Total user and system CPU time spent in seconds.",
            sv_cpu_seconds());
@@ -148,7 +123,7 @@ static void process_series(textbuf *b)
 
 /* Capacity, generation refusals, records and the loop's lag: what an
  * alert needs beside the counters (docs/server.md, Metrics). */
-static void alerting_series(textbuf *b, const sv_stats *s)
+static void alerting_series(mr_text *b, const sv_stats *s)
 {
     metric(b, "mazerace_max_players", "gauge", "Connected players the server takes (max_clients).",
            s->max_clients);
@@ -159,12 +134,13 @@ static void alerting_series(textbuf *b, const sv_stats *s)
            (double)s->puzzle_mem_budget);
     metric(b, "mazerace_puzzle_memory_bytes", "gauge",
            "Estimated puzzle memory held by rooms and pending generations now.", (double)s->puzzle_bytes);
-    put(b, "# HELP mazerace_generation_refused_total Puzzle generations refused, by reason (memory and "
-           "address_memory: ERROR MEMORY; the others: ERROR BUSY).\n"
-           "# TYPE mazerace_generation_refused_total counter\n");
+    mr_text_add(b,
+                "# HELP mazerace_generation_refused_total Puzzle generations refused, by reason (memory and "
+                "address_memory: ERROR MEMORY; the others: ERROR BUSY).\n"
+                "# TYPE mazerace_generation_refused_total counter\n");
     for (int r = 0; r < SV_GEN_REFUSALS; r++)
-        put(b, "mazerace_generation_refused_total{reason=\"%s\"} %llu\n", sv_gen_refusal_names[r],
-            (unsigned long long)s->gen_refused_by[r]);
+        mr_text_add(b, "mazerace_generation_refused_total{reason=\"%s\"} %llu\n", sv_gen_refusal_names[r],
+                    (unsigned long long)s->gen_refused_by[r]);
     metric(b, "mazerace_generation_pending", "gauge", "Puzzle generations queued or running.",
            s->gen_pending);
     metric(b, "mazerace_records_enabled", "gauge",
@@ -174,7 +150,7 @@ static void alerting_series(textbuf *b, const sv_stats *s)
               s->lag_hist, sv_lag_hist_bounds_us, SV_LAG_HIST_BUCKETS, (double)s->lag_us_sum * 1e-6);
 }
 
-static void render(svc_metrics *m, textbuf *b)
+static void render(svc_metrics *m, mr_text *b)
 {
     sv_stats s;
     bool draining;
@@ -183,10 +159,10 @@ static void render(svc_metrics *m, textbuf *b)
     draining = m->draining;
     pthread_mutex_unlock(&m->lock);
 
-    put(b,
-        "# HELP mazerace_build_info Version and protocol version of this server.\n"
-        "# TYPE mazerace_build_info gauge\nmazerace_build_info{version=\"%s\",protocol=\"%d\"} 1\n",
-        MR_VERSION, WIRE_VERSION);
+    mr_text_add(b,
+                "# HELP mazerace_build_info Version and protocol version of this server.\n"
+                "# TYPE mazerace_build_info gauge\nmazerace_build_info{version=\"%s\",protocol=\"%d\"} 1\n",
+                MR_VERSION, WIRE_VERSION);
     metric(b, "mazerace_players", "gauge", "Connected players (ENet peers).", s.peers_now);
     metric(b, "mazerace_rooms", "gauge", "Open rooms.", s.rooms_now);
     metric(b, "mazerace_matches_running", "gauge", "Matches in countdown or racing.", s.matches_running);
@@ -232,15 +208,16 @@ static void render(svc_metrics *m, textbuf *b)
            (double)s.records_spool_waiting);
     metric(b, "mazerace_moves_validated_total", "counter", "Moves handed to the match engine.",
            (double)s.moves_validated);
-    put(b, "# HELP mazerace_moves_total Moves checked by the match engine, by puzzle kind and result.\n"
-           "# TYPE mazerace_moves_total counter\n");
+    mr_text_add(b,
+                "# HELP mazerace_moves_total Moves checked by the match engine, by puzzle kind and result.\n"
+                "# TYPE mazerace_moves_total counter\n");
     for (int k = 0; k < SV_KINDS; k++) {
         const pz_kind *pk = pz_kind_by_id(k);
         const char *name = pk ? pk->name : "?";
-        put(b, "mazerace_moves_total{kind=\"%s\",result=\"accepted\"} %llu\n", name,
-            (unsigned long long)s.kind_accepted[k]);
-        put(b, "mazerace_moves_total{kind=\"%s\",result=\"rejected\"} %llu\n", name,
-            (unsigned long long)s.kind_rejected[k]);
+        mr_text_add(b, "mazerace_moves_total{kind=\"%s\",result=\"accepted\"} %llu\n", name,
+                    (unsigned long long)s.kind_accepted[k]);
+        mr_text_add(b, "mazerace_moves_total{kind=\"%s\",result=\"rejected\"} %llu\n", name,
+                    (unsigned long long)s.kind_rejected[k]);
     }
     metric(b, "mazerace_bad_messages_total", "counter",
            "Malformed, oversized, unknown or out-of-order messages (over-rate ones included).",
@@ -303,9 +280,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         *upload_size = 0; /* a body is ignored; the answer is the 405 below */
         return MHD_YES;
     }
-    textbuf b = {mr_alloc(4096, 1), 0, 4096};
+    mr_text b = mr_text_new(4096);
     if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
-        put(&b, "only GET\n");
+        mr_text_add(&b, "only GET\n");
         return reply(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", b.p, b.len);
     }
     if (strcmp(url, "/metrics") == 0) {
@@ -316,10 +293,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         pthread_mutex_lock(&m->lock);
         bool draining = m->draining;
         pthread_mutex_unlock(&m->lock);
-        put(&b, draining ? "draining\n" : "ok\n");
+        mr_text_add(&b, draining ? "draining\n" : "ok\n");
         return reply(conn, draining ? MHD_HTTP_SERVICE_UNAVAILABLE : MHD_HTTP_OK, "text/plain", b.p, b.len);
     }
-    put(&b, "not found: try /metrics or /healthz\n");
+    mr_text_add(&b, "not found: try /metrics or /healthz\n");
     return reply(conn, MHD_HTTP_NOT_FOUND, "text/plain", b.p, b.len);
 }
 

@@ -1,4 +1,4 @@
-/* test_util.c: checked allocation, strict number parsing, line reading and hashing. */
+/* test_util.c: checked allocation, strict number parsing, line reading, growing text and hashing. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -77,6 +77,19 @@ static void test_lines_and_trim(void **ctx)
     assert_string_equal(mr_trim(e), "");
 }
 
+static void test_text_grows(void **ctx)
+{
+    (void)ctx;
+    mr_text t = mr_text_new(4);
+    for (int i = 0; i < 100; i++)
+        mr_text_add(&t, "%d,", i);
+    assert_int_equal(t.len, strlen(t.p));
+    assert_true(t.cap > t.len);
+    assert_memory_equal(t.p, "0,1,2,", 6);
+    assert_string_equal(t.p + t.len - 6, "98,99,");
+    free(t.p);
+}
+
 static void test_alloc_and_hash(void **ctx)
 {
     (void)ctx;
@@ -98,9 +111,8 @@ static void test_alloc_and_hash(void **ctx)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse_long),
-        cmocka_unit_test(test_parse_u64),
-        cmocka_unit_test(test_lines_and_trim),
+        cmocka_unit_test(test_parse_long),     cmocka_unit_test(test_parse_u64),
+        cmocka_unit_test(test_lines_and_trim), cmocka_unit_test(test_text_grows),
         cmocka_unit_test(test_alloc_and_hash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
