@@ -30,6 +30,16 @@ const char *cl_name_problem(const char *name)
     return txt_name_problem(name, name ? strlen(name) : 0);
 }
 
+/* A 0/1 setting into a bool; false (b untouched) if val is neither. */
+static bool set_01(bool *b, const char *val)
+{
+    int v;
+    if (!mr_parse_int(val, 0, 1, &v))
+        return false;
+    *b = v;
+    return true;
+}
+
 /* One "key = value" line; NULL if applied, else why not. */
 static const char *apply(cl_settings *s, const char *key, const char *val)
 {
@@ -56,22 +66,12 @@ static const char *apply(cl_settings *s, const char *key, const char *val)
         s->win_h = h;
         return NULL;
     }
-    if (strcmp(key, "fullscreen") == 0) {
-        int v;
-        if (!mr_parse_int(val, 0, 1, &v))
-            return "fullscreen must be 0 or 1";
-        s->fullscreen = v;
-        return NULL;
-    }
+    if (strcmp(key, "fullscreen") == 0)
+        return set_01(&s->fullscreen, val) ? NULL : "fullscreen must be 0 or 1";
     if (strcmp(key, "volume") == 0)
         return mr_parse_int(val, 0, 100, &s->volume) ? NULL : "volume must be 0..100";
-    if (strcmp(key, "mute") == 0) {
-        int v;
-        if (!mr_parse_int(val, 0, 1, &v))
-            return "mute must be 0 or 1";
-        s->muted = v;
-        return NULL;
-    }
+    if (strcmp(key, "mute") == 0)
+        return set_01(&s->muted, val) ? NULL : "mute must be 0 or 1";
     if (strcmp(key, "ui_scale") == 0)
         return mr_parse_int(val, CL_UI_SCALE_MIN, CL_UI_SCALE_MAX, &s->ui_scale)
                    ? NULL
