@@ -291,7 +291,7 @@ int main(int argc, char **argv)
         co_destroy(co);
         return 1;
     }
-    co_metrics *metrics = NULL;
+    svc_http *metrics = NULL;
     if (a.metrics[0] && !(metrics = co_metrics_start(a.metrics, &err))) {
         sv_logf(&lg, SV_LOG_ERROR, "cannot serve metrics on %s: %s", a.metrics, err);
         close(fd);
@@ -306,7 +306,7 @@ int main(int argc, char **argv)
         char ip[16];
         int mport;
         sv_opt_parse_hostport(a.metrics, ip, &mport);
-        printf("metrics on http://%s:%u/metrics\n", ip, co_metrics_port(metrics));
+        printf("metrics on http://%s:%u/metrics\n", ip, svc_http_port(metrics));
     }
     fflush(stdout);
     sv_logf(&lg, SV_LOG_INFO, "coordinator listening on %s:%u (relay %s)", a.bind,
@@ -341,7 +341,7 @@ int main(int argc, char **argv)
         if (metrics) { /* a busy lock (a scrape copying) waits for the next wake */
             co_stats snap;
             co_get_stats(co, &snap);
-            co_metrics_publish(metrics, &snap);
+            svc_http_publish(metrics, &snap, false, false);
         }
     }
     co_stats st;
@@ -353,7 +353,7 @@ int main(int argc, char **argv)
         (unsigned long long)st.datagrams, (unsigned long long)st.bad, (unsigned long long)st.rate_limited,
         (unsigned long long)st.lookups, (unsigned long long)st.lookups_missed,
         (unsigned long long)st.turn_issued, (unsigned long long)st.turn_refused);
-    co_metrics_stop(metrics);
+    svc_http_stop(metrics);
     close(fd);
     co_destroy(co);
     return 0;

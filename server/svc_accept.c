@@ -4,7 +4,6 @@
 #define _GNU_SOURCE
 #include "svc_accept.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <microhttpd.h>
 #include <netinet/tcp.h>
@@ -19,7 +18,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "sv_opts.h"
 #include "util.h"
 
 typedef struct pending {
@@ -253,49 +251,4 @@ void svc_accept_stop(svc_accept *a)
     close(a->ep);
     close(a->stop_fd);
     free(a);
-}
-
-const char *svc_http_start(svc_http *h, const char *addr, MHD_AccessHandlerCallback on_request, void *cls)
-{
-    char ip[16];
-    int port;
-    memset(h, 0, sizeof *h);
-    if (sv_opt_parse_hostport(addr, ip, &port))
-        return "bad metrics address";
-    struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-    inet_pton(AF_INET, ip, &sin.sin_addr);
-    /* A client that never reads holds one of the 32 connections until the
-     * time-out and never the caller's loop. The listening socket is
-     * svc_accept's: a connection gets here only with its request headers
-     * in, so one that trickles them (a slowloris) never takes one of the
-     * 32 (issue 26). */
-    h->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_NO_LISTEN_SOCKET |
-                                MHD_USE_ITC,
-                            0, NULL, NULL, on_request, cls, MHD_OPTION_CONNECTION_LIMIT, (unsigned)32,
-                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-                            (unsigned)8, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768, MHD_OPTION_END);
-    if (!h->d)
-        return "cannot start the metrics server";
-    const char *err = NULL;
-    h->acc = svc_accept_start(&sin, h->d, &err);
-    if (!h->acc) {
-        MHD_stop_daemon(h->d);
-        h->d = NULL;
-        return err;
-    }
-    return NULL;
-}
-
-unsigned svc_http_port(const svc_http *h)
-{
-    return svc_accept_port(h->acc);
-}
-
-void svc_http_stop(svc_http *h)
-{
-    svc_accept_stop(h->acc);
-    if (h->d)
-        MHD_stop_daemon(h->d);
-    h->acc = NULL;
-    h->d = NULL;
 }

@@ -3,8 +3,9 @@
 #ifndef MR_SVC_ACCEPT_H
 #define MR_SVC_ACCEPT_H
 
-#include <microhttpd.h>
 #include <netinet/in.h>
+
+struct MHD_Daemon;
 
 /* The listener has TCP_DEFER_ACCEPT: the kernel hands a connection over
  * once its first data has come. A connection whose header block is then
@@ -33,23 +34,5 @@ unsigned svc_accept_port(const svc_accept *a);
 /* Stops the thread, closes the listener and every pending connection.
  * Accepts NULL. Call before MHD_stop_daemon. */
 void svc_accept_stop(svc_accept *a);
-
-/* A libmicrohttpd daemon behind an svc_accept listener: what the server's
- * and the coordinator's metrics ports both run. */
-typedef struct svc_http {
-    struct MHD_Daemon *d;
-    svc_accept *acc; /* the listener: only complete requests reach d */
-} svc_http;
-
-/* Listens on addr ("PORT", ":PORT" or "IPV4:PORT", as sv_opt_parse_hostport
- * reads it) and answers each request with on_request(cls, ...): one polling
- * thread with non-blocking sockets, at most 32 connections (8 per address),
- * a 10 s time-out and 32 KiB per connection. NULL on success, else a static
- * message (h is then left stopped). */
-const char *svc_http_start(svc_http *h, const char *addr, MHD_AccessHandlerCallback on_request, void *cls);
-/* The bound port. */
-unsigned svc_http_port(const svc_http *h);
-/* Stops the listener, then the daemon. A stopped or never started h is fine. */
-void svc_http_stop(svc_http *h);
 
 #endif

@@ -4,9 +4,8 @@
 
 #include <dirent.h>
 #include <linux/sock_diag.h>
-#include <microhttpd.h>
 #include <netinet/in.h>
-#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,20 +14,12 @@
 #include <unistd.h>
 
 #include "puzzle.h"
-#include "svc_accept.h"
+#include "svc_http.h"
 #include "util.h"
 
 #ifndef SO_MEMINFO
 #define SO_MEMINFO 55
 #endif
-
-struct svc_metrics {
-    svc_http http;
-    int sock_fd;
-    pthread_mutex_t lock; /* guards snap and draining: held for a copy only */
-    sv_stats snap;
-    bool draining;
-};
 
 /* A growing text buffer for one scrape (on the HTTP thread). */
 static void metric(mr_text *b, const char *name, const char *type, const char *help, double v)
@@ -150,14 +141,10 @@ static void alerting_series(mr_text *b, const sv_stats *s)
               s->lag_hist, sv_lag_hist_bounds_us, SV_LAG_HIST_BUCKETS, (double)s->lag_us_sum * 1e-6);
 }
 
-static void render(svc_metrics *m, mr_text *b)
+static void render(const void *snap, bool draining, void *ctx, mr_text *b)
 {
-    sv_stats s;
-    bool draining;
-    pthread_mutex_lock(&m->lock);
-    s = m->snap;
-    draining = m->draining;
-    pthread_mutex_unlock(&m->lock);
+    int sock_fd = (int)(intptr_t)ctx; /* the game socket */
+    sv_stats s = *(const sv_stats *)snap;
 
     mr_text_add(b,
                 "# HELP mazerace_build_info Version and protocol version of this server.\n"
@@ -235,8 +222,7 @@ static void render(svc_metrics *m, mr_text *b)
            "Failed sends or receives on the game socket that the server carried on after.",
            (double)s.socket_errors);
     metric(b, "mazerace_socket_drops_total", "counter",
-           "Datagrams the kernel dropped on the game socket (receive buffer full).",
-           socket_drops(m->sock_fd));
+           "Datagrams the kernel dropped on the game socket (receive buffer full).", socket_drops(sock_fd));
     metric(b, "mazerace_discovery_replies_total", "counter", "LAN discovery probes answered.",
            (double)s.discovery_replies);
     metric(b, "mazerace_discovery_dropped_total", "counter", "LAN discovery probes over the reply rate.",
@@ -251,93 +237,7 @@ static void render(svc_metrics *m, mr_text *b)
     process_series(b);
 }
 
-static enum MHD_Result reply(struct MHD_Connection *conn, unsigned status, const char *type, char *body,
-                             size_t len)
+svc_http *svc_metrics_start(const char *addr, int sock_fd, const char **err)
 {
-    struct MHD_Response *r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
-    if (!r) {
-        free(body);
-        return MHD_NO;
-    }
-    MHD_add_response_header(r, "Content-Type", type);
-    MHD_add_response_header(r, "Cache-Control", "no-store");
-    /* One request per connection: a kept-alive connection's next request
-     * would reach libmicrohttpd without svc_accept's header deadline. */
-    MHD_add_response_header(r, "Connection", "close");
-    enum MHD_Result ret = MHD_queue_response(conn, status, r);
-    MHD_destroy_response(r);
-    return ret;
-}
-
-static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
-                                  const char *version, const char *upload, size_t *upload_size, void **req)
-{
-    (void)version;
-    (void)upload;
-    (void)req;
-    svc_metrics *m = cls;
-    if (*upload_size != 0) {
-        *upload_size = 0; /* a body is ignored; the answer is the 405 below */
-        return MHD_YES;
-    }
-    mr_text b = mr_text_new(4096);
-    if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
-        mr_text_add(&b, "only GET\n");
-        return reply(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", b.p, b.len);
-    }
-    if (strcmp(url, "/metrics") == 0) {
-        render(m, &b);
-        return reply(conn, MHD_HTTP_OK, "text/plain; version=0.0.4; charset=utf-8", b.p, b.len);
-    }
-    if (strcmp(url, "/healthz") == 0) {
-        pthread_mutex_lock(&m->lock);
-        bool draining = m->draining;
-        pthread_mutex_unlock(&m->lock);
-        mr_text_add(&b, draining ? "draining\n" : "ok\n");
-        return reply(conn, draining ? MHD_HTTP_SERVICE_UNAVAILABLE : MHD_HTTP_OK, "text/plain", b.p, b.len);
-    }
-    mr_text_add(&b, "not found: try /metrics or /healthz\n");
-    return reply(conn, MHD_HTTP_NOT_FOUND, "text/plain", b.p, b.len);
-}
-
-svc_metrics *svc_metrics_start(const char *addr, int sock_fd, const char **err)
-{
-    svc_metrics *m = mr_alloc(1, sizeof *m);
-    m->sock_fd = sock_fd;
-    pthread_mutex_init(&m->lock, NULL);
-    /* The game loop only takes the lock to copy its counters: a slow
-     * scrape never holds it up (svc_http). */
-    *err = svc_http_start(&m->http, addr, on_request, m);
-    if (*err) {
-        pthread_mutex_destroy(&m->lock);
-        free(m);
-        return NULL;
-    }
-    return m;
-}
-
-unsigned svc_metrics_port(const svc_metrics *m)
-{
-    return svc_http_port(&m->http);
-}
-
-bool svc_metrics_publish(svc_metrics *m, const sv_stats *st, bool draining, bool wait)
-{
-    if (wait)
-        pthread_mutex_lock(&m->lock);
-    else if (pthread_mutex_trylock(&m->lock) != 0)
-        return false;
-    m->snap = *st;
-    m->draining = draining;
-    pthread_mutex_unlock(&m->lock);
-    return true;
-}
-
-void svc_metrics_stop(svc_metrics *m)
-{
-    if (!m)
-        return;
-    svc_http_stop(&m->http);
-    pthread_mutex_destroy(&m->lock);
-    free(m);
+    return svc_http_start(addr, sizeof(sv_stats), render, (void *)(intptr_t)sock_fd, err);
 }
