@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <linux/sock_diag.h>
 #include <netinet/in.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,6 +142,97 @@ static void alerting_series(mr_text *b, const sv_stats *s)
               s->lag_hist, sv_lag_hist_bounds_us, SV_LAG_HIST_BUCKETS, (double)s->lag_us_sum * 1e-6);
 }
 
+/* The plain series, in the order of the scrape: name, type, help, and
+ * where the value comes from (a field of sv_stats, or one of V_*). */
+enum { V_U64, V_INT, V_DRAINING, V_SOCKET_DROPS, V_CPU };
+typedef struct series {
+    const char *name, *type, *help;
+    int from;
+    size_t off;
+} series;
+#define U64(field) V_U64, offsetof(sv_stats, field)
+#define INT(field) V_INT, offsetof(sv_stats, field)
+#define SPECIAL(v) v, 0
+static const series before_moves[] = {
+    {"mazerace_players", "gauge", "Connected players (ENet peers).", INT(peers_now)},
+    {"mazerace_rooms", "gauge", "Open rooms.", INT(rooms_now)},
+    {"mazerace_matches_running", "gauge", "Matches in countdown or racing.", INT(matches_running)},
+    {"mazerace_quick_waiting", "gauge", "Players waiting alone for a quick-match opponent.",
+     INT(quick_waiting)},
+    {"mazerace_draining", "gauge", "1 while draining after SIGTERM (no new rooms or races).",
+     SPECIAL(V_DRAINING)},
+    {"mazerace_connects_total", "counter", "Connections accepted.", U64(connects)},
+    {"mazerace_disconnects_total", "counter", "Connections ended.", U64(disconnects)},
+    {"mazerace_rooms_created_total", "counter", "Rooms created.", U64(rooms_created)},
+    {"mazerace_matches_started_total", "counter", "Games started (countdown begun).", U64(matches_started)},
+    {"mazerace_matches_finished_total", "counter", "Games ended (solved, forfeit or aborted).",
+     U64(matches_finished)},
+    {"mazerace_spectators", "gauge", "Spectators watching a room now.", INT(spectators_now)},
+    {"mazerace_watches_total", "counter", "WATCH requests accepted (a spectator began watching a room).",
+     U64(watches)},
+    {"mazerace_watches_refused_total", "counter", "WATCH requests refused by a spectator limit (WATCH_FULL).",
+     U64(watch_refused)},
+    {"mazerace_watch_redirects_total", "counter",
+     "WATCHes on the game port answered WATCH_AT (sent on to the spectator port).", U64(watch_redirects)},
+    {"mazerace_spectator_bundles_total", "counter",
+     "BUNDLE packets sent to spectators (each carries 2 or more messages of one batch).",
+     U64(spectator_bundles)},
+    {"mazerace_spectator_datagrams_received_total", "counter",
+     "UDP datagrams the spectator port's ENet host received (its acknowledgements included).",
+     U64(spectator_udp_in)},
+    {"mazerace_spectator_datagrams_sent_total", "counter",
+     "UDP datagrams the spectator port's ENet host sent (its acknowledgements included).",
+     U64(spectator_udp_out)},
+    {"mazerace_records_stored_total", "counter", "Match records committed to the match database.",
+     U64(records_stored)},
+    {"mazerace_records_dropped_total", "counter",
+     "Match records lost before the database: its queue was full.", U64(records_dropped)},
+    {"mazerace_records_failed_total", "counter", "Match records the database refused.", U64(records_failed)},
+    {"mazerace_records_spooled_total", "counter",
+     "Match records kept in the local spool because the database was out of reach.", U64(records_spooled)},
+    {"mazerace_records_spool_waiting", "gauge",
+     "Match records in the spool now, sent when the database is back.", INT(records_spool_waiting)},
+    {"mazerace_moves_validated_total", "counter", "Moves handed to the match engine.", U64(moves_validated)},
+};
+static const series after_moves[] = {
+    {"mazerace_bad_messages_total", "counter",
+     "Malformed, oversized, unknown or out-of-order messages (over-rate ones included).", U64(bad_msgs)},
+    {"mazerace_rate_limited_total", "counter", "Messages dropped by the per-player rate limit.",
+     U64(rate_limited)},
+    {"mazerace_kicks_total", "counter", "Players disconnected for misbehaving.", U64(kicked)},
+    {"mazerace_messages_received_total", "counter", "Game messages received.", U64(packets_in)},
+    {"mazerace_messages_sent_total", "counter", "Game messages sent.", U64(packets_out)},
+    {"mazerace_enet_datagrams_received_total", "counter",
+     "UDP datagrams ENet received on the game port (its acknowledgements included).", U64(udp_in)},
+    {"mazerace_enet_datagrams_sent_total", "counter",
+     "UDP datagrams ENet sent on the game port (its acknowledgements included).", U64(udp_out)},
+    {"mazerace_socket_errors_total", "counter",
+     "Failed sends or receives on the game socket that the server carried on after.", U64(socket_errors)},
+    {"mazerace_socket_drops_total", "counter",
+     "Datagrams the kernel dropped on the game socket (receive buffer full).", SPECIAL(V_SOCKET_DROPS)},
+    {"mazerace_discovery_replies_total", "counter", "LAN discovery probes answered.", U64(discovery_replies)},
+    {"mazerace_discovery_dropped_total", "counter", "LAN discovery probes over the reply rate.",
+     U64(discovery_dropped)},
+    {"mazerace_loop_steps_total", "counter", "Server loop steps.", U64(steps)},
+    {"mazerace_cpu_seconds_total", "counter", "Process CPU time, user and system.", SPECIAL(V_CPU)},
+};
+#undef U64
+#undef INT
+#undef SPECIAL
+
+static void put_series(mr_text *b, const series *t, size_t n, const sv_stats *s, bool draining, int sock_fd)
+{
+    for (size_t i = 0; i < n; i++) {
+        const void *field = (const char *)s + t[i].off;
+        double v = t[i].from == V_U64            ? (double)*(const uint64_t *)field
+                   : t[i].from == V_INT          ? (double)*(const int *)field
+                   : t[i].from == V_DRAINING     ? (double)draining
+                   : t[i].from == V_SOCKET_DROPS ? socket_drops(sock_fd)
+                                                 : sv_cpu_seconds();
+        metric(b, t[i].name, t[i].type, t[i].help, v);
+    }
+}
+
 static void render(const void *snap, bool draining, void *ctx, mr_text *b)
 {
     int sock_fd = (int)(intptr_t)ctx; /* the game socket */
@@ -150,51 +242,7 @@ static void render(const void *snap, bool draining, void *ctx, mr_text *b)
                 "# HELP mazerace_build_info Version and protocol version of this server.\n"
                 "# TYPE mazerace_build_info gauge\nmazerace_build_info{version=\"%s\",protocol=\"%d\"} 1\n",
                 MR_VERSION, WIRE_VERSION);
-    metric(b, "mazerace_players", "gauge", "Connected players (ENet peers).", s.peers_now);
-    metric(b, "mazerace_rooms", "gauge", "Open rooms.", s.rooms_now);
-    metric(b, "mazerace_matches_running", "gauge", "Matches in countdown or racing.", s.matches_running);
-    metric(b, "mazerace_quick_waiting", "gauge", "Players waiting alone for a quick-match opponent.",
-           s.quick_waiting);
-    metric(b, "mazerace_draining", "gauge", "1 while draining after SIGTERM (no new rooms or races).",
-           draining);
-    metric(b, "mazerace_connects_total", "counter", "Connections accepted.", (double)s.connects);
-    metric(b, "mazerace_disconnects_total", "counter", "Connections ended.", (double)s.disconnects);
-    metric(b, "mazerace_rooms_created_total", "counter", "Rooms created.", (double)s.rooms_created);
-    metric(b, "mazerace_matches_started_total", "counter", "Games started (countdown begun).",
-           (double)s.matches_started);
-    metric(b, "mazerace_matches_finished_total", "counter", "Games ended (solved, forfeit or aborted).",
-           (double)s.matches_finished);
-    metric(b, "mazerace_spectators", "gauge", "Spectators watching a room now.", s.spectators_now);
-    metric(b, "mazerace_watches_total", "counter",
-           "WATCH requests accepted (a spectator began watching a room).", (double)s.watches);
-    metric(b, "mazerace_watches_refused_total", "counter",
-           "WATCH requests refused by a spectator limit (WATCH_FULL).", (double)s.watch_refused);
-    metric(b, "mazerace_watch_redirects_total", "counter",
-           "WATCHes on the game port answered WATCH_AT (sent on to the spectator port).",
-           (double)s.watch_redirects);
-    metric(b, "mazerace_spectator_bundles_total", "counter",
-           "BUNDLE packets sent to spectators (each carries 2 or more messages of one batch).",
-           (double)s.spectator_bundles);
-    metric(b, "mazerace_spectator_datagrams_received_total", "counter",
-           "UDP datagrams the spectator port's ENet host received (its acknowledgements included).",
-           (double)s.spectator_udp_in);
-    metric(b, "mazerace_spectator_datagrams_sent_total", "counter",
-           "UDP datagrams the spectator port's ENet host sent (its acknowledgements included).",
-           (double)s.spectator_udp_out);
-    metric(b, "mazerace_records_stored_total", "counter", "Match records committed to the match database.",
-           (double)s.records_stored);
-    metric(b, "mazerace_records_dropped_total", "counter",
-           "Match records lost before the database: its queue was full.", (double)s.records_dropped);
-    metric(b, "mazerace_records_failed_total", "counter", "Match records the database refused.",
-           (double)s.records_failed);
-    metric(b, "mazerace_records_spooled_total", "counter",
-           "Match records kept in the local spool because the database was out of reach.",
-           (double)s.records_spooled);
-    metric(b, "mazerace_records_spool_waiting", "gauge",
-           "Match records in the spool now, sent when the database is back.",
-           (double)s.records_spool_waiting);
-    metric(b, "mazerace_moves_validated_total", "counter", "Moves handed to the match engine.",
-           (double)s.moves_validated);
+    put_series(b, before_moves, MR_ARRAY_LEN(before_moves), &s, draining, sock_fd);
     mr_text_add(b,
                 "# HELP mazerace_moves_total Moves checked by the match engine, by puzzle kind and result.\n"
                 "# TYPE mazerace_moves_total counter\n");
@@ -206,30 +254,7 @@ static void render(const void *snap, bool draining, void *ctx, mr_text *b)
         mr_text_add(b, "mazerace_moves_total{kind=\"%s\",result=\"rejected\"} %llu\n", name,
                     (unsigned long long)s.kind_rejected[k]);
     }
-    metric(b, "mazerace_bad_messages_total", "counter",
-           "Malformed, oversized, unknown or out-of-order messages (over-rate ones included).",
-           (double)s.bad_msgs);
-    metric(b, "mazerace_rate_limited_total", "counter", "Messages dropped by the per-player rate limit.",
-           (double)s.rate_limited);
-    metric(b, "mazerace_kicks_total", "counter", "Players disconnected for misbehaving.", (double)s.kicked);
-    metric(b, "mazerace_messages_received_total", "counter", "Game messages received.", (double)s.packets_in);
-    metric(b, "mazerace_messages_sent_total", "counter", "Game messages sent.", (double)s.packets_out);
-    metric(b, "mazerace_enet_datagrams_received_total", "counter",
-           "UDP datagrams ENet received on the game port (its acknowledgements included).", (double)s.udp_in);
-    metric(b, "mazerace_enet_datagrams_sent_total", "counter",
-           "UDP datagrams ENet sent on the game port (its acknowledgements included).", (double)s.udp_out);
-    metric(b, "mazerace_socket_errors_total", "counter",
-           "Failed sends or receives on the game socket that the server carried on after.",
-           (double)s.socket_errors);
-    metric(b, "mazerace_socket_drops_total", "counter",
-           "Datagrams the kernel dropped on the game socket (receive buffer full).", socket_drops(sock_fd));
-    metric(b, "mazerace_discovery_replies_total", "counter", "LAN discovery probes answered.",
-           (double)s.discovery_replies);
-    metric(b, "mazerace_discovery_dropped_total", "counter", "LAN discovery probes over the reply rate.",
-           (double)s.discovery_dropped);
-    metric(b, "mazerace_loop_steps_total", "counter", "Server loop steps.", (double)s.steps);
-    metric(b, "mazerace_cpu_seconds_total", "counter", "Process CPU time, user and system.",
-           sv_cpu_seconds());
+    put_series(b, after_moves, MR_ARRAY_LEN(after_moves), &s, draining, sock_fd);
     histogram(b, "mazerace_move_duration_seconds",
               "Time from a move's arrival in the server loop to its replies queued.", s.move_hist,
               sv_move_hist_bounds_us, SV_MOVE_HIST_BUCKETS, (double)s.move_ns_sum * 1e-9);
