@@ -114,17 +114,7 @@ static void get_log_level(const co_args *a, char *b, size_t n)
 
 static const char *set_metrics(co_args *a, const char *v)
 {
-    char ip[16];
-    int port;
-    if (strcmp(v, "off") == 0) {
-        a->metrics[0] = '\0';
-        return NULL;
-    }
-    const char *why = sv_opt_parse_hostport(v, ip, &port);
-    if (why)
-        return why;
-    snprintf(a->metrics, sizeof a->metrics, "%s:%d", ip, port);
-    return NULL;
+    return sv_opt_set_metrics(a->metrics, sizeof a->metrics, v);
 }
 static void get_metrics(const co_args *a, char *b, size_t n)
 {

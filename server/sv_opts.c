@@ -187,10 +187,10 @@ const char *sv_opt_parse_hostport(const char *v, char ip[16], int *port)
     return NULL;
 }
 
-static const char *set_metrics(sv_config *cfg, const char *v)
+const char *sv_opt_set_metrics(char *dst, size_t cap, const char *v)
 {
     if (strcmp(v, "off") == 0 || !*v) {
-        cfg->metrics[0] = '\0';
+        dst[0] = '\0';
         return NULL;
     }
     char ip[16];
@@ -198,8 +198,12 @@ static const char *set_metrics(sv_config *cfg, const char *v)
     const char *why = sv_opt_parse_hostport(v, ip, &port);
     if (why)
         return why;
-    snprintf(cfg->metrics, sizeof cfg->metrics, "%s:%d", ip, port);
+    snprintf(dst, cap, "%s:%d", ip, port);
     return NULL;
+}
+static const char *set_metrics(sv_config *cfg, const char *v)
+{
+    return sv_opt_set_metrics(cfg->metrics, sizeof cfg->metrics, v);
 }
 static void get_metrics(const sv_config *cfg, char *b, size_t n)
 {
