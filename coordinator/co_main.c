@@ -101,11 +101,7 @@ static void get_turn_secret_file(const co_args *a, char *b, size_t n)
 
 static const char *set_log_level(co_args *a, const char *v)
 {
-    int l = sv_log_level_by_name(v);
-    if (l < 0)
-        return "is not off, error, warn, info or debug";
-    a->log_level = l;
-    return NULL;
+    return sv_opt_set_log_level(&a->log_level, v);
 }
 static void get_log_level(const co_args *a, char *b, size_t n)
 {

@@ -136,13 +136,17 @@ static void get_difficulty(const sv_config *cfg, char *b, size_t n)
     snprintf(b, n, "%s", pz_difficulty_name(cfg->diff));
 }
 
-static const char *set_log_level(sv_config *cfg, const char *v)
+const char *sv_opt_set_log_level(int *level, const char *v)
 {
     int l = sv_log_level_by_name(v);
     if (l < 0)
         return "is not off, error, warn, info or debug";
-    cfg->log_level = l;
+    *level = l;
     return NULL;
+}
+static const char *set_log_level(sv_config *cfg, const char *v)
+{
+    return sv_opt_set_log_level(&cfg->log_level, v);
 }
 static void get_log_level(const sv_config *cfg, char *b, size_t n)
 {

@@ -62,6 +62,9 @@ const char *sv_opt_parse_hostport(const char *v, char ip[16], int *port);
  * empty -> "", else sv_opt_parse_hostport's address as "IP:PORT" in dst.
  * NULL, or a static message (dst untouched). */
 const char *sv_opt_set_metrics(char *dst, size_t cap, const char *v);
+/* A log level setting (the server's and the coordinator's): off, error,
+ * warn, info or debug into *level; NULL, or a static message. */
+const char *sv_opt_set_log_level(int *level, const char *v);
 /* The value as the config file writes it. */
 void sv_opt_get(const sv_opt *o, const sv_config *cfg, char *buf, size_t n);
 bool sv_opt_equal(const sv_opt *o, const sv_config *a, const sv_config *b);
