@@ -233,12 +233,18 @@ static void get_coordinator(const sv_config *cfg, char *b, size_t n)
     snprintf(b, n, "%s", cfg->coordinator[0] ? cfg->coordinator : "off");
 }
 
+/* A path, or "default" (stored as ""): false if empty or cap bytes or longer. */
+static bool set_path(char *dst, size_t cap, const char *v)
+{
+    if (!*v || strlen(v) >= cap)
+        return false;
+    snprintf(dst, cap, "%s", strcmp(v, "default") == 0 ? "" : v);
+    return true;
+}
+
 static const char *set_db(sv_config *cfg, const char *v)
 {
-    if (!*v || strlen(v) >= sizeof cfg->db)
-        return "is not a path (1..255 bytes), none or default";
-    snprintf(cfg->db, sizeof cfg->db, "%s", strcmp(v, "default") == 0 ? "" : v);
-    return NULL;
+    return set_path(cfg->db, sizeof cfg->db, v) ? NULL : "is not a path (1..255 bytes), none or default";
 }
 /* Shown without a URI's password (--print-config, reload lines): keep it
  * in ~/.pgpass or PGPASSFILE rather than in the setting. */
@@ -249,10 +255,8 @@ static void get_db(const sv_config *cfg, char *b, size_t n)
 
 static const char *set_db_spool(sv_config *cfg, const char *v)
 {
-    if (!*v || strlen(v) >= sizeof cfg->db_spool)
-        return "is not a path (1..255 bytes) or default";
-    snprintf(cfg->db_spool, sizeof cfg->db_spool, "%s", strcmp(v, "default") == 0 ? "" : v);
-    return NULL;
+    return set_path(cfg->db_spool, sizeof cfg->db_spool, v) ? NULL
+                                                            : "is not a path (1..255 bytes) or default";
 }
 static void get_db_spool(const sv_config *cfg, char *b, size_t n)
 {
