@@ -1,12 +1,14 @@
 /* args.c: parsing the client's command line. */
 #include "cl_args.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bot_model.h"
 #include "joinlink.h"
+#include "util.h"
 
 void cl_args_usage(FILE *f)
 {
@@ -63,14 +65,53 @@ void cl_args_usage(FILE *f)
           f);
 }
 
-static bool parse_int(const char *s, int lo, int hi, int *out)
+/* The flags that only set a field: a switch, a text, or a whole number
+ * in lo..hi (else "FLAG must be lo..hi UNIT"). The others are in cl_args_parse. */
+enum { ARG_SWITCH, ARG_TEXT, ARG_INT };
+typedef struct arg_flag {
+    const char *flag;
+    int type;
+    size_t off;
+    int lo, hi;
+    const char *unit;
+} arg_flag;
+
+#define F(field) offsetof(cl_args, field)
+static const arg_flag flags[] = {
+    {.flag = "--help", .type = ARG_SWITCH, .off = F(help)},
+    {.flag = "-h", .type = ARG_SWITCH, .off = F(help)},
+    {.flag = "--version", .type = ARG_SWITCH, .off = F(version)},
+    {.flag = "--headless", .type = ARG_SWITCH, .off = F(headless)},
+    {.flag = "--software", .type = ARG_SWITCH, .off = F(software)},
+    {.flag = "--no-vsync", .type = ARG_SWITCH, .off = F(no_vsync)},
+    {.flag = "--no-save", .type = ARG_SWITCH, .off = F(no_save)},
+    {.flag = "--fullscreen", .type = ARG_SWITCH, .off = F(fullscreen)},
+    {.flag = "--quick", .type = ARG_SWITCH, .off = F(quick)},
+    {.flag = "--script", .type = ARG_TEXT, .off = F(script)},
+    {.flag = "--screenshot", .type = ARG_TEXT, .off = F(screenshot)},
+    {.flag = "--settings", .type = ARG_TEXT, .off = F(settings)},
+    {.flag = "--history", .type = ARG_TEXT, .off = F(history)},
+    {.flag = "--hotseat", .type = ARG_TEXT, .off = F(hotseat_id)},
+    {.flag = "--vs-computer", .type = ARG_TEXT, .off = F(computer_id)},
+    {.flag = "--join", .type = ARG_TEXT, .off = F(join_addr)},
+    {.flag = "--replay", .type = ARG_TEXT, .off = F(replay)},
+    {.flag = "--watch", .type = ARG_TEXT, .off = F(watch)},
+    {.flag = "--room", .type = ARG_TEXT, .off = F(room)},
+    {.flag = "--name", .type = ARG_TEXT, .off = F(name)},
+    {.flag = "--host-bind", .type = ARG_TEXT, .off = F(host_bind)},
+    {.flag = "--lan-port", .type = ARG_INT, .off = F(lan_port), .lo = 1, .hi = 65535, .unit = ""},
+    {.flag = "--host-port", .type = ARG_INT, .off = F(host_port), .lo = 0, .hi = 65535, .unit = ""},
+    {.flag = "--series", .type = ARG_INT, .off = F(series), .lo = 1, .hi = 99, .unit = ""},
+    {.flag = "--bot-pace", .type = ARG_INT, .off = F(bot_ms), .lo = 20, .hi = 60000, .unit = " ms"},
+};
+#undef F
+
+static const arg_flag *flag_of(const char *o)
 {
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || v < lo || v > hi)
-        return false;
-    *out = (int)v;
-    return true;
+    for (size_t i = 0; i < MR_ARRAY_LEN(flags); i++)
+        if (strcmp(o, flags[i].flag) == 0)
+            return &flags[i];
+    return NULL;
 }
 
 const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t errlen)
@@ -92,46 +133,17 @@ const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t e
         }                                                                                                    \
         i++;                                                                                                 \
     } while (0)
-        if (!strcmp(o, "--help") || !strcmp(o, "-h"))
-            a->help = true;
-        else if (!strcmp(o, "--version"))
-            a->version = true;
-        else if (!strcmp(o, "--headless"))
-            a->headless = true;
-        else if (!strcmp(o, "--software"))
-            a->software = true;
-        else if (!strcmp(o, "--no-vsync"))
-            a->no_vsync = true;
-        else if (!strcmp(o, "--no-save"))
-            a->no_save = true;
-        else if (!strcmp(o, "--fullscreen"))
-            a->fullscreen = true;
-        else if (!strcmp(o, "--quick"))
-            a->quick = true;
-        else if (!strcmp(o, "--script")) {
+        const arg_flag *f = flag_of(o);
+        if (f && f->type == ARG_SWITCH) {
+            *(bool *)(void *)((char *)a + f->off) = true;
+        } else if (f) {
             NEED();
-            a->script = v;
-        } else if (!strcmp(o, "--screenshot")) {
-            NEED();
-            a->screenshot = v;
-        } else if (!strcmp(o, "--settings")) {
-            NEED();
-            a->settings = v;
-        } else if (!strcmp(o, "--history")) {
-            NEED();
-            a->history = v;
-        } else if (!strcmp(o, "--hotseat")) {
-            NEED();
-            a->hotseat_id = v;
-        } else if (!strcmp(o, "--vs-computer")) {
-            NEED();
-            a->computer_id = v;
-        } else if (!strcmp(o, "--join")) {
-            NEED();
-            a->join_addr = v;
-        } else if (!strcmp(o, "--replay")) {
-            NEED();
-            a->replay = v;
+            if (f->type == ARG_TEXT) {
+                *(const char **)(void *)((char *)a + f->off) = v;
+            } else if (!mr_parse_int(v, f->lo, f->hi, (int *)(void *)((char *)a + f->off))) {
+                snprintf(err, errlen, "%s must be %d..%d%s", o, f->lo, f->hi, f->unit);
+                return err;
+            }
         } else if (!strcmp(o, "--replay-from")) {
             NEED();
             a->replay_from = v;
@@ -146,21 +158,6 @@ const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t e
                 a->replay_from_id = n;
                 i++;
             }
-        } else if (!strcmp(o, "--watch")) {
-            NEED();
-            a->watch = v;
-        } else if (!strcmp(o, "--room")) {
-            NEED();
-            a->room = v;
-        } else if (!strcmp(o, "--name")) {
-            NEED();
-            a->name = v;
-        } else if (!strcmp(o, "--lan-port")) {
-            NEED();
-            if (!parse_int(v, 1, 65535, &a->lan_port)) {
-                snprintf(err, errlen, "--lan-port must be 1..65535");
-                return err;
-            }
         } else if (!strcmp(o, "--coordinator")) {
             NEED();
             if (!v[0] || strpbrk(v, " /@")) {
@@ -168,26 +165,11 @@ const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t e
                 return err;
             }
             a->coordinator = v;
-        } else if (!strcmp(o, "--host-bind")) {
-            NEED();
-            a->host_bind = v;
-        } else if (!strcmp(o, "--host-port")) {
-            NEED();
-            if (!parse_int(v, 0, 65535, &a->host_port)) {
-                snprintf(err, errlen, "--host-port must be 0..65535");
-                return err;
-            }
         } else if (!strcmp(o, "--host")) {
             a->host_id = "";
             if (has_v) {
                 a->host_id = v;
                 i++;
-            }
-        } else if (!strcmp(o, "--series")) {
-            NEED();
-            if (!parse_int(v, 1, 99, &a->series)) {
-                snprintf(err, errlen, "--series must be 1..99");
-                return err;
             }
         } else if (!strcmp(o, "--bot-level")) {
             NEED();
@@ -198,16 +180,10 @@ const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t e
                          v);
                 return err;
             }
-        } else if (!strcmp(o, "--bot-pace")) {
-            NEED();
-            if (!parse_int(v, 20, 60000, &a->bot_ms)) {
-                snprintf(err, errlen, "--bot-pace must be 20..60000 ms");
-                return err;
-            }
         } else if (!strcmp(o, "--max-seconds")) {
             NEED();
             int s;
-            if (!parse_int(v, 1, 86400, &s)) {
+            if (!mr_parse_int(v, 1, 86400, &s)) {
                 snprintf(err, errlen, "--max-seconds must be 1..86400");
                 return err;
             }
@@ -216,25 +192,24 @@ const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t e
             a->bench = true;
             if (has_v) {
                 i++;
-                if (!parse_int(v, 10, 100000, &a->bench_frames)) {
+                if (!mr_parse_int(v, 10, 100000, &a->bench_frames)) {
                     snprintf(err, errlen, "--bench FRAMES must be 10..100000");
                     return err;
                 }
             }
         } else if (!strcmp(o, "--size")) {
             NEED();
-            char *x = strchr(v, 'x');
-            char wbuf[16];
-            if (!x || x - v >= (long)sizeof wbuf) {
+            int w, h;
+            if (!mr_parse_size(v, &w, &h)) {
                 snprintf(err, errlen, "--size must be WxH, e.g. 1280x720");
                 return err;
             }
-            memcpy(wbuf, v, (size_t)(x - v));
-            wbuf[x - v] = '\0';
-            if (!parse_int(wbuf, 320, 16384, &a->width) || !parse_int(x + 1, 240, 16384, &a->height)) {
+            if (w < 320 || h < 240 || w > 16384 || h > 16384) {
                 snprintf(err, errlen, "--size must be WxH between 320x240 and 16384x16384");
                 return err;
             }
+            a->width = w;
+            a->height = h;
         } else if (strncmp(o, "mazerace:", 9) == 0 && !a->join_addr) {
             a->join_addr = o; /* the URL handler: mazerace %u */
         } else {

@@ -141,27 +141,16 @@ cl_script *cl_script_parse(const char *text, size_t len, char *err, size_t errle
 {
     cl_script *s = mr_alloc(1, sizeof *s);
     int cap = 0, lineno = 0;
-    size_t i = 0;
-    while (i < len) {
-        size_t j = i;
-        while (j < len && text[j] != '\n')
-            j++;
+    size_t i = 0, n;
+    char buf[512];
+    while (mr_next_line(text, len, &i, buf, sizeof buf, &n)) {
         lineno++;
-        char buf[512];
-        if (j - i >= sizeof buf) {
+        if (n >= sizeof buf) {
             snprintf(err, errlen, "script line %d: line too long", lineno);
             cl_script_destroy(s);
             return NULL;
         }
-        memcpy(buf, text + i, j - i);
-        buf[j - i] = '\0';
-        i = j + 1;
-        char *t = buf;
-        while (*t == ' ' || *t == '\t')
-            t++;
-        size_t n = strlen(t);
-        while (n && (t[n - 1] == '\r' || t[n - 1] == ' ' || t[n - 1] == '\t'))
-            t[--n] = '\0';
+        char *t = mr_trim(buf);
         if (!*t || *t == '#')
             continue;
         if (s->n == cap) {

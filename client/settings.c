@@ -30,23 +30,13 @@ const char *cl_name_problem(const char *name)
     return txt_name_problem(name, name ? strlen(name) : 0);
 }
 
-static char *trim(char *s)
+/* A 0/1 setting into a bool; false (b untouched) if val is neither. */
+static bool set_01(bool *b, const char *val)
 {
-    while (*s == ' ' || *s == '\t')
-        s++;
-    size_t n = strlen(s);
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
-        s[--n] = '\0';
-    return s;
-}
-
-static bool parse_int(const char *v, int lo, int hi, int *out)
-{
-    char *end;
-    long x = strtol(v, &end, 10);
-    if (end == v || *end || x < lo || x > hi)
+    int v;
+    if (!mr_parse_int(val, 0, 1, &v))
         return false;
-    *out = (int)x;
+    *b = v;
     return true;
 }
 
@@ -74,37 +64,22 @@ static const char *apply(cl_settings *s, const char *key, const char *val)
     }
     if (strcmp(key, "window") == 0) {
         int w, h;
-        char a[16], b[16];
-        const char *x = strchr(val, 'x');
-        if (!x || x - val >= 15 || strlen(x + 1) >= 15)
+        if (!mr_parse_size(val, &w, &h))
             return "window must be WxH, e.g. 1280x720";
-        memcpy(a, val, (size_t)(x - val));
-        a[x - val] = '\0';
-        snprintf(b, sizeof b, "%s", x + 1);
-        if (!parse_int(a, 640, 16384, &w) || !parse_int(b, 360, 16384, &h))
+        if (w < 640 || h < 360 || w > 16384 || h > 16384)
             return "window must be WxH between 640x360 and 16384x16384";
         s->win_w = w;
         s->win_h = h;
         return NULL;
     }
-    if (strcmp(key, "fullscreen") == 0) {
-        int v;
-        if (!parse_int(val, 0, 1, &v))
-            return "fullscreen must be 0 or 1";
-        s->fullscreen = v;
-        return NULL;
-    }
+    if (strcmp(key, "fullscreen") == 0)
+        return set_01(&s->fullscreen, val) ? NULL : "fullscreen must be 0 or 1";
     if (strcmp(key, "volume") == 0)
-        return parse_int(val, 0, 100, &s->volume) ? NULL : "volume must be 0..100";
-    if (strcmp(key, "mute") == 0) {
-        int v;
-        if (!parse_int(val, 0, 1, &v))
-            return "mute must be 0 or 1";
-        s->muted = v;
-        return NULL;
-    }
+        return mr_parse_int(val, 0, 100, &s->volume) ? NULL : "volume must be 0..100";
+    if (strcmp(key, "mute") == 0)
+        return set_01(&s->muted, val) ? NULL : "mute must be 0 or 1";
     if (strcmp(key, "ui_scale") == 0)
-        return parse_int(val, CL_UI_SCALE_MIN, CL_UI_SCALE_MAX, &s->ui_scale)
+        return mr_parse_int(val, CL_UI_SCALE_MIN, CL_UI_SCALE_MAX, &s->ui_scale)
                    ? NULL
                    : "ui_scale must be 75..150 (percent)";
     if (strcmp(key, "computer_level") == 0) {
@@ -175,29 +150,24 @@ int cl_settings_parse(cl_settings *s, const char *text, size_t len, char *msg, s
     int bad = 0, lineno = 0;
     if (msg && msglen)
         msg[0] = '\0';
-    size_t i = 0;
-    while (i < len) {
-        size_t j = i;
-        while (j < len && text[j] != '\n')
-            j++;
+    size_t i = 0, n;
+    char line[512];
+    while (mr_next_line(text, len, &i, line, sizeof line, &n)) {
         lineno++;
-        char line[512];
         const char *why = NULL;
-        if (j - i >= sizeof line) {
+        if (n >= sizeof line) {
             why = "line too long";
         } else {
-            memcpy(line, text + i, j - i);
-            line[j - i] = '\0';
-            if (memchr(line, '\0', j - i))
+            if (memchr(line, '\0', n))
                 why = "binary data";
-            char *t = trim(line);
+            char *t = mr_trim(line);
             if (!why && *t && *t != '#') {
                 char *eq = strchr(t, '=');
                 if (!eq) {
                     why = "expected key = value";
                 } else {
                     *eq = '\0';
-                    why = apply(s, trim(t), trim(eq + 1));
+                    why = apply(s, mr_trim(t), mr_trim(eq + 1));
                 }
             }
         }
@@ -206,7 +176,6 @@ int cl_settings_parse(cl_settings *s, const char *text, size_t len, char *msg, s
                 snprintf(msg, msglen, "settings line %d: %s", lineno, why);
             bad++;
         }
-        i = j + 1;
     }
     if (cl_bindings_check(&s->keys)) {
         cl_bindings_default(&s->keys);

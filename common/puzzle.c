@@ -135,6 +135,17 @@ static bool parse_u64(const char *s, const char *end, uint64_t *out)
     return true;
 }
 
+/* [s, end) into buf as a string: false when empty or cap bytes or longer. */
+static bool copy_word(const char *s, const char *end, char *buf, size_t cap)
+{
+    size_t n = (size_t)(end - s);
+    if (n == 0 || n >= cap)
+        return false;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    return true;
+}
+
 static bool desc_char_ok(char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
@@ -157,11 +168,8 @@ const char *pz_id_parse(const char *text, pz_id *out, char *err, size_t errlen)
     const char *c1 = memchr(text, ':', (size_t)(head_end - text));
     const char *kend = c1 ? c1 : head_end;
     char kname[16];
-    size_t klen = (size_t)(kend - text);
-    if (klen == 0 || klen >= sizeof kname)
+    if (!copy_word(text, kend, kname, sizeof kname))
         return fail(err, errlen, "game ID must start with a kind: sum, maze, ice or pipes%s", "");
-    memcpy(kname, text, klen);
-    kname[klen] = '\0';
     const pz_kind *k = pz_kind_by_name(kname);
     if (!k)
         return fail(err, errlen, "unknown puzzle kind '%s' (sum, maze, ice or pipes)", kname);
@@ -189,11 +197,8 @@ const char *pz_id_parse(const char *text, pz_id *out, char *err, size_t errlen)
             p++; /* past second ':' */
             if (hash) {
                 char dname[16];
-                size_t dlen = (size_t)(head_end - p);
-                if (dlen == 0 || dlen >= sizeof dname)
+                if (!copy_word(p, head_end, dname, sizeof dname))
                     return fail(err, errlen, "difficulty must be easy, medium or hard%s", "");
-                memcpy(dname, p, dlen);
-                dname[dlen] = '\0';
                 int d = pz_difficulty_by_name(dname);
                 if (d < 0)
                     return fail(err, errlen, "unknown difficulty '%s' (easy, medium or hard)", dname);

@@ -1,5 +1,4 @@
 /* replay.c: building replays (from parts or a finished match), the accessors and the text writer. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,49 +232,27 @@ replay *replay_from_match(const match *m, const char *const names[MATCH_SLOTS], 
 
 /* ---- the writer ---- */
 
-typedef struct sbuf {
-    char *p;
-    size_t len, cap;
-} sbuf;
-
-static void put(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(sbuf *b, const char *fmt, ...)
-{
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
-        va_end(ap);
-        if (n >= 0 && (size_t)n < b->cap - b->len) {
-            b->len += (size_t)n;
-            return;
-        }
-        b->cap = b->cap * 2 + (n > 0 ? (size_t)n : 0);
-        b->p = mr_realloc(b->p, b->cap, 1);
-    }
-}
-
 char *replay_format(const replay *r)
 {
     if (!r || !r->has_end)
         return NULL;
-    sbuf b = {mr_alloc(4096, 1), 0, 4096};
-    put(&b, "mazerace-replay %d\n", REPLAY_VERSION);
-    put(&b, "game %s\n", r->game_id);
+    mr_text b = mr_text_new(4096);
+    mr_text_add(&b, "mazerace-replay %d\n", REPLAY_VERSION);
+    mr_text_add(&b, "game %s\n", r->game_id);
     if (r->seeded[0])
-        put(&b, "seeded %s\n", r->seeded);
+        mr_text_add(&b, "seeded %s\n", r->seeded);
     for (int i = 0; i < MATCH_SLOTS; i++)
-        put(&b, "player %d %s\n", i, r->name[i]);
+        mr_text_add(&b, "player %d %s\n", i, r->name[i]);
     char date[21];
     if (r->has_date && replay_date_format(r->date, date))
-        put(&b, "date %s\n", date);
+        mr_text_add(&b, "date %s\n", date);
     for (size_t i = 0; i < r->n; i++) {
         char mv[32];
         pz_move_format(r->moves[i].mv, mv, sizeof mv);
-        put(&b, "move %u %d %s\n", r->moves[i].t_ms, r->moves[i].slot, mv);
+        mr_text_add(&b, "move %u %d %s\n", r->moves[i].t_ms, r->moves[i].slot, mv);
     }
     const char *win = r->end.winner == 0 ? "0" : r->end.winner == 1 ? "1" : "-";
-    put(&b, "end %u %s %s\n", r->end.end_ms, replay_end_word(r->end.reason), win);
+    mr_text_add(&b, "end %u %s %s\n", r->end.end_ms, replay_end_word(r->end.reason), win);
     return b.p;
 }
 

@@ -3,6 +3,8 @@
 #include "util.h"
 
 #include <errno.h>
+#include <stdarg.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +92,78 @@ bool mr_parse_u64(const char *s, uint64_t *out)
         return false;
     *out = v;
     return true;
+}
+
+bool mr_parse_int(const char *s, int lo, int hi, int *out)
+{
+    long v;
+    if (!mr_parse_long(s, lo, hi, &v))
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+bool mr_parse_size(const char *s, int *w, int *h)
+{
+    const char *x = s ? strchr(s, 'x') : NULL;
+    char a[16];
+    if (!x || (size_t)(x - s) >= sizeof a || strlen(x + 1) >= sizeof a)
+        return false;
+    memcpy(a, s, (size_t)(x - s));
+    a[x - s] = '\0';
+    return mr_parse_int(a, INT_MIN, INT_MAX, w) && mr_parse_int(x + 1, INT_MIN, INT_MAX, h);
+}
+
+bool mr_next_line(const char *text, size_t len, size_t *pos, char *buf, size_t cap, size_t *n)
+{
+    size_t i = *pos, j = i;
+    if (i >= len)
+        return false;
+    while (j < len && text[j] != '\n')
+        j++;
+    *n = j - i;
+    *pos = j + 1;
+    if (j - i >= cap) {
+        buf[0] = '\0';
+        return true;
+    }
+    memcpy(buf, text + i, j - i);
+    buf[j - i] = '\0';
+    return true;
+}
+
+char *mr_trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
+        s[--n] = '\0';
+    return s;
+}
+
+mr_text mr_text_new(size_t cap)
+{
+    mr_text t = {mr_alloc(cap ? cap : 1, 1), 0, cap ? cap : 1};
+    return t;
+}
+
+void mr_text_add(mr_text *t, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(t->p + t->len, t->cap - t->len, fmt, ap);
+        va_end(ap);
+        if (n < 0)
+            return;
+        if ((size_t)n < t->cap - t->len) {
+            t->len += (size_t)n;
+            return;
+        }
+        t->cap = t->cap * 2 + (size_t)n;
+        t->p = mr_realloc(t->p, t->cap, 1);
+    }
 }
 
 char *mr_read_file(const char *path, size_t *lenp)

@@ -29,11 +29,35 @@ char *mr_strdup(const char *s);
  * string must be the number, in range; no sign for the unsigned one. */
 bool mr_parse_long(const char *s, long lo, long hi, long *out);
 bool mr_parse_u64(const char *s, uint64_t *out);
+/* mr_parse_long into an int. */
+bool mr_parse_int(const char *s, int lo, int hi, int *out);
+/* "WxH" (a board's columns x rows, a window's size): two whole numbers,
+ * each under 16 characters, around one 'x'. The caller checks the ranges. */
+bool mr_parse_size(const char *s, int *w, int *h);
+
+/* Reading "key = value" files and scripts line by line: the next line of
+ * text[0..len) from *pos, copied into buf (NUL-terminated, without its
+ * '\n') and *pos moved past it; its length in *n, which is >= cap when it
+ * did not fit (buf is then ""). false at the end of the text. */
+bool mr_next_line(const char *text, size_t len, size_t *pos, char *buf, size_t cap, size_t *n);
+/* s without blanks (space, tab) at the start and blanks, '\r' and '\n' at
+ * the end: cut in place, the first kept byte returned. */
+char *mr_trim(char *s);
 
 /* The whole file at path, NUL-terminated (its length in *len if len is
  * not NULL); malloc'd, the caller frees. NULL if it cannot be read. For
  * tools and tests. */
 char *mr_read_file(const char *path, size_t *len);
+
+/* A text that grows as it is written (a scrape, a replay file):
+ * mr_text t = mr_text_new(4096); mr_text_add(&t, "...", ...); t.p (NUL-
+ * terminated, t.len bytes) is the caller's to free. */
+typedef struct mr_text {
+    char *p;
+    size_t len, cap;
+} mr_text;
+mr_text mr_text_new(size_t cap);
+void mr_text_add(mr_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* 64-bit FNV-1a of n bytes: used for description hashes. */
 uint64_t mr_hash64(const void *data, size_t n);

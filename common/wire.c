@@ -343,9 +343,7 @@ bool wire_bundle_next(wire_bundle_it *it, const uint8_t **msg, size_t *len)
 size_t wire_write_probe(const wire_probe *p, uint8_t *buf, size_t cap)
 {
     writer w = {buf, cap, 0};
-    put_u32(&w, WIRE_PROBE_MAGIC);
-    put_u16(&w, p->version);
-    put_u32(&w, p->nonce);
+    put_disc_head(&w, WIRE_PROBE_MAGIC, p->version, p->nonce);
     return w.len;
 }
 
@@ -354,10 +352,8 @@ bool wire_read_probe(const uint8_t *buf, size_t len, wire_probe *p)
     if (!buf || !p)
         return false;
     reader r = {buf, len, 0};
-    uint32_t magic;
     memset(p, 0, sizeof *p);
-    if (!(get_u32(&r, &magic) && magic == WIRE_PROBE_MAGIC && get_u16(&r, &p->version) &&
-          get_u32(&r, &p->nonce)))
+    if (!get_disc_head(&r, WIRE_PROBE_MAGIC, &p->version, &p->nonce))
         return false;
     /* A later version's probe may carry more: still answer it. */
     return p->version != WIRE_VERSION || at_end(&r);
@@ -366,9 +362,7 @@ bool wire_read_probe(const uint8_t *buf, size_t len, wire_probe *p)
 size_t wire_write_probe_reply(const wire_probe_reply *rp, uint8_t *buf, size_t cap)
 {
     writer w = {buf, cap, 0};
-    put_u32(&w, WIRE_REPLY_MAGIC);
-    put_u16(&w, rp->version);
-    put_u32(&w, rp->nonce);
+    put_disc_head(&w, WIRE_REPLY_MAGIC, rp->version, rp->nonce);
     put_u16(&w, rp->game_port);
     put_u16(&w, rp->players_waiting);
     put_u16(&w, rp->rooms);
@@ -385,10 +379,8 @@ bool wire_read_probe_reply(const uint8_t *buf, size_t len, wire_probe_reply *rp)
     if (!buf || !rp)
         return false;
     reader r = {buf, len, 0};
-    uint32_t magic;
     memset(rp, 0, sizeof *rp);
-    if (!(get_u32(&r, &magic) && magic == WIRE_REPLY_MAGIC && get_u16(&r, &rp->version) &&
-          get_u32(&r, &rp->nonce) && get_u16(&r, &rp->game_port)))
+    if (!(get_disc_head(&r, WIRE_REPLY_MAGIC, &rp->version, &rp->nonce) && get_u16(&r, &rp->game_port)))
         return false;
     if (rp->version != WIRE_VERSION)
         return true; /* the fixed header says enough to list it as incompatible */

@@ -8,9 +8,7 @@
 size_t wire_write_probe_details(const wire_probe_details *d, uint8_t *buf, size_t cap)
 {
     writer w = {buf, cap, 0};
-    put_u32(&w, WIRE_DETAILS_MAGIC);
-    put_u16(&w, d->version);
-    put_u32(&w, d->nonce);
+    put_disc_head(&w, WIRE_DETAILS_MAGIC, d->version, d->nonce);
     put_u16(&w, d->game_port);
     put_u64(&w, d->server_id);
     assert(!(d->flags & ~(WIRE_DISC_HOST_GAME | WIRE_DISC_HAS_ROOM)));
@@ -37,11 +35,9 @@ bool wire_read_probe_details(const uint8_t *buf, size_t len, wire_probe_details 
     if (!buf || !d)
         return false;
     reader r = {buf, len, 0};
-    uint32_t magic;
     memset(d, 0, sizeof *d);
-    if (!(get_u32(&r, &magic) && magic == WIRE_DETAILS_MAGIC && get_u16(&r, &d->version) &&
-          get_u32(&r, &d->nonce) && get_u16(&r, &d->game_port) && get_u64(&r, &d->server_id) &&
-          get_u8(&r, &d->flags)))
+    if (!(get_disc_head(&r, WIRE_DETAILS_MAGIC, &d->version, &d->nonce) && get_u16(&r, &d->game_port) &&
+          get_u64(&r, &d->server_id) && get_u8(&r, &d->flags)))
         return false;
     if (d->version != WIRE_VERSION)
         return true; /* a later version may say more: the id is enough to merge it */

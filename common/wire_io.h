@@ -264,6 +264,21 @@ static inline bool at_end(const reader *r)
     return r->pos == r->len;
 }
 
+/* The head every discovery datagram opens with (wire.c, wire_disc.c): its
+ * magic, the sender's protocol version, the probe's nonce. */
+static inline void put_disc_head(writer *w, uint32_t magic, uint16_t version, uint32_t nonce)
+{
+    put_u32(w, magic);
+    put_u16(w, version);
+    put_u32(w, nonce);
+}
+
+static inline bool get_disc_head(reader *r, uint32_t magic, uint16_t *version, uint32_t *nonce)
+{
+    uint32_t m;
+    return get_u32(r, &m) && m == magic && get_u16(r, version) && get_u32(r, nonce);
+}
+
 /* ---- field kinds of wire_msgs.h: w_KIND(writer, const field *, args) asserts,
  * r_KIND(reader, field *, args) checks ---- */
 
@@ -392,26 +407,21 @@ static inline bool r_PARAMS(reader *r, pz_params *p)
 #define w_GAME_ID(w, s) put_game_id(w, (s)->game_id, (s)->game_id_len)
 #define r_GAME_ID(r, s) get_game_id(r, &(s)->game_id, &(s)->game_id_len)
 
-/* The parts with a layout of their own (wire.c, wire_rec.c). */
-void w_HELLO(writer *w, const struct wire_hello *h);
-bool r_HELLO(reader *r, struct wire_hello *h);
-void w_CREATE(writer *w, const wire_create *c);
-bool r_CREATE(reader *r, wire_create *c);
-void w_PLAYER(writer *w, const wire_player *p);
-bool r_PLAYER(reader *r, wire_player *p);
-void w_DESC_BYTES(writer *w, const wire_desc_chunk *d);
-bool r_DESC_BYTES(reader *r, wire_desc_chunk *d);
-void w_ROOMS(writer *w, const wire_room_list *l);
-bool r_ROOMS(reader *r, wire_room_list *l);
-void w_LOG_MOVES(writer *w, const struct wire_move_log *l);
-bool r_LOG_MOVES(reader *r, struct wire_move_log *l);
-void w_REPLAY_BYTES(writer *w, const wire_replay_chunk *c);
-bool r_REPLAY_BYTES(reader *r, wire_replay_chunk *c);
-void w_RECENT_ENTRIES(writer *w, const wire_recent_list *l);
-bool r_RECENT_ENTRIES(reader *r, wire_recent_list *l);
-void w_BEST_GAME_ID(writer *w, const wire_best_req *b);
-bool r_BEST_GAME_ID(reader *r, wire_best_req *b);
-void w_BEST_ENTRIES(writer *w, const wire_best_list *l);
-bool r_BEST_ENTRIES(reader *r, wire_best_list *l);
+/* The parts with a layout of their own (wire.c, wire_rec.c): the writer
+ * and the reader of each declared together. */
+#define WIRE_OWN_KIND(K, T)                                                                                  \
+    void w_##K(writer *w, const T *v);                                                                       \
+    bool r_##K(reader *r, T *v);
+WIRE_OWN_KIND(HELLO, struct wire_hello)
+WIRE_OWN_KIND(CREATE, wire_create)
+WIRE_OWN_KIND(PLAYER, wire_player)
+WIRE_OWN_KIND(DESC_BYTES, wire_desc_chunk)
+WIRE_OWN_KIND(ROOMS, wire_room_list)
+WIRE_OWN_KIND(LOG_MOVES, struct wire_move_log)
+WIRE_OWN_KIND(REPLAY_BYTES, wire_replay_chunk)
+WIRE_OWN_KIND(RECENT_ENTRIES, wire_recent_list)
+WIRE_OWN_KIND(BEST_GAME_ID, wire_best_req)
+WIRE_OWN_KIND(BEST_ENTRIES, wire_best_list)
+#undef WIRE_OWN_KIND
 
 #endif

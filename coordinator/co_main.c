@@ -101,11 +101,7 @@ static void get_turn_secret_file(const co_args *a, char *b, size_t n)
 
 static const char *set_log_level(co_args *a, const char *v)
 {
-    int l = sv_log_level_by_name(v);
-    if (l < 0)
-        return "is not off, error, warn, info or debug";
-    a->log_level = l;
-    return NULL;
+    return sv_opt_set_log_level(&a->log_level, v);
 }
 static void get_log_level(const co_args *a, char *b, size_t n)
 {
@@ -114,17 +110,7 @@ static void get_log_level(const co_args *a, char *b, size_t n)
 
 static const char *set_metrics(co_args *a, const char *v)
 {
-    char ip[16];
-    int port;
-    if (strcmp(v, "off") == 0) {
-        a->metrics[0] = '\0';
-        return NULL;
-    }
-    const char *why = sv_opt_parse_hostport(v, ip, &port);
-    if (why)
-        return why;
-    snprintf(a->metrics, sizeof a->metrics, "%s:%d", ip, port);
-    return NULL;
+    return sv_opt_set_metrics(a->metrics, sizeof a->metrics, v);
 }
 static void get_metrics(const co_args *a, char *b, size_t n)
 {
@@ -291,7 +277,7 @@ int main(int argc, char **argv)
         co_destroy(co);
         return 1;
     }
-    co_metrics *metrics = NULL;
+    svc_http *metrics = NULL;
     if (a.metrics[0] && !(metrics = co_metrics_start(a.metrics, &err))) {
         sv_logf(&lg, SV_LOG_ERROR, "cannot serve metrics on %s: %s", a.metrics, err);
         close(fd);
@@ -306,7 +292,7 @@ int main(int argc, char **argv)
         char ip[16];
         int mport;
         sv_opt_parse_hostport(a.metrics, ip, &mport);
-        printf("metrics on http://%s:%u/metrics\n", ip, co_metrics_port(metrics));
+        printf("metrics on http://%s:%u/metrics\n", ip, svc_http_port(metrics));
     }
     fflush(stdout);
     sv_logf(&lg, SV_LOG_INFO, "coordinator listening on %s:%u (relay %s)", a.bind,
@@ -341,7 +327,7 @@ int main(int argc, char **argv)
         if (metrics) { /* a busy lock (a scrape copying) waits for the next wake */
             co_stats snap;
             co_get_stats(co, &snap);
-            co_metrics_publish(metrics, &snap);
+            svc_http_publish(metrics, &snap, false, false);
         }
     }
     co_stats st;
@@ -353,7 +339,7 @@ int main(int argc, char **argv)
         (unsigned long long)st.datagrams, (unsigned long long)st.bad, (unsigned long long)st.rate_limited,
         (unsigned long long)st.lookups, (unsigned long long)st.lookups_missed,
         (unsigned long long)st.turn_issued, (unsigned long long)st.turn_refused);
-    co_metrics_stop(metrics);
+    svc_http_stop(metrics);
     close(fd);
     co_destroy(co);
     return 0;

@@ -1,52 +1,16 @@
-/* co_metrics.c: the coordinator's counters and gauges in Prometheus' text format, served by libmicrohttpd. */
+/* co_metrics.c: the coordinator's counters and gauges in Prometheus' text format, served as the server's are
+ * (svc_http). */
 #include "co_metrics.h"
 
-#include <arpa/inet.h>
-#include <microhttpd.h>
-#include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "sv_opts.h"
-#include "svc_accept.h"
+#include "svc_http.h"
 #include "util.h"
 
-struct co_metrics {
-    struct MHD_Daemon *d;
-    svc_accept *acc;
-    unsigned port;
-    pthread_mutex_t lock;
-    co_stats st;
-};
-
-static enum MHD_Result reply(struct MHD_Connection *c, unsigned code, const char *type, const char *body)
+static void render(const void *snap, bool draining, void *ctx, mr_text *out)
 {
-    struct MHD_Response *r =
-        MHD_create_response_from_buffer(strlen(body), (void *)body, MHD_RESPMEM_MUST_COPY);
-    MHD_add_response_header(r, "Content-Type", type);
-    enum MHD_Result ok = MHD_queue_response(c, code, r);
-    MHD_destroy_response(r);
-    return ok;
-}
-
-static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
-                                  const char *version, const char *data, size_t *data_size, void **state)
-{
-    (void)version, (void)data, (void)data_size, (void)state;
-    co_metrics *m = cls;
-    if (strcmp(method, "GET") != 0)
-        return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", "GET only\n");
-    if (strcmp(url, "/healthz") == 0)
-        return reply(c, MHD_HTTP_OK, "text/plain", "ok\n");
-    if (strcmp(url, "/metrics") != 0)
-        return reply(c, MHD_HTTP_NOT_FOUND, "text/plain", "not found: try /metrics or /healthz\n");
-    pthread_mutex_lock(&m->lock);
-    co_stats s = m->st;
-    pthread_mutex_unlock(&m->lock);
-    char body[3072];
-    snprintf(
-        body, sizeof body,
+    (void)draining, (void)ctx;
+    const co_stats s = *(const co_stats *)snap;
+    mr_text_add(
+        out,
         "# HELP mazerace_coordinator_hosts Live invite codes.\n"
         "# TYPE mazerace_coordinator_hosts gauge\nmazerace_coordinator_hosts %d\n"
         "# HELP mazerace_coordinator_servers Listed public servers.\n"
@@ -75,62 +39,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         (unsigned long long)s.rate_limited, (unsigned long long)s.lookups,
         (unsigned long long)s.lookups_missed, (unsigned long long)s.turn_issued,
         (unsigned long long)s.turn_refused);
-    return reply(c, MHD_HTTP_OK, "text/plain; version=0.0.4", body);
 }
 
-co_metrics *co_metrics_start(const char *addr, const char **err)
+svc_http *co_metrics_start(const char *addr, const char **err)
 {
-    char ip[16];
-    int port;
-    if (sv_opt_parse_hostport(addr, ip, &port)) {
-        *err = "bad metrics address";
-        return NULL;
-    }
-    struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-    inet_pton(AF_INET, ip, &sin.sin_addr);
-    co_metrics *m = mr_alloc(1, sizeof *m);
-    memset(m, 0, sizeof *m);
-    pthread_mutex_init(&m->lock, NULL);
-    /* The server's settings (svc_metrics.c): one polling thread, 32
-     * connections, 10 s time-out; complete requests only (svc_accept). */
-    m->d = MHD_start_daemon(
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC, 0, NULL,
-        NULL, on_request, m, MHD_OPTION_CONNECTION_LIMIT, (unsigned)32, MHD_OPTION_CONNECTION_TIMEOUT,
-        (unsigned)10, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)8, MHD_OPTION_END);
-    m->acc = m->d ? svc_accept_start(&sin, m->d, err) : NULL;
-    if (!m->acc) {
-        if (m->d)
-            MHD_stop_daemon(m->d);
-        else
-            *err = "cannot start the metrics server";
-        pthread_mutex_destroy(&m->lock);
-        free(m);
-        return NULL;
-    }
-    m->port = svc_accept_port(m->acc);
-    return m;
-}
-
-unsigned co_metrics_port(const co_metrics *m)
-{
-    return m->port;
-}
-
-bool co_metrics_publish(co_metrics *m, const co_stats *st)
-{
-    if (pthread_mutex_trylock(&m->lock) != 0)
-        return false;
-    m->st = *st;
-    pthread_mutex_unlock(&m->lock);
-    return true;
-}
-
-void co_metrics_stop(co_metrics *m)
-{
-    if (!m)
-        return;
-    svc_accept_stop(m->acc);
-    MHD_stop_daemon(m->d);
-    pthread_mutex_destroy(&m->lock);
-    free(m);
+    return svc_http_start(addr, sizeof(co_stats), render, NULL, err);
 }

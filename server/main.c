@@ -28,7 +28,7 @@
 
 /* The services beside the game loop; NULL when off. */
 typedef struct services {
-    svc_metrics *metrics;
+    svc_http *metrics;
     svc_agones *agones;
     svc_coord *coord; /* --public: the coordinator listing */
 } services;
@@ -200,7 +200,7 @@ static void agones_spectate_port(sv_t *sv, svc_agones *ag, int *told)
 
 static int serve(sv_t *sv, sv_config *cfg, services *svc, int argc, char **argv)
 {
-    svc_metrics *metrics = svc->metrics;
+    svc_http *metrics = svc->metrics;
     svc_agones *agones = svc->agones;
     uint64_t wd_usec = 0;
     bool watchdog = sd_watchdog_enabled(0, &wd_usec) > 0 && wd_usec > 0;
@@ -250,7 +250,7 @@ static int serve(sv_t *sv, sv_config *cfg, services *svc, int argc, char **argv)
             bool done = true;
             /* Never waits for a scrape: a busy lock means try again next step. */
             if (metrics)
-                done = svc_metrics_publish(metrics, &st, sv_draining(sv), false);
+                done = svc_http_publish(metrics, &st, sv_draining(sv), false);
             if (agones) {
                 svc_agones_publish(agones, st.peers_now, st.rooms_now, sv_draining(sv));
                 agones_idle(sv, cfg, agones, &st, now, &idle_since);
@@ -265,7 +265,7 @@ static int serve(sv_t *sv, sv_config *cfg, services *svc, int argc, char **argv)
     if (metrics || agones)
         sv_get_stats(sv, &st);
     if (metrics)
-        svc_metrics_publish(metrics, &st, true, true);
+        svc_http_publish(metrics, &st, true, true);
     if (agones)
         svc_agones_publish(agones, st.peers_now, st.rooms_now, true);
     if (cfg->stats) {
@@ -449,14 +449,14 @@ int main(int argc, char **argv)
         /* The first scrape already sees the capacity and the settings. */
         sv_stats first;
         sv_get_stats(sv, &first);
-        svc_metrics_publish(svc.metrics, &first, false, true);
+        svc_http_publish(svc.metrics, &first, false, true);
     }
     if (agones_port > 0) {
         /* The game socket is bound: the thread's first call is Ready. */
         svc.agones = svc_agones_start(agones_port, cfg.max_clients, cfg.max_rooms,
                                       cfg.agones_idle_ms > 0 ? 0 : cfg.agones_idle_ready_ms, lg, &why);
         if (!svc.agones) {
-            svc_metrics_stop(svc.metrics);
+            svc_http_stop(svc.metrics);
             sv_destroy(sv);
             svc_db_close(store);
             return start_failed(&boot, 1, "agones_failed", why, "agones: %s", why);
@@ -485,7 +485,7 @@ int main(int argc, char **argv)
         char ip[16];
         int port;
         sv_opt_parse_hostport(cfg.metrics, ip, &port);
-        printf("metrics on http://%s:%u/metrics\n", ip, svc_metrics_port(svc.metrics));
+        printf("metrics on http://%s:%u/metrics\n", ip, svc_http_port(svc.metrics));
     }
     if (svc.agones)
         printf("agones sdk at http://127.0.0.1:%d\n", agones_port);
@@ -495,7 +495,7 @@ int main(int argc, char **argv)
     sd_notify(0, "READY=1\nSTATUS=0 players, 0 rooms, 0 races running");
     int rc = serve(sv, &cfg, &svc, argc, argv);
     running = NULL;
-    svc_metrics_stop(svc.metrics);
+    svc_http_stop(svc.metrics);
     svc_agones_stop(svc.agones); /* Shutdown: the players are gone */
     svc_coord_stop(svc.coord);
     sv_destroy(sv);

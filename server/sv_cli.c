@@ -185,17 +185,6 @@ int sv_cli_parse(sv_config *cfg, int argc, char **argv, char *err, size_t errlen
     return result;
 }
 
-/* Removes blanks at both ends, in place. */
-static char *trim(char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    size_t n = strlen(s);
-    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
-        s[--n] = '\0';
-    return s;
-}
-
 int sv_config_read_file(sv_config *cfg, const char *path, bool must_exist, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "r");
@@ -216,7 +205,7 @@ int sv_config_read_file(sv_config *cfg, const char *path, bool must_exist, char 
             rc = -1;
             break;
         }
-        char *s = trim(line);
+        char *s = mr_trim(line);
         if (!*s || *s == '#' || *s == ';')
             continue;
         char *eq = strchr(s, '=');
@@ -226,7 +215,7 @@ int sv_config_read_file(sv_config *cfg, const char *path, bool must_exist, char 
             break;
         }
         *eq = '\0';
-        char *key = trim(s), *val = trim(eq + 1);
+        char *key = mr_trim(s), *val = mr_trim(eq + 1);
         size_t vn = strlen(val);
         if (vn >= 2 && val[0] == '"' && val[vn - 1] == '"') {
             val[vn - 1] = '\0';

@@ -26,9 +26,12 @@ static bool take(const sv_log *lg, sv_loglimit *lim, uint64_t now_ms, int level)
     return true;
 }
 
-static void put(const sv_log *lg, sv_loglimit *lim, int level, const char *event, const sv_log_fields *f,
-                const char *fmt, va_list ap)
+/* The line, if the window has room for it, with the count of lines left out before it. */
+static void put(const sv_log *lg, sv_loglimit *lim, uint64_t now_ms, int level, const char *event,
+                const sv_log_fields *f, const char *fmt, va_list ap)
 {
+    if (!take(lg, lim, now_ms, level))
+        return;
     char msg[400];
     vsnprintf(msg, sizeof msg, fmt, ap);
     if (lim->dropped)
@@ -41,21 +44,17 @@ static void put(const sv_log *lg, sv_loglimit *lim, int level, const char *event
 void sv_logf_limited(const sv_log *lg, sv_loglimit *lim, uint64_t now_ms, int level, const char *event,
                      const char *fmt, ...)
 {
-    if (!take(lg, lim, now_ms, level))
-        return;
     va_list ap;
     va_start(ap, fmt);
-    put(lg, lim, level, event, NULL, fmt, ap);
+    put(lg, lim, now_ms, level, event, NULL, fmt, ap);
     va_end(ap);
 }
 
 void sv_logx_limited(const sv_log *lg, sv_loglimit *lim, uint64_t now_ms, int level, const char *event,
                      const sv_log_fields *f, const char *fmt, ...)
 {
-    if (!take(lg, lim, now_ms, level))
-        return;
     va_list ap;
     va_start(ap, fmt);
-    put(lg, lim, level, event, f, fmt, ap);
+    put(lg, lim, now_ms, level, event, f, fmt, ap);
     va_end(ap);
 }

@@ -108,21 +108,11 @@ static const char *set_size(sv_config *cfg, const char *v)
         cfg->w = cfg->h = 0;
         return NULL;
     }
-    const char *bad = "is not WxH (columns x rows, e.g. 25x20) or default";
-    char buf[32];
-    size_t len = strlen(v);
-    if (len == 0 || len >= sizeof buf)
-        return bad;
-    memcpy(buf, v, len + 1);
-    char *x = strchr(buf, 'x');
-    if (!x)
-        return bad;
-    *x = '\0';
-    long w, h;
-    if (!mr_parse_long(buf, 1, 100000, &w) || !mr_parse_long(x + 1, 1, 100000, &h))
-        return bad;
-    cfg->w = (int)w;
-    cfg->h = (int)h;
+    int w, h;
+    if (!mr_parse_size(v, &w, &h) || w < 1 || h < 1 || w > 100000 || h > 100000)
+        return "is not WxH (columns x rows, e.g. 25x20) or default";
+    cfg->w = w;
+    cfg->h = h;
     return NULL;
 }
 static void get_size(const sv_config *cfg, char *b, size_t n)
@@ -146,13 +136,17 @@ static void get_difficulty(const sv_config *cfg, char *b, size_t n)
     snprintf(b, n, "%s", pz_difficulty_name(cfg->diff));
 }
 
-static const char *set_log_level(sv_config *cfg, const char *v)
+const char *sv_opt_set_log_level(int *level, const char *v)
 {
     int l = sv_log_level_by_name(v);
     if (l < 0)
         return "is not off, error, warn, info or debug";
-    cfg->log_level = l;
+    *level = l;
     return NULL;
+}
+static const char *set_log_level(sv_config *cfg, const char *v)
+{
+    return sv_opt_set_log_level(&cfg->log_level, v);
 }
 static void get_log_level(const sv_config *cfg, char *b, size_t n)
 {
@@ -197,10 +191,10 @@ const char *sv_opt_parse_hostport(const char *v, char ip[16], int *port)
     return NULL;
 }
 
-static const char *set_metrics(sv_config *cfg, const char *v)
+const char *sv_opt_set_metrics(char *dst, size_t cap, const char *v)
 {
     if (strcmp(v, "off") == 0 || !*v) {
-        cfg->metrics[0] = '\0';
+        dst[0] = '\0';
         return NULL;
     }
     char ip[16];
@@ -208,8 +202,12 @@ static const char *set_metrics(sv_config *cfg, const char *v)
     const char *why = sv_opt_parse_hostport(v, ip, &port);
     if (why)
         return why;
-    snprintf(cfg->metrics, sizeof cfg->metrics, "%s:%d", ip, port);
+    snprintf(dst, cap, "%s:%d", ip, port);
     return NULL;
+}
+static const char *set_metrics(sv_config *cfg, const char *v)
+{
+    return sv_opt_set_metrics(cfg->metrics, sizeof cfg->metrics, v);
 }
 static void get_metrics(const sv_config *cfg, char *b, size_t n)
 {
@@ -235,12 +233,18 @@ static void get_coordinator(const sv_config *cfg, char *b, size_t n)
     snprintf(b, n, "%s", cfg->coordinator[0] ? cfg->coordinator : "off");
 }
 
+/* A path, or "default" (stored as ""): false if empty or cap bytes or longer. */
+static bool set_path(char *dst, size_t cap, const char *v)
+{
+    if (!*v || strlen(v) >= cap)
+        return false;
+    snprintf(dst, cap, "%s", strcmp(v, "default") == 0 ? "" : v);
+    return true;
+}
+
 static const char *set_db(sv_config *cfg, const char *v)
 {
-    if (!*v || strlen(v) >= sizeof cfg->db)
-        return "is not a path (1..255 bytes), none or default";
-    snprintf(cfg->db, sizeof cfg->db, "%s", strcmp(v, "default") == 0 ? "" : v);
-    return NULL;
+    return set_path(cfg->db, sizeof cfg->db, v) ? NULL : "is not a path (1..255 bytes), none or default";
 }
 /* Shown without a URI's password (--print-config, reload lines): keep it
  * in ~/.pgpass or PGPASSFILE rather than in the setting. */
@@ -251,10 +255,8 @@ static void get_db(const sv_config *cfg, char *b, size_t n)
 
 static const char *set_db_spool(sv_config *cfg, const char *v)
 {
-    if (!*v || strlen(v) >= sizeof cfg->db_spool)
-        return "is not a path (1..255 bytes) or default";
-    snprintf(cfg->db_spool, sizeof cfg->db_spool, "%s", strcmp(v, "default") == 0 ? "" : v);
-    return NULL;
+    return set_path(cfg->db_spool, sizeof cfg->db_spool, v) ? NULL
+                                                            : "is not a path (1..255 bytes) or default";
 }
 static void get_db_spool(const sv_config *cfg, char *b, size_t n)
 {

@@ -58,6 +58,13 @@ void sv_opt_flag(const sv_opt *o, char *buf, size_t n);
 const char *sv_opt_set(const sv_opt *o, sv_config *cfg, const char *val, char *buf, size_t n);
 /* "PORT", ":PORT" or "IPV4:PORT" (no address: 127.0.0.1): NULL, or a static message. */
 const char *sv_opt_parse_hostport(const char *v, char ip[16], int *port);
+/* A metrics address setting (the server's and the coordinator's): "off" or
+ * empty -> "", else sv_opt_parse_hostport's address as "IP:PORT" in dst.
+ * NULL, or a static message (dst untouched). */
+const char *sv_opt_set_metrics(char *dst, size_t cap, const char *v);
+/* A log level setting (the server's and the coordinator's): off, error,
+ * warn, info or debug into *level; NULL, or a static message. */
+const char *sv_opt_set_log_level(int *level, const char *v);
 /* The value as the config file writes it. */
 void sv_opt_get(const sv_opt *o, const sv_config *cfg, char *buf, size_t n);
 bool sv_opt_equal(const sv_opt *o, const sv_config *a, const sv_config *b);

@@ -88,24 +88,20 @@ static void send_chunk(sv_t *sv, sv_client *c, uint32_t req, int status, uint64_
     sv_send(sv, c, m);
 }
 
-static void send_recent_error(sv_t *sv, sv_client *c, uint32_t req, int status)
+/* sv->msg, cleared, as the RECENT_LIST or BEST_LIST (type) that answers req. */
+static wire_msg *list_msg(sv_t *sv, int type, uint32_t req, int status)
 {
     wire_msg *m = sv->msg;
     memset(m, 0, sizeof *m);
-    m->type = WIRE_RECENT_LIST;
-    m->recent.req = req;
-    m->recent.status = (uint8_t)status;
-    sv_send(sv, c, m);
-}
-
-static void send_best_error(sv_t *sv, sv_client *c, uint32_t req, int status)
-{
-    wire_msg *m = sv->msg;
-    memset(m, 0, sizeof *m);
-    m->type = WIRE_BEST_LIST;
-    m->best.req = req;
-    m->best.status = (uint8_t)status;
-    sv_send(sv, c, m);
+    m->type = (uint8_t)type;
+    if (type == WIRE_RECENT_LIST) {
+        m->recent.req = req;
+        m->recent.status = (uint8_t)status;
+    } else {
+        m->best.req = req;
+        m->best.status = (uint8_t)status;
+    }
+    return m;
 }
 
 static sv_replay_cache *cache_find(sv_t *sv, int64_t id)
@@ -203,7 +199,7 @@ void sv_query_receive(sv_t *sv, sv_client *c, const wire_msg *in)
             status = ask(sv, c, &q);
         }
         if (status)
-            send_recent_error(sv, c, r->req, status);
+            sv_send(sv, c, list_msg(sv, WIRE_RECENT_LIST, r->req, status));
         return;
     }
     case WIRE_BEST_REQUEST: {
@@ -216,7 +212,7 @@ void sv_query_receive(sv_t *sv, sv_client *c, const wire_msg *in)
             status = ask(sv, c, &q);
         }
         if (status)
-            send_best_error(sv, c, r->req, status);
+            sv_send(sv, c, list_msg(sv, WIRE_BEST_LIST, r->req, status));
         return;
     }
     default:
@@ -274,38 +270,22 @@ static bool to_entry(const st_match *r, wire_recent_entry *e)
 
 static void answer_recent(sv_t *sv, sv_client *c, const st_answer *a)
 {
-    uint32_t req = (uint32_t)a->tag2;
-    if (a->error) {
-        send_recent_error(sv, c, req, WIRE_ERR_NO_RECORDS);
-        return;
-    }
-    wire_msg *m = sv->msg;
-    memset(m, 0, sizeof *m);
-    m->type = WIRE_RECENT_LIST;
+    wire_msg *m = list_msg(sv, WIRE_RECENT_LIST, (uint32_t)a->tag2, a->error ? WIRE_ERR_NO_RECORDS : 0);
     wire_recent_list *l = &m->recent;
-    l->req = req;
-    for (int i = 0; i < a->n && l->count < WIRE_RECENT_MAX; i++)
+    for (int i = 0; !a->error && i < a->n && l->count < WIRE_RECENT_MAX; i++)
         if (to_entry(&a->matches[i], &l->e[l->count]))
             l->count++;
     /* A full page may have more behind it: the next one starts below its last row. */
-    if (a->n > 0 && a->n == (int)(a->tag2 >> 32))
+    if (!a->error && a->n > 0 && a->n == (int)(a->tag2 >> 32))
         l->next_before = (uint64_t)a->matches[a->n - 1].id;
     sv_send(sv, c, m);
 }
 
 static void answer_best(sv_t *sv, sv_client *c, const st_answer *a)
 {
-    uint32_t req = (uint32_t)a->tag2;
-    if (a->error) {
-        send_best_error(sv, c, req, WIRE_ERR_NO_RECORDS);
-        return;
-    }
-    wire_msg *m = sv->msg;
-    memset(m, 0, sizeof *m);
-    m->type = WIRE_BEST_LIST;
+    wire_msg *m = list_msg(sv, WIRE_BEST_LIST, (uint32_t)a->tag2, a->error ? WIRE_ERR_NO_RECORDS : 0);
     wire_best_list *l = &m->best;
-    l->req = req;
-    for (int i = 0; i < a->n && l->count < WIRE_BEST_MAX; i++) {
+    for (int i = 0; !a->error && i < a->n && l->count < WIRE_BEST_MAX; i++) {
         const st_best *b = &a->best[i];
         if (b->match_id < 1)
             continue;

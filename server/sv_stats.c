@@ -1,8 +1,12 @@
 /* sv_stats.c: the statistics block (moves validated, CPU per move, memory per match) for operators and
  * benches. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <sys/resource.h>
 
 #include "sv_internal.h"
+#include "util.h"
 
 double sv_cpu_seconds(void)
 {
@@ -13,6 +17,70 @@ double sv_cpu_seconds(void)
            (double)ru.ru_stime.tv_usec * 1e-6;
 }
 
+/* The statistics block's lines, in order: "stats NAME VALUE". */
+enum { STAT_U64, STAT_INT, STAT_SIZE };
+/* clang-format off */
+#define STAT(type, field) {#field, offsetof(sv_stats, field), STAT_##type}
+/* clang-format on */
+static const struct {
+    const char *name;
+    size_t off;
+    int type;
+} stat_lines[] = {
+    STAT(U64, packets_in),
+    STAT(U64, bytes_in),
+    STAT(U64, packets_out),
+    STAT(U64, moves_validated),
+    STAT(U64, moves_accepted),
+    STAT(U64, moves_rejected),
+    STAT(U64, bad_msgs),
+    STAT(U64, rate_limited),
+    STAT(U64, kicked),
+    STAT(U64, connects),
+    STAT(U64, disconnects),
+    STAT(U64, rooms_created),
+    STAT(U64, matches_started),
+    STAT(U64, matches_finished),
+    STAT(U64, records_queued),
+    STAT(U64, records_stored),
+    STAT(U64, records_dropped),
+    STAT(U64, records_failed),
+    STAT(U64, records_spooled),
+    STAT(INT, records_spool_waiting),
+    STAT(U64, queries),
+    STAT(U64, watches),
+    STAT(U64, watch_refused),
+    STAT(U64, watch_redirects),
+    STAT(U64, spectator_udp_in),
+    STAT(U64, spectator_udp_out),
+    STAT(U64, spectator_bundles),
+    STAT(INT, spectators_now),
+    STAT(U64, discovery_replies),
+    STAT(U64, discovery_dropped),
+    STAT(U64, steps),
+    STAT(U64, max_step_us),
+    STAT(U64, udp_in),
+    STAT(U64, udp_out),
+    STAT(U64, socket_errors),
+    STAT(U64, handshakes_dropped),
+    STAT(U64, handshakes_expired),
+    STAT(U64, handshakes_cookies),
+    STAT(U64, cookie_peers),
+    STAT(U64, joins_backed_off),
+    STAT(U64, gen_jobs),
+    STAT(U64, gen_cpu_us),
+    STAT(U64, gen_refused),
+    STAT(INT, gen_pending),
+    STAT(SIZE, puzzle_bytes),
+    STAT(INT, peers_now),
+    STAT(INT, rooms_now),
+    STAT(INT, matches_running),
+    STAT(INT, sockbuf_rcv),
+    STAT(INT, sockbuf_snd),
+    {"bytes_per_match", offsetof(sv_stats, room_bytes), STAT_SIZE},
+};
+#undef STAT
+
 void sv_print_stats(const sv_t *sv, FILE *f)
 {
     sv_stats s;
@@ -21,57 +89,17 @@ void sv_print_stats(const sv_t *sv, FILE *f)
     /* One "stats key value" per line so that scripts can grep a key; the
      * last line repeats the headline figures in the RESULT shape of
      * ../shared/baselines. */
-    fprintf(f, "stats packets_in %llu\n", (unsigned long long)s.packets_in);
-    fprintf(f, "stats bytes_in %llu\n", (unsigned long long)s.bytes_in);
-    fprintf(f, "stats packets_out %llu\n", (unsigned long long)s.packets_out);
-    fprintf(f, "stats moves_validated %llu\n", (unsigned long long)s.moves_validated);
-    fprintf(f, "stats moves_accepted %llu\n", (unsigned long long)s.moves_accepted);
-    fprintf(f, "stats moves_rejected %llu\n", (unsigned long long)s.moves_rejected);
-    fprintf(f, "stats bad_msgs %llu\n", (unsigned long long)s.bad_msgs);
-    fprintf(f, "stats rate_limited %llu\n", (unsigned long long)s.rate_limited);
-    fprintf(f, "stats kicked %llu\n", (unsigned long long)s.kicked);
-    fprintf(f, "stats connects %llu\n", (unsigned long long)s.connects);
-    fprintf(f, "stats disconnects %llu\n", (unsigned long long)s.disconnects);
-    fprintf(f, "stats rooms_created %llu\n", (unsigned long long)s.rooms_created);
-    fprintf(f, "stats matches_started %llu\n", (unsigned long long)s.matches_started);
-    fprintf(f, "stats matches_finished %llu\n", (unsigned long long)s.matches_finished);
-    fprintf(f, "stats records_queued %llu\n", (unsigned long long)s.records_queued);
-    fprintf(f, "stats records_stored %llu\n", (unsigned long long)s.records_stored);
-    fprintf(f, "stats records_dropped %llu\n", (unsigned long long)s.records_dropped);
-    fprintf(f, "stats records_failed %llu\n", (unsigned long long)s.records_failed);
-    fprintf(f, "stats records_spooled %llu\n", (unsigned long long)s.records_spooled);
-    fprintf(f, "stats records_spool_waiting %d\n", s.records_spool_waiting);
-    fprintf(f, "stats queries %llu\n", (unsigned long long)s.queries);
-    fprintf(f, "stats watches %llu\n", (unsigned long long)s.watches);
-    fprintf(f, "stats watch_refused %llu\n", (unsigned long long)s.watch_refused);
-    fprintf(f, "stats watch_redirects %llu\n", (unsigned long long)s.watch_redirects);
-    fprintf(f, "stats spectator_udp_in %llu\n", (unsigned long long)s.spectator_udp_in);
-    fprintf(f, "stats spectator_udp_out %llu\n", (unsigned long long)s.spectator_udp_out);
-    fprintf(f, "stats spectator_bundles %llu\n", (unsigned long long)s.spectator_bundles);
-    fprintf(f, "stats spectators_now %d\n", s.spectators_now);
-    fprintf(f, "stats discovery_replies %llu\n", (unsigned long long)s.discovery_replies);
-    fprintf(f, "stats discovery_dropped %llu\n", (unsigned long long)s.discovery_dropped);
-    fprintf(f, "stats steps %llu\n", (unsigned long long)s.steps);
-    fprintf(f, "stats max_step_us %llu\n", (unsigned long long)s.max_step_us);
-    fprintf(f, "stats udp_in %llu\n", (unsigned long long)s.udp_in);
-    fprintf(f, "stats udp_out %llu\n", (unsigned long long)s.udp_out);
-    fprintf(f, "stats socket_errors %llu\n", (unsigned long long)s.socket_errors);
-    fprintf(f, "stats handshakes_dropped %llu\n", (unsigned long long)s.handshakes_dropped);
-    fprintf(f, "stats handshakes_expired %llu\n", (unsigned long long)s.handshakes_expired);
-    fprintf(f, "stats handshakes_cookies %llu\n", (unsigned long long)s.handshakes_cookies);
-    fprintf(f, "stats cookie_peers %llu\n", (unsigned long long)s.cookie_peers);
-    fprintf(f, "stats joins_backed_off %llu\n", (unsigned long long)s.joins_backed_off);
-    fprintf(f, "stats gen_jobs %llu\n", (unsigned long long)s.gen_jobs);
-    fprintf(f, "stats gen_cpu_us %llu\n", (unsigned long long)s.gen_cpu_us);
-    fprintf(f, "stats gen_refused %llu\n", (unsigned long long)s.gen_refused);
-    fprintf(f, "stats gen_pending %d\n", s.gen_pending);
-    fprintf(f, "stats puzzle_bytes %zu\n", s.puzzle_bytes);
-    fprintf(f, "stats peers_now %d\n", s.peers_now);
-    fprintf(f, "stats rooms_now %d\n", s.rooms_now);
-    fprintf(f, "stats matches_running %d\n", s.matches_running);
-    fprintf(f, "stats sockbuf_rcv %d\n", s.sockbuf_rcv);
-    fprintf(f, "stats sockbuf_snd %d\n", s.sockbuf_snd);
-    fprintf(f, "stats bytes_per_match %zu\n", s.room_bytes);
+    const char *base = (const char *)&s;
+    for (size_t i = 0; i < MR_ARRAY_LEN(stat_lines); i++) {
+        const void *v = base + stat_lines[i].off;
+        fprintf(f, "stats %s ", stat_lines[i].name);
+        if (stat_lines[i].type == STAT_U64)
+            fprintf(f, "%llu\n", (unsigned long long)*(const uint64_t *)v);
+        else if (stat_lines[i].type == STAT_INT)
+            fprintf(f, "%d\n", *(const int *)v);
+        else
+            fprintf(f, "%zu\n", *(const size_t *)v);
+    }
     fprintf(f, "stats cpu_s %.3f\n", cpu);
     fprintf(f, "stats cpu_us_per_move %.2f\n",
             s.moves_validated ? cpu * 1e6 / (double)s.moves_validated : 0.0);

@@ -2,13 +2,11 @@
  * libmicrohttpd on its own thread. */
 #include "svc_metrics.h"
 
-#include <arpa/inet.h>
 #include <dirent.h>
 #include <linux/sock_diag.h>
-#include <microhttpd.h>
 #include <netinet/in.h>
-#include <pthread.h>
-#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,52 +15,17 @@
 #include <unistd.h>
 
 #include "puzzle.h"
-#include "sv_opts.h"
-#include "svc_accept.h"
+#include "svc_http.h"
 #include "util.h"
 
 #ifndef SO_MEMINFO
 #define SO_MEMINFO 55
 #endif
 
-struct svc_metrics {
-    struct MHD_Daemon *d;
-    svc_accept *acc; /* the listener: only complete requests reach d */
-    int sock_fd;
-    unsigned port;
-    pthread_mutex_t lock; /* guards snap and draining: held for a copy only */
-    sv_stats snap;
-    bool draining;
-};
-
 /* A growing text buffer for one scrape (on the HTTP thread). */
-typedef struct textbuf {
-    char *p;
-    size_t len, cap;
-} textbuf;
-
-static void put(textbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(textbuf *b, const char *fmt, ...)
+static void metric(mr_text *b, const char *name, const char *type, const char *help, double v)
 {
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
-        va_end(ap);
-        if (n < 0)
-            return;
-        if ((size_t)n < b->cap - b->len) {
-            b->len += (size_t)n;
-            return;
-        }
-        b->cap = b->cap * 2 + (size_t)n;
-        b->p = mr_realloc(b->p, b->cap, 1);
-    }
-}
-
-static void metric(textbuf *b, const char *name, const char *type, const char *help, double v)
-{
-    put(b, "# HELP %s %s\n# TYPE %s %s\n%s %.17g\n", name, help, name, type, name, v);
+    mr_text_add(b, "# HELP %s %s\n# TYPE %s %s\n%s %.17g\n", name, help, name, type, name, v);
 }
 
 /* Datagrams the kernel dropped on the game socket (receive buffer full). */
@@ -76,24 +39,24 @@ static double socket_drops(int fd)
 }
 
 /* A histogram from per-bucket counts (not cumulative), bounds in us. */
-static void histogram(textbuf *b, const char *name, const char *help, const uint64_t *counts,
+static void histogram(mr_text *b, const char *name, const char *help, const uint64_t *counts,
                       const uint32_t *bounds_us, int n, double sum_s)
 {
-    put(b, "# HELP %s %s\n# TYPE %s histogram\n", name, help, name);
+    mr_text_add(b, "# HELP %s %s\n# TYPE %s histogram\n", name, help, name);
     uint64_t cum = 0;
     for (int i = 0; i < n; i++) {
         cum += counts[i];
         if (i < n - 1)
-            put(b, "%s_bucket{le=\"%g\"} %llu\n", name, bounds_us[i] * 1e-6, (unsigned long long)cum);
+            mr_text_add(b, "%s_bucket{le=\"%g\"} %llu\n", name, bounds_us[i] * 1e-6, (unsigned long long)cum);
         else
-            put(b, "%s_bucket{le=\"+Inf\"} %llu\n", name, (unsigned long long)cum);
+            mr_text_add(b, "%s_bucket{le=\"+Inf\"} %llu\n", name, (unsigned long long)cum);
     }
-    put(b, "%s_sum %.9f\n%s_count %llu\n", name, sum_s, name, (unsigned long long)cum);
+    mr_text_add(b, "%s_sum %.9f\n%s_count %llu\n", name, sum_s, name, (unsigned long long)cum);
 }
 
 /* The process_* series every Prometheus client library exports, from
  * /proc/self (Linux): CPU, resident memory, open descriptors, start time. */
-static void process_series(textbuf *b)
+static void process_series(mr_text *b)
 {
     metric(b, "process_cpu_seconds_total", "counter", "Total user and system CPU time spent in seconds.",
            sv_cpu_seconds());
@@ -152,7 +115,7 @@ static void process_series(textbuf *b)
 
 /* Capacity, generation refusals, records and the loop's lag: what an
  * alert needs beside the counters (docs/server.md, Metrics). */
-static void alerting_series(textbuf *b, const sv_stats *s)
+static void alerting_series(mr_text *b, const sv_stats *s)
 {
     metric(b, "mazerace_max_players", "gauge", "Connected players the server takes (max_clients).",
            s->max_clients);
@@ -163,12 +126,13 @@ static void alerting_series(textbuf *b, const sv_stats *s)
            (double)s->puzzle_mem_budget);
     metric(b, "mazerace_puzzle_memory_bytes", "gauge",
            "Estimated puzzle memory held by rooms and pending generations now.", (double)s->puzzle_bytes);
-    put(b, "# HELP mazerace_generation_refused_total Puzzle generations refused, by reason (memory and "
-           "address_memory: ERROR MEMORY; the others: ERROR BUSY).\n"
-           "# TYPE mazerace_generation_refused_total counter\n");
+    mr_text_add(b,
+                "# HELP mazerace_generation_refused_total Puzzle generations refused, by reason (memory and "
+                "address_memory: ERROR MEMORY; the others: ERROR BUSY).\n"
+                "# TYPE mazerace_generation_refused_total counter\n");
     for (int r = 0; r < SV_GEN_REFUSALS; r++)
-        put(b, "mazerace_generation_refused_total{reason=\"%s\"} %llu\n", sv_gen_refusal_names[r],
-            (unsigned long long)s->gen_refused_by[r]);
+        mr_text_add(b, "mazerace_generation_refused_total{reason=\"%s\"} %llu\n", sv_gen_refusal_names[r],
+                    (unsigned long long)s->gen_refused_by[r]);
     metric(b, "mazerace_generation_pending", "gauge", "Puzzle generations queued or running.",
            s->gen_pending);
     metric(b, "mazerace_records_enabled", "gauge",
@@ -178,99 +142,119 @@ static void alerting_series(textbuf *b, const sv_stats *s)
               s->lag_hist, sv_lag_hist_bounds_us, SV_LAG_HIST_BUCKETS, (double)s->lag_us_sum * 1e-6);
 }
 
-static void render(svc_metrics *m, textbuf *b)
-{
-    sv_stats s;
-    bool draining;
-    pthread_mutex_lock(&m->lock);
-    s = m->snap;
-    draining = m->draining;
-    pthread_mutex_unlock(&m->lock);
+/* The plain series, in the order of the scrape: name, type, help, and
+ * where the value comes from (a field of sv_stats, or one of V_*). */
+enum { V_U64, V_INT, V_DRAINING, V_SOCKET_DROPS, V_CPU };
+typedef struct series {
+    const char *name, *type, *help;
+    int from;
+    size_t off;
+} series;
+#define U64(field) V_U64, offsetof(sv_stats, field)
+#define INT(field) V_INT, offsetof(sv_stats, field)
+#define SPECIAL(v) v, 0
+static const series before_moves[] = {
+    {"mazerace_players", "gauge", "Connected players (ENet peers).", INT(peers_now)},
+    {"mazerace_rooms", "gauge", "Open rooms.", INT(rooms_now)},
+    {"mazerace_matches_running", "gauge", "Matches in countdown or racing.", INT(matches_running)},
+    {"mazerace_quick_waiting", "gauge", "Players waiting alone for a quick-match opponent.",
+     INT(quick_waiting)},
+    {"mazerace_draining", "gauge", "1 while draining after SIGTERM (no new rooms or races).",
+     SPECIAL(V_DRAINING)},
+    {"mazerace_connects_total", "counter", "Connections accepted.", U64(connects)},
+    {"mazerace_disconnects_total", "counter", "Connections ended.", U64(disconnects)},
+    {"mazerace_rooms_created_total", "counter", "Rooms created.", U64(rooms_created)},
+    {"mazerace_matches_started_total", "counter", "Games started (countdown begun).", U64(matches_started)},
+    {"mazerace_matches_finished_total", "counter", "Games ended (solved, forfeit or aborted).",
+     U64(matches_finished)},
+    {"mazerace_spectators", "gauge", "Spectators watching a room now.", INT(spectators_now)},
+    {"mazerace_watches_total", "counter", "WATCH requests accepted (a spectator began watching a room).",
+     U64(watches)},
+    {"mazerace_watches_refused_total", "counter", "WATCH requests refused by a spectator limit (WATCH_FULL).",
+     U64(watch_refused)},
+    {"mazerace_watch_redirects_total", "counter",
+     "WATCHes on the game port answered WATCH_AT (sent on to the spectator port).", U64(watch_redirects)},
+    {"mazerace_spectator_bundles_total", "counter",
+     "BUNDLE packets sent to spectators (each carries 2 or more messages of one batch).",
+     U64(spectator_bundles)},
+    {"mazerace_spectator_datagrams_received_total", "counter",
+     "UDP datagrams the spectator port's ENet host received (its acknowledgements included).",
+     U64(spectator_udp_in)},
+    {"mazerace_spectator_datagrams_sent_total", "counter",
+     "UDP datagrams the spectator port's ENet host sent (its acknowledgements included).",
+     U64(spectator_udp_out)},
+    {"mazerace_records_stored_total", "counter", "Match records committed to the match database.",
+     U64(records_stored)},
+    {"mazerace_records_dropped_total", "counter",
+     "Match records lost before the database: its queue was full.", U64(records_dropped)},
+    {"mazerace_records_failed_total", "counter", "Match records the database refused.", U64(records_failed)},
+    {"mazerace_records_spooled_total", "counter",
+     "Match records kept in the local spool because the database was out of reach.", U64(records_spooled)},
+    {"mazerace_records_spool_waiting", "gauge",
+     "Match records in the spool now, sent when the database is back.", INT(records_spool_waiting)},
+    {"mazerace_moves_validated_total", "counter", "Moves handed to the match engine.", U64(moves_validated)},
+};
+static const series after_moves[] = {
+    {"mazerace_bad_messages_total", "counter",
+     "Malformed, oversized, unknown or out-of-order messages (over-rate ones included).", U64(bad_msgs)},
+    {"mazerace_rate_limited_total", "counter", "Messages dropped by the per-player rate limit.",
+     U64(rate_limited)},
+    {"mazerace_kicks_total", "counter", "Players disconnected for misbehaving.", U64(kicked)},
+    {"mazerace_messages_received_total", "counter", "Game messages received.", U64(packets_in)},
+    {"mazerace_messages_sent_total", "counter", "Game messages sent.", U64(packets_out)},
+    {"mazerace_enet_datagrams_received_total", "counter",
+     "UDP datagrams ENet received on the game port (its acknowledgements included).", U64(udp_in)},
+    {"mazerace_enet_datagrams_sent_total", "counter",
+     "UDP datagrams ENet sent on the game port (its acknowledgements included).", U64(udp_out)},
+    {"mazerace_socket_errors_total", "counter",
+     "Failed sends or receives on the game socket that the server carried on after.", U64(socket_errors)},
+    {"mazerace_socket_drops_total", "counter",
+     "Datagrams the kernel dropped on the game socket (receive buffer full).", SPECIAL(V_SOCKET_DROPS)},
+    {"mazerace_discovery_replies_total", "counter", "LAN discovery probes answered.", U64(discovery_replies)},
+    {"mazerace_discovery_dropped_total", "counter", "LAN discovery probes over the reply rate.",
+     U64(discovery_dropped)},
+    {"mazerace_loop_steps_total", "counter", "Server loop steps.", U64(steps)},
+    {"mazerace_cpu_seconds_total", "counter", "Process CPU time, user and system.", SPECIAL(V_CPU)},
+};
+#undef U64
+#undef INT
+#undef SPECIAL
 
-    put(b,
-        "# HELP mazerace_build_info Version and protocol version of this server.\n"
-        "# TYPE mazerace_build_info gauge\nmazerace_build_info{version=\"%s\",protocol=\"%d\"} 1\n",
-        MR_VERSION, WIRE_VERSION);
-    metric(b, "mazerace_players", "gauge", "Connected players (ENet peers).", s.peers_now);
-    metric(b, "mazerace_rooms", "gauge", "Open rooms.", s.rooms_now);
-    metric(b, "mazerace_matches_running", "gauge", "Matches in countdown or racing.", s.matches_running);
-    metric(b, "mazerace_quick_waiting", "gauge", "Players waiting alone for a quick-match opponent.",
-           s.quick_waiting);
-    metric(b, "mazerace_draining", "gauge", "1 while draining after SIGTERM (no new rooms or races).",
-           draining);
-    metric(b, "mazerace_connects_total", "counter", "Connections accepted.", (double)s.connects);
-    metric(b, "mazerace_disconnects_total", "counter", "Connections ended.", (double)s.disconnects);
-    metric(b, "mazerace_rooms_created_total", "counter", "Rooms created.", (double)s.rooms_created);
-    metric(b, "mazerace_matches_started_total", "counter", "Games started (countdown begun).",
-           (double)s.matches_started);
-    metric(b, "mazerace_matches_finished_total", "counter", "Games ended (solved, forfeit or aborted).",
-           (double)s.matches_finished);
-    metric(b, "mazerace_spectators", "gauge", "Spectators watching a room now.", s.spectators_now);
-    metric(b, "mazerace_watches_total", "counter",
-           "WATCH requests accepted (a spectator began watching a room).", (double)s.watches);
-    metric(b, "mazerace_watches_refused_total", "counter",
-           "WATCH requests refused by a spectator limit (WATCH_FULL).", (double)s.watch_refused);
-    metric(b, "mazerace_watch_redirects_total", "counter",
-           "WATCHes on the game port answered WATCH_AT (sent on to the spectator port).",
-           (double)s.watch_redirects);
-    metric(b, "mazerace_spectator_bundles_total", "counter",
-           "BUNDLE packets sent to spectators (each carries 2 or more messages of one batch).",
-           (double)s.spectator_bundles);
-    metric(b, "mazerace_spectator_datagrams_received_total", "counter",
-           "UDP datagrams the spectator port's ENet host received (its acknowledgements included).",
-           (double)s.spectator_udp_in);
-    metric(b, "mazerace_spectator_datagrams_sent_total", "counter",
-           "UDP datagrams the spectator port's ENet host sent (its acknowledgements included).",
-           (double)s.spectator_udp_out);
-    metric(b, "mazerace_records_stored_total", "counter", "Match records committed to the match database.",
-           (double)s.records_stored);
-    metric(b, "mazerace_records_dropped_total", "counter",
-           "Match records lost before the database: its queue was full.", (double)s.records_dropped);
-    metric(b, "mazerace_records_failed_total", "counter", "Match records the database refused.",
-           (double)s.records_failed);
-    metric(b, "mazerace_records_spooled_total", "counter",
-           "Match records kept in the local spool because the database was out of reach.",
-           (double)s.records_spooled);
-    metric(b, "mazerace_records_spool_waiting", "gauge",
-           "Match records in the spool now, sent when the database is back.",
-           (double)s.records_spool_waiting);
-    metric(b, "mazerace_moves_validated_total", "counter", "Moves handed to the match engine.",
-           (double)s.moves_validated);
-    put(b, "# HELP mazerace_moves_total Moves checked by the match engine, by puzzle kind and result.\n"
-           "# TYPE mazerace_moves_total counter\n");
+static void put_series(mr_text *b, const series *t, size_t n, const sv_stats *s, bool draining, int sock_fd)
+{
+    for (size_t i = 0; i < n; i++) {
+        const void *field = (const char *)s + t[i].off;
+        double v = t[i].from == V_U64            ? (double)*(const uint64_t *)field
+                   : t[i].from == V_INT          ? (double)*(const int *)field
+                   : t[i].from == V_DRAINING     ? (double)draining
+                   : t[i].from == V_SOCKET_DROPS ? socket_drops(sock_fd)
+                                                 : sv_cpu_seconds();
+        metric(b, t[i].name, t[i].type, t[i].help, v);
+    }
+}
+
+static void render(const void *snap, bool draining, void *ctx, mr_text *b)
+{
+    int sock_fd = (int)(intptr_t)ctx; /* the game socket */
+    sv_stats s = *(const sv_stats *)snap;
+
+    mr_text_add(b,
+                "# HELP mazerace_build_info Version and protocol version of this server.\n"
+                "# TYPE mazerace_build_info gauge\nmazerace_build_info{version=\"%s\",protocol=\"%d\"} 1\n",
+                MR_VERSION, WIRE_VERSION);
+    put_series(b, before_moves, MR_ARRAY_LEN(before_moves), &s, draining, sock_fd);
+    mr_text_add(b,
+                "# HELP mazerace_moves_total Moves checked by the match engine, by puzzle kind and result.\n"
+                "# TYPE mazerace_moves_total counter\n");
     for (int k = 0; k < SV_KINDS; k++) {
         const pz_kind *pk = pz_kind_by_id(k);
         const char *name = pk ? pk->name : "?";
-        put(b, "mazerace_moves_total{kind=\"%s\",result=\"accepted\"} %llu\n", name,
-            (unsigned long long)s.kind_accepted[k]);
-        put(b, "mazerace_moves_total{kind=\"%s\",result=\"rejected\"} %llu\n", name,
-            (unsigned long long)s.kind_rejected[k]);
+        mr_text_add(b, "mazerace_moves_total{kind=\"%s\",result=\"accepted\"} %llu\n", name,
+                    (unsigned long long)s.kind_accepted[k]);
+        mr_text_add(b, "mazerace_moves_total{kind=\"%s\",result=\"rejected\"} %llu\n", name,
+                    (unsigned long long)s.kind_rejected[k]);
     }
-    metric(b, "mazerace_bad_messages_total", "counter",
-           "Malformed, oversized, unknown or out-of-order messages (over-rate ones included).",
-           (double)s.bad_msgs);
-    metric(b, "mazerace_rate_limited_total", "counter", "Messages dropped by the per-player rate limit.",
-           (double)s.rate_limited);
-    metric(b, "mazerace_kicks_total", "counter", "Players disconnected for misbehaving.", (double)s.kicked);
-    metric(b, "mazerace_messages_received_total", "counter", "Game messages received.", (double)s.packets_in);
-    metric(b, "mazerace_messages_sent_total", "counter", "Game messages sent.", (double)s.packets_out);
-    metric(b, "mazerace_enet_datagrams_received_total", "counter",
-           "UDP datagrams ENet received on the game port (its acknowledgements included).", (double)s.udp_in);
-    metric(b, "mazerace_enet_datagrams_sent_total", "counter",
-           "UDP datagrams ENet sent on the game port (its acknowledgements included).", (double)s.udp_out);
-    metric(b, "mazerace_socket_errors_total", "counter",
-           "Failed sends or receives on the game socket that the server carried on after.",
-           (double)s.socket_errors);
-    metric(b, "mazerace_socket_drops_total", "counter",
-           "Datagrams the kernel dropped on the game socket (receive buffer full).",
-           socket_drops(m->sock_fd));
-    metric(b, "mazerace_discovery_replies_total", "counter", "LAN discovery probes answered.",
-           (double)s.discovery_replies);
-    metric(b, "mazerace_discovery_dropped_total", "counter", "LAN discovery probes over the reply rate.",
-           (double)s.discovery_dropped);
-    metric(b, "mazerace_loop_steps_total", "counter", "Server loop steps.", (double)s.steps);
-    metric(b, "mazerace_cpu_seconds_total", "counter", "Process CPU time, user and system.",
-           sv_cpu_seconds());
+    put_series(b, after_moves, MR_ARRAY_LEN(after_moves), &s, draining, sock_fd);
     histogram(b, "mazerace_move_duration_seconds",
               "Time from a move's arrival in the server loop to its replies queued.", s.move_hist,
               sv_move_hist_bounds_us, SV_MOVE_HIST_BUCKETS, (double)s.move_ns_sum * 1e-9);
@@ -278,119 +262,7 @@ static void render(svc_metrics *m, textbuf *b)
     process_series(b);
 }
 
-static enum MHD_Result reply(struct MHD_Connection *conn, unsigned status, const char *type, char *body,
-                             size_t len)
+svc_http *svc_metrics_start(const char *addr, int sock_fd, const char **err)
 {
-    struct MHD_Response *r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
-    if (!r) {
-        free(body);
-        return MHD_NO;
-    }
-    MHD_add_response_header(r, "Content-Type", type);
-    MHD_add_response_header(r, "Cache-Control", "no-store");
-    /* One request per connection: a kept-alive connection's next request
-     * would reach libmicrohttpd without svc_accept's header deadline. */
-    MHD_add_response_header(r, "Connection", "close");
-    enum MHD_Result ret = MHD_queue_response(conn, status, r);
-    MHD_destroy_response(r);
-    return ret;
-}
-
-static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
-                                  const char *version, const char *upload, size_t *upload_size, void **req)
-{
-    (void)version;
-    (void)upload;
-    (void)req;
-    svc_metrics *m = cls;
-    if (*upload_size != 0) {
-        *upload_size = 0; /* a body is ignored; the answer is the 405 below */
-        return MHD_YES;
-    }
-    textbuf b = {mr_alloc(4096, 1), 0, 4096};
-    if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
-        put(&b, "only GET\n");
-        return reply(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", b.p, b.len);
-    }
-    if (strcmp(url, "/metrics") == 0) {
-        render(m, &b);
-        return reply(conn, MHD_HTTP_OK, "text/plain; version=0.0.4; charset=utf-8", b.p, b.len);
-    }
-    if (strcmp(url, "/healthz") == 0) {
-        pthread_mutex_lock(&m->lock);
-        bool draining = m->draining;
-        pthread_mutex_unlock(&m->lock);
-        put(&b, draining ? "draining\n" : "ok\n");
-        return reply(conn, draining ? MHD_HTTP_SERVICE_UNAVAILABLE : MHD_HTTP_OK, "text/plain", b.p, b.len);
-    }
-    put(&b, "not found: try /metrics or /healthz\n");
-    return reply(conn, MHD_HTTP_NOT_FOUND, "text/plain", b.p, b.len);
-}
-
-svc_metrics *svc_metrics_start(const char *addr, int sock_fd, const char **err)
-{
-    char ip[16];
-    int port;
-    if (sv_opt_parse_hostport(addr, ip, &port)) {
-        *err = "bad metrics address";
-        return NULL;
-    }
-    struct sockaddr_in sin;
-    memset(&sin, 0, sizeof sin);
-    sin.sin_family = AF_INET;
-    sin.sin_port = htons((uint16_t)port);
-    inet_pton(AF_INET, ip, &sin.sin_addr);
-    svc_metrics *m = mr_alloc(1, sizeof *m);
-    m->sock_fd = sock_fd;
-    pthread_mutex_init(&m->lock, NULL);
-    /* One polling thread with non-blocking sockets: a client that never
-     * reads holds one of 32 connections until the 10 s time-out and never
-     * the game loop, which only takes the lock to copy its counters. The
-     * listening socket is svc_accept's: a connection gets here only with
-     * its request headers in, so one that trickles them (a slowloris)
-     * never takes one of the 32 (issue 26). */
-    m->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_NO_LISTEN_SOCKET |
-                                MHD_USE_ITC,
-                            0, NULL, NULL, on_request, m, MHD_OPTION_CONNECTION_LIMIT, (unsigned)32,
-                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-                            (unsigned)8, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768, MHD_OPTION_END);
-    m->acc = m->d ? svc_accept_start(&sin, m->d, err) : NULL;
-    if (!m->acc) {
-        if (m->d)
-            MHD_stop_daemon(m->d);
-        else
-            *err = "cannot start the metrics server";
-        pthread_mutex_destroy(&m->lock);
-        free(m);
-        return NULL;
-    }
-    m->port = svc_accept_port(m->acc);
-    return m;
-}
-
-unsigned svc_metrics_port(const svc_metrics *m)
-{
-    return m->port;
-}
-
-bool svc_metrics_publish(svc_metrics *m, const sv_stats *st, bool draining, bool wait)
-{
-    if (wait)
-        pthread_mutex_lock(&m->lock);
-    else if (pthread_mutex_trylock(&m->lock) != 0)
-        return false;
-    m->snap = *st;
-    m->draining = draining;
-    pthread_mutex_unlock(&m->lock);
-    return true;
-}
-
-void svc_metrics_stop(svc_metrics *m)
-{
-    if (!m)
-        return;
-    svc_accept_stop(m->acc);
-    MHD_stop_daemon(m->d);
-    pthread_mutex_destroy(&m->lock);
-    free(m);
+    return svc_http_start(addr, sizeof(sv_stats), render, (void *)(intptr_t)sock_fd, err);
 }

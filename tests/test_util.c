@@ -1,4 +1,4 @@
-/* test_util.c: checked allocation, strict number parsing and hashing. */
+/* test_util.c: checked allocation, strict number parsing, line reading, growing text and hashing. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -40,6 +40,56 @@ static void test_parse_u64(void **ctx)
         assert_false(mr_parse_u64(bad[i], &v));
 }
 
+static void test_lines_and_trim(void **ctx)
+{
+    (void)ctx;
+    int v = 0;
+    assert_true(mr_parse_int("-7", -10, 10, &v));
+    assert_int_equal(v, -7);
+    assert_false(mr_parse_int("11", -10, 10, &v));
+    assert_false(mr_parse_int(" 1", 0, 10, &v));
+    const char text[] = "  a = 1 \r\nlong line\n\nlast";
+    size_t pos = 0, n = 0;
+    char buf[8];
+    assert_true(mr_next_line(text, strlen(text), &pos, buf, sizeof buf, &n));
+    assert_int_equal(n, 9); /* "  a = 1 \r" does not fit in 8 */
+    assert_string_equal(buf, "");
+    assert_true(mr_next_line(text, strlen(text), &pos, buf, sizeof buf, &n));
+    assert_true(n >= sizeof buf);
+    assert_true(mr_next_line(text, strlen(text), &pos, buf, sizeof buf, &n));
+    assert_int_equal(n, 0);
+    assert_string_equal(buf, "");
+    assert_true(mr_next_line(text, strlen(text), &pos, buf, sizeof buf, &n));
+    assert_string_equal(buf, "last");
+    assert_false(mr_next_line(text, strlen(text), &pos, buf, sizeof buf, &n));
+    int w = 0, h = 0;
+    assert_true(mr_parse_size("25x20", &w, &h));
+    assert_int_equal(w, 25);
+    assert_int_equal(h, 20);
+    assert_true(mr_parse_size("-1x0", &w, &h)); /* the shape only: ranges are the caller's */
+    assert_int_equal(w, -1);
+    const char *bad[] = {"", "25", "x20", "25x", "25X20", "25x20x", " 25x20", "1234567890123456x1"};
+    for (size_t i = 0; i < MR_ARRAY_LEN(bad); i++)
+        assert_false(mr_parse_size(bad[i], &w, &h));
+    char t[] = " \t key = v \t\r\n";
+    assert_string_equal(mr_trim(t), "key = v");
+    char e[] = " \t ";
+    assert_string_equal(mr_trim(e), "");
+}
+
+static void test_text_grows(void **ctx)
+{
+    (void)ctx;
+    mr_text t = mr_text_new(4);
+    for (int i = 0; i < 100; i++)
+        mr_text_add(&t, "%d,", i);
+    assert_int_equal(t.len, strlen(t.p));
+    assert_true(t.cap > t.len);
+    assert_memory_equal(t.p, "0,1,2,", 6);
+    assert_string_equal(t.p + t.len - 6, "98,99,");
+    free(t.p);
+}
+
 static void test_alloc_and_hash(void **ctx)
 {
     (void)ctx;
@@ -61,8 +111,8 @@ static void test_alloc_and_hash(void **ctx)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse_long),
-        cmocka_unit_test(test_parse_u64),
+        cmocka_unit_test(test_parse_long),     cmocka_unit_test(test_parse_u64),
+        cmocka_unit_test(test_lines_and_trim), cmocka_unit_test(test_text_grows),
         cmocka_unit_test(test_alloc_and_hash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

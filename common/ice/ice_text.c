@@ -145,13 +145,7 @@ pz_puzzle *ice_decode_desc(const pz_params *p, const char *desc, const char **er
         close_border(pz);
         why = check_reachable(pz);
     }
-    if (why) {
-        free(pz);
-        if (err)
-            *err = why;
-        return NULL;
-    }
-    return pz;
+    return pz_decoded(pz, why, err);
 }
 
 char *ice_format_text(const pz_puzzle *pz)

@@ -116,13 +116,7 @@ pz_puzzle *pipes_decode_desc(const pz_params *p, const char *desc, const char **
         why = decode_tiles(pz, s);
     if (!why)
         why = check_solvable(pz);
-    if (why) {
-        free(pz);
-        if (err)
-            *err = why;
-        return NULL;
-    }
-    return pz;
+    return pz_decoded(pz, why, err);
 }
 
 /* ---- text form ----

@@ -483,12 +483,7 @@ static pz_puzzle *decode_desc(const pz_params *p, const char *desc, const char *
     }
     if (!why)
         why = finish(pz);
-    if (why) {
-        free(pz);
-        *err = why;
-        return NULL;
-    }
-    return pz;
+    return pz_decoded(pz, why, err);
 }
 
 /* ---- text form ----

@@ -141,18 +141,15 @@ int main(int argc, char **argv)
             const char *err = cl_net_parse_addr(v, o.host, sizeof o.host, &o.port);
             if (err)
                 return bad("--server: %s", err);
-        } else if (strcmp(a, "--room") == 0) {
+        } else if (strcmp(a, "--room") == 0 || strcmp(a, "--watch") == 0) {
             char code[WIRE_ROOM_CODE_LEN + 1];
+            bool join = strcmp(a, "--room") == 0;
             if (!wire_room_code_parse(v, code))
-                return bad("--room: '%s' is not a room code (5 letters or digits)", v);
+                return bad(join ? "--room: '%s' is not a room code (5 letters or digits)"
+                                : "--watch: '%s' is not a room code (5 letters or digits)",
+                           v);
             o.player.room = v;
-            o.player.mode = BT_JOIN;
-        } else if (strcmp(a, "--watch") == 0) {
-            char code[WIRE_ROOM_CODE_LEN + 1];
-            if (!wire_room_code_parse(v, code))
-                return bad("--watch: '%s' is not a room code (5 letters or digits)", v);
-            o.player.room = v;
-            o.player.mode = BT_WATCH;
+            o.player.mode = join ? BT_JOIN : BT_WATCH;
         } else if (strcmp(a, "--spectators") == 0) {
             if (!mr_parse_long(v, 0, 64, &n))
                 return bad("--spectators: '%s' is not a number 0..64", v);

@@ -158,18 +158,25 @@ static void bench_traversal(const bench_opts *o, int side, int reps)
     free(samples);
 }
 
+/* One side x side maze (one traversal, seed), or NULL with the reason printed under what. */
+static pz_puzzle *one_maze(int side, uint64_t seed, const char *what)
+{
+    pz_params p = {.kind = PZ_MAZE, .w = side, .h = side, .diff = PZ_EASY};
+    const char *err = NULL;
+    pz_puzzle *pz = maze_generate_once(&p, seed, &err);
+    if (!pz)
+        printf("  %s: %s\n", what, err);
+    return pz;
+}
+
 /* The server's per-move cost: execute_move through the kind's table over a
  * random walk of attempted steps (legal and walled) on a large maze. */
 static void bench_moves(int side, int moves)
 {
-    pz_params p = {.kind = PZ_MAZE, .w = side, .h = side, .diff = PZ_EASY};
     const pz_kind *k = &pz_kind_maze;
-    const char *err = NULL;
-    pz_puzzle *pz = maze_generate_once(&p, 1, &err);
-    if (!pz) {
-        printf("  move check: %s\n", err);
+    pz_puzzle *pz = one_maze(side, 1, "move check");
+    if (!pz)
         return;
-    }
     pz_state *st = k->new_state(pz);
     uint8_t *dirs = mr_alloc((size_t)moves, 1);
     uint64_t x = 88172645463325252ull;
@@ -203,11 +210,9 @@ static void bench_solve_decode(int side)
     pz_params p = {.kind = PZ_MAZE, .w = side, .h = side, .diff = PZ_EASY};
     const pz_kind *k = &pz_kind_maze;
     const char *err = NULL;
-    pz_puzzle *pz = maze_generate_once(&p, 2, &err);
-    if (!pz) {
-        printf("  solve/decode: %s\n", err);
+    pz_puzzle *pz = one_maze(side, 2, "solve/decode");
+    if (!pz)
         return;
-    }
     int max = 3 * side * side + 1;
     pz_move *sol = mr_alloc((size_t)max, sizeof *sol);
     pz_grade g;

@@ -534,17 +534,11 @@ int main(int argc, char **argv)
         p.h = k->default_h;
         p.diff = PZ_MEDIUM;
         if (size) {
-            long w, h;
-            char *x = strchr(size, 'x');
-            char wb[16], hb[16];
-            if (!x || x - size >= (long)sizeof wb || strlen(x + 1) >= sizeof hb)
+            int w, h;
+            if (!mr_parse_size(size, &w, &h) || w < 1 || h < 1 || w > 100000 || h > 100000)
                 return usage_error("--size must be WxH (columns x rows), not '%s'", size);
-            snprintf(wb, sizeof wb, "%.*s", (int)(x - size), size);
-            snprintf(hb, sizeof hb, "%s", x + 1);
-            if (!mr_parse_long(wb, 1, 100000, &w) || !mr_parse_long(hb, 1, 100000, &h))
-                return usage_error("--size must be WxH (columns x rows), not '%s'", size);
-            p.w = (int)w;
-            p.h = (int)h;
+            p.w = w;
+            p.h = h;
         }
         if (diff) {
             p.diff = pz_difficulty_by_name(diff);
