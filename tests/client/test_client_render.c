@@ -404,7 +404,7 @@ static void test_setup_big_sum(void **ctx)
                           "0 wait menu\n+50 key Down\n+50 key Return\n+50 wait setup\n"
                           "+50 key Left\n+50 key Down\n+50 key Right\n+50 key Right\n"
                           "+50 key Right\n+50 key Down\n+50 key Down\n+50 key Down\n"
-                          "+50 key Down\n+50 key Return\n+100 key Return\n+50 wait race\n+300 wait race\n"));
+                          "+50 key Down\n+50 key Return\n+100 key Return\n+50 wait race\n+1000 wait race\n"));
     const char *shot = clt_path("bigsum.bmp");
     const char *args[] = {"--headless",   "--size", "1280x720",      "--script", clt_path("bigsum.txt"),
                           "--screenshot", shot,     "--max-seconds", "30",       NULL};
