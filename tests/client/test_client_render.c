@@ -399,7 +399,9 @@ static void test_setup_big_sum(void **ctx)
 {
     (void)ctx;
     /* Kind: one Left from the maze to sum; Size: the fourth choice (5x4,
-     * 7x6, 10x8, 10x10); then down to Start. */
+     * 7x6, 10x8, 10x10); then down to Start. The shot is taken a second
+     * into the race, after the GO! banner (0.8 s), which covers the middle
+     * cells: End's dark band under it reads as the board's background. */
     assert_true(clt_write(clt_path("bigsum.txt"),
                           "0 wait menu\n+50 key Down\n+50 key Return\n+50 wait setup\n"
                           "+50 key Left\n+50 key Down\n+50 key Right\n+50 key Right\n"
