@@ -200,3 +200,8 @@ void mr_utc_text(int64_t ms, char *buf, size_t n)
     strftime(day, sizeof day, "%Y-%m-%dT%H:%M:%S", &tm);
     snprintf(buf, n, "%s.%03dZ", day, (int)(ms % 1000));
 }
+
+const char *mr_name_of(const char *const *names, size_t n, int i, const char *other)
+{
+    return i >= 0 && (size_t)i < n && names[i] ? names[i] : other;
+}

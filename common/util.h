@@ -71,6 +71,10 @@ uint64_t mr_now_us(void);
 void mr_utc_text(int64_t ms, char *buf, size_t n);
 
 #define MR_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* An enum's word: names[i] when 0 <= i < n and it is set, else other. */
+const char *mr_name_of(const char *const *names, size_t n, int i, const char *other);
+#define MR_NAME_OF(names, i, other) mr_name_of(names, MR_ARRAY_LEN(names), i, other)
 #define MR_VERSION "0.1.0"
 
 #endif

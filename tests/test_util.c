@@ -1,4 +1,5 @@
-/* test_util.c: checked allocation, strict number parsing, line reading, growing text and hashing. */
+/* test_util.c: checked allocation, strict number parsing, line reading, growing text, hashing and enum words.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -108,12 +109,24 @@ static void test_alloc_and_hash(void **ctx)
     assert_true(mr_hash64("abc", 3) != mr_hash64("acb", 3));
 }
 
+static void test_name_of(void **ctx)
+{
+    (void)ctx;
+    static const char *const t[] = {"zero", NULL, "two"};
+    assert_string_equal(MR_NAME_OF(t, 0, "?"), "zero");
+    assert_string_equal(MR_NAME_OF(t, 2, "?"), "two");
+    assert_string_equal(MR_NAME_OF(t, 1, "?"), "?"); /* a gap in the table */
+    assert_string_equal(MR_NAME_OF(t, 3, "?"), "?");
+    assert_string_equal(MR_NAME_OF(t, -1, "?"), "?");
+    assert_null(MR_NAME_OF(t, 9, NULL));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_long),     cmocka_unit_test(test_parse_u64),
         cmocka_unit_test(test_lines_and_trim), cmocka_unit_test(test_text_grows),
-        cmocka_unit_test(test_alloc_and_hash),
+        cmocka_unit_test(test_alloc_and_hash), cmocka_unit_test(test_name_of),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
