@@ -942,38 +942,27 @@ size_t match_memory(const match *m)
     return n;
 }
 
+/* The words below are in enum order (match.h). */
 const char *match_reject_text(int code)
 {
-    static const char *const t[MATCH_REJ_COUNT] = {
-        [MATCH_OK] = "ok",
-        [MATCH_REJ_ILLEGAL] = "illegal move",
-        [MATCH_REJ_NOT_STARTED] = "the race has not started yet",
-        [MATCH_REJ_FINISHED] = "the race is over",
-        [MATCH_REJ_NO_PLAYER] = "no player in that slot",
-        [MATCH_REJ_DISCONNECTED] = "that player is disconnected",
-        [MATCH_REJ_TOO_MANY] = "too many moves in this game",
-    };
+    static const char *const t[MATCH_REJ_COUNT] = {"ok",
+                                                   "illegal move",
+                                                   "the race has not started yet",
+                                                   "the race is over",
+                                                   "no player in that slot",
+                                                   "that player is disconnected",
+                                                   "too many moves in this game"};
     return MR_NAME_OF(t, code, "unknown reason");
 }
 
 const char *match_end_text(int reason)
 {
-    static const char *const t[] = {
-        [MATCH_END_SOLVED] = "solved",
-        [MATCH_END_FORFEIT] = "forfeit",
-        [MATCH_END_BOTH_LEFT] = "both players left",
-        [MATCH_END_ABORTED] = "aborted",
-    };
+    static const char *const t[] = {"solved", "forfeit", "both players left", "aborted"};
     return MR_NAME_OF(t, reason, "unknown");
 }
 
 const char *match_phase_text(int phase)
 {
-    static const char *const t[] = {
-        [MATCH_WAITING] = "waiting",
-        [MATCH_COUNTDOWN] = "countdown",
-        [MATCH_RACING] = "racing",
-        [MATCH_FINISHED] = "finished",
-    };
+    static const char *const t[] = {"waiting", "countdown", "racing", "finished"};
     return MR_NAME_OF(t, phase, "unknown");
 }
