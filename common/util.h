@@ -59,6 +59,13 @@ typedef struct mr_text {
 mr_text mr_text_new(size_t cap);
 void mr_text_add(mr_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A first-in first-out ring of *cap items of size bytes, *len of them from
+ * *head, that is full (*len == *cap): a new one with room for twice as many
+ * (16 at first) holding the same items in the same order from index 0 (*head
+ * set to 0, *cap to the new room); the old one is freed. The next item goes
+ * at (*head + *len) % *cap, the first leaves at *head. */
+void *mr_ring_grow(void *ring, size_t size, size_t *head, size_t len, size_t *cap);
+
 /* 64-bit FNV-1a of n bytes: used for description hashes. */
 uint64_t mr_hash64(const void *data, size_t n);
 
