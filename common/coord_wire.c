@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 
+#include "util.h"
 #include "wire_io.h"
 
 static const char magic[4] = {'M', 'R', 'C', 'O'};
@@ -269,12 +270,12 @@ const char *coord_type_name(int type)
         "?",         "HOST_REGISTER", "HOST_OK",      "HOST_LEAVE", "LOOKUP",
         "LOOKUP_OK", "INTRODUCE",     "TURN_REQUEST", "TURN_OK",    "SERVER_REGISTER",
         "SERVER_OK", "LIST",          "SERVER_LIST",  "ERROR"};
-    return type > 0 && type < (int)(sizeof names / sizeof names[0]) ? names[type] : "?";
+    return MR_NAME_OF(names, type, "?");
 }
 
 const char *coord_error_name(int error)
 {
     static const char *const names[] = {"?",    "BAD",     "VERSION", "RATE", "NO_CODE",
                                         "FULL", "NO_PAIR", "NO_TURN", "TOKEN"};
-    return error > 0 && error < (int)(sizeof names / sizeof names[0]) ? names[error] : "?";
+    return MR_NAME_OF(names, error, "?");
 }

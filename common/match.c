@@ -942,56 +942,27 @@ size_t match_memory(const match *m)
     return n;
 }
 
+/* The words below are in enum order (match.h). */
 const char *match_reject_text(int code)
 {
-    switch (code) {
-    case MATCH_OK:
-        return "ok";
-    case MATCH_REJ_ILLEGAL:
-        return "illegal move";
-    case MATCH_REJ_NOT_STARTED:
-        return "the race has not started yet";
-    case MATCH_REJ_FINISHED:
-        return "the race is over";
-    case MATCH_REJ_NO_PLAYER:
-        return "no player in that slot";
-    case MATCH_REJ_DISCONNECTED:
-        return "that player is disconnected";
-    case MATCH_REJ_TOO_MANY:
-        return "too many moves in this game";
-    default:
-        return "unknown reason";
-    }
+    static const char *const t[MATCH_REJ_COUNT] = {"ok",
+                                                   "illegal move",
+                                                   "the race has not started yet",
+                                                   "the race is over",
+                                                   "no player in that slot",
+                                                   "that player is disconnected",
+                                                   "too many moves in this game"};
+    return MR_NAME_OF(t, code, "unknown reason");
 }
 
 const char *match_end_text(int reason)
 {
-    switch (reason) {
-    case MATCH_END_SOLVED:
-        return "solved";
-    case MATCH_END_FORFEIT:
-        return "forfeit";
-    case MATCH_END_BOTH_LEFT:
-        return "both players left";
-    case MATCH_END_ABORTED:
-        return "aborted";
-    default:
-        return "unknown";
-    }
+    static const char *const t[] = {"solved", "forfeit", "both players left", "aborted"};
+    return MR_NAME_OF(t, reason, "unknown");
 }
 
 const char *match_phase_text(int phase)
 {
-    switch (phase) {
-    case MATCH_WAITING:
-        return "waiting";
-    case MATCH_COUNTDOWN:
-        return "countdown";
-    case MATCH_RACING:
-        return "racing";
-    case MATCH_FINISHED:
-        return "finished";
-    default:
-        return "unknown";
-    }
+    static const char *const t[] = {"waiting", "countdown", "racing", "finished"};
+    return MR_NAME_OF(t, phase, "unknown");
 }

@@ -32,7 +32,7 @@ const pz_kind *pz_kind_by_name(const char *name)
 
 const char *pz_difficulty_name(int diff)
 {
-    return (diff >= 0 && diff < PZ_DIFF_COUNT) ? diff_names[diff] : "?";
+    return MR_NAME_OF(diff_names, diff, "?");
 }
 
 int pz_difficulty_by_name(const char *name)

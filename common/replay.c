@@ -147,7 +147,7 @@ const char *replay_end_word(int reason)
 {
     /* Indexed by enum match_end_reason; the file's words, not match_end_text's. */
     static const char *const words[] = {"solved", "forfeit", "both-left", "aborted"};
-    return reason >= 0 && reason < (int)MR_ARRAY_LEN(words) ? words[reason] : NULL;
+    return MR_NAME_OF(words, reason, NULL);
 }
 
 const char *replay_set_end(replay *r, int reason, int winner, uint32_t end_ms)

@@ -200,3 +200,23 @@ void mr_utc_text(int64_t ms, char *buf, size_t n)
     strftime(day, sizeof day, "%Y-%m-%dT%H:%M:%S", &tm);
     snprintf(buf, n, "%s.%03dZ", day, (int)(ms % 1000));
 }
+
+const char *mr_name_of(const char *const *names, size_t n, int i, const char *other)
+{
+    return i >= 0 && (size_t)i < n && names[i] ? names[i] : other;
+}
+
+void *mr_ring_grow(void *ring, size_t size, size_t *head, size_t len, size_t *cap)
+{
+    size_t room = *cap ? *cap * 2 : 16;
+    unsigned char *q = mr_alloc(room, size);
+    size_t first = len < *cap - *head ? len : *cap - *head; /* from head to the end, then from 0 */
+    if (len) {
+        memcpy(q, (unsigned char *)ring + *head * size, first * size);
+        memcpy(q + first * size, ring, (len - first) * size);
+    }
+    free(ring);
+    *head = 0;
+    *cap = room;
+    return q;
+}

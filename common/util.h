@@ -59,6 +59,13 @@ typedef struct mr_text {
 mr_text mr_text_new(size_t cap);
 void mr_text_add(mr_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A first-in first-out ring of *cap items of size bytes, *len of them from
+ * *head, that is full (*len == *cap): a new one with room for twice as many
+ * (16 at first) holding the same items in the same order from index 0 (*head
+ * set to 0, *cap to the new room); the old one is freed. The next item goes
+ * at (*head + *len) % *cap, the first leaves at *head. */
+void *mr_ring_grow(void *ring, size_t size, size_t *head, size_t len, size_t *cap);
+
 /* 64-bit FNV-1a of n bytes: used for description hashes. */
 uint64_t mr_hash64(const void *data, size_t n);
 
@@ -71,6 +78,10 @@ uint64_t mr_now_us(void);
 void mr_utc_text(int64_t ms, char *buf, size_t n);
 
 #define MR_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* An enum's word: names[i] when 0 <= i < n and it is set, else other. */
+const char *mr_name_of(const char *const *names, size_t n, int i, const char *other);
+#define MR_NAME_OF(names, i, other) mr_name_of(names, MR_ARRAY_LEN(names), i, other)
 #define MR_VERSION "0.1.0"
 
 #endif

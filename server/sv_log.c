@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "sv.h"
+#include "util.h"
 
 static const char *const level_names[] = {"off", "error", "warn", "info", "debug"};
 /* syslog priorities: err, warning, info, debug */
@@ -26,7 +27,7 @@ void sv_log_init(sv_log *lg, int level, int format, FILE *out)
 
 const char *sv_log_level_name(int level)
 {
-    return (level >= 0 && level <= SV_LOG_DEBUG) ? level_names[level] : "?";
+    return MR_NAME_OF(level_names, level, "?");
 }
 
 int sv_log_level_by_name(const char *name)

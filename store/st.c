@@ -23,13 +23,13 @@ struct st {
 const char *st_ending_text(int ending)
 {
     static const char *const t[] = {"solved", "forfeit", "both_left", "aborted"};
-    return ending >= 0 && ending < 4 ? t[ending] : "?";
+    return MR_NAME_OF(t, ending, "?");
 }
 
 const char *st_result_text(int result)
 {
     static const char *const t[] = {"lost", "won", "none"};
-    return result >= 0 && result < 3 ? t[result] : "?";
+    return MR_NAME_OF(t, result, "?");
 }
 
 void st_match_free(st_match *m)

@@ -247,15 +247,21 @@ static void account(st_writer *w, const outcome *o, int64_t last)
     w->st.spool_waiting = w->spool ? st_spool_pending(w->spool) : 0;
 }
 
+/* Appends j to the list from *head to *tail (the waiting or the done list). */
+static void append(job **head, job **tail, job *j)
+{
+    j->next = NULL;
+    if (*tail)
+        (*tail)->next = j;
+    else
+        *head = j;
+    *tail = j;
+}
+
 /* Appends j, answered, to the done list (mutex held). */
 static void done(st_writer *w, job *j)
 {
-    j->next = NULL;
-    if (w->done_tail)
-        w->done_tail->next = j;
-    else
-        w->done = j;
-    w->done_tail = j;
+    append(&w->done, &w->done_tail, j);
     atomic_fetch_add(&w->ndone, 1);
     w->answered_total++;
     pthread_cond_broadcast(&w->idle);
@@ -436,12 +442,7 @@ bool st_writer_spool(st_writer *w, const char *path, char *err, size_t errlen)
 /* Appends j to the waiting list (mutex held). */
 static void enqueue(st_writer *w, job *j)
 {
-    j->next = NULL;
-    if (w->tail)
-        w->tail->next = j;
-    else
-        w->head = j;
-    w->tail = j;
+    append(&w->head, &w->tail, j);
     pthread_cond_signal(&w->wake);
 }
 

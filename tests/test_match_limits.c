@@ -199,8 +199,10 @@ static void test_config_and_texts(void **ctx)
     pz_puzzle *pz = walk_generate(&p, 1, &err);
     assert_null(match_create_puzzle(&walk_kind, pz, true, 1, &c, 1, &err)); /* frees pz */
     assert_non_null(err);
-    for (int i = 0; i < MATCH_REJ_COUNT; i++)
-        assert_true(strlen(match_reject_text(i)) > 0);
+    for (int i = 0; i < MATCH_REJ_COUNT; i++) /* every code has its own words */
+        assert_string_not_equal(match_reject_text(i), match_reject_text(MATCH_REJ_COUNT));
+    assert_string_equal(match_reject_text(MATCH_REJ_TOO_MANY), "too many moves in this game");
+    assert_string_equal(match_reject_text(-1), "unknown reason");
     assert_string_equal(match_end_text(MATCH_END_FORFEIT), "forfeit");
     assert_string_equal(match_phase_text(MATCH_RACING), "racing");
     char e[128];

@@ -1,4 +1,6 @@
-/* test_util.c: checked allocation, strict number parsing, line reading, growing text and hashing. */
+/* test_util.c: checked allocation, strict number parsing, line reading, growing text, hashing, enum words and
+ * the growing ring.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -108,12 +110,58 @@ static void test_alloc_and_hash(void **ctx)
     assert_true(mr_hash64("abc", 3) != mr_hash64("acb", 3));
 }
 
+static void test_name_of(void **ctx)
+{
+    (void)ctx;
+    static const char *const t[] = {"zero", NULL, "two"};
+    assert_string_equal(MR_NAME_OF(t, 0, "?"), "zero");
+    assert_string_equal(MR_NAME_OF(t, 2, "?"), "two");
+    assert_string_equal(MR_NAME_OF(t, 1, "?"), "?"); /* a gap in the table */
+    assert_string_equal(MR_NAME_OF(t, 3, "?"), "?");
+    assert_string_equal(MR_NAME_OF(t, -1, "?"), "?");
+    assert_null(MR_NAME_OF(t, 9, NULL));
+}
+
+/* A queue of ints through mr_ring_grow: pushes and pops interleaved so the
+ * ring is full while wrapped round, and every item leaves in order. */
+static void test_ring_grow(void **ctx)
+{
+    (void)ctx;
+    int *q = NULL;
+    size_t head = 0, len = 0, cap = 0;
+    int next_in = 0, next_out = 0;
+    for (int round = 0; round < 200; round++) {
+        for (int k = 0; k < 3; k++) {
+            if (len == cap) {
+                size_t was = cap;
+                q = mr_ring_grow(q, sizeof *q, &head, len, &cap);
+                assert_int_equal(cap, was ? was * 2 : 16);
+                assert_int_equal(head, 0);
+            }
+            q[(head + len++) % cap] = next_in++;
+        }
+        for (int k = 0; k < 2; k++) {
+            assert_int_equal(q[head], next_out++);
+            head = (head + 1) % cap;
+            len--;
+        }
+    }
+    while (len) {
+        assert_int_equal(q[head], next_out++);
+        head = (head + 1) % cap;
+        len--;
+    }
+    assert_int_equal(next_out, next_in);
+    free(q);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_long),     cmocka_unit_test(test_parse_u64),
         cmocka_unit_test(test_lines_and_trim), cmocka_unit_test(test_text_grows),
-        cmocka_unit_test(test_alloc_and_hash),
+        cmocka_unit_test(test_alloc_and_hash), cmocka_unit_test(test_name_of),
+        cmocka_unit_test(test_ring_grow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,28 +8,8 @@
 # Usage: tools/screenshots-invite.sh [BUILD_DIR]   (default: build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build=${1:-build}
-game="$build/client/mazerace"
-server="$build/server/mazerace-server"
-coord="$build/coordinator/mazerace-coordinator"
-out=docs/screenshots
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-source tools/screenshots-lib.sh # bmp2png
-export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy
-wait_line() { # file text: waits up to 15 s for a line containing text, prints what follows it
-  for _ in $(seq 150); do
-    if grep -q "$2" "$1" 2>/dev/null; then grep -m1 "$2" "$1" | sed "s/.*$2//"; return 0; fi
-    sleep 0.1
-  done
-  echo "no '$2' in $1" >&2; return 1
-}
-free_port() { python3 -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+source tools/screenshots-lib.sh # shots_begin, wait_line, free_port, bmp2png, shots_publish
+shots_begin "$@"
 
 "$coord" --bind 127.0.0.1 --port 0 >"$tmp/co.log" 2>&1 &
 pids+=($!)
@@ -77,14 +57,10 @@ run --lan-port "$disc" --name Bob --script "$tmp/bob.txt" --max-seconds 30 >"$tm
 grep -m1 "reached " "$tmp/bob.log" || { cat "$tmp/bob.log" >&2; exit 1; }
 
 grep -m1 "invite link copied: mazerace://$code@" "$tmp/host.log" || { cat "$tmp/host.log" >&2; exit 1; }
-for s in lobby-invite lobby-invite-copied join-internet lobby-by-code race-by-code; do
-  bmp2png "$tmp/$s.bmp" "$out/$s.png"
-  echo "$out/$s.png"
-done
+shots_publish lobby-invite lobby-invite-copied join-internet lobby-by-code race-by-code
 if [ "$(id -u)" = 0 ]; then
   for m in punch relay; do
     MR_NAT_SHOTS=$tmp bash tests/nat/journey_invite.sh "$game" "$coord" "$build/tools/mazerace-gen" "$m" >/dev/null
-    bmp2png "$tmp/race-$m.bmp" "$out/race-$m.png"
-    echo "$out/race-$m.png"
+    shots_publish "race-$m"
   done
 fi

@@ -6,28 +6,9 @@
 # Usage: tools/screenshots-join.sh [BUILD_DIR]   (default: build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build=${1:-build}
-game="$build/client/mazerace"
-server="$build/server/mazerace-server"
-out=docs/screenshots
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-source tools/screenshots-lib.sh # bmp2png
-export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy
+source tools/screenshots-lib.sh # shots_begin, wait_line, free_port, bmp2png, shots_publish
+shots_begin "$@"
 run() { "$game" --headless --size 1280x720 --no-save --history none "$@"; }
-wait_line() { # file text: waits up to 15 s for a line containing text, prints what follows it
-  for _ in $(seq 150); do
-    if grep -q "$2" "$1" 2>/dev/null; then grep -m1 "$2" "$1" | sed "s/.*$2//"; return 0; fi
-    sleep 0.1
-  done
-  echo "no '$2' in $1" >&2; return 1
-}
-free_port() { python3 -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 menu_join='0 wait menu
 +50 key Down
 +50 key Down
@@ -115,7 +96,4 @@ printf 'last_server = 192.168.1.20:27910\n' >"$tmp/settings.txt"
 printf '%s\n+300 screenshot %s/join-selected.bmp\n+50 quit\n' "$menu_join" "$tmp" >"$tmp/sel.txt"
 run --lan-port 1 --settings "$tmp/settings.txt" --script "$tmp/sel.txt" --max-seconds 20
 
-for s in join-selected join-lan lobby-host lobby-joiner create-room lobby-copied join-pasted join-badlink; do
-  bmp2png "$tmp/$s.bmp" "$out/$s.png"
-  echo "$out/$s.png"
-done
+shots_publish join-selected join-lan lobby-host lobby-joiner create-room lobby-copied join-pasted join-badlink

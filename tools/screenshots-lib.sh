@@ -1,6 +1,43 @@
 # tools/screenshots-lib.sh: helpers the screenshot scripts share (sourced, never run).
 # shellcheck shell=bash
 
+# The headless scripts' start (screenshots-join.sh, screenshots-invite.sh), from the repository's top:
+# build (the first argument, default build), game, server, coord, out; a scratch folder tmp removed at
+# exit with every program whose pid the script adds to pids; SDL's dummy drivers.
+# shellcheck disable=SC2034 # game, server, coord: the sourcing scripts use them
+shots_begin() {
+  build=${1:-build}
+  game="$build/client/mazerace"
+  server="$build/server/mazerace-server"
+  coord="$build/coordinator/mazerace-coordinator"
+  out=docs/screenshots
+  tmp=$(mktemp -d)
+  pids=()
+  trap shots_cleanup EXIT
+  export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy
+}
+shots_cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  rm -rf "$tmp"
+}
+
+wait_line() { # file text: waits up to 15 s for a line containing text, prints what follows it
+  for _ in $(seq 150); do
+    if grep -q "$2" "$1" 2>/dev/null; then grep -m1 "$2" "$1" | sed "s/.*$2//"; return 0; fi
+    sleep 0.1
+  done
+  echo "no '$2' in $1" >&2; return 1
+}
+free_port() { python3 -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+# Each named $tmp/NAME.bmp as $out/NAME.png, its path printed.
+shots_publish() {
+  for s in "$@"; do
+    bmp2png "$tmp/$s.bmp" "$out/$s.png"
+    echo "$out/$s.png"
+  done
+}
+
 # BMP (what the client writes) to PNG with the Python standard library only.
 bmp2png() {
   python3 - "$1" "$2" <<'PY'

@@ -599,6 +599,18 @@ static bool check_chars(reader *r)
     return true;
 }
 
+/* The rest of the line is blank: on to the next one; else why, at the text. */
+static bool blank_rest(reader *r, const char *why)
+{
+    skip_spaces(r);
+    if (!at_eol(r)) {
+        pz_error_set(r->err, r->line, r->col, "%s", why);
+        return false;
+    }
+    next_line(r);
+    return true;
+}
+
 static bool read_header(reader *r, pz_puzzle *pz)
 {
     skip_spaces(r);
@@ -615,13 +627,7 @@ static bool read_header(reader *r, pz_puzzle *pz)
     skip_spaces(r);
     if (!read_int(r, &pz->b.target, "the target"))
         return false;
-    skip_spaces(r);
-    if (!at_eol(r)) {
-        pz_error_set(r->err, r->line, r->col, "unexpected text after the target");
-        return false;
-    }
-    next_line(r);
-    return true;
+    return blank_rest(r, "unexpected text after the target");
 }
 
 /* One row of cells. Cells are numbered in reading order, which is row-major
@@ -675,14 +681,9 @@ static bool read_row(reader *r, pz_puzzle *pz, int *n, int *w)
 /* Only blank lines may follow the last row. */
 static bool read_tail(reader *r)
 {
-    while (r->p < r->end) {
-        skip_spaces(r);
-        if (!at_eol(r)) {
-            pz_error_set(r->err, r->line, r->col, "text after a blank line");
+    while (r->p < r->end)
+        if (!blank_rest(r, "text after a blank line"))
             return false;
-        }
-        next_line(r);
-    }
     return true;
 }
 

@@ -153,16 +153,8 @@ static void send_move(bt_player *p, pz_move mv)
     if (!seq)
         return;
     p->counts.sent++;
-    if (p->sq_len == p->sq_cap) {
-        size_t cap = p->sq_cap ? p->sq_cap * 2 : 16;
-        sent_move *q = mr_alloc(cap, sizeof *q);
-        for (size_t i = 0; i < p->sq_len; i++)
-            q[i] = p->sq[(p->sq_head + i) % p->sq_cap];
-        free(p->sq);
-        p->sq = q;
-        p->sq_cap = cap;
-        p->sq_head = 0;
-    }
+    if (p->sq_len == p->sq_cap)
+        p->sq = mr_ring_grow(p->sq, sizeof *p->sq, &p->sq_head, p->sq_len, &p->sq_cap);
     p->sq[(p->sq_head + p->sq_len) % p->sq_cap] = (sent_move){.seq = seq, .at_us = now_us, .mv = mv};
     p->sq_len++;
 }

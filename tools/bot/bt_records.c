@@ -44,7 +44,7 @@ static const char *status_text(int code)
 static const char *ending_word(int ending)
 {
     static const char *const t[] = {"solved", "forfeit", "both_left", "aborted"};
-    return ending >= 0 && ending < 4 ? t[ending] : "?";
+    return MR_NAME_OF(t, ending, "?");
 }
 
 int bt_records_run(const char *host, int port, int list_n, uint64_t replay_id, double timeout_s)
