@@ -1,7 +1,9 @@
 /* bt_fleet.c: many players over shared ENet hosts: play mode (results) and bench mode (acks, CPU, drops). */
+#define _GNU_SOURCE /* SO_RCVBUFFORCE */
 #include "bt_fleet.h"
 
 #include <enet/enet.h>
+#include <sys/socket.h>
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -115,6 +117,13 @@ static bool make_fleet(fleet *f, const bt_opts *o)
             fprintf(stderr, "mazerace-bot: cannot bind local port %d: %s\n", o->local_port + h,
                     o->local_port + h > 65535 ? "past 65535" : strerror(errno));
             return false;
+        }
+        /* Past net.core.[rw]mem_max where the process may (CAP_NET_ADMIN),
+         * as the server does: 10,000 bots' answers come in bursts. */
+        int v = o->sockbuf_kib * 1024;
+        if (v > 0) {
+            setsockopt(s, SOL_SOCKET, SO_RCVBUFFORCE, &v, sizeof v);
+            setsockopt(s, SOL_SOCKET, SO_SNDBUFFORCE, &v, sizeof v);
         }
         f->fds[h] = (struct pollfd){.fd = s, .events = POLLIN};
     }

@@ -3,8 +3,9 @@
 #
 # Usage: tools/netbench/hosts.sh     (defaults: K=10000 players, RATE=2 moves/s, N=3 hosts, DUR=10 s)
 #   K=10000 RATE=2 HOSTS=3 DUR=10 REPS=1   players, moves/s each, server hosts, window, repetitions
-#   PER_SOCKET=  players per client socket (default K / HOSTS: one client socket per server host,
-#                on consecutive ports, so each server host gets the same share: socket = port mod N)
+#   PER_SOCKET=  players per client socket (default K / HOSTS / 4: four client sockets per server
+#                host, on consecutive ports, so each server host gets the same share: socket = port mod N)
+#   SOCKBUF=16384  socket buffers (KiB) of every socket, both tools (past net.core.rmem_max as root)
 #   BUILD=dir    build directory (default build-netbench, RelWithDebInfo like run.sh)
 #   SERVER_ARGS= extra mazerace-server flags
 # Prints each tool's lines, then RESULT lines and the ratios ours / echo (p50, p99, server CPU per move).
@@ -17,7 +18,8 @@ rate=${RATE:-2}
 hosts=${HOSTS:-3}
 dur=${DUR:-10}
 reps=${REPS:-1}
-per=${PER_SOCKET:-$(((k + hosts - 1) / hosts))}
+per=${PER_SOCKET:-$(((k + 4 * hosts - 1) / (4 * hosts)))}
+sockbuf=${SOCKBUF:-16384}
 pace=$(awk -v r="$rate" 'BEGIN { printf "%d", 1000 / r }')
 ulimit -n 65536 2>/dev/null || true
 work=$(mktemp -d /tmp/netbench-hosts.XXXXXX)
@@ -63,12 +65,12 @@ results=$work/results.txt
 : > "$results"
 for rep in $(seq 1 "$reps"); do
   echo
-  echo "== [$rep/$reps] enet_echo_hosts -k $k -r $rate -d $dur -H $hosts -c $per (load: $(cut -d' ' -f1-3 /proc/loadavg))"
-  "$work/enet_echo_hosts" -k "$k" -r "$rate" -d "$dur" -H "$hosts" -c "$per" | tee -a "$results" || echo "hosts.sh: echo failed" >&2
+  echo "== [$rep/$reps] enet_echo_hosts -k $k -r $rate -d $dur -H $hosts -c $per -b $sockbuf (load: $(cut -d' ' -f1-3 /proc/loadavg))"
+  "$work/enet_echo_hosts" -k "$k" -r "$rate" -d "$dur" -H "$hosts" -c "$per" -b "$sockbuf" | tee -a "$results" || echo "hosts.sh: echo failed" >&2
   echo "== [$rep/$reps] mazerace-server --hosts $hosts + mazerace-bot --bench: $k players, $((k / 2)) races, $rate moves/s each (load: $(cut -d' ' -f1-3 /proc/loadavg))"
   log=$work/server.log
   "$srv_bin" --config /dev/null --bind 127.0.0.1 --port 0 --no-discovery --countdown 1 --hosts "$hosts" \
-    --max-clients $((k + 8)) --max-rooms $((k / 2 + 8)) --sockbuf 4096 --log-level warn --db none \
+    --max-clients "$k" --max-rooms $((k / 2 + 8)) --sockbuf "$sockbuf" --log-level warn --db none \
     --gen-rate 1000 --gen-burst 600000 --gen-queue 4096 ${SERVER_ARGS:-} >"$log" 2>&1 &
   server_pid=$!
   # Its port from the "listening on" line: up to 10 s, while it runs.
@@ -81,7 +83,7 @@ for rep in $(seq 1 "$reps"); do
   [ -n "$port" ] || { echo "hosts.sh: server did not start:" >&2; cat "$log" >&2; exit 1; }
   base=$(free_base $(((k + per - 1) / per)))
   "$bot_bin" --server "127.0.0.1:$port" --bots "$k" --per-socket "$per" --local-port "$base" --bench "$dur" \
-    --pace "$pace" --server-pid "$server_pid" --sockbuf 4096 --timeout $((dur + 120)) | tee -a "$results" ||
+    --pace "$pace" --server-pid "$server_pid" --sockbuf "$sockbuf" --timeout $((dur + 120)) | tee -a "$results" ||
     echo "hosts.sh: bot bench failed" >&2
   kill -INT "$server_pid"
   wait "$server_pid" || echo "hosts.sh: server exited with $?" >&2
