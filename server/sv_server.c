@@ -246,15 +246,28 @@ static bool socket_error(sv_t *sv, ENetHost *host, int err)
     return true;
 }
 
+/* The clock moves on while the loop waits: the time since tick0 is added
+ * to now before the events that came are handled (a drop is stamped with
+ * the time it was seen, so its grace never ends early). Whole ticks of our
+ * clock, not a rounded duration: with sv_run's clock (the same one) the
+ * result is exact, so no deadline fires a millisecond early. */
+static void clock_waited(sv_t *sv, uint64_t tick0)
+{
+    sv->now_ms += mr_now_us() / 1000u - tick0;
+}
+
 /* One enet_host_service of game host h (waiting up to timeout_ms on its
  * socket) and its events; -1 when its socket is gone. */
 static int service_host(sv_t *sv, int h, int timeout_ms)
 {
     ENetHost *host = sv->hosts[h];
     ENetEvent ev;
+    uint64_t tick0 = mr_now_us() / 1000u;
     errno = 0;
     int r = enet_host_service(host, &ev, (enet_uint32)timeout_ms);
     int service_errno = errno;
+    if (timeout_ms > 0)
+        clock_waited(sv, tick0);
     if (r < 0) {
         if (!socket_error(sv, host, service_errno))
             return -1;
@@ -275,6 +288,7 @@ static int service_host(sv_t *sv, int h, int timeout_ms)
 static int service_hosts(sv_t *sv, int timeout_ms)
 {
     int handled = 0;
+    uint64_t tick0 = mr_now_us() / 1000u;
     for (int h = 0; h < sv->nhosts; h++) {
         int r = service_host(sv, h, 0);
         if (r < 0)
@@ -282,9 +296,11 @@ static int service_hosts(sv_t *sv, int timeout_ms)
         handled += r;
     }
     bool ready[SV_MAX_HOSTS];
-    if (handled > 0 || timeout_ms <= 0 || sv_hosts_wait(sv, timeout_ms, ready) <= 0)
+    if (handled > 0 || timeout_ms <= 0)
         return handled;
-    for (int h = 0; h < sv->nhosts; h++) {
+    int n = sv_hosts_wait(sv, timeout_ms, ready);
+    clock_waited(sv, tick0);
+    for (int h = 0; h < sv->nhosts && n > 0; h++) {
         int r = ready[h] ? service_host(sv, h, 0) : 0;
         if (r < 0)
             return -1;
@@ -336,19 +352,11 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
     /* One enet_host_service per step, as a plain ENet server does: every
      * call walks all peer slots, so extra calls would cost CPU at load.
      * ENet waits on its own socket only; discovery probes are read once
-     * per step, which is soon enough for a LAN scan. The host's clock
-     * moves on while ENet waits, so the time waited is added to now. */
-    uint64_t tick0 = mr_now_us() / 1000u;
+     * per step, which is soon enough for a LAN scan. The clock moves on
+     * while ENet waits (clock_waited). */
     int handled = sv->nhosts == 1 ? service_host(sv, 0, timeout_ms) : service_hosts(sv, timeout_ms);
     if (handled < 0)
         return -1;
-    if (timeout_ms > 0) {
-        /* Whole ticks of our clock, not a rounded duration: with sv_run's
-         * clock (the same one) the result is exact, so no deadline fires
-         * a millisecond early. */
-        uint64_t tick1 = mr_now_us() / 1000u;
-        sv->now_ms += tick1 - tick0;
-    }
     uint64_t work0 = mr_now_us();
     handled += sv_link_poll(sv);
     sv_genq_poll(sv);
