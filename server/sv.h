@@ -21,7 +21,9 @@ enum sv_log_level { SV_LOG_OFF, SV_LOG_ERROR, SV_LOG_WARN, SV_LOG_INFO, SV_LOG_D
 enum sv_log_format { SV_LOGFMT_AUTO, SV_LOGFMT_TEXT, SV_LOGFMT_JOURNAL, SV_LOGFMT_JSON };
 
 #define SV_NAME_MAX WIRE_NAME_MAX /* server name bytes, as in the discovery reply */
-#define SV_MAX_CLIENTS 4000       /* ENet allows 4095 peers per host */
+#define SV_HOST_MAX_CLIENTS 4000  /* players on one ENet host: ENet allows 4095 peers per host */
+#define SV_MAX_HOSTS 16           /* ENet hosts on the game port (cfg.hosts) */
+#define SV_MAX_CLIENTS (SV_MAX_HOSTS * SV_HOST_MAX_CLIENTS)
 #define SV_MAX_ROOMS 65536
 #define SV_DEFAULT_PORT WIRE_DEFAULT_PORT
 #define SV_DEFAULT_DISCOVERY_PORT WIRE_DISCOVERY_PORT
@@ -36,11 +38,11 @@ typedef struct sv_config {
     char bind_addr[64];         /* numeric IPv4 or host name; default "0.0.0.0" (all interfaces) */
     int port;                   /* game port; default SV_DEFAULT_PORT; 0 = ephemeral */
     char name[SV_NAME_MAX + 1]; /* shown in LAN discovery; default "mazerace" */
-    int max_clients;            /* connected peers, 1..4000; default 1024 */
+    int max_clients;            /* connected peers, 1..64000 (4000 per host); default 1024 */
     int max_rooms;              /* concurrent rooms, 1..65536; default 1024 */
     int max_per_ip;             /* connections from one IPv4 address; default 0 = no limit */
     int room_spectators;        /* spectators per room, 0..1024 (0: no watching); default 16 */
-    int max_spectators;         /* spectators on the server, 0..4000; default 512 */
+    int max_spectators;         /* spectators on the server, 0..4000 (one host); default 512 */
     int spectator_batch_ms; /* spectators' messages go out together every this many ms, 0..1000; default 250
                              */
     /* Where spectators are served (docs/server.md, "The spectator port"):
@@ -69,6 +71,10 @@ typedef struct sv_config {
      * name its waiting room, so a LAN pick joins it. Default false. */
     bool lan_host;
     int sockbuf_bytes; /* SO_RCVBUF/SO_SNDBUF of the game socket; default 4 MiB; 0 = ENet's */
+    /* ENet hosts on the game port, 0..SV_MAX_HOSTS; 0 = auto: one per
+     * SV_HOST_MAX_CLIENTS players of max_clients. Several share the port
+     * (SO_REUSEPORT) and one loop (docs/server.md, "Several ENet hosts"). */
+    int hosts;
     /* How long an opponent's PROGRESS may wait, for a player who is moving
      * fast, to leave in one datagram with the next packet for that player
      * (docs/server.md); 0..1000 ms, default SV_DEFAULT_PROGRESS_HOLD_MS;

@@ -57,14 +57,18 @@ const char *sv_config_check(const sv_config *cfg)
     if (cfg->discovery_port < -1 || cfg->discovery_port > 65535)
         return "discovery port must be 0..65535 (or off)";
     if (cfg->max_clients < 1 || cfg->max_clients > SV_MAX_CLIENTS)
-        return "max clients must be 1..4000";
+        return "max clients must be 1..64000";
+    if (cfg->hosts < 0 || cfg->hosts > SV_MAX_HOSTS)
+        return "hosts must be 0 (auto)..16";
+    if (cfg->hosts > 0 && (cfg->max_clients + cfg->hosts - 1) / cfg->hosts > SV_HOST_MAX_CLIENTS)
+        return "too few hosts for max clients: at most 4000 players per host";
     if (cfg->max_rooms < 1 || cfg->max_rooms > SV_MAX_ROOMS)
         return "max rooms must be 1..65536";
-    if (cfg->max_per_ip < 0 || cfg->max_per_ip > SV_MAX_CLIENTS)
+    if (cfg->max_per_ip < 0 || cfg->max_per_ip > SV_HOST_MAX_CLIENTS)
         return "max connections per address must be 0 (no limit)..4000";
     if (cfg->room_spectators < 0 || cfg->room_spectators > 1024)
         return "spectators per room must be 0..1024";
-    if (cfg->max_spectators < 0 || cfg->max_spectators > SV_MAX_CLIENTS)
+    if (cfg->max_spectators < 0 || cfg->max_spectators > SV_HOST_MAX_CLIENTS)
         return "spectators on the server must be 0..4000";
     if (cfg->spectator_port < SV_SPECTATOR_PORT_AUTO || cfg->spectator_port > 65535)
         return "spectator port must be 0..65535, auto or off";

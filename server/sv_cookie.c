@@ -141,17 +141,22 @@ bool sv_cookie_answer(ENetHost *host, uint64_t now_ms)
         get32(c + 36) != ENET_PEER_PACKET_THROTTLE_DECELERATION || get32(c + 44) != 0)
         return false;
     /* A free slot to offer, looked for from a moving start so that two
-     * newcomers at once are rarely offered the same one. */
+     * newcomers at once are rarely offered the same one, and downwards
+     * from the top of the table: ENet gives its own CONNECTs the lowest
+     * free slot, which must not be one offered here and not acknowledged
+     * yet (the acknowledgement would find it taken, and the client would
+     * believe itself connected to nobody). */
     static _Thread_local size_t start; /* the game loop's and the spectator host's own */
     const ENetPeer *slot = NULL;
-    for (size_t k = 0; k < host->peerCount && !slot; k++) {
-        const ENetPeer *p = &host->peers[(start + k) % host->peerCount];
+    size_t top = host->peerCount - 1, k;
+    for (k = 0; k < host->peerCount && !slot; k++) {
+        const ENetPeer *p = &host->peers[top - (start + k) % host->peerCount];
         if (p->state == ENET_PEER_STATE_DISCONNECTED)
             slot = p;
     }
     if (!slot || same_address(host) >= host->duplicatePeers)
         return false;
-    start = (size_t)(slot - host->peers) + 1;
+    start = (start + k) % host->peerCount;
     unsigned s_out = next_session(c[6], slot->outgoingSessionID),
              s_in = next_session(c[7], slot->incomingSessionID);
     uint32_t ck =

@@ -35,9 +35,11 @@ enum sv_client_state {
     SV_CL_CLOSING, /* being disconnected: everything it sends is dropped */
 };
 
-/* One per ENet peer slot: the game host's first, same index as host->peers,
- * then the spectator host's (sv_link.c); peer->data points here
- * so a packet finds its client, and the client its room, with no search. */
+/* One per ENet peer slot: the game hosts' first (host h's peer i at
+ * sv->host_base[h] + i; the peer's own peer->host says which host it lives
+ * on, sv_hosts.h), then the spectator host's (sv_link.c); peer->data points
+ * here so a packet finds its client, and the client its room, with no
+ * search, whatever host it came in on. */
 typedef struct sv_client {
     ENetPeer *peer;   /* on the game host, or NULL */
     uint32_t sph_gen; /* on the spectator host (sv_link.c): its connection's generation, or 0 */
@@ -84,10 +86,13 @@ typedef struct sv_client {
 struct sv {
     sv_config cfg;
     sv_log log;
-    ENetHost *host;
-    sv_client *clients; /* host->peerCount entries, then the spectator host's slots */
+    ENetHost *host;   /* the first game host, hosts[0] */
+    ENetHost **hosts; /* the game port's hosts (sv_hosts.c), nhosts of them */
+    int nhosts;
+    int *host_base;     /* host h's peers are clients[host_base[h]..] */
+    sv_client *clients; /* every game host's peerCount entries, then the spectator host's slots */
     int nclients;
-    int ngame;          /* the game host's slots: clients[ngame..] are the spectator host's */
+    int ngame;          /* the game hosts' slots: clients[ngame..] are the spectator host's */
     struct sv_sph *sph; /* the spectator host (sv_link.c), or NULL: spectators on the game port */
     int active;         /* welcomed clients, at most cfg.max_clients */
     sv_rooms *rooms;

@@ -16,6 +16,7 @@
 #include "sv_gen.h"
 #include "sv_genq.h"
 #include "sv_hold.h"
+#include "sv_hosts.h"
 #include "sv_internal.h"
 #include "sv_lan.h"
 #include "sv_limit.h"
@@ -45,15 +46,6 @@ static uint64_t now_ms_clock(void)
     return mr_now_us() / 1000u;
 }
 
-static int sockbuf_get(ENetSocket s, int opt)
-{
-    int v = 0;
-    socklen_t len = sizeof v;
-    if (getsockopt(s, SOL_SOCKET, opt, &v, &len) < 0)
-        return -1;
-    return v;
-}
-
 /* ---- ENet events ---- */
 
 void sv_client_open(sv_t *sv, sv_client *c, uint32_t host, uint16_t port)
@@ -76,19 +68,23 @@ void sv_client_open(sv_t *sv, sv_client *c, uint32_t host, uint16_t port)
     snprintf(c->addr, sizeof c->addr, "%s:%u", ip, (unsigned)port);
     sv->st.connects++;
     sv->st.peers_now++;
+    /* Which host, when there are several (docs/server.md, "Several ENet hosts"). */
+    char where[32] = "";
+    if (gen)
+        snprintf(where, sizeof where, " to the spectator port");
+    else if (sv->nhosts > 1 && peer)
+        snprintf(where, sizeof where, " to host %d", sv_hosts_index(sv, peer->host));
     sv_logx(&sv->log, SV_LOG_INFO, "connected", SV_CLIENT_FIELDS(c, NULL, NULL),
-            "client #%u %s connected%s (%d peers)", c->id, c->addr, gen ? " to the spectator port" : "",
-            sv->st.peers_now);
+            "client #%u %s connected%s (%d peers)", c->id, c->addr, where, sv->st.peers_now);
 }
 
-static void on_connect(sv_t *sv, ENetPeer *peer)
+static void on_connect(sv_t *sv, int h, ENetPeer *peer)
 {
-    size_t idx = (size_t)(peer - sv->host->peers);
-    if (idx >= (size_t)sv->ngame || sv->shutting) {
+    if (h < 0 || sv->shutting) {
         enet_peer_reset(peer);
         return;
     }
-    sv_client *c = &sv->clients[idx];
+    sv_client *c = sv_hosts_slot(sv, h, peer);
     c->peer = peer;
     c->sph_gen = 0;
     sv_client_open(sv, c, peer->address.host, peer->address.port);
@@ -97,7 +93,7 @@ static void on_connect(sv_t *sv, ENetPeer *peer)
 
 void sv_peer_connected(sv_t *sv, ENetPeer *peer)
 {
-    on_connect(sv, peer);
+    on_connect(sv, sv_hosts_index(sv, peer->host), peer);
 }
 
 void sv_client_gone(sv_t *sv, sv_client *c)
@@ -145,11 +141,11 @@ void sv_client_data(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
     sv_game_receive(sv, c, data, len);
 }
 
-static void dispatch(sv_t *sv, ENetEvent *ev)
+static void dispatch(sv_t *sv, int h, ENetEvent *ev)
 {
     switch (ev->type) {
     case ENET_EVENT_TYPE_CONNECT:
-        on_connect(sv, ev->peer);
+        on_connect(sv, h, ev->peer);
         break;
     case ENET_EVENT_TYPE_DISCONNECT:
         on_disconnect(sv, ev->peer);
@@ -231,7 +227,7 @@ static void housekeeping(sv_t *sv)
  * failed (ENet stops its walk over the peers at the first failed send).
  * False when the socket itself is gone (the server must stop), true when
  * it was one peer's send (or a passing error) and the server goes on. */
-static bool socket_error(sv_t *sv, int err)
+static bool socket_error(sv_t *sv, ENetHost *host, int err)
 {
     if (err == EBADF || err == ENOTSOCK || err == EFAULT) {
         sv_loge(&sv->log, SV_LOG_ERROR, "socket_error", NULL, NULL, strerror(err),
@@ -246,8 +242,71 @@ static bool socket_error(sv_t *sv, int err)
      * queued: send them now rather than a step later. The failed peer's
      * reliable packets wait for their resend time, so this walk gets past
      * it (and a failure here is only counted by ENet). */
-    enet_host_flush(sv->host);
+    enet_host_flush(host);
     return true;
+}
+
+/* The clock moves on while the loop waits: the time since tick0 is added
+ * to now before the events that came are handled (a drop is stamped with
+ * the time it was seen, so its grace never ends early). Whole ticks of our
+ * clock, not a rounded duration: with sv_run's clock (the same one) the
+ * result is exact, so no deadline fires a millisecond early. */
+static void clock_waited(sv_t *sv, uint64_t tick0)
+{
+    sv->now_ms += mr_now_us() / 1000u - tick0;
+}
+
+/* One enet_host_service of game host h (waiting up to timeout_ms on its
+ * socket) and its events; -1 when its socket is gone. */
+static int service_host(sv_t *sv, int h, int timeout_ms)
+{
+    ENetHost *host = sv->hosts[h];
+    ENetEvent ev;
+    uint64_t tick0 = mr_now_us() / 1000u;
+    errno = 0;
+    int r = enet_host_service(host, &ev, (enet_uint32)timeout_ms);
+    int service_errno = errno;
+    if (timeout_ms > 0)
+        clock_waited(sv, tick0);
+    if (r < 0) {
+        if (!socket_error(sv, host, service_errno))
+            return -1;
+        r = enet_host_check_events(host, &ev); /* what was received before the failure */
+    }
+    int handled = 0;
+    for (; r > 0; r = enet_host_check_events(host, &ev)) {
+        dispatch(sv, h, &ev);
+        handled++;
+    }
+    return handled;
+}
+
+/* Several hosts: each is serviced without waiting (each sends what is
+ * queued for its peers, then reads); if none had anything, one poll waits
+ * on every socket and the hosts that got a datagram are serviced again.
+ * Every host is walked once per step, as the one host is. */
+static int service_hosts(sv_t *sv, int timeout_ms)
+{
+    int handled = 0;
+    uint64_t tick0 = mr_now_us() / 1000u;
+    for (int h = 0; h < sv->nhosts; h++) {
+        int r = service_host(sv, h, 0);
+        if (r < 0)
+            return -1;
+        handled += r;
+    }
+    bool ready[SV_MAX_HOSTS];
+    if (handled > 0 || timeout_ms <= 0)
+        return handled;
+    int n = sv_hosts_wait(sv, timeout_ms, ready);
+    clock_waited(sv, tick0);
+    for (int h = 0; h < sv->nhosts && n > 0; h++) {
+        int r = ready[h] ? service_host(sv, h, 0) : 0;
+        if (r < 0)
+            return -1;
+        handled += r;
+    }
+    return handled;
 }
 
 /* ---- public API ---- */
@@ -293,31 +352,12 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
     /* One enet_host_service per step, as a plain ENet server does: every
      * call walks all peer slots, so extra calls would cost CPU at load.
      * ENet waits on its own socket only; discovery probes are read once
-     * per step, which is soon enough for a LAN scan. The host's clock
-     * moves on while ENet waits, so the time waited is added to now. */
-    ENetEvent ev;
-    uint64_t tick0 = mr_now_us() / 1000u;
-    errno = 0;
-    int r = enet_host_service(sv->host, &ev, (enet_uint32)timeout_ms);
-    int service_errno = errno;
-    if (timeout_ms > 0) {
-        /* Whole ticks of our clock, not a rounded duration: with sv_run's
-         * clock (the same one) the result is exact, so no deadline fires
-         * a millisecond early. */
-        uint64_t tick1 = mr_now_us() / 1000u;
-        sv->now_ms += tick1 - tick0;
-    }
+     * per step, which is soon enough for a LAN scan. The clock moves on
+     * while ENet waits (clock_waited). */
+    int handled = sv->nhosts == 1 ? service_host(sv, 0, timeout_ms) : service_hosts(sv, timeout_ms);
+    if (handled < 0)
+        return -1;
     uint64_t work0 = mr_now_us();
-    if (r < 0) {
-        if (!socket_error(sv, service_errno))
-            return -1;
-        r = enet_host_check_events(sv->host, &ev); /* what was received before the failure */
-    }
-    int handled = 0;
-    for (; r > 0; r = enet_host_check_events(sv->host, &ev)) {
-        dispatch(sv, &ev);
-        handled++;
-    }
     handled += sv_link_poll(sv);
     sv_genq_poll(sv);
     sv_query_poll(sv);
@@ -341,7 +381,7 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
      * for nothing; a caller that polls once a frame needs it, or replies
      * would wait for its next frame. */
     if (timeout_ms == 0 || sv_stop_requested(sv))
-        enet_host_flush(sv->host);
+        sv_hosts_flush(sv);
     sv_link_commit(sv);
     /* How long the longest step kept the socket unread: the figure to
      * compare with how long the socket buffer lasts at full load. */
@@ -418,7 +458,7 @@ static void shutdown_finish(sv_t *sv)
     /* Whoever did not acknowledge in time gets one unreliable disconnect. */
     for (int i = 0; i < sv->nclients; i++)
         drop_now(sv, &sv->clients[i]);
-    enet_host_flush(sv->host);
+    sv_hosts_flush(sv);
     sv_link_commit(sv);
     sv->done = true;
     sv_loge(&sv->log, SV_LOG_INFO, "stopped", NULL, NULL, NULL, "shut down");
@@ -496,46 +536,12 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
         return NULL;
     }
     addr.port = (enet_uint16)cfg->port;
-    errno = 0;
-    sv->host = enet_host_create(&addr, (size_t)cfg->max_clients + SV_SPARE_PEERS, WIRE_CHANNELS, 0, 0);
-    if (!sv->host) {
-        /* The address, the port and the system's reason (errno of bind). */
-        static _Thread_local char why_bind[160];
-        int e = errno;
-        snprintf(why_bind, sizeof why_bind, "cannot bind the game port %s:%d: %s", cfg->bind_addr, cfg->port,
-                 e ? strerror(e) : "ENet could not create the host");
-        *err = why_bind;
+    if (!sv_hosts_open(sv, &addr, err)) {
+        sv_hosts_close(sv);
         sv_destroy(sv);
         return NULL;
     }
-    sv->host->maximumPacketSize = SV_ENET_PACKET_MAX;
-    sv->host->maximumWaitingData = SV_ENET_WAITING_MAX;
-    /* ENet ignores connection requests from an address that already has
-     * this many peers (the client then times out). */
-    if (cfg->max_per_ip > 0)
-        sv->host->duplicatePeers = (size_t)cfg->max_per_ip;
-    if (cfg->sockbuf_bytes > 0) {
-        enet_socket_set_option(sv->host->socket, ENET_SOCKOPT_RCVBUF, cfg->sockbuf_bytes);
-        enet_socket_set_option(sv->host->socket, ENET_SOCKOPT_SNDBUF, cfg->sockbuf_bytes);
-    }
-    /* Linux reports twice the size it was asked for (bookkeeping included)
-     * and caps the request at net.core.rmem_max / wmem_max, unless the
-     * process may override the cap (CAP_NET_ADMIN: the *BUFFORCE options). */
-    sv->st.sockbuf_rcv = sockbuf_get(sv->host->socket, SO_RCVBUF);
-    sv->st.sockbuf_snd = sockbuf_get(sv->host->socket, SO_SNDBUF);
-#if defined(SO_RCVBUFFORCE) && defined(SO_SNDBUFFORCE)
-    if (cfg->sockbuf_bytes > 0 && sv->st.sockbuf_rcv >= 0 && sv->st.sockbuf_rcv < cfg->sockbuf_bytes) {
-        int v = cfg->sockbuf_bytes;
-        if (setsockopt(sv->host->socket, SOL_SOCKET, SO_RCVBUFFORCE, &v, sizeof v) == 0)
-            setsockopt(sv->host->socket, SOL_SOCKET, SO_SNDBUFFORCE, &v, sizeof v);
-        sv->st.sockbuf_rcv = sockbuf_get(sv->host->socket, SO_RCVBUF);
-        sv->st.sockbuf_snd = sockbuf_get(sv->host->socket, SO_SNDBUF);
-    }
-#endif
 
-    ENetAddress bound;
-    if (enet_socket_get_address(sv->host->socket, &bound) == 0)
-        sv->host->address.port = bound.port;
     char ip[INET_ADDRSTRLEN] = "0.0.0.0";
     struct in_addr a = {.s_addr = sv->host->address.host};
     inet_ntop(AF_INET, &a, ip, sizeof ip);
@@ -544,10 +550,8 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
     sv_lan_open(sv, ip);
 
     sv->addrs = sv_addrs_create(4 * cfg->max_clients);
-    sv->ngame = (int)sv->host->peerCount;
     if (!sv_link_open(sv, err)) {
-        enet_host_destroy(sv->host); /* nothing to tell anyone yet */
-        sv->host = NULL;
+        sv_hosts_close(sv); /* nothing to tell anyone yet */
         sv_destroy(sv);
         return NULL;
     }
@@ -580,10 +584,11 @@ sv_t *sv_create(const sv_config *cfg, const char **err)
             sv->st.sockbuf_rcv, cfg->sockbuf_bytes);
     sv_loge(&sv->log, SV_LOG_INFO, "started", NULL, NULL, NULL,
             "mazerace-server %s (protocol %d) \"%s\" on %s:%u, spectators on %s:%u, discovery %s, max %d "
-            "clients, %d rooms, socket buffers %d/%d bytes",
+            "clients, %d rooms, %d ENet host%s (%d peers each), socket buffers %d/%d bytes",
             MR_VERSION, WIRE_VERSION, sv->cfg.name, sv->bind_text, (unsigned)sv_port(sv), sv->bind_text,
             (unsigned)(sv->sph ? sv_spectator_port(sv) : sv_port(sv)), disc_text, cfg->max_clients,
-            cfg->max_rooms, sv->st.sockbuf_rcv, sv->st.sockbuf_snd);
+            cfg->max_rooms, sv->nhosts, sv->nhosts == 1 ? "" : "s on the port", (int)sv->host->peerCount,
+            sv->st.sockbuf_rcv, sv->st.sockbuf_snd);
     return sv;
 }
 
@@ -597,7 +602,7 @@ void sv_destroy(sv_t *sv)
         sv_spec_free(sv);
         sv_shake_detach(sv);
         sv_link_close(sv);
-        enet_host_destroy(sv->host);
+        sv_hosts_close(sv);
     }
     sv_lan_close(sv);
     sv_gen_destroy(sv->genq.gen);
@@ -663,10 +668,8 @@ void sv_get_stats(const sv_t *sv, sv_stats *out)
     out->max_rooms = sv->cfg.max_rooms;
     out->puzzle_mem_budget = (size_t)sv->cfg.puzzle_mem_mb << 20;
     out->records_on = sv->store != NULL;
-    if (sv->host) {
-        out->udp_in = sv->host->totalReceivedPackets;
-        out->udp_out = sv->host->totalSentPackets;
-    }
+    if (sv->host)
+        sv_hosts_counts(sv, &out->udp_in, &out->udp_out);
     if (sv->sph) {
         sv_sph_counts k;
         sv_sph_get_counts(sv->sph, &k);

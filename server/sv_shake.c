@@ -5,6 +5,7 @@
 
 #include "sv_conn.h"
 #include "sv_cookie.h"
+#include "sv_hosts.h"
 #include "sv_internal.h"
 #include "sv_log.h"
 #include "sv_shake.h"
@@ -19,8 +20,8 @@
  * SV_SHAKE_MS, so forged ones free their slots quickly. */
 #define SV_SHAKE_SCAN_MS 250
 
-/* ENetHost has no user pointer: the servers alive in this process. */
-#define SV_SHAKE_HOSTS 16
+/* ENetHost has no user pointer: the game hosts of the servers alive in this process. */
+#define SV_SHAKE_HOSTS 64
 static struct {
     ENetHost *host;
     sv_t *sv;
@@ -131,17 +132,22 @@ void sv_set_raw_tap(sv_t *sv, sv_raw_fn fn, void *ctx)
 void sv_shake_attach(sv_t *sv)
 {
     sv_cookie_init();
-    int n = sv->cfg.max_clients / 8;
+    /* The budget of half-open peers is per host (each scans its own). */
+    int n = sv->cfg.max_clients / 8 / sv->nhosts;
     sv->shake.max = n < SV_SHAKE_MIN ? SV_SHAKE_MIN : n;
-    sv->shake.since = mr_alloc(sv->host->peerCount, sizeof *sv->shake.since);
-    for (int i = 0; i < SV_SHAKE_HOSTS; i++)
-        if (!hosts[i].host) {
-            hosts[i].host = sv->host;
-            hosts[i].sv = sv;
-            sv->host->intercept = intercept;
-            return;
+    sv->shake.since = mr_alloc((size_t)sv->ngame, sizeof *sv->shake.since);
+    for (int h = 0, i = 0; h < sv->nhosts; h++) {
+        while (i < SV_SHAKE_HOSTS && hosts[i].host)
+            i++;
+        if (i == SV_SHAKE_HOSTS) {
+            sv_logf(&sv->log, SV_LOG_WARN, "too many servers in one process: no handshake filter for host %d",
+                    h);
+            continue;
         }
-    sv_logf(&sv->log, SV_LOG_WARN, "too many servers in one process: no handshake filter for this one");
+        hosts[i].host = sv->hosts[h];
+        hosts[i].sv = sv;
+        sv->hosts[h]->intercept = intercept;
+    }
 }
 
 void sv_shake_detach(sv_t *sv)
@@ -160,7 +166,9 @@ void sv_shake_expire(sv_t *sv)
     if (!sv->shake.since || sv->now_ms < sv->shake.next_ms)
         return;
     sv->shake.next_ms = sv->now_ms + SV_SHAKE_SCAN_MS;
-    sv->st.handshakes_expired += (uint64_t)sv_shake_reset_stuck(sv->host, sv->shake.since, sv->now_ms);
+    for (int h = 0; h < sv->nhosts; h++)
+        sv->st.handshakes_expired +=
+            (uint64_t)sv_shake_reset_stuck(sv->hosts[h], sv->shake.since + sv->host_base[h], sv->now_ms);
 }
 
 int sv_shake_reset_stuck(ENetHost *host, uint64_t *since, uint64_t now_ms)

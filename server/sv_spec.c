@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "sv_game.h"
+#include "sv_hosts.h"
 #include "sv_internal.h"
 #include "sv_link.h"
 #include "sv_log.h"
@@ -219,7 +220,7 @@ void sv_spec_flush(sv_t *sv, bool now)
          * by peer in slot order, so without this flush a spectator in a
          * lower slot would be sent to before a player. */
         if (!flushed && !c->sph_gen && sv->step_max_slot >= 0) {
-            enet_host_flush(sv->host);
+            sv_hosts_flush(sv);
             sv->step_max_slot = -1;
         }
         flushed = flushed || !c->sph_gen;

@@ -14,6 +14,7 @@
 #include "match.h"
 #include "rng.h"
 #include "sv.h"
+#include "sv_hosts.h"
 #include "sv_internal.h"
 #include "sv_limit.h"
 #include "sv_quick.h"
@@ -247,7 +248,7 @@ static void test_cli(void **ctx)
         {"--size", "x5", NULL},           {"--size", "5x", NULL},
         {"--size", "3x3x3", NULL},        {"--difficulty", "insane", NULL},
         {"--countdown", "1.2345", NULL},  {"--countdown", "61", NULL},
-        {"--grace", ".", NULL},           {"--max-clients", "4001", NULL},
+        {"--grace", ".", NULL},           {"--max-clients", "64001", NULL},
         {"--max-rooms", "0", NULL},       {"--log-level", "loud", NULL},
         {"--stats=1", NULL, NULL},        {"--name", "", NULL},
         {"--name", "\x01x", NULL},        {"stray", NULL, NULL},
@@ -255,6 +256,8 @@ static void test_cli(void **ctx)
         {"--discovery", "70000", NULL},   {"--rate", "0", NULL},
         {"--max-per-ip", "-1", NULL},     {"--progress-hold", "1001", NULL},
         {"--progress-hold", "5ms", NULL}, {"--progress-hold", NULL, NULL},
+        {"--hosts", "17", NULL},          {"--hosts", "-1", NULL},
+        {"--hosts", "two", NULL},         {"--hosts", NULL, NULL},
     };
     for (size_t i = 0; i < MR_ARRAY_LEN(bad); i++) {
         err[0] = '\0';
@@ -264,6 +267,15 @@ static void test_cli(void **ctx)
     /* A size the kind refuses is caught by the config check. */
     const char *big[] = {"--kind", "pipes", "--size", "1000x1000", NULL};
     assert_int_equal(parse(&cfg, err, sizeof err, big), SV_CLI_ERROR);
+    /* Past 4000 players a host: too few hosts for max clients. */
+    const char *few[] = {"--hosts", "2", "--max-clients", "8001", NULL};
+    assert_int_equal(parse(&cfg, err, sizeof err, few), SV_CLI_ERROR);
+    const char *fit[] = {"--hosts", "3", "--max-clients", "10000", NULL};
+    assert_int_equal(parse(&cfg, err, sizeof err, fit), SV_CLI_RUN);
+    assert_int_equal(cfg.hosts, 3);
+    const char *auto_[] = {"--max-clients", "10000", NULL};
+    assert_int_equal(parse(&cfg, err, sizeof err, auto_), SV_CLI_RUN);
+    assert_int_equal(sv_hosts_wanted(&cfg), 3);
 }
 
 /* The budget: server memory per running match beyond the puzzle and its two

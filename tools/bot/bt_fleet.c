@@ -1,6 +1,11 @@
-/* bt_fleet.c: many players over one ENet host: play mode (results) and bench mode (acks, CPU, drops). */
+/* bt_fleet.c: many players over shared ENet hosts: play mode (results) and bench mode (acks, CPU, drops). */
+#define _GNU_SOURCE /* SO_RCVBUFFORCE */
 #include "bt_fleet.h"
 
+#include <enet/enet.h>
+#include <sys/socket.h>
+#include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,10 +30,13 @@ void bt_fleet_stop(void)
 
 typedef struct fleet {
     const bt_opts *o;
-    cl_hub_t *hub;
-    bt_player **p; /* the o->bots players, then the spectators */
+    cl_hub_t **hubs; /* connection i lives in hubs[i / per_socket] */
+    int nhubs;
+    struct pollfd *fds; /* the hubs' sockets */
+    bt_player **p;      /* the o->bots players, then the spectators */
     int n;
     int players;         /* o->bots */
+    int per_socket;      /* connections per hub */
     int *printed;        /* results printed per player */
     bt_due *due;         /* when each player next moves */
     uint64_t next_sweep; /* every player is looked at now and then (timers, pairing) */
@@ -85,11 +93,41 @@ static bool make_fleet(fleet *f, const bt_opts *o)
     int watchers = o->player.mode == BT_CREATE && !o->spectator_thread ? o->bots / 2 * o->spectators : 0;
     int total = o->bots + watchers;
     f->players = o->bots;
-    f->hub = cl_hub_create(total, o->sockbuf_kib, &err);
-    if (!f->hub) {
-        fprintf(stderr, "mazerace-bot: %s\n", err);
-        return false;
+    /* Auto: one host up to BT_SOCKET_MAX, else equal shares. */
+    int per = o->per_socket;
+    if (per <= 0) {
+        int nh = (total + BT_SOCKET_MAX - 1) / BT_SOCKET_MAX;
+        per = (total + nh - 1) / nh;
     }
+    f->nhubs = (total + per - 1) / per;
+    f->hubs = mr_alloc((size_t)f->nhubs, sizeof *f->hubs);
+    f->fds = mr_alloc((size_t)f->nhubs, sizeof *f->fds);
+    for (int h = 0; h < f->nhubs; h++) {
+        int conns = total - h * per < per ? total - h * per : per;
+        f->hubs[h] = cl_hub_create(conns, o->sockbuf_kib, &err);
+        if (!f->hubs[h]) {
+            fprintf(stderr, "mazerace-bot: %s\n", err);
+            return false;
+        }
+        ENetSocket s = cl_hub_enet_host(f->hubs[h])->socket;
+        /* ENet binds a host made without an address at its first send:
+         * bound here first, on the port asked for. */
+        ENetAddress at = {.host = ENET_HOST_ANY, .port = (enet_uint16)(o->local_port + h)};
+        if (o->local_port && (o->local_port + h > 65535 || enet_socket_bind(s, &at) != 0)) {
+            fprintf(stderr, "mazerace-bot: cannot bind local port %d: %s\n", o->local_port + h,
+                    o->local_port + h > 65535 ? "past 65535" : strerror(errno));
+            return false;
+        }
+        /* Past net.core.[rw]mem_max where the process may (CAP_NET_ADMIN),
+         * as the server does: 10,000 bots' answers come in bursts. */
+        int v = o->sockbuf_kib * 1024;
+        if (v > 0) {
+            setsockopt(s, SOL_SOCKET, SO_RCVBUFFORCE, &v, sizeof v);
+            setsockopt(s, SOL_SOCKET, SO_SNDBUFFORCE, &v, sizeof v);
+        }
+        f->fds[h] = (struct pollfd){.fd = s, .events = POLLIN};
+    }
+    f->per_socket = per;
     f->p = mr_alloc((size_t)total, sizeof *f->p);
     f->printed = mr_alloc((size_t)total, sizeof *f->printed);
     f->due = bt_due_create(total);
@@ -116,7 +154,7 @@ static bool make_fleet(fleet *f, const bt_opts *o)
             c.mode = BT_WATCH;
             c.room = NULL;
         }
-        f->p[i] = bt_player_create(f->hub, &c, o->host, o->port, now, &err);
+        f->p[i] = bt_player_create(f->hubs[i / per], &c, o->host, o->port, now, &err);
         if (!f->p[i]) {
             fprintf(stderr, "mazerace-bot: bot %d: %s\n", i + 1, err);
             return false;
@@ -143,10 +181,14 @@ static void free_fleet(fleet *f)
     for (int i = 0; i < f->n; i++)
         if (cl_net_room(bt_player_net(f->p[i])))
             cl_net_leave(bt_player_net(f->p[i]));
-    cl_hub_flush(f->hub);
+    for (int h = 0; h < f->nhubs; h++)
+        cl_hub_flush(f->hubs[h]);
     for (int i = 0; i < f->n; i++)
         bt_player_destroy(f->p[i]);
-    cl_hub_destroy(f->hub);
+    for (int h = 0; h < f->nhubs; h++)
+        cl_hub_destroy(f->hubs[h]);
+    free(f->hubs);
+    free(f->fds);
     bt_due_destroy(f->due);
     free(f->p);
     free(f->printed);
@@ -169,8 +211,9 @@ static void turn(fleet *f)
 {
     uint64_t now = mr_now_us();
     cl_net_t *net;
-    while ((net = cl_hub_ready(f->hub)))
-        step(f, (int)(intptr_t)cl_net_user(net), now);
+    for (int h = 0; h < f->nhubs; h++)
+        while ((net = cl_hub_ready(f->hubs[h])))
+            step(f, (int)(intptr_t)cl_net_user(net), now);
     uint64_t at;
     for (int i = bt_due_top(f->due, &at), k = 0; at <= now && k < f->n; i = bt_due_top(f->due, &at), k++)
         step(f, i, now);
@@ -192,7 +235,17 @@ static void turn(fleet *f)
     }
     /* No flush first: the service sends what is queued before it waits,
      * and each flush or service walks every peer slot of the host. */
-    cl_hub_service(f->hub, mr_now_us() / 1000u, 1);
+    if (f->nhubs == 1) {
+        cl_hub_service(f->hubs[0], mr_now_us() / 1000u, 1);
+        return;
+    }
+    /* Several hosts: what is queued leaves, one wait over every socket,
+     * then each host reads what came (and serves its timers). */
+    for (int h = 0; h < f->nhubs; h++)
+        cl_hub_flush(f->hubs[h]);
+    poll(f->fds, (nfds_t)f->nhubs, 1);
+    for (int h = 0; h < f->nhubs; h++)
+        cl_hub_service(f->hubs[h], mr_now_us() / 1000u, 0);
 }
 
 static int first_failure(const fleet *f)
@@ -355,7 +408,11 @@ static void take_snap(const fleet *f, snap *s)
     s->srv_cpu = f->o->server_pid > 0 ? bt_proc_cpu_s(f->o->server_pid) : -1;
     s->cli_cpu = bt_self_cpu_s();
     s->srv_drops = bt_udp_drops(f->o->port);
-    s->cli_drops = bt_udp_drops(cl_hub_port(f->hub));
+    s->cli_drops = 0;
+    for (int h = 0; h < f->nhubs && s->cli_drops >= 0; h++) {
+        long d = bt_udp_drops(cl_hub_port(f->hubs[h]));
+        s->cli_drops = d < 0 ? -1 : s->cli_drops + d;
+    }
     s->machine_ok = bt_machine_ticks(&s->machine);
     s->answered = s->sent = 0;
     for (int i = 0; i < f->n; i++) {

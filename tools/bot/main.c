@@ -33,7 +33,12 @@ static const char usage[] =
     "  --pace MS           milliseconds per move (default 200; bench: 50, i.e. 20 moves/s)\n"
     "  --mistakes RATE     probability 0..1 of a wrong (legal) move (default 0)\n"
     "  --matches N         games each bot finishes before it is done (default 1)\n"
-    "  --bots K            players in this process, 1..4000 (default 1); they share one UDP socket\n"
+    "  --bots K            players in this process, 1..20000 (default 1); up to 4000 share one UDP socket\n"
+    "  --per-socket N      players per UDP socket (ENet host), 1..4000 (default: all on one up to 4000,\n"
+    "                      else equal shares): a server with several hosts (--hosts) steers each\n"
+    "                      socket by its source port\n"
+    "  --local-port N      bind the first socket to local port N, the next to N+1, ... (default: any);\n"
+    "                      with a server of H hosts, consecutive ports land on hosts in turn\n"
     "  --name NAME         player name (default \"bot\"; with several bots NAME-1, NAME-2, ...)\n"
     "  --bot-seed N        seed of the bots' own choices (default 1)\n"
     "  --timeout S         give up after S seconds (default 120)\n"
@@ -124,10 +129,11 @@ int main(int argc, char **argv)
             continue;
         }
         static const char *const with_value[] = {
-            "--server", "--room",       "--kind",    "--size",         "--difficulty", "--id",
-            "--seed",   "--series",     "--pace",    "--mistakes",     "--matches",    "--bots",
-            "--name",   "--bot-seed",   "--timeout", "--sockbuf",      "--bench",      "--server-pid",
-            "--watch",  "--spectators", "--recent",  "--fetch-replay", "--level"};
+            "--server",  "--room",         "--kind",       "--size",       "--difficulty",
+            "--id",      "--seed",         "--series",     "--pace",       "--mistakes",
+            "--matches", "--bots",         "--name",       "--bot-seed",   "--timeout",
+            "--sockbuf", "--bench",        "--server-pid", "--watch",      "--spectators",
+            "--recent",  "--fetch-replay", "--level",      "--per-socket", "--local-port"};
         bool known = false;
         for (size_t k = 0; k < MR_ARRAY_LEN(with_value); k++)
             known = known || strcmp(a, with_value[k]) == 0;
@@ -205,9 +211,17 @@ int main(int argc, char **argv)
                 return bad("--matches: '%s' is not a number 1..100000", v);
             o.player.matches = (int)n;
         } else if (strcmp(a, "--bots") == 0) {
-            if (!mr_parse_long(v, 1, 4000, &n))
-                return bad("--bots: '%s' is not a number 1..4000", v);
+            if (!mr_parse_long(v, 1, BT_MAX_BOTS, &n))
+                return bad("--bots: '%s' is not a number 1..20000", v);
             o.bots = (int)n;
+        } else if (strcmp(a, "--per-socket") == 0) {
+            if (!mr_parse_long(v, 1, BT_SOCKET_MAX, &n))
+                return bad("--per-socket: '%s' is not a number 1..4000", v);
+            o.per_socket = (int)n;
+        } else if (strcmp(a, "--local-port") == 0) {
+            if (!mr_parse_long(v, 1, 65535, &n))
+                return bad("--local-port: '%s' is not a port 1..65535", v);
+            o.local_port = (int)n;
         } else if (strcmp(a, "--name") == 0) {
             const char *why = txt_name_problem(v, strlen(v));
             if (why)
@@ -295,6 +309,8 @@ int main(int argc, char **argv)
         return bad("--spectators watch the bots' own matches: use it with --bench or a room to create%s", "");
     if (o.spectators && o.bots + o.bots / 2 * o.spectators > 4000)
         return bad("--bots and --spectators: at most 4000 connections in all%s", "");
+    if (o.spectators && o.bots > BT_SOCKET_MAX)
+        return bad("--spectators: at most 4000 bots (one socket)%s", "");
     if (o.bench_s > 0 && o.player.game_id)
         return bad("--bench makes its own puzzles: no --id%s", "");
 
