@@ -13,7 +13,6 @@
 #include "cl_draw.h"
 #include "st.h"
 #include "cl_prefdir.h"
-#include "cl_replay.h"
 #include "cl_vpad.h"
 #include "joinlink.h"
 #include "util.h"
@@ -32,26 +31,19 @@ void cl_app_set_scene(cl_app *a, int scene)
     if (scene < 0 || scene >= CL_SCENE_COUNT)
         return;
     a->scene = scene;
-    a->confirm_leave = false;
-    a->dragging = false;
     if (scenes[scene]->enter)
         scenes[scene]->enter(a);
 }
 
+void *cl_app_scene_state(const cl_app *a, int scene)
+{
+    return scene >= 0 && scene < CL_SCENE_COUNT ? a->scene_state[scene] : NULL;
+}
+
 const char *cl_app_state_name(const cl_app *a)
 {
-    if ((a->scene == CL_SCENE_RACE || a->scene == CL_SCENE_WATCH) && a->backend && a->backend->lost_at &&
-        !a->race.finished)
-        return "lost"; /* the "Connection lost" banner is up */
-    if (a->scene == CL_SCENE_RACE)
-        return a->race.racing || a->race.finished ? "race" : "countdown";
-    if (a->scene == CL_SCENE_REPLAY)
-        return a->replay && cl_rview_at_end(a->replay->v) ? "replay-end" : "replay";
-    if (a->scene == CL_SCENE_WATCH)
-        return a->race.finished ? "watch-results" : a->race.pz ? "watching" : "watch";
-    if (a->scene == CL_SCENE_SRVREP)
-        return cl_srvrep_state(a);
-    return scenes[a->scene]->name;
+    const cl_scene *s = scenes[a->scene];
+    return s->wait_name ? s->wait_name(a) : s->name;
 }
 
 void cl_app_say(cl_app *a, bool bad, const char *fmt, ...)
@@ -80,8 +72,8 @@ void cl_app_start_backend(cl_app *a, cl_backend *b)
     cl_race_free(&a->race);
     cl_backend_destroy(a->backend);
     a->backend = b;
-    a->result_printed = false;
-    a->finished_at = 0;
+    a->series.result_printed = false;
+    a->series.finished_at = 0;
 }
 
 void cl_app_save_settings(cl_app *a)
@@ -357,19 +349,20 @@ static void load_settings(cl_app *a)
 static void open_history(cl_app *a)
 {
     const char *p = a->args.history;
+    char path[1024];
     if (p && strcmp(p, "none") == 0)
         return;
     if (p) {
-        snprintf(a->history_path, sizeof a->history_path, "%s", p);
+        snprintf(path, sizeof path, "%s", p);
     } else if (!a->args.headless && !a->args.bench && !a->args.settings) {
         char pref[900];
         if (!cl_prefdir(pref, sizeof pref))
             return;
-        snprintf(a->history_path, sizeof a->history_path, "%shistory.sqlite", pref);
+        snprintf(path, sizeof path, "%shistory.sqlite", pref);
     } else {
         return;
     }
-    a->history = cl_history_create(a->history_path, a->args.no_save);
+    a->history = cl_history_create(path, a->args.no_save);
 }
 
 /* --join +CODE or mazerace://+CODE: an invite code (cl_app_join takes it). */
@@ -380,8 +373,9 @@ static bool invite_arg(const char *text)
     return joinlink_invite(text, code, coord, sizeof coord, &why);
 }
 
-/* Starts whatever mode the command line asked for. */
-static void start_from_args(cl_app *a)
+/* Starts whatever mode the command line asked for. False: the link to
+ * join did not parse (the Join screen shows it). */
+static bool start_from_args(cl_app *a)
 {
     const char *why = NULL;
     if (a->args.hotseat_id)
@@ -396,7 +390,7 @@ static void start_from_args(cl_app *a)
     } else if (a->args.replay) {
         if (cl_replay_open_file(a, a->args.replay)) {
             a->exit_code = 2; /* a bad file, said with its line:column */
-            return;
+            return true;
         }
     } else if (a->args.replay_from) {
         why = cl_srvrep_open(a, a->args.replay_from, a->args.replay_from_id);
@@ -406,18 +400,11 @@ static void start_from_args(cl_app *a)
                (why = joinlink_parse(a->args.join_addr, &(joinlink){0}))) {
         /* A bad link (from a web page, a chat): the game opens on the Join
          * screen with the link in its field and what is wrong with it. */
-        cl_app_set_scene(a, CL_SCENE_JOIN);
-        cl_item *it = cl_form_find(&a->form, 1);
-        if (it && it->type == CL_ITEM_TEXT) {
-            snprintf(it->value, sizeof it->value, "%s", a->args.join_addr);
-            it->caret = -1;
-            it->all = false;
-        }
+        cl_app_join_show(a, a->args.join_addr);
         cl_app_say(a, true, "This link cannot be opened: %s", why);
         a->msg_until = a->now_ms + 20000;        /* the first thing seen: long enough to read and act on */
         a->exit_code = a->args.headless ? 1 : 0; /* a test sees the failure; a player plays on */
-        a->bad_link = true;
-        return;
+        return false;
     } else if (a->args.join_addr) {
         why = cl_app_join(a, a->args.join_addr, a->args.room, !a->args.room);
         if (!why)
@@ -427,6 +414,7 @@ static void start_from_args(cl_app *a)
         cl_app_say(a, true, "%s", why);
         a->exit_code = 1;
     }
+    return true;
 }
 
 void cl_app_frame(cl_app *a)
@@ -478,7 +466,6 @@ int cl_app_run(const cl_args *args)
     uint64_t launch = wall_ms();
     cl_app *a = mr_alloc(1, sizeof *a);
     a->args = *args;
-    a->bind_wait = -1;
     rng_seed(&a->fx_rng, mr_now_us() ^ (uint64_t)time(NULL) * 0x9E3779B97F4A7C15ull);
     load_settings(a);
     open_history(a);
@@ -495,6 +482,9 @@ int cl_app_run(const cl_args *args)
         free(a);
         return 1;
     }
+    for (int i = 0; i < CL_SCENE_COUNT; i++)
+        if (scenes[i]->state_size)
+            a->scene_state[i] = mr_alloc(1, scenes[i]->state_size);
     /* No device (none on the machine, SDL_AUDIODRIVER=none): silent, no error. */
     a->audio = cl_audio_create(!a->args.bench);
     cl_audio_set_volume(a->audio, a->settings.volume, a->settings.muted);
@@ -526,9 +516,9 @@ int cl_app_run(const cl_args *args)
             cl_app_say(a, true, "%s", first);
         }
         cl_app_set_scene(a, CL_SCENE_MENU);
-        start_from_args(a);
+        bool bad_link = !start_from_args(a);
         if (a->exit_code) /* headless: a test; with a script it may look at the screen first */
-            a->quit = a->args.headless && !(a->bad_link && a->args.script);
+            a->quit = a->args.headless && !(bad_link && a->args.script);
         uint64_t frame_ms = 1000 / 60;
         bool was_virtual = a->virtual_clock;
         while (!a->quit) {
@@ -559,11 +549,13 @@ int cl_app_run(const cl_args *args)
     }
     cl_app_end_backend(a);
     cl_history_destroy(a->history);
-    st_match_free(a->rec);
-    free(a->rec);
-    cl_history_scene_free(a);
-    cl_replay_close(a);
-    cl_srvrep_free(a);
+    st_match_free(a->rec.m);
+    free(a->rec.m);
+    for (int i = 0; i < CL_SCENE_COUNT; i++) {
+        if (a->scene_state[i] && scenes[i]->fini)
+            scenes[i]->fini(a->scene_state[i]);
+        free(a->scene_state[i]);
+    }
     cl_script_destroy(a->script);
     cl_pads_close_all(&a->pads);
     cl_vpad_unplug();

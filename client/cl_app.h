@@ -41,14 +41,20 @@ enum cl_mode { CL_MODE_COMPUTER, CL_MODE_HOTSEAT, CL_MODE_HOST, CL_MODE_JOIN, CL
 
 typedef struct cl_app cl_app;
 
-enum { CL_HIST_PAGES = 256 }; /* pages the History screen can go back through */
-
+/* A screen: its callbacks and its own state. The app allocates state_size
+ * zeroed bytes per scene for its whole run (cl_app_scene_state reaches
+ * them; 0: none) and calls fini on them at exit to free what they hold.
+ * wait_name says what script waits match while the scene shows (NULL:
+ * name). Any callback may be NULL but draw. */
 typedef struct cl_scene {
     const char *name; /* for script waits */
     void (*enter)(cl_app *a);
     void (*event)(cl_app *a, const SDL_Event *e);
     void (*update)(cl_app *a);
     void (*draw)(cl_app *a);
+    size_t state_size;
+    void (*fini)(void *state);
+    const char *(*wait_name)(const cl_app *a);
 } cl_scene;
 
 extern const cl_scene cl_scene_menu, cl_scene_setup, cl_scene_join, cl_scene_lobby, cl_scene_race,
@@ -92,13 +98,52 @@ SDL_Rect cl_watch_result_rect(int out_w, int out_h);
  * is silent (pure, for the tests that read it back from the pixels). */
 SDL_Rect cl_race_banner_rect(int out_w, int out_h);
 SDL_Color cl_race_banner_color(void);
+/* The banner is up: a race or watch whose server fell silent before the end. */
+bool cl_race_lost_shown(const cl_app *a);
 /* The layout of the race screen for the app's backend (race, watch). */
 void cl_layout_for(const cl_app *a, cl_layout *L);
 /* The view of slot's board for a race on pz, cameras as in r. */
 void cl_layout_view(const cl_layout *L, const cl_race *r, int slot, cl_view *v);
 
-typedef struct cl_netui cl_netui;   /* join/lobby networking, net_*.c */
+typedef struct cl_netui cl_netui;   /* join/lobby networking, net.c */
 typedef struct cl_inetui cl_inetui; /* the Join screen's Internet list, net_inet.c */
+
+/* Online play (net.c, net_inet.c; the lobby shows it): the server
+ * joined or hosted, and the Join screen's LAN and Internet lists. */
+typedef struct cl_online {
+    char join_host[256]; /* the server joined (cl_app_join), for the lobby's join link; "" = none */
+    int join_port;
+    uint16_t server_port; /* hosting: the in-process server's game port */
+    int port_taken;       /* hosting: the game port asked for was taken (0: it was not) */
+    uint16_t disc_port;   /* hosting: the LAN discovery port answering (0: none) */
+    cl_netui *lan;        /* LAN discovery (cl_app_discover); NULL when closed */
+    cl_inetui *inet;      /* the Internet list; NULL when closed */
+} cl_online;
+
+/* The series under way (cl_app_pump in scene_race.c; lobby, race, results
+ * and watch show it): its score and where its current race stands. */
+typedef struct cl_series {
+    int score[2]; /* after the last finished game */
+    bool over;
+    bool rematch_asked;   /* this player pressed Rematch / Next race since the last start */
+    uint64_t finished_at; /* when the current race finished (0: not yet) */
+    bool result_printed;  /* its RESULT line is out */
+} cl_series;
+
+/* The race being recorded for the history (record.c) and the best times
+ * the results screen shows. */
+typedef struct cl_recorder {
+    struct st_match *m; /* NULL before the first race */
+    int me;             /* this machine's player in m: its slot, or -1 in hotseat (both) */
+    uint32_t bests_ticket;
+    bool bests_in;
+    cl_hist_bests bests;
+    /* The server's best on the puzzle just raced (online): 0 not asked, 1
+     * asked, 2 answered (ms 0: none yet), 3 the server keeps no records. */
+    int server_best;
+    uint64_t server_best_ms;
+    char server_best_name[32];
+} cl_recorder;
 
 struct cl_app {
     cl_args args;
@@ -125,6 +170,7 @@ struct cl_app {
     rng_t fx_rng; /* cosmetic randomness and fresh seeds; never shapes a puzzle directly */
 
     int scene;
+    void *scene_state[CL_SCENE_COUNT]; /* each scene's own (cl_scene.state_size) */
     char msg[256];
     uint64_t msg_until;
     bool msg_bad;
@@ -133,61 +179,10 @@ struct cl_app {
     int mode;
     cl_backend *backend;
     cl_race race;
-    void *server; /* the in-process server when hosting (sv.h), else NULL */
-    uint16_t server_port;
-    char join_host[256]; /* the server joined (cl_app_join), for the lobby's join link; "" = none */
-    int join_port;
-    int port_taken;         /* hosting: the game port asked for was taken (0: it was not) */
-    uint16_t disc_port;     /* hosting: the LAN discovery port answering (0: none) */
-    char join_room_kept[8]; /* the room code last typed on the Join screen, kept over a failed join */
-    char create_addr[160];  /* the server "Create a room" makes it on (setup in CL_MODE_CREATE) */
-    bool bad_link;          /* the command line's link did not parse (shown on the Join screen) */
-
-    /* Per-scene state. */
-    cl_form form;
-    bool confirm_leave;
-    uint64_t finished_at;
-    int bind_wait; /* settings: action index being rebound, -1 none */
-    int drag_slot, drag_x, drag_y;
-    bool dragging;
-    int stick_dir[4]; /* last stick direction per pad, for edge triggering */
-    float touch_x, touch_y;
-    bool result_printed;
-    int score[2]; /* series score after the last finished game */
-    bool series_over;
-    bool rematch_asked; /* this player pressed Rematch / Next race since the last start */
-    cl_netui *net;
-    cl_inetui *inet;
-    struct cl_replay_ui *replay; /* the replay player's state (scene_replay.c), NULL when closed */
-    struct cl_srvrep *srvrep;    /* the Server replays screen's (scene_srvrep.c), NULL when closed */
-
-    /* The game's own history (history.c; NULL: none this run), the race
-     * being recorded (record.c) and the best times for the results screen. */
-    cl_history *history;
-    char history_path[1024];
-    struct st_match *rec; /* NULL before the first race */
-    int rec_me;           /* this machine's player in rec: its slot, or -1 in hotseat (both) */
-    uint32_t bests_ticket;
-    bool bests_in;
-    cl_hist_bests bests;
-    /* The server's best on the puzzle just raced (online): 0 not asked, 1
-     * asked, 2 answered (ms 0: none yet), 3 the server keeps no records. */
-    int server_best;
-    uint64_t server_best_ms;
-    char server_best_name[32];
-    /* The History screen: the page shown and how it was reached. */
-    struct {
-        uint32_t ticket, race_ticket;
-        int page_no;
-        int64_t before[CL_HIST_PAGES]; /* by page number: the id the page starts before */
-        struct st_answer *page;        /* NULL until the first answer: its races (ROWS at most) */
-        bool more;                     /* older races than the page's */
-        /* The best-times view (shown instead of the races when bests). */
-        bool bests;
-        int best_page;
-        uint32_t table_ticket;
-        cl_hist_table *table; /* NULL until the first answer */
-    } hist;
+    cl_series series;
+    cl_online online;
+    cl_recorder rec;
+    cl_history *history; /* the game's own history (history.c; NULL: none this run) */
 };
 
 /* Runs the client with the parsed arguments; returns the exit code. */
@@ -195,6 +190,8 @@ int cl_app_run(const cl_args *args);
 /* One frame: script, events, backend, scene update, draw, present. */
 void cl_app_frame(cl_app *a);
 void cl_app_set_scene(cl_app *a, int scene);
+/* Scene's own state (cl_scene.state_size bytes; NULL when it has none). */
+void *cl_app_scene_state(const cl_app *a, int scene);
 const char *cl_app_state_name(const cl_app *a); /* what "wait" matches */
 /* A message for the player at the bottom of the screen for a few seconds. */
 void cl_app_say(cl_app *a, bool bad, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -210,6 +207,11 @@ SDL_Rect cl_app_title(cl_app *a, const char *title, const char *sub);
 /* Starts a mode straight from a game ID: local modes race at once, host
  * starts the server and joins it. Returns NULL or the error for the player. */
 const char *cl_app_start_mode(cl_app *a, int mode, const char *game_id, int series, int bot_level);
+/* Opens the setup screen for "Create a room" on the server at address
+ * ("HOST:PORT"), in CL_MODE_CREATE (scene_setup.c). */
+void cl_app_setup_create(cl_app *a, const char *address);
+/* Opens the Join screen with text in its address field (scene_join.c). */
+void cl_app_join_show(cl_app *a, const char *text);
 
 /* Drains the backend's events into the race and switches scenes on
  * countdown, finish and errors: called every frame by lobby, race, results. */
@@ -224,8 +226,6 @@ void cl_record_update(cl_app *a);
  * as unfinished (no winner, MATCH_END_ABORTED, both times at the moment it
  * was lost). Does nothing outside a player's running race. */
 void cl_record_unfinished(cl_app *a);
-/* Frees the History screen's state (scene_history.c). */
-void cl_history_scene_free(cl_app *a);
 /* The replay player (scene_replay.c). cl_replay_open takes r over and
  * shows it, checked through the match engine first; leaving returns to the
  * scene it was opened from. label names it (a file name, "history"). Both
@@ -233,16 +233,12 @@ void cl_history_scene_free(cl_app *a);
  * line:column). Refused while a race is on. */
 const char *cl_replay_open(cl_app *a, replay *r, const char *label);
 const char *cl_replay_open_file(cl_app *a, const char *path);
-void cl_replay_close(cl_app *a); /* frees the player's state; accepts none open */
 /* The Server replays screen (scene_srvrep.c) for the server at address
  * ("HOST[:PORT]"): it connects, lists the stored matches and fetches any of
  * them into the replay player; match_id > 0 fetches that one at once.
- * NULL, or why not (a bad address). cl_srvrep_free closes it (accepts none
- * open). */
+ * NULL, or why not (a bad address). Script waits see "server-replays-list"
+ * once a page shows and nothing is asked, else "server-replays". */
 const char *cl_srvrep_open(cl_app *a, const char *address, uint64_t match_id);
-void cl_srvrep_free(cl_app *a);
-/* For script waits: "server-replays-list" once a page shows and nothing is
- * asked, else "server-replays". */
 const char *cl_srvrep_state(const cl_app *a);
 /* The best-times lines of the results screen (at most 3, each < 160
  * bytes) into lines; returns how many. */

@@ -15,6 +15,8 @@ struct cl_replay_ui {
     char label[64];
 };
 
+/* The replay scene's state (scene_replay.c); v NULL while none is open. */
+struct cl_replay_ui *cl_replay_ui_of(const cl_app *a);
 /* Draws the scene. */
 void cl_replay_draw(cl_app *a);
 /* "m:ss.t" (the race screen's clock). */

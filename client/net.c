@@ -48,8 +48,8 @@ static const char *connect_to(cl_app *a, const joinlink *l, const char *create_i
     size_t hl = strlen(hostport);
     if (hl < sizeof a->settings.last_server) /* a longer one is not remembered */
         memcpy(a->settings.last_server, hostport, hl + 1);
-    snprintf(a->join_host, sizeof a->join_host, "%s", l->host);
-    a->join_port = l->port;
+    snprintf(a->online.join_host, sizeof a->online.join_host, "%s", l->host);
+    a->online.join_port = l->port;
     a->mode = CL_MODE_JOIN;
     return NULL;
 }
@@ -73,8 +73,8 @@ static const char *join_code(cl_app *a, const char *code, const char *coord, con
         return err;
     cl_app_start_backend(a, b);
     a->virtual_clock = false; /* the network keeps real time */
-    a->join_host[0] = '\0';
-    a->join_port = 0;
+    a->online.join_host[0] = '\0';
+    a->online.join_port = 0;
     a->mode = CL_MODE_JOIN;
     return NULL;
 }
@@ -161,12 +161,12 @@ int cl_lan_addresses(char out[][INET_ADDRSTRLEN], int max)
 
 bool cl_app_join_link(const cl_app *a, char *buf, size_t cap)
 {
-    const char *host = a->join_host;
-    int port = a->join_port;
+    const char *host = a->online.join_host;
+    int port = a->online.join_port;
     if (a->mode == CL_MODE_HOST) {
         host =
             a->args.host_bind && strcmp(a->args.host_bind, "0.0.0.0") != 0 ? a->args.host_bind : "127.0.0.1";
-        port = a->server_port;
+        port = a->online.server_port;
     }
     if (!a->backend || !a->backend->room[0] || !host[0] || port <= 0)
         return false;
@@ -270,9 +270,9 @@ const char *cl_app_host(cl_app *a, const char *game_id, int series)
      * next free port of its span (docs/protocol.md, section 9). */
     const char *why = NULL;
     sv_t *sv = sv_create(&cfg, &why);
-    a->port_taken = 0;
+    a->online.port_taken = 0;
     if (!sv && cfg.port > 0) {
-        a->port_taken = cfg.port;
+        a->online.port_taken = cfg.port;
         cfg.port = 0;
         sv = sv_create(&cfg, &why);
     }
@@ -291,16 +291,16 @@ const char *cl_app_host(cl_app *a, const char *game_id, int series)
         sv_destroy(sv);
         return err;
     }
-    a->server_port = sv_port(sv);
+    a->online.server_port = sv_port(sv);
     host_invite(a, b);
     cl_app_start_backend(a, b);
     a->virtual_clock = false; /* a headless run joined from its screens: the network keeps real time */
     a->mode = CL_MODE_HOST;
-    a->disc_port = sv_discovery_port(sv);
+    a->online.disc_port = sv_discovery_port(sv);
     printf("mazerace: hosting on port %u (LAN discovery port %u)\n", (unsigned)sv_port(sv),
            (unsigned)sv_discovery_port(sv));
-    if (a->port_taken)
-        printf("mazerace: port %d was taken: hosting on port %u instead\n", a->port_taken,
+    if (a->online.port_taken)
+        printf("mazerace: port %d was taken: hosting on port %u instead\n", a->online.port_taken,
                (unsigned)sv_port(sv));
     fflush(stdout);
     return NULL;
@@ -313,26 +313,26 @@ const char *cl_app_host(cl_app *a, const char *game_id, int series)
 void cl_app_net_stop(cl_app *a)
 {
     cl_app_inet_stop(a);
-    if (!a->net)
+    if (!a->online.lan)
         return;
 #if defined(MR_HAVE_CLNET)
-    cl_disc_destroy(a->net->disc);
+    cl_disc_destroy(a->online.lan->disc);
 #endif
-    free(a->net);
-    a->net = NULL;
+    free(a->online.lan);
+    a->online.lan = NULL;
 }
 
 void cl_app_discover(cl_app *a)
 {
 #if defined(MR_HAVE_CLNET)
-    if (!a->net) {
-        a->net = mr_alloc(1, sizeof *a->net);
+    if (!a->online.lan) {
+        a->online.lan = mr_alloc(1, sizeof *a->online.lan);
         const char *why = NULL;
-        a->net->disc = cl_disc_create(a->args.lan_port ? a->args.lan_port : WIRE_DISCOVERY_PORT, &why);
-        if (!a->net->disc)
+        a->online.lan->disc = cl_disc_create(a->args.lan_port ? a->args.lan_port : WIRE_DISCOVERY_PORT, &why);
+        if (!a->online.lan->disc)
             cl_app_say(a, true, "LAN search unavailable: %s", why ? why : "no socket");
     }
-    cl_netui *n = a->net;
+    cl_netui *n = a->online.lan;
     if (!n->disc)
         return;
     if (!n->last_probe || a->now_ms >= n->last_probe + PROBE_MS) {
@@ -372,9 +372,9 @@ bool cl_app_found(cl_app *a, int i, cl_found *out)
 {
 #if defined(MR_HAVE_CLNET)
     int idx[CL_LANLIST_MAX];
-    if (!a->net || i < 0 || i >= cl_lanlist_view(&a->net->list, idx))
+    if (!a->online.lan || i < 0 || i >= cl_lanlist_view(&a->online.lan->list, idx))
         return false;
-    const cl_server_info *s = &a->net->list.found[idx[i]];
+    const cl_server_info *s = &a->online.lan->list.found[idx[i]];
     memset(out, 0, sizeof *out);
     snprintf(out->address, sizeof out->address, "%s:%d", s->addr, s->game_port);
     out->races = s->races;

@@ -48,7 +48,7 @@ static bool send_fd(void *ctx, coord_addr to, const uint8_t *buf, size_t len)
 
 void cl_app_inet_stop(cl_app *a)
 {
-    cl_inetui *in = a->inet;
+    cl_inetui *in = a->online.inet;
     if (!in)
         return;
     cl_coord_destroy(in->co);
@@ -56,20 +56,20 @@ void cl_app_inet_stop(cl_app *a)
         close(in->fd);
     cl_disc_destroy(in->ping);
     free(in);
-    a->inet = NULL;
+    a->online.inet = NULL;
 }
 
 void cl_app_inet_refresh(cl_app *a)
 {
     const char *where = cl_app_coordinator(a);
-    if (a->inet && strcmp(a->inet->where, where) != 0)
+    if (a->online.inet && strcmp(a->online.inet->where, where) != 0)
         cl_app_inet_stop(a); /* the setting changed */
-    if (!a->inet) {
+    if (!a->online.inet) {
         cl_inetui *in = mr_alloc(1, sizeof *in);
         memset(in, 0, sizeof *in);
         in->fd = -1;
         snprintf(in->where, sizeof in->where, "%s", where);
-        a->inet = in;
+        a->online.inet = in;
         coord_addr co;
         const char *why = where[0] ? cl_coord_resolve(where, &co) : NULL;
         if (!where[0]) {
@@ -88,7 +88,7 @@ void cl_app_inet_refresh(cl_app *a)
         const char *err = NULL;
         in->ping = cl_disc_create(a->args.lan_port ? a->args.lan_port : WIRE_DISCOVERY_PORT, &err);
     }
-    cl_inetui *in = a->inet;
+    cl_inetui *in = a->online.inet;
     if (!in->co)
         return;
     in->n = 0;
@@ -99,7 +99,7 @@ void cl_app_inet_refresh(cl_app *a)
 
 static void on_list(cl_app *a, const coord_msg *m)
 {
-    cl_inetui *in = a->inet;
+    cl_inetui *in = a->online.inet;
     in->total = m->total;
     for (int i = 0; i < m->nlist && in->n < INET_MAX; i++) {
         in->rtt[in->n] = 0;
@@ -121,7 +121,7 @@ static void on_list(cl_app *a, const coord_msg *m)
 
 static void pings(cl_app *a)
 {
-    cl_inetui *in = a->inet;
+    cl_inetui *in = a->online.inet;
     if (!in->ping)
         return;
     if (in->n && now_ms() >= in->ping_at) {
@@ -147,7 +147,7 @@ static void pings(cl_app *a)
 
 void cl_app_inet_update(cl_app *a)
 {
-    cl_inetui *in = a->inet;
+    cl_inetui *in = a->online.inet;
     if (!in || !in->co)
         return;
     uint8_t buf[COORD_MAX];
@@ -179,12 +179,12 @@ void cl_app_inet_update(cl_app *a)
 
 const char *cl_app_inet_state(const cl_app *a)
 {
-    return a->inet ? a->inet->state : "";
+    return a->online.inet ? a->online.inet->state : "";
 }
 
 bool cl_app_inet_found(const cl_app *a, int i, cl_found *out)
 {
-    const cl_inetui *in = a->inet;
+    const cl_inetui *in = a->online.inet;
     if (!in || i < 0 || i >= in->n)
         return false;
     const coord_server *s = &in->s[i];

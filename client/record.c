@@ -20,9 +20,9 @@ static uint32_t since_start(const cl_app *a, uint64_t at)
  * the winner (else player 1). */
 static int best_slot(const cl_app *a)
 {
-    if (a->rec_me == 0 || a->rec_me == 1)
-        return a->rec_me;
-    return a->rec->winner == 1 ? 1 : 0;
+    if (a->rec.me == 0 || a->rec.me == 1)
+        return a->rec.me;
+    return a->rec.m->winner == 1 ? 1 : 0;
 }
 
 /* Appends one accepted move, kept in time order: the two players' moves
@@ -59,7 +59,7 @@ static void describe(st_match *r, const pz_puzzle *pz)
 
 static void finish(cl_app *a, const match_result *res)
 {
-    st_match *r = a->rec;
+    st_match *r = a->rec.m;
     cl_backend *b = a->backend;
     const pz_puzzle *pz = b ? b->ops->puzzle(b) : NULL;
     if (!pz || !r || !r->start_utc_ms)
@@ -68,7 +68,7 @@ static void finish(cl_app *a, const match_result *res)
              a->mode == CL_MODE_HOTSEAT    ? CL_HIST_HOTSEAT
              : a->mode == CL_MODE_COMPUTER ? CL_HIST_COMPUTER
                                            : CL_HIST_ONLINE);
-    a->rec_me = b->hotseat ? -1 : b->my_slot;
+    a->rec.me = b->hotseat ? -1 : b->my_slot;
     free(r->game_id);
     r->game_id = mr_strdup(b->game_id);
     describe(r, pz);
@@ -98,10 +98,10 @@ static void finish(cl_app *a, const match_result *res)
     }
     r->game_no = res->game_no;
     r->series_len = res->series_len;
-    memset(&a->bests, 0, sizeof a->bests);
-    a->bests_in = false;
-    a->bests_ticket = 0;
-    a->server_best = 0;
+    memset(&a->rec.bests, 0, sizeof a->rec.bests);
+    a->rec.bests_in = false;
+    a->rec.bests_ticket = 0;
+    a->rec.server_best = 0;
     if (!a->history)
         return;
     if (!a->args.no_save) {
@@ -116,7 +116,7 @@ static void finish(cl_app *a, const match_result *res)
     }
     /* Asked after the add: the store's thread runs requests in order, so
      * the answer already counts this race. */
-    a->bests_ticket =
+    a->rec.bests_ticket =
         cl_history_ask_bests(a->history, r->game_id, r->kind, r->width, r->height, r->p[best_slot(a)].name);
 }
 
@@ -124,9 +124,9 @@ void cl_record_event(cl_app *a, const cl_event *ev)
 {
     if (a->backend && a->backend->watching)
         return; /* a race watched is not one of the player's own */
-    if (!a->rec)
-        a->rec = mr_alloc(1, sizeof *a->rec); /* zeroed */
-    st_match *r = a->rec;
+    if (!a->rec.m)
+        a->rec.m = mr_alloc(1, sizeof *a->rec.m); /* zeroed */
+    st_match *r = a->rec.m;
     int s = ev->slot;
     switch (ev->type) {
     case CL_BE_COUNTDOWN:
@@ -150,11 +150,12 @@ void cl_record_event(cl_app *a, const cl_event *ev)
         finish(a, &ev->result);
         break;
     case CL_BE_BEST:
-        a->server_best = ev->moves == UINT32_MAX ? 3 : 2;
-        a->server_best_ms = ev->best_ms;
-        snprintf(a->server_best_name, sizeof a->server_best_name, "%.31s", ev->text);
-        printf("SERVER_BEST %s ms=%llu name=%s\n", a->server_best == 3 ? "no-records" : "answered",
-               (unsigned long long)a->server_best_ms, a->server_best_name[0] ? a->server_best_name : "-");
+        a->rec.server_best = ev->moves == UINT32_MAX ? 3 : 2;
+        a->rec.server_best_ms = ev->best_ms;
+        snprintf(a->rec.server_best_name, sizeof a->rec.server_best_name, "%.31s", ev->text);
+        printf("SERVER_BEST %s ms=%llu name=%s\n", a->rec.server_best == 3 ? "no-records" : "answered",
+               (unsigned long long)a->rec.server_best_ms,
+               a->rec.server_best_name[0] ? a->rec.server_best_name : "-");
         fflush(stdout);
         break;
     default:
@@ -192,13 +193,14 @@ void cl_record_unfinished(cl_app *a)
 void cl_record_update(cl_app *a)
 {
     cl_backend *b = a->backend;
-    if (a->server_best == 0 && a->scene == CL_SCENE_RESULTS && a->rec && a->rec->game_id && b &&
+    if (a->rec.server_best == 0 && a->scene == CL_SCENE_RESULTS && a->rec.m && a->rec.m->game_id && b &&
         b->ops->ask_best && !b->watching && !b->closed) {
-        b->ops->ask_best(b, a->rec->game_id);
-        a->server_best = 1;
+        b->ops->ask_best(b, a->rec.m->game_id);
+        a->rec.server_best = 1;
     }
-    if (a->bests_ticket && !a->bests_in && cl_history_bests(a->history, a->bests_ticket, &a->bests))
-        a->bests_in = true;
+    if (a->rec.bests_ticket && !a->rec.bests_in &&
+        cl_history_bests(a->history, a->rec.bests_ticket, &a->rec.bests))
+        a->rec.bests_in = true;
 }
 
 static void secs(char *buf, size_t len, uint64_t ms)
@@ -211,13 +213,13 @@ int cl_record_bests_text(const cl_app *a, char lines[][160])
 {
     int n = 0;
     char t[32];
-    const st_match *r = a->rec;
-    const cl_hist_bests *b = &a->bests;
-    if (a->history && a->bests_ticket && !a->bests_in)
+    const st_match *r = a->rec.m;
+    const cl_hist_bests *b = &a->rec.bests;
+    if (a->history && a->rec.bests_ticket && !a->rec.bests_in)
         snprintf(lines[n++], 160, "Best times: reading...");
-    if (a->history && a->bests_in && b->ok && r) {
+    if (a->history && a->rec.bests_in && b->ok && r) {
         /* A new best is news when one of this machine's players set it. */
-        uint64_t mine = a->rec_me < 0 || r->winner == a->rec_me ? cl_hist_best_ms(r) : 0;
+        uint64_t mine = a->rec.me < 0 || r->winner == a->rec.me ? cl_hist_best_ms(r) : 0;
         if (b->have_puzzle) {
             secs(t, sizeof t, b->puzzle_ms);
             snprintf(lines[n++], 160, "Best on this puzzle: %s (%.24s)%s", t, b->puzzle_name,
@@ -226,7 +228,7 @@ int cl_record_bests_text(const cl_app *a, char lines[][160])
             snprintf(lines[n++], 160, "Best on this puzzle: nobody solved it yet");
         }
         char who[48] = "Your";
-        if (a->rec_me < 0)
+        if (a->rec.me < 0)
             snprintf(who, sizeof who, "%.24s's", r->p[best_slot(a)].name);
         if (b->have_personal) {
             secs(t, sizeof t, b->personal_ms);
@@ -235,12 +237,12 @@ int cl_record_bests_text(const cl_app *a, char lines[][160])
             snprintf(lines[n++], 160, "%s best on %s %dx%d: none yet", who, r->kind, r->width, r->height);
         }
     }
-    if (a->server_best == 1) {
+    if (a->rec.server_best == 1) {
         snprintf(lines[n++], 160, "Server best: asking...");
-    } else if (a->server_best == 2 && a->server_best_ms) {
-        secs(t, sizeof t, a->server_best_ms);
-        snprintf(lines[n++], 160, "Server best: %s (%.24s)", t, a->server_best_name);
-    } else if (a->server_best == 2) {
+    } else if (a->rec.server_best == 2 && a->rec.server_best_ms) {
+        secs(t, sizeof t, a->rec.server_best_ms);
+        snprintf(lines[n++], 160, "Server best: %s (%.24s)", t, a->rec.server_best_name);
+    } else if (a->rec.server_best == 2) {
         snprintf(lines[n++], 160, "Server best: nobody solved it there yet");
     }
     return n;

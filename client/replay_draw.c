@@ -15,7 +15,7 @@ void cl_replay_fmt_clock(char *buf, size_t len, uint64_t ms)
 
 static void draw_board(cl_app *a, const cl_layout *L, int slot)
 {
-    struct cl_replay_ui *u = a->replay;
+    struct cl_replay_ui *u = cl_replay_ui_of(a);
     cl_view v;
     cl_layout_view(L, &u->race, slot, &v);
     const pz_params *p = pz_params_of(u->race.pz);
@@ -35,7 +35,7 @@ static void draw_board(cl_app *a, const cl_layout *L, int slot)
 
 static void player_block(cl_app *a, int slot, int x, int cy, int align)
 {
-    const cl_rview *v = a->replay->v;
+    const cl_rview *v = cl_replay_ui_of(a)->v;
     cl_text *t = a->text;
     int fh = cl_text_height(t, CL_FONT_BODY);
     int dir = align == CL_LEFT ? 1 : -1;
@@ -56,7 +56,7 @@ static void player_block(cl_app *a, int slot, int x, int cy, int align)
 
 static void draw_hud(cl_app *a, const cl_layout *L)
 {
-    const cl_rview *v = a->replay->v;
+    const cl_rview *v = cl_replay_ui_of(a)->v;
     SDL_Rect h = L->hud;
     cl_draw_fill(a->ren, h.x, h.y, h.w, h.h, cl_col_panel);
     cl_draw_fill(a->ren, h.x, h.y + h.h - 2, h.w, 2, cl_col_panel_hi);
@@ -94,7 +94,7 @@ static void button(cl_app *a, SDL_Rect r, const char *label, bool lit)
  * played so far and the playhead. */
 static void draw_timeline(cl_app *a, const cl_replay_layout *L)
 {
-    const cl_rview *v = a->replay->v;
+    const cl_rview *v = cl_replay_ui_of(a)->v;
     const replay *r = cl_rview_replay(v);
     SDL_Rect tl = L->timeline;
     uint32_t len = cl_rview_length(v);
@@ -121,7 +121,7 @@ static void draw_timeline(cl_app *a, const cl_replay_layout *L)
 
 void cl_replay_draw(cl_app *a)
 {
-    struct cl_replay_ui *u = a->replay;
+    struct cl_replay_ui *u = cl_replay_ui_of(a);
     cl_replay_layout L;
     cl_layout_replay(a->out_w, a->out_h, &L);
     for (int s = 0; s < 2; s++)

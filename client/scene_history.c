@@ -12,102 +12,130 @@
 #include "st_writer.h"
 #include "util.h"
 
-enum { ROWS = 10, H_ROW = 1, H_NEWER = 100, H_OLDER, H_VIEW, H_BACK };
+enum { ROWS = 10, PAGES = 256, H_ROW = 1, H_NEWER = 100, H_OLDER, H_VIEW, H_BACK };
+
+/* The screen's own state (cl_scene.state_size): the page shown and how it
+ * was reached. */
+typedef struct hist_ui {
+    cl_form form;
+    uint32_t ticket, race_ticket;
+    int page_no;
+    int64_t before[PAGES]; /* by page number: the id the page starts before */
+    st_answer *page;       /* NULL until the first answer: its races (ROWS at most) */
+    bool more;             /* older races than the page's */
+    /* The best-times view (shown instead of the races when bests). */
+    bool bests;
+    int best_page;
+    uint32_t table_ticket;
+    cl_hist_table *table; /* NULL until the first answer */
+} hist_ui;
+
+static hist_ui *ui(const cl_app *a)
+{
+    return cl_app_scene_state(a, CL_SCENE_HISTORY);
+}
+
+/* Frees the page and the table shown. */
+static void free_answers(void *state)
+{
+    hist_ui *u = state;
+    st_answer_free(u->page);
+    free(u->page);
+    u->page = NULL;
+    free(u->table);
+    u->table = NULL;
+}
 
 static void ask(cl_app *a)
 {
-    a->hist.ticket = cl_history_ask_page(a->history, a->hist.before[a->hist.page_no], ROWS);
+    hist_ui *u = ui(a);
+    u->ticket = cl_history_ask_page(a->history, u->before[u->page_no], ROWS);
 }
 
 /* Rows for the races on the page (none in the best-times view: its rows
  * only show), then the buttons. */
 static void build(cl_app *a)
 {
-    int sel = a->form.n ? a->form.items[a->form.sel].id : H_ROW;
+    hist_ui *u = ui(a);
+    int sel = u->form.n ? u->form.items[u->form.sel].id : H_ROW;
     /* The first rows to show take the selection from the buttons; the
      * best-times view keeps it on its buttons. */
-    if (a->hist.bests) {
+    if (u->bests) {
         if (sel < H_NEWER)
             sel = H_VIEW;
-    } else if (a->form.n == 0 || a->form.items[0].id >= H_NEWER) {
+    } else if (u->form.n == 0 || u->form.items[0].id >= H_NEWER) {
         sel = H_ROW;
     }
-    cl_form_clear(&a->form);
-    const st_answer *p = a->hist.bests ? NULL : a->hist.page;
+    cl_form_clear(&u->form);
+    const st_answer *p = u->bests ? NULL : u->page;
     for (int i = 0; p && i < p->n; i++)
-        cl_form_add(&a->form, CL_ITEM_BUTTON, H_ROW + i, "");
-    if (a->hist.bests) {
-        const cl_hist_table *t = a->hist.table;
-        cl_form_add(&a->form, CL_ITEM_BUTTON, H_NEWER, "Previous")->disabled = a->hist.best_page == 0;
-        cl_form_add(&a->form, CL_ITEM_BUTTON, H_OLDER, "Next")->disabled =
-            !t || (a->hist.best_page + 1) * ROWS >= t->n;
+        cl_form_add(&u->form, CL_ITEM_BUTTON, H_ROW + i, "");
+    if (u->bests) {
+        const cl_hist_table *t = u->table;
+        cl_form_add(&u->form, CL_ITEM_BUTTON, H_NEWER, "Previous")->disabled = u->best_page == 0;
+        cl_form_add(&u->form, CL_ITEM_BUTTON, H_OLDER, "Next")->disabled =
+            !t || (u->best_page + 1) * ROWS >= t->n;
     } else {
-        cl_form_add(&a->form, CL_ITEM_BUTTON, H_NEWER, "Newer")->disabled = a->hist.page_no == 0;
-        cl_form_add(&a->form, CL_ITEM_BUTTON, H_OLDER, "Older")->disabled =
-            !p || !a->hist.more || a->hist.page_no + 1 >= CL_HIST_PAGES;
+        cl_form_add(&u->form, CL_ITEM_BUTTON, H_NEWER, "Newer")->disabled = u->page_no == 0;
+        cl_form_add(&u->form, CL_ITEM_BUTTON, H_OLDER, "Older")->disabled =
+            !p || !u->more || u->page_no + 1 >= PAGES;
     }
-    cl_form_add(&a->form, CL_ITEM_BUTTON, H_VIEW, a->hist.bests ? "Races" : "Best times");
-    cl_form_add(&a->form, CL_ITEM_BUTTON, H_BACK, "Back");
-    a->form.sel = a->form.n - 1;
-    for (int i = 0; i < a->form.n; i++)
-        if (a->form.items[i].id == sel && !a->form.items[i].disabled)
-            a->form.sel = i;
+    cl_form_add(&u->form, CL_ITEM_BUTTON, H_VIEW, u->bests ? "Races" : "Best times");
+    cl_form_add(&u->form, CL_ITEM_BUTTON, H_BACK, "Back");
+    u->form.sel = u->form.n - 1;
+    for (int i = 0; i < u->form.n; i++)
+        if (u->form.items[i].id == sel && !u->form.items[i].disabled)
+            u->form.sel = i;
     if (sel >= H_ROW && sel < H_NEWER && p && p->n > 0)
-        a->form.sel = sel - H_ROW < p->n ? sel - H_ROW : p->n - 1;
+        u->form.sel = sel - H_ROW < p->n ? sel - H_ROW : p->n - 1;
 }
 
 static void enter(cl_app *a)
 {
-    a->hist.page_no = 0;
-    a->hist.before[0] = 0;
-    a->hist.race_ticket = 0;
-    cl_history_scene_free(a);
-    a->hist.bests = false;
-    a->hist.best_page = 0;
-    a->hist.table_ticket = 0;
-    cl_form_clear(&a->form);
+    hist_ui *u = ui(a);
+    u->page_no = 0;
+    u->before[0] = 0;
+    u->race_ticket = 0;
+    free_answers(u);
+    u->bests = false;
+    u->best_page = 0;
+    u->table_ticket = 0;
+    cl_form_clear(&u->form);
     ask(a);
     build(a);
-}
-
-void cl_history_scene_free(cl_app *a)
-{
-    st_answer_free(a->hist.page);
-    free(a->hist.page);
-    a->hist.page = NULL;
-    free(a->hist.table);
-    a->hist.table = NULL;
 }
 
 /* Between the races and the best times; the table is read afresh each
  * time it is shown. */
 static void toggle(cl_app *a)
 {
-    a->hist.bests = !a->hist.bests;
-    if (a->hist.bests) {
-        a->hist.best_page = 0;
-        a->hist.table_ticket = cl_history_ask_table(a->history, a->settings.name);
+    hist_ui *u = ui(a);
+    u->bests = !u->bests;
+    if (u->bests) {
+        u->best_page = 0;
+        u->table_ticket = cl_history_ask_table(a->history, a->settings.name);
     }
     build(a);
 }
 
 static void turn(cl_app *a, int d)
 {
-    if (a->hist.bests) {
-        const cl_hist_table *t = a->hist.table;
-        if (d < 0 && a->hist.best_page > 0)
-            a->hist.best_page--;
-        else if (d > 0 && t && (a->hist.best_page + 1) * ROWS < t->n)
-            a->hist.best_page++;
+    hist_ui *u = ui(a);
+    if (u->bests) {
+        const cl_hist_table *t = u->table;
+        if (d < 0 && u->best_page > 0)
+            u->best_page--;
+        else if (d > 0 && t && (u->best_page + 1) * ROWS < t->n)
+            u->best_page++;
         build(a);
         return;
     }
-    const st_answer *p = a->hist.page;
-    if (d < 0 && a->hist.page_no > 0) {
-        a->hist.page_no--;
-    } else if (d > 0 && p && a->hist.more && p->n > 0 && a->hist.page_no + 1 < CL_HIST_PAGES) {
-        a->hist.page_no++;
-        a->hist.before[a->hist.page_no] = p->matches[p->n - 1].id;
+    const st_answer *p = u->page;
+    if (d < 0 && u->page_no > 0) {
+        u->page_no--;
+    } else if (d > 0 && p && u->more && p->n > 0 && u->page_no + 1 < PAGES) {
+        u->page_no++;
+        u->before[u->page_no] = p->matches[p->n - 1].id;
     } else {
         return;
     }
@@ -116,6 +144,7 @@ static void turn(cl_app *a, int d)
 
 static void event(cl_app *a, const SDL_Event *e)
 {
+    hist_ui *u = ui(a);
     int d = cl_form_page_turn(e);
     if (d) {
         turn(a, d);
@@ -126,7 +155,7 @@ static void event(cl_app *a, const SDL_Event *e)
         toggle(a);
         return;
     }
-    cl_form_result r = cl_form_event(&a->form, e, a->mouse_scale);
+    cl_form_result r = cl_form_event(&u->form, e, a->mouse_scale);
     if (r.back || r.activated == H_BACK) {
         cl_app_set_scene(a, CL_SCENE_MENU);
         return;
@@ -139,10 +168,10 @@ static void event(cl_app *a, const SDL_Event *e)
         turn(a, r.activated == H_NEWER ? -1 : 1);
         return;
     }
-    const st_answer *p = a->hist.page;
+    const st_answer *p = u->page;
     int i = r.activated - H_ROW;
-    if (p && !a->hist.bests && r.activated >= H_ROW && i < p->n && !a->hist.race_ticket)
-        a->hist.race_ticket = cl_history_ask_race(a->history, p->matches[i].id);
+    if (p && !u->bests && r.activated >= H_ROW && i < p->n && !u->race_ticket)
+        u->race_ticket = cl_history_ask_race(a->history, p->matches[i].id);
 }
 
 static void fmt_secs(char *buf, size_t len, uint64_t ms);
@@ -166,10 +195,11 @@ static void open_replay(cl_app *a, const st_answer *race)
 /* The best-times table came in: keep it and say its rows (tests and terminals). */
 static void table_in(cl_app *a, const cl_hist_table *t)
 {
-    free(a->hist.table);
-    a->hist.table = malloc(sizeof *a->hist.table);
-    if (a->hist.table)
-        *a->hist.table = *t;
+    hist_ui *u = ui(a);
+    free(u->table);
+    u->table = malloc(sizeof *u->table);
+    if (u->table)
+        *u->table = *t;
     build(a);
     printf("HISTORY_BESTS ok=%d rows=%d\n", t->ok, t->n);
     for (int i = 0; i < t->n; i++) {
@@ -185,31 +215,32 @@ static void table_in(cl_app *a, const cl_hist_table *t)
 
 static void update(cl_app *a)
 {
-    if (a->hist.table_ticket) {
+    hist_ui *u = ui(a);
+    if (u->table_ticket) {
         cl_hist_table *t = malloc(sizeof *t);
-        if (t && cl_history_table(a->history, a->hist.table_ticket, t)) {
-            a->hist.table_ticket = 0;
+        if (t && cl_history_table(a->history, u->table_ticket, t)) {
+            u->table_ticket = 0;
             table_in(a, t);
         }
         free(t);
     }
     st_answer got;
-    if (cl_history_page(a->history, a->hist.ticket, &got, &a->hist.more)) {
-        a->hist.ticket = 0;
-        if (!a->hist.page)
-            a->hist.page = mr_alloc(1, sizeof *a->hist.page);
+    if (cl_history_page(a->history, u->ticket, &got, &u->more)) {
+        u->ticket = 0;
+        if (!u->page)
+            u->page = mr_alloc(1, sizeof *u->page);
         else
-            st_answer_free(a->hist.page);
-        *a->hist.page = got;
+            st_answer_free(u->page);
+        *u->page = got;
         build(a);
         /* Tests and terminals see what the screen lists. */
-        printf("HISTORY page=%d races=%d more=%d newest=%s\n", a->hist.page_no + 1, got.n, a->hist.more,
+        printf("HISTORY page=%d races=%d more=%d newest=%s\n", u->page_no + 1, got.n, u->more,
                got.n ? got.matches[0].game_id : "-");
         fflush(stdout);
     }
     st_answer race;
-    if (a->hist.race_ticket && cl_history_race(a->history, a->hist.race_ticket, &race)) {
-        a->hist.race_ticket = 0;
+    if (u->race_ticket && cl_history_race(a->history, u->race_ticket, &race)) {
+        u->race_ticket = 0;
         open_replay(a, &race);
         st_answer_free(&race);
     }
@@ -297,19 +328,21 @@ static void best_columns(const cl_hist_best_row *e, char cols[5][64])
  * history cannot be used, is being read, or is empty. NULL when there are rows. */
 static const char *empty_text(const cl_app *a, bool ok, bool in, int n)
 {
+    const hist_ui *u = ui(a);
     if (!a->history || (in && !ok))
         return a->history ? "The history file cannot be used (see the message)" : "No history this run";
     if (!in)
         return "Reading...";
     if (n > 0)
         return NULL;
-    return a->hist.bests ? "No races yet: finish one and your best times show here"
-                         : "No races yet: finish one and it shows here";
+    return u->bests ? "No races yet: finish one and your best times show here"
+                    : "No races yet: finish one and it shows here";
 }
 
 /* The best-times view's rows (they show; nothing to open). */
 static void draw_bests(cl_app *a, SDL_Rect area)
 {
+    hist_ui *u = ui(a);
     cl_text *t = a->text;
     static const int at[5] = {2, 24, 52, 60, 98};
     static const int align[5] = {CL_LEFT, CL_LEFT, CL_RIGHT, CL_LEFT, CL_RIGHT};
@@ -317,12 +350,12 @@ static void draw_bests(cl_app *a, SDL_Rect area)
                                         "computer's best"};
     cl_table_geo g;
     cl_form_table_heads(t, a->out_w, area.y, 5, head, at, align, &g);
-    const cl_hist_table *tb = a->hist.table;
+    const cl_hist_table *tb = u->table;
     const char *none = empty_text(a, tb && tb->ok, tb != NULL, tb ? tb->n : 0);
     if (none)
         cl_text_draw(t, CL_FONT_BODY, none, a->out_w / 2, g.y + g.fh, cl_col_dim, CL_CENTER);
     int y = g.y;
-    for (int i = a->hist.best_page * ROWS; tb && i < tb->n && i < (a->hist.best_page + 1) * ROWS; i++) {
+    for (int i = u->best_page * ROWS; tb && i < tb->n && i < (u->best_page + 1) * ROWS; i++) {
         const cl_hist_best_row *e = &tb->e[i];
         cl_form_draw_row_panel(a->ren, (SDL_Rect){g.x, y, g.w, g.row}, false, g.fh / 4);
         char cols[5][64];
@@ -338,7 +371,7 @@ static void draw_bests(cl_app *a, SDL_Rect area)
         cl_text_draw(t, CL_FONT_SMALL,
                      "(more kinds and sizes than fit: those played only long ago are left out)", a->out_w / 2,
                      g.y + ROWS * (g.row + g.gap) - g.gap, cl_col_dim, CL_CENTER);
-    cl_form_draw_button_row(&a->form, a->ren, t, H_NEWER, g.x, g.y + ROWS * (g.row + g.gap) + g.gap, g.w,
+    cl_form_draw_button_row(&u->form, a->ren, t, H_NEWER, g.x, g.y + ROWS * (g.row + g.gap) + g.gap, g.w,
                             g.row);
     cl_text_draw(t, CL_FONT_SMALL,
                  "Fastest solves on each kind and size; the computer's never count as a person's best  -  "
@@ -348,16 +381,17 @@ static void draw_bests(cl_app *a, SDL_Rect area)
 
 static void draw(cl_app *a)
 {
+    hist_ui *u = ui(a);
     char sub[96];
-    if (a->hist.bests) {
-        const cl_hist_table *tb = a->hist.table;
+    if (u->bests) {
+        const cl_hist_table *tb = u->table;
         int pages = tb && tb->n > ROWS ? (tb->n + ROWS - 1) / ROWS : 1;
-        snprintf(sub, sizeof sub, "Best times by puzzle kind and size  -  page %d of %d",
-                 a->hist.best_page + 1, pages);
+        snprintf(sub, sizeof sub, "Best times by puzzle kind and size  -  page %d of %d", u->best_page + 1,
+                 pages);
         draw_bests(a, cl_app_title(a, "History", sub));
         return;
     }
-    snprintf(sub, sizeof sub, "Your races, newest first  -  page %d", a->hist.page_no + 1);
+    snprintf(sub, sizeof sub, "Your races, newest first  -  page %d", u->page_no + 1);
     SDL_Rect area = cl_app_title(a, "History", sub);
     cl_text *t = a->text;
     /* Where each column starts (fractions of the table width). */
@@ -367,17 +401,17 @@ static void draw(cl_app *a)
     cl_table_geo g;
     cl_form_table_heads(t, a->out_w, area.y, 5, head, at, align, &g);
     int fh = g.fh, row = g.row, gap = g.gap, w = g.w, x = g.x, y = g.y;
-    const st_answer *p = a->hist.page;
+    const st_answer *p = u->page;
     int rows_top = y;
     const char *none = empty_text(a, p && !p->error, p != NULL, p ? p->n : 0);
     if (none)
         cl_text_draw(t, CL_FONT_BODY, none, a->out_w / 2, y + fh, cl_col_dim, CL_CENTER);
-    for (int i = 0; i < a->form.n; i++) {
-        cl_item *it = &a->form.items[i];
+    for (int i = 0; i < u->form.n; i++) {
+        cl_item *it = &u->form.items[i];
         if (it->id >= H_NEWER || !p || it->id - H_ROW >= p->n)
             continue;
         const st_match *r = &p->matches[it->id - H_ROW];
-        bool sel = i == a->form.sel;
+        bool sel = i == u->form.sel;
         it->rect = (SDL_Rect){x, y, w, row};
         cl_form_draw_row_panel(a->ren, it->rect, sel, fh / 4);
         char cols[5][64];
@@ -393,7 +427,7 @@ static void draw(cl_app *a)
     }
     /* The buttons in one row under the table's full height. */
     y = rows_top + ROWS * (row + gap) + gap;
-    cl_form_draw_button_row(&a->form, a->ren, t, H_NEWER, x, y, w, row);
+    cl_form_draw_button_row(&u->form, a->ren, t, H_NEWER, x, y, w, row);
     cl_text_draw(t, CL_FONT_SMALL,
                  "Enter/click opens a replay  -  PgUp/PgDn, Left/Right, wheel or LB/RB turn pages  -  B or "
                  "pad Y: best "
@@ -401,4 +435,10 @@ static void draw(cl_app *a)
                  a->out_w / 2, a->out_h - cl_text_height(t, CL_FONT_SMALL) * 2, cl_col_dim, CL_CENTER);
 }
 
-const cl_scene cl_scene_history = {"history", enter, event, update, draw};
+const cl_scene cl_scene_history = {.name = "history",
+                                   .enter = enter,
+                                   .event = event,
+                                   .update = update,
+                                   .draw = draw,
+                                   .state_size = sizeof(hist_ui),
+                                   .fini = free_answers};

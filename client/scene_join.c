@@ -29,6 +29,17 @@ enum {
  * them (items NFIXED on). */
 enum { NFIXED = 8, MAX_SHOWN = 6, LAN_SHOWN_WITH_INET = 3, INET_SHOWN = 4 };
 
+/* The screen's own state (cl_scene.state_size). */
+typedef struct join_ui {
+    cl_form form;
+    char room_kept[8]; /* the room code last typed, kept over a failed join */
+} join_ui;
+
+static join_ui *ui(const cl_app *a)
+{
+    return cl_app_scene_state(a, CL_SCENE_JOIN);
+}
+
 /* What a list row is, to keep the cursor on it when the lists change. */
 static int row_kind(int id)
 {
@@ -37,21 +48,22 @@ static int row_kind(int id)
 
 static void enter(cl_app *a)
 {
-    cl_form_clear(&a->form);
-    cl_item *it = cl_form_add(&a->form, CL_ITEM_TEXT, J_ADDR, "Server, link or +code");
+    join_ui *u = ui(a);
+    cl_form_clear(&u->form);
+    cl_item *it = cl_form_add(&u->form, CL_ITEM_TEXT, J_ADDR, "Server, link or +code");
     snprintf(it->value, sizeof it->value, "%s", a->settings.last_server);
     it->maxlen = 150; /* a join link fits */
-    it = cl_form_add(&a->form, CL_ITEM_TEXT, J_ROOM, "Room code");
-    snprintf(it->value, sizeof it->value, "%s", a->join_room_kept);
+    it = cl_form_add(&u->form, CL_ITEM_TEXT, J_ROOM, "Room code");
+    snprintf(it->value, sizeof it->value, "%s", u->room_kept);
     it->maxlen = 8;
-    cl_form_add(&a->form, CL_ITEM_BUTTON, J_JOIN, "Join the room");
-    cl_form_add(&a->form, CL_ITEM_BUTTON, J_CREATE, "Create a room there");
-    cl_form_add(&a->form, CL_ITEM_BUTTON, J_QUICK, "Quick match (anyone waiting)");
-    cl_form_add(&a->form, CL_ITEM_BUTTON, J_WATCH, "Watch (that room, or the first race)");
-    cl_form_add(&a->form, CL_ITEM_BUTTON, J_REPLAYS, "Server replays (stored matches there)");
-    cl_form_add(&a->form, CL_ITEM_BUTTON, J_BACK, "Back");
-    a->form.sel = -1;
-    cl_form_select(&a->form, 0); /* typing replaces the remembered address */
+    cl_form_add(&u->form, CL_ITEM_BUTTON, J_JOIN, "Join the room");
+    cl_form_add(&u->form, CL_ITEM_BUTTON, J_CREATE, "Create a room there");
+    cl_form_add(&u->form, CL_ITEM_BUTTON, J_QUICK, "Quick match (anyone waiting)");
+    cl_form_add(&u->form, CL_ITEM_BUTTON, J_WATCH, "Watch (that room, or the first race)");
+    cl_form_add(&u->form, CL_ITEM_BUTTON, J_REPLAYS, "Server replays (stored matches there)");
+    cl_form_add(&u->form, CL_ITEM_BUTTON, J_BACK, "Back");
+    u->form.sel = -1;
+    cl_form_select(&u->form, 0); /* typing replaces the remembered address */
     cl_app_inet_refresh(a);
 }
 
@@ -60,7 +72,8 @@ static void enter(cl_app *a)
  * stays with what it was on). */
 static void build_list(cl_app *a)
 {
-    cl_form *f = &a->form;
+    join_ui *u = ui(a);
+    cl_form *f = &u->form;
     char sel_addr[160] = "";
     int sel_kind = 0;
     if (f->sel >= NFIXED && f->sel < f->n) {
@@ -108,13 +121,15 @@ static void build_list(cl_app *a)
 
 static void keep_room(cl_app *a)
 {
-    cl_item *room = cl_form_find(&a->form, J_ROOM);
+    join_ui *u = ui(a);
+    cl_item *room = cl_form_find(&u->form, J_ROOM);
     if (room)
-        snprintf(a->join_room_kept, sizeof a->join_room_kept, "%.7s", room->value);
+        snprintf(u->room_kept, sizeof u->room_kept, "%.7s", room->value);
 }
 
 static void go(cl_app *a, const char *addr, const char *code, bool quick)
 {
+    join_ui *u = ui(a);
     joinlink l;
     char icode[12], icoord[128];
     const char *ibad;
@@ -122,7 +137,7 @@ static void go(cl_app *a, const char *addr, const char *code, bool quick)
     bool link_room = invite || (!joinlink_parse(addr, &l) && l.room[0]);
     if (!quick && !link_room && (!code || !code[0])) {
         cl_app_say(a, true, "Type the room code your friend sees, or pick Create a room or Quick match");
-        cl_form_select(&a->form, 1);
+        cl_form_select(&u->form, 1);
         return;
     }
     const char *why = cl_app_join(a, addr, code, quick);
@@ -136,8 +151,9 @@ static void go(cl_app *a, const char *addr, const char *code, bool quick)
  * server asks what to do there (nothing is created behind the player's back). */
 static void pick(cl_app *a, int i, bool internet)
 {
+    join_ui *u = ui(a);
     cl_found g;
-    cl_item *addr = cl_form_find(&a->form, J_ADDR), *room = cl_form_find(&a->form, J_ROOM);
+    cl_item *addr = cl_form_find(&u->form, J_ADDR), *room = cl_form_find(&u->form, J_ROOM);
     if (!(internet ? cl_app_inet_found(a, i, &g) : cl_app_found(a, i, &g)) || !addr || !room)
         return;
     snprintf(addr->value, sizeof addr->value, "%s", g.address);
@@ -152,13 +168,14 @@ static void pick(cl_app *a, int i, bool internet)
     } else {
         cl_app_say(a, false, "Server at %s: type a room code and Join, or Create a room, or Quick match",
                    g.address);
-        cl_form_select(&a->form, 1);
+        cl_form_select(&u->form, 1);
     }
 }
 
 /* Ctrl+V of a join link anywhere on the screen fills both fields. */
 static bool paste_link(cl_app *a, const SDL_Event *e)
 {
+    join_ui *u = ui(a);
     if (e->type != SDL_KEYDOWN || e->key.keysym.sym != SDLK_v ||
         !(e->key.keysym.mod & (KMOD_CTRL | KMOD_GUI)) || !SDL_HasClipboardText())
         return false;
@@ -167,7 +184,7 @@ static bool paste_link(cl_app *a, const SDL_Event *e)
     const char *bad = NULL;
     if (clip && joinlink_invite(clip, code, coord, sizeof coord, &bad) && !bad) {
         /* An invite link: the code goes into the address field whole. */
-        cl_item *addr = cl_form_find(&a->form, J_ADDR), *room = cl_form_find(&a->form, J_ROOM);
+        cl_item *addr = cl_form_find(&u->form, J_ADDR), *room = cl_form_find(&u->form, J_ROOM);
         snprintf(addr->value, sizeof addr->value, "%.150s", clip);
         room->value[0] = '\0';
         addr->caret = room->caret = -1;
@@ -175,7 +192,7 @@ static bool paste_link(cl_app *a, const SDL_Event *e)
         keep_room(a);
         SDL_free(clip);
         cl_app_say(a, false, "Invite pasted: %s. Press Join the room", code);
-        cl_form_select(&a->form, 2);
+        cl_form_select(&u->form, 2);
         return true;
     }
     joinlink l;
@@ -184,7 +201,7 @@ static bool paste_link(cl_app *a, const SDL_Event *e)
     SDL_free(clip);
     if (!link)
         return false; /* ordinary text: the field under the cursor takes it */
-    cl_item *addr = cl_form_find(&a->form, J_ADDR), *room = cl_form_find(&a->form, J_ROOM);
+    cl_item *addr = cl_form_find(&u->form, J_ADDR), *room = cl_form_find(&u->form, J_ROOM);
     snprintf(addr->value, sizeof addr->value, "%.150s:%d", l.host, l.port);
     snprintf(room->value, sizeof room->value, "%s", l.room);
     addr->caret = room->caret = -1;
@@ -192,19 +209,20 @@ static bool paste_link(cl_app *a, const SDL_Event *e)
     keep_room(a);
     if (l.room[0]) {
         cl_app_say(a, false, "Link pasted: room %s on %s:%d. Press Join the room", l.room, l.host, l.port);
-        cl_form_select(&a->form, 2);
+        cl_form_select(&u->form, 2);
     } else {
         cl_app_say(a, false, "Link pasted: server %s:%d", l.host, l.port);
-        cl_form_select(&a->form, 1);
+        cl_form_select(&u->form, 1);
     }
     return true;
 }
 
 static void event(cl_app *a, const SDL_Event *e)
 {
+    join_ui *u = ui(a);
     if (paste_link(a, e))
         return;
-    cl_form_result r = cl_form_event(&a->form, e, a->mouse_scale);
+    cl_form_result r = cl_form_event(&u->form, e, a->mouse_scale);
     if (r.back || r.activated == J_BACK) {
         cl_app_net_stop(a);
         cl_app_set_scene(a, CL_SCENE_MENU);
@@ -212,14 +230,14 @@ static void event(cl_app *a, const SDL_Event *e)
     }
     if (r.changed == J_ROOM)
         keep_room(a);
-    cl_item *addr = cl_form_find(&a->form, J_ADDR);
-    cl_item *room = cl_form_find(&a->form, J_ROOM);
+    cl_item *addr = cl_form_find(&u->form, J_ADDR);
+    cl_item *room = cl_form_find(&u->form, J_ROOM);
     if (r.activated == J_INET_REFRESH) {
         cl_app_inet_refresh(a);
     } else if (r.activated >= J_INET) {
         pick(a, r.activated - J_INET, true);
     } else if (r.activated == J_WATCH || (r.activated >= J_WATCH_FOUND && r.activated < J_INET_LABEL)) {
-        cl_item *it = r.activated == J_WATCH ? addr : cl_form_find(&a->form, r.activated);
+        cl_item *it = r.activated == J_WATCH ? addr : cl_form_find(&u->form, r.activated);
         const char *why = it ? cl_app_watch(a, it->value, r.activated == J_WATCH && room ? room->value : NULL)
                              : "no server";
         if (why)
@@ -241,10 +259,10 @@ static void event(cl_app *a, const SDL_Event *e)
         if (why) {
             cl_app_say(a, true, "%s", why);
         } else {
-            snprintf(a->create_addr, sizeof a->create_addr, "%.150s:%d", l.host, l.port);
+            char there[160];
+            snprintf(there, sizeof there, "%.150s:%d", l.host, l.port);
             cl_app_net_stop(a);
-            a->mode = CL_MODE_CREATE;
-            cl_app_set_scene(a, CL_SCENE_SETUP);
+            cl_app_setup_create(a, there);
         }
     } else if (r.activated == J_JOIN || r.activated == J_QUICK) {
         keep_room(a);
@@ -265,12 +283,13 @@ static void update(cl_app *a)
  * and its address), a Watch row under a server with races. */
 static void draw_list(cl_app *a, SDL_Rect area)
 {
+    join_ui *u = ui(a);
     cl_text *t = a->text;
     int fh = cl_text_height(t, CL_FONT_BODY), sh = cl_text_height(t, CL_FONT_SMALL);
     int w = area.w < fh * 26 ? area.w : fh * 26, x = area.x + (area.w - w) / 2, y = area.y;
-    for (int i = NFIXED; i < a->form.n; i++) {
-        cl_item *it = &a->form.items[i];
-        bool sel = i == a->form.sel;
+    for (int i = NFIXED; i < u->form.n; i++) {
+        cl_item *it = &u->form.items[i];
+        bool sel = i == u->form.sel;
         if (it->id == J_INET_LABEL) { /* the Internet list's heading: where it comes from, how it went */
             y += fh / 2;
             char head[300];
@@ -309,6 +328,7 @@ static void draw_list(cl_app *a, SDL_Rect area)
 
 static void draw(cl_app *a)
 {
+    join_ui *u = ui(a);
     SDL_Rect area = cl_app_title(a, "Join a game",
                                  "Pick a game found on your network or the Internet, or type or paste "
                                  "(Ctrl+V) an address, link or +code");
@@ -323,7 +343,7 @@ static void draw(cl_app *a)
     left.w -= margin * 3 / 2;
     right.x += margin / 2;
     right.w -= margin * 3 / 2;
-    cl_form_draw_rows(&a->form, a->ren, t, left, 0, NFIXED);
+    cl_form_draw_rows(&u->form, a->ren, t, left, 0, NFIXED);
     int rw = right.w < fh * 26 ? right.w : fh * 26;
     cl_text_draw(t, CL_FONT_SMALL, "Games on your network", right.x + (right.w - rw) / 2, right.y, cl_col_dim,
                  CL_LEFT);
@@ -336,4 +356,20 @@ static void draw(cl_app *a)
                  a->out_w / 2, a->out_h - cl_text_height(t, CL_FONT_SMALL) * 2, cl_col_dim, CL_CENTER);
 }
 
-const cl_scene cl_scene_join = {"join", enter, event, update, draw};
+void cl_app_join_show(cl_app *a, const char *text)
+{
+    cl_app_set_scene(a, CL_SCENE_JOIN);
+    cl_item *it = cl_form_find(&ui(a)->form, J_ADDR);
+    if (it && it->type == CL_ITEM_TEXT) {
+        snprintf(it->value, sizeof it->value, "%s", text);
+        it->caret = -1;
+        it->all = false;
+    }
+}
+
+const cl_scene cl_scene_join = {.name = "join",
+                                .enter = enter,
+                                .event = event,
+                                .update = update,
+                                .draw = draw,
+                                .state_size = sizeof(join_ui)};

@@ -9,19 +9,29 @@
 
 enum { L_READY = 1, L_COPY, L_INVITE, L_LEAVE };
 
-/* Until when the Copy buttons say "Copied!" (app clock). */
-static uint64_t copied_until, invite_copied_until;
+/* The screen's own state (cl_scene.state_size). */
+typedef struct lobby_ui {
+    cl_form form;
+    uint64_t copied_until, invite_copied_until; /* until when the Copy buttons say "Copied!" (app clock) */
+} lobby_ui;
+
+static lobby_ui *ui(const cl_app *a)
+{
+    return cl_app_scene_state(a, CL_SCENE_LOBBY);
+}
 
 static void enter(cl_app *a)
 {
-    cl_form_clear(&a->form);
-    cl_form_add(&a->form, CL_ITEM_BUTTON, L_READY, "I'm ready");
-    cl_form_add(&a->form, CL_ITEM_BUTTON, L_LEAVE, "Leave");
+    lobby_ui *u = ui(a);
+    cl_form_clear(&u->form);
+    cl_form_add(&u->form, CL_ITEM_BUTTON, L_READY, "I'm ready");
+    cl_form_add(&u->form, CL_ITEM_BUTTON, L_LEAVE, "Leave");
 }
 
 static void event(cl_app *a, const SDL_Event *e)
 {
-    cl_form_result r = cl_form_event(&a->form, e, a->mouse_scale);
+    lobby_ui *u = ui(a);
+    cl_form_result r = cl_form_event(&u->form, e, a->mouse_scale);
     if (r.back || r.activated == L_LEAVE) {
         cl_app_end_backend(a);
         cl_app_set_scene(a, a->mode == CL_MODE_JOIN ? CL_SCENE_JOIN : CL_SCENE_MENU);
@@ -32,7 +42,7 @@ static void event(cl_app *a, const SDL_Event *e)
     char link[JOINLINK_TEXT_MAX];
     if (r.activated == L_INVITE && cl_app_invite_link(a, link, sizeof link)) {
         if (SDL_SetClipboardText(link) == 0) {
-            invite_copied_until = a->now_ms + 2500;
+            u->invite_copied_until = a->now_ms + 2500;
             cl_app_say(a, false, "Copied %s: send it to your friend, or read out the code", link);
             char *back = SDL_GetClipboardText();
             printf("mazerace: invite link copied: %s\n", back ? back : "");
@@ -43,7 +53,7 @@ static void event(cl_app *a, const SDL_Event *e)
     }
     if (r.activated == L_COPY && cl_app_join_link(a, link, sizeof link)) {
         if (SDL_SetClipboardText(link) == 0) {
-            copied_until = a->now_ms + 2500;
+            u->copied_until = a->now_ms + 2500;
             cl_app_say(a, false, "Copied %s: paste it to your friend", link);
             char *back = SDL_GetClipboardText(); /* what a paste will get, for scripts and tests */
             printf("mazerace: join link copied: %s\n", back ? back : "");
@@ -56,6 +66,7 @@ static void event(cl_app *a, const SDL_Event *e)
 
 static void update(cl_app *a)
 {
+    lobby_ui *u = ui(a);
     cl_app_pump(a);
     if (a->scene == CL_SCENE_LOBBY && !a->backend)
         cl_app_set_scene(a, CL_SCENE_MENU);
@@ -63,35 +74,36 @@ static void update(cl_app *a)
     char link[JOINLINK_TEXT_MAX], invite[JOINLINK_TEXT_MAX];
     bool have_link = cl_app_join_link(a, link, sizeof link);
     bool have_invite = cl_app_invite_link(a, invite, sizeof invite);
-    bool new_link = have_link && !cl_form_find(&a->form, L_COPY);
-    bool new_invite = have_invite && !cl_form_find(&a->form, L_INVITE);
+    bool new_link = have_link && !cl_form_find(&u->form, L_COPY);
+    bool new_invite = have_invite && !cl_form_find(&u->form, L_INVITE);
     if (new_link || new_invite) {
-        int sel = a->form.sel;
-        cl_form_clear(&a->form);
-        cl_form_add(&a->form, CL_ITEM_BUTTON, L_READY, "I'm ready");
+        int sel = u->form.sel;
+        cl_form_clear(&u->form);
+        cl_form_add(&u->form, CL_ITEM_BUTTON, L_READY, "I'm ready");
         if (have_invite)
-            cl_form_add(&a->form, CL_ITEM_BUTTON, L_INVITE, "Copy the invite link");
+            cl_form_add(&u->form, CL_ITEM_BUTTON, L_INVITE, "Copy the invite link");
         if (have_link)
-            cl_form_add(&a->form, CL_ITEM_BUTTON, L_COPY, "Copy the join link");
-        cl_form_add(&a->form, CL_ITEM_BUTTON, L_LEAVE, "Leave");
-        a->form.sel = sel >= 0 && sel < a->form.n ? sel : 0;
+            cl_form_add(&u->form, CL_ITEM_BUTTON, L_COPY, "Copy the join link");
+        cl_form_add(&u->form, CL_ITEM_BUTTON, L_LEAVE, "Leave");
+        u->form.sel = sel >= 0 && sel < u->form.n ? sel : 0;
         if (new_link)
             printf("mazerace: join link %s\n", link);
         if (new_invite)
             printf("mazerace: invite link %s\n", invite);
         fflush(stdout);
     }
-    cl_item *copy = cl_form_find(&a->form, L_COPY);
+    cl_item *copy = cl_form_find(&u->form, L_COPY);
     if (copy)
         snprintf(copy->label, sizeof copy->label, "%s",
-                 a->now_ms < copied_until           ? "Copied! Paste it to your friend"
-                 : cl_form_find(&a->form, L_INVITE) ? "Copy the LAN join link"
+                 a->now_ms < u->copied_until        ? "Copied! Paste it to your friend"
+                 : cl_form_find(&u->form, L_INVITE) ? "Copy the LAN join link"
                                                     : "Copy the join link");
-    cl_item *inv = cl_form_find(&a->form, L_INVITE);
+    cl_item *inv = cl_form_find(&u->form, L_INVITE);
     if (inv)
         snprintf(inv->label, sizeof inv->label, "%s",
-                 a->now_ms < invite_copied_until ? "Copied! Send it to your friend" : "Copy the invite link");
-    cl_item *it = cl_form_find(&a->form, L_READY);
+                 a->now_ms < u->invite_copied_until ? "Copied! Send it to your friend"
+                                                    : "Copy the invite link");
+    cl_item *it = cl_form_find(&u->form, L_READY);
     if (it && a->backend)
         snprintf(it->label, sizeof it->label, "%s",
                  a->backend->ready[a->backend->my_slot] || a->backend->ready_pending ? "Not ready yet"
@@ -168,17 +180,17 @@ static int draw_info(cl_app *a, int y)
             k += (size_t)snprintf(line + k, sizeof line - k,
                                   "no network address (only this computer can join)");
         if (k < sizeof line)
-            k += (size_t)snprintf(line + k, sizeof line - k, "  -  port %u", (unsigned)a->server_port);
-        if (a->port_taken && k < sizeof line)
+            k += (size_t)snprintf(line + k, sizeof line - k, "  -  port %u", (unsigned)a->online.server_port);
+        if (a->online.port_taken && k < sizeof line)
             k += (size_t)snprintf(line + k, sizeof line - k, " (%d was taken by another server)",
-                                  a->port_taken);
-        cl_text_draw(t, CL_FONT_SMALL, line, a->out_w / 2, y, a->port_taken ? cl_col_accent : cl_col_dim,
-                     CL_CENTER);
+                                  a->online.port_taken);
+        cl_text_draw(t, CL_FONT_SMALL, line, a->out_w / 2, y,
+                     a->online.port_taken ? cl_col_accent : cl_col_dim, CL_CENTER);
         y += sh;
-        if (a->disc_port)
+        if (a->online.disc_port)
             snprintf(line, sizeof line,
                      "Friends: Join, then pick your game in the LAN list (it answers on discovery port %u)",
-                     (unsigned)a->disc_port);
+                     (unsigned)a->online.disc_port);
         else
             snprintf(line, sizeof line,
                      "LAN discovery is off: friends join with the link or address and code");
@@ -199,6 +211,7 @@ static int draw_info(cl_app *a, int y)
 
 static void draw(cl_app *a)
 {
+    lobby_ui *u = ui(a);
     cl_backend *b = a->backend;
     if (!b)
         return;
@@ -243,7 +256,12 @@ static void draw(cl_app *a)
     }
     y = draw_info(a, y);
     SDL_Rect rest = {0, y, a->out_w, a->out_h - y - fh * 2};
-    cl_form_draw(&a->form, a->ren, t, rest);
+    cl_form_draw(&u->form, a->ren, t, rest);
 }
 
-const cl_scene cl_scene_lobby = {"lobby", enter, event, update, draw};
+const cl_scene cl_scene_lobby = {.name = "lobby",
+                                 .enter = enter,
+                                 .event = event,
+                                 .update = update,
+                                 .draw = draw,
+                                 .state_size = sizeof(lobby_ui)};

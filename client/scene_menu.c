@@ -4,47 +4,58 @@
 
 enum { M_COMPUTER, M_HOTSEAT, M_HOST, M_JOIN, M_HISTORY, M_SETTINGS, M_QUIT };
 
-static void enter(cl_app *a)
+/* The screen's own state (cl_scene.state_size). */
+typedef struct menu_ui {
+    cl_form form;
+    bool confirm_quit; /* Esc asks before quitting; the Quit button is the direct way */
+} menu_ui;
+
+static menu_ui *ui(const cl_app *a)
 {
-    cl_form_clear(&a->form);
-    cl_form_add(&a->form, CL_ITEM_BUTTON, M_COMPUTER, "Play vs computer");
-    cl_form_add(&a->form, CL_ITEM_BUTTON, M_HOTSEAT, "Hotseat (two players, one keyboard)");
-    cl_form_add(&a->form, CL_ITEM_BUTTON, M_HOST, "Host a LAN game");
-    cl_form_add(&a->form, CL_ITEM_BUTTON, M_JOIN, "Join a game");
-    cl_form_add(&a->form, CL_ITEM_BUTTON, M_HISTORY, "History and best times");
-    cl_form_add(&a->form, CL_ITEM_BUTTON, M_SETTINGS, "Settings");
-    cl_form_add(&a->form, CL_ITEM_BUTTON, M_QUIT, "Quit");
+    return cl_app_scene_state(a, CL_SCENE_MENU);
 }
 
-/* Esc asks before quitting; the Quit button is the direct way. */
-static bool confirm_quit;
+static void enter(cl_app *a)
+{
+    menu_ui *u = ui(a);
+    cl_form_clear(&u->form);
+    cl_form_add(&u->form, CL_ITEM_BUTTON, M_COMPUTER, "Play vs computer");
+    cl_form_add(&u->form, CL_ITEM_BUTTON, M_HOTSEAT, "Hotseat (two players, one keyboard)");
+    cl_form_add(&u->form, CL_ITEM_BUTTON, M_HOST, "Host a LAN game");
+    cl_form_add(&u->form, CL_ITEM_BUTTON, M_JOIN, "Join a game");
+    cl_form_add(&u->form, CL_ITEM_BUTTON, M_HISTORY, "History and best times");
+    cl_form_add(&u->form, CL_ITEM_BUTTON, M_SETTINGS, "Settings");
+    cl_form_add(&u->form, CL_ITEM_BUTTON, M_QUIT, "Quit");
+}
 
 static bool confirm_event(cl_app *a, const SDL_Event *e)
 {
-    if (!confirm_quit)
+    menu_ui *u = ui(a);
+    if (!u->confirm_quit)
         return false;
     if (e->type == SDL_KEYDOWN) {
         SDL_Keycode k = e->key.keysym.sym;
         if (k == SDLK_y || k == SDLK_RETURN || k == SDLK_KP_ENTER)
             a->quit = true;
         if (k == SDLK_n || k == SDLK_ESCAPE || k == SDLK_y || k == SDLK_RETURN || k == SDLK_KP_ENTER)
-            confirm_quit = false;
+            u->confirm_quit = false;
     } else if (e->type == SDL_CONTROLLERBUTTONDOWN) {
         if (e->cbutton.button == SDL_CONTROLLER_BUTTON_A)
             a->quit = true;
         if (e->cbutton.button == SDL_CONTROLLER_BUTTON_A || e->cbutton.button == SDL_CONTROLLER_BUTTON_B)
-            confirm_quit = false;
+            u->confirm_quit = false;
     }
     return true;
 }
 
 static void event(cl_app *a, const SDL_Event *e)
 {
+    menu_ui *u = ui(a);
     if (confirm_event(a, e))
         return;
-    cl_form_result r = cl_form_event(&a->form, e, a->mouse_scale);
+    cl_form_result r = cl_form_event(&u->form, e, a->mouse_scale);
     if (r.back) {
-        confirm_quit = true;
+        u->confirm_quit = true;
         return;
     }
     switch (r.activated) {
@@ -76,6 +87,7 @@ static void event(cl_app *a, const SDL_Event *e)
 
 static void draw(cl_app *a)
 {
+    menu_ui *u = ui(a);
     char sub[96];
     snprintf(sub, sizeof sub, "Race a friend through the same puzzle  -  playing as %s", a->settings.name);
     SDL_Rect area = cl_app_title(a, "mazerace", sub);
@@ -86,14 +98,14 @@ static void draw(cl_app *a)
     cl_draw_marker(a->ren, 1, (float)(a->out_w / 2 + 2 * r), (float)(area.y + r), (float)r, false);
     area.y += 3 * r;
     area.h -= 3 * r;
-    cl_form_draw(&a->form, a->ren, a->text, area);
+    cl_form_draw(&u->form, a->ren, a->text, area);
     /* The hint on the bottom line, under the form's area (never over Quit). */
     const char *hint = "Arrows/mouse/gamepad to choose, Enter to pick, Esc to quit, F11 fullscreen";
     if (cl_text_width(a->text, CL_FONT_SMALL, hint) > a->out_w - 20)
         hint = "Arrows: choose  -  Enter: pick  -  Esc: quit";
     int sh = cl_text_height(a->text, CL_FONT_SMALL);
     cl_text_draw(a->text, CL_FONT_SMALL, hint, a->out_w / 2, a->out_h - sh * 3 / 2, cl_col_dim, CL_CENTER);
-    if (confirm_quit) {
+    if (u->confirm_quit) {
         int fh = cl_text_height(a->text, CL_FONT_BODY);
         int w = fh * 18 < a->out_w - 20 ? fh * 18 : a->out_w - 20, h = fh * 5;
         int x = (a->out_w - w) / 2, y = (a->out_h - h) / 2;
@@ -106,4 +118,5 @@ static void draw(cl_app *a)
     }
 }
 
-const cl_scene cl_scene_menu = {"menu", enter, event, NULL, draw};
+const cl_scene cl_scene_menu = {
+    .name = "menu", .enter = enter, .event = event, .draw = draw, .state_size = sizeof(menu_ui)};

@@ -13,6 +13,20 @@
 
 enum { RESULTS_DELAY_MS = 1500, GO_MS = 800, STICK = 16000 };
 
+/* The race screen's own state (cl_scene.state_size). */
+typedef struct race_ui {
+    bool confirm_leave;            /* "Leave the race?" is up */
+    int drag_slot, drag_x, drag_y; /* the board and cell a drag is on */
+    bool dragging;
+    int stick_dir[4];       /* last stick direction per pad, for edge triggering */
+    float touch_x, touch_y; /* where the finger went down */
+} race_ui;
+
+static race_ui *ui(const cl_app *a)
+{
+    return cl_app_scene_state(a, CL_SCENE_RACE);
+}
+
 static bool local_slot(const cl_app *a, int slot)
 {
     return a->backend && (a->backend->hotseat || slot == a->backend->my_slot);
@@ -70,25 +84,26 @@ static void leave(cl_app *a)
 
 static void pointer(cl_app *a, int px, int py, int button, bool drag)
 {
+    race_ui *u = ui(a);
     cl_race *r = &a->race;
     if (!r->pz || a->backend->lost_at)
         return;
     cl_layout L;
     cl_layout_race(a->out_w, a->out_h, a->backend->hotseat, a->backend->my_slot, &L);
     for (int s = 0; s < 2; s++) {
-        if (!local_slot(a, s) || (drag && s != a->drag_slot))
+        if (!local_slot(a, s) || (drag && s != u->drag_slot))
             continue;
         cl_view v;
         cl_layout_view(&L, r, s, &v);
         int cx, cy;
         if (!cl_view_cell_at(&v, px, py, &cx, &cy))
             continue;
-        if (drag && cx == a->drag_x && cy == a->drag_y)
+        if (drag && cx == u->drag_x && cy == u->drag_y)
             return;
-        a->drag_slot = s;
-        a->drag_x = cx;
-        a->drag_y = cy;
-        a->dragging = button == 1;
+        u->drag_slot = s;
+        u->drag_x = cx;
+        u->drag_y = cy;
+        u->dragging = button == 1;
         if (pz_params_of(r->pz)->kind == PZ_PIPES) {
             r->p[s].cur_x = cx;
             r->p[s].cur_y = cy;
@@ -111,19 +126,20 @@ static void zoom_local(cl_app *a, int dir)
 
 static void key(cl_app *a, const SDL_Event *e)
 {
+    race_ui *u = ui(a);
     SDL_Keycode k = e->key.keysym.sym;
-    if (a->confirm_leave) {
+    if (u->confirm_leave) {
         if (k == SDLK_y || k == SDLK_RETURN || k == SDLK_KP_ENTER)
             leave(a);
         else if (k == SDLK_n || k == SDLK_ESCAPE)
-            a->confirm_leave = false;
+            u->confirm_leave = false;
         return;
     }
     if (k == SDLK_ESCAPE) {
         if (a->race.finished || a->backend->lost_at)
             leave(a); /* lost: the banner offers it, nothing to forfeit */
         else
-            a->confirm_leave = true;
+            u->confirm_leave = true;
         return;
     }
     int action;
@@ -153,6 +169,7 @@ static int pad_slot(cl_app *a, SDL_JoystickID which)
 
 static void event(cl_app *a, const SDL_Event *e)
 {
+    race_ui *u = ui(a);
     if (!a->backend)
         return;
     switch (e->type) {
@@ -160,7 +177,7 @@ static void event(cl_app *a, const SDL_Event *e)
         key(a, e);
         break;
     case SDL_MOUSEBUTTONDOWN:
-        if (e->button.which == SDL_TOUCH_MOUSEID || a->confirm_leave)
+        if (e->button.which == SDL_TOUCH_MOUSEID || u->confirm_leave)
             break;
         pointer(a, (int)(e->button.x * a->mouse_scale), (int)(e->button.y * a->mouse_scale),
                 e->button.button == SDL_BUTTON_RIGHT  ? 3
@@ -169,7 +186,7 @@ static void event(cl_app *a, const SDL_Event *e)
                 false);
         break;
     case SDL_MOUSEBUTTONUP:
-        a->dragging = false;
+        u->dragging = false;
         break;
     case SDL_MOUSEWHEEL:
         if (e->wheel.y)
@@ -180,16 +197,16 @@ static void event(cl_app *a, const SDL_Event *e)
             zoom_local(a, e->mgesture.dDist > 0 ? 1 : -1);
         break;
     case SDL_MOUSEMOTION:
-        if (a->dragging && (e->motion.state & SDL_BUTTON_LMASK) && e->motion.which != SDL_TOUCH_MOUSEID)
+        if (u->dragging && (e->motion.state & SDL_BUTTON_LMASK) && e->motion.which != SDL_TOUCH_MOUSEID)
             pointer(a, (int)(e->motion.x * a->mouse_scale), (int)(e->motion.y * a->mouse_scale), 1, true);
         break;
     case SDL_FINGERDOWN:
-        a->touch_x = e->tfinger.x * (float)a->out_w;
-        a->touch_y = e->tfinger.y * (float)a->out_h;
+        u->touch_x = e->tfinger.x * (float)a->out_w;
+        u->touch_y = e->tfinger.y * (float)a->out_h;
         break;
     case SDL_FINGERUP: {
         float x = e->tfinger.x * (float)a->out_w, y = e->tfinger.y * (float)a->out_h;
-        float dx = x - a->touch_x, dy = y - a->touch_y;
+        float dx = x - u->touch_x, dy = y - u->touch_y;
         float swipe = (float)a->out_h / 25.0f;
         if (dx * dx + dy * dy < swipe * swipe) {
             pointer(a, (int)x, (int)y, 1, false);
@@ -200,7 +217,7 @@ static void event(cl_app *a, const SDL_Event *e)
             (dx * dx > dy * dy) ? (dx > 0 ? CL_ACT_RIGHT : CL_ACT_LEFT) : (dy > 0 ? CL_ACT_DOWN : CL_ACT_UP);
         int slot = a->backend->my_slot;
         if (a->backend->hotseat)
-            slot = a->touch_x < (float)a->out_w / 2 ? 0 : 1;
+            slot = u->touch_x < (float)a->out_w / 2 ? 0 : 1;
         act(a, slot, action);
         break;
     }
@@ -214,7 +231,7 @@ static void event(cl_app *a, const SDL_Event *e)
             key(a, &k);
             break;
         }
-        if (a->confirm_leave && b == SDL_CONTROLLER_BUTTON_A) {
+        if (u->confirm_leave && b == SDL_CONTROLLER_BUTTON_A) {
             leave(a);
             break;
         }
@@ -236,8 +253,8 @@ static void event(cl_app *a, const SDL_Event *e)
         else if (y > STICK || y < -STICK)
             d = y > 0 ? CL_ACT_DOWN : CL_ACT_UP;
         /* The stick acts once per push, like a d-pad press. */
-        if (d != a->stick_dir[i] - 1) {
-            a->stick_dir[i] = d + 1;
+        if (d != u->stick_dir[i] - 1) {
+            u->stick_dir[i] = d + 1;
             if (d >= 0)
                 act(a, pad_slot(a, e->caxis.which), d);
         }
@@ -250,9 +267,9 @@ static void event(cl_app *a, const SDL_Event *e)
 
 static void print_result(cl_app *a, const match_result *res)
 {
-    if (a->result_printed)
+    if (a->series.result_printed)
         return;
-    a->result_printed = true;
+    a->series.result_printed = true;
     const char *wn = res->winner >= 0 && res->winner < 2 ? a->race.name[res->winner] : "";
     printf("RESULT winner=%d winner_name=%s reason=%s time0_ms=%llu moves0=%u time1_ms=%llu moves1=%u "
            "score=%d-%d game=%d of=%d\n",
@@ -274,13 +291,13 @@ void cl_app_pump(cl_app *a)
                 break;
             bool hs = a->backend->hotseat;
             int me = a->backend->my_slot;
-            if (a->series_over)
-                a->score[0] = a->score[1] = a->series_over = 0; /* a new series */
+            if (a->series.over)
+                a->series.score[0] = a->series.score[1] = a->series.over = 0; /* a new series */
             cl_race_reset(&a->race, pz, hs || me == 0, hs || me == 1);
             for (int s = 0; s < 2; s++)
                 snprintf(a->race.name[s], sizeof a->race.name[s], "%s", a->backend->name[s]);
-            a->result_printed = false;
-            a->finished_at = 0;
+            a->series.result_printed = false;
+            a->series.finished_at = 0;
             cl_race_event(&a->race, &ev, a->now_ms);
             int want = a->backend->watching ? CL_SCENE_WATCH : CL_SCENE_RACE;
             if (a->scene != want)
@@ -289,10 +306,10 @@ void cl_app_pump(cl_app *a)
         }
         case CL_BE_FINISHED:
             cl_race_event(&a->race, &ev, a->now_ms);
-            a->finished_at = a->now_ms;
-            a->score[0] = ev.result.score[0];
-            a->score[1] = ev.result.score[1];
-            a->series_over = ev.result.series_over;
+            a->series.finished_at = a->now_ms;
+            a->series.score[0] = ev.result.score[0];
+            a->series.score[1] = ev.result.score[1];
+            a->series.over = ev.result.series_over;
             print_result(a, &ev.result);
             break;
         case CL_BE_ERROR:
@@ -325,8 +342,8 @@ void cl_app_pump(cl_app *a)
              * other side agrees; before it, they are the ones asking. */
             if (!a->backend->hotseat && ev.slot != a->backend->my_slot) {
                 const char *who = a->backend->name[ev.slot & 1];
-                bool next = a->backend->series_len > 1 && !a->series_over;
-                if (a->rematch_asked)
+                bool next = a->backend->series_len > 1 && !a->series.over;
+                if (a->series.rematch_asked)
                     cl_app_say(a, false, "%s agrees - the %s starts", who, next ? "next race" : "rematch");
                 else
                     cl_app_say(a, false, "%s wants %s - press %s", who, next ? "the next race" : "a rematch",
@@ -335,7 +352,7 @@ void cl_app_pump(cl_app *a)
             break;
         case CL_BE_START:
             cl_race_event(&a->race, &ev, a->now_ms);
-            a->rematch_asked = false;
+            a->series.rematch_asked = false;
             /* A spectator arriving late sees the clock run from the real start. */
             if (a->now_ms > ev.start_ms + 100)
                 printf("mazerace: race started %llu ms ago\n", (unsigned long long)(a->now_ms - ev.start_ms));
@@ -368,8 +385,8 @@ static void update(cl_app *a)
     cl_race_tick(&a->race, a->dt_ms);
     cl_sfx_watch(a->audio, &a->cues, &a->race, a->backend ? a->backend->my_slot : 0,
                  !a->backend || a->backend->hotseat || a->backend->watching, a->now_ms);
-    if (a->scene == CL_SCENE_RACE && a->race.finished && a->finished_at &&
-        a->now_ms >= a->finished_at + RESULTS_DELAY_MS)
+    if (a->scene == CL_SCENE_RACE && a->race.finished && a->series.finished_at &&
+        a->now_ms >= a->series.finished_at + RESULTS_DELAY_MS)
         cl_app_set_scene(a, CL_SCENE_RESULTS);
 }
 
@@ -465,8 +482,8 @@ static void draw_hud(cl_app *a, const cl_layout *L)
         sub = "neck and neck";
     char withscore[160];
     if (a->backend->series_len > 1) {
-        snprintf(withscore, sizeof withscore, "best of %d: %d-%d  -  %s", a->backend->series_len, a->score[0],
-                 a->score[1], sub);
+        snprintf(withscore, sizeof withscore, "best of %d: %d-%d  -  %s", a->backend->series_len,
+                 a->series.score[0], a->series.score[1], sub);
         sub = withscore;
     }
     /* The centre line takes at most a third of the width; the players'
@@ -684,8 +701,9 @@ void cl_race_draw_screen(cl_app *a)
 
 static void draw(cl_app *a)
 {
+    race_ui *u = ui(a);
     cl_race_draw_screen(a);
-    if (a->confirm_leave) {
+    if (u->confirm_leave) {
         int fh = cl_text_height(a->text, CL_FONT_BODY);
         int w = fh * 22, h = fh * 5;
         int x = (a->out_w - w) / 2, y = (a->out_h - h) / 2;
@@ -698,4 +716,29 @@ static void draw(cl_app *a)
     }
 }
 
-const cl_scene cl_scene_race = {"race", NULL, event, update, draw};
+static void enter(cl_app *a)
+{
+    race_ui *u = ui(a);
+    u->confirm_leave = false;
+    u->dragging = false;
+}
+
+bool cl_race_lost_shown(const cl_app *a)
+{
+    return a->backend && a->backend->lost_at && !a->race.finished;
+}
+
+static const char *wait_name(const cl_app *a)
+{
+    if (cl_race_lost_shown(a))
+        return "lost";
+    return a->race.racing || a->race.finished ? "race" : "countdown";
+}
+
+const cl_scene cl_scene_race = {.name = "race",
+                                .enter = enter,
+                                .event = event,
+                                .update = update,
+                                .draw = draw,
+                                .state_size = sizeof(race_ui),
+                                .wait_name = wait_name};

@@ -4,12 +4,17 @@
 #include <string.h>
 
 #include "cl_replay.h"
-#include "util.h"
+
+/* The scene's state is the player (cl_scene.state_size); v NULL: closed. */
+struct cl_replay_ui *cl_replay_ui_of(const cl_app *a)
+{
+    return cl_app_scene_state(a, CL_SCENE_REPLAY);
+}
 
 /* A line for tests and terminals after every change the player makes. */
 static void report(cl_app *a, const char *what)
 {
-    const cl_rview *v = a->replay->v;
+    const cl_rview *v = cl_replay_ui_of(a)->v;
     printf("REPLAY %s pos=%zu/%zu t=%u moves=%u,%u speed=%s %s\n", what, cl_rview_pos(v),
            replay_move_count(cl_rview_replay(v)), cl_rview_time(v), cl_rview_moves(v, 0),
            cl_rview_moves(v, 1), cl_rview_speed_text(cl_rview_speed(v)),
@@ -17,13 +22,11 @@ static void report(cl_app *a, const char *what)
     fflush(stdout);
 }
 
-void cl_replay_close(cl_app *a)
+static void close_ui(void *state)
 {
-    if (!a->replay)
-        return;
-    cl_rview_destroy(a->replay->v);
-    free(a->replay);
-    a->replay = NULL;
+    struct cl_replay_ui *u = state;
+    cl_rview_destroy(u->v);
+    memset(u, 0, sizeof *u);
 }
 
 const char *cl_replay_open(cl_app *a, replay *r, const char *label)
@@ -45,18 +48,17 @@ const char *cl_replay_open(cl_app *a, replay *r, const char *label)
         cl_app_say(a, true, "%s", why);
         return why;
     }
-    int back = a->replay ? a->replay->back : a->scene;
-    cl_replay_close(a);
+    struct cl_replay_ui *u = cl_replay_ui_of(a);
+    int back = u->v ? u->back : a->scene;
+    close_ui(u);
     if (back == CL_SCENE_RESULTS) /* the race is over: leaving the replay goes to the menu */
         back = CL_SCENE_MENU;
     cl_app_end_backend(a);
-    struct cl_replay_ui *u = mr_alloc(1, sizeof *u);
     u->v = v;
     u->back = back;
     u->race.pz = cl_rview_puzzle(v);
     u->race.k = pz_kind_of(u->race.pz);
     snprintf(u->label, sizeof u->label, "%s", label);
-    a->replay = u;
     cl_rview_play(v, true); /* a replay opens playing, from the start */
     const replay *rp = cl_rview_replay(v);
     printf("REPLAY open %s game=%s players=%s,%s moves=%zu length=%u\n", label, replay_game_id(rp),
@@ -86,39 +88,40 @@ const char *cl_replay_open_file(cl_app *a, const char *path)
 
 static void leave(cl_app *a)
 {
-    int back = a->replay ? a->replay->back : CL_SCENE_MENU;
-    cl_replay_close(a);
+    struct cl_replay_ui *u = cl_replay_ui_of(a);
+    int back = u->v ? u->back : CL_SCENE_MENU;
+    close_ui(u);
     cl_app_set_scene(a, back);
 }
 
 static void toggle(cl_app *a)
 {
-    cl_rview_play(a->replay->v, !cl_rview_playing(a->replay->v));
-    report(a, cl_rview_playing(a->replay->v) ? "play" : "pause");
+    cl_rview_play(cl_replay_ui_of(a)->v, !cl_rview_playing(cl_replay_ui_of(a)->v));
+    report(a, cl_rview_playing(cl_replay_ui_of(a)->v) ? "play" : "pause");
 }
 
 static void speed(cl_app *a, int d)
 {
-    cl_rview_set_speed(a->replay->v, cl_rview_speed(a->replay->v) + d);
+    cl_rview_set_speed(cl_replay_ui_of(a)->v, cl_rview_speed(cl_replay_ui_of(a)->v) + d);
     report(a, "speed");
 }
 
 static void step(cl_app *a, int d)
 {
-    cl_rview_step(a->replay->v, d);
+    cl_rview_step(cl_replay_ui_of(a)->v, d);
     report(a, d > 0 ? "step" : "back");
 }
 
 static void seek_to(cl_app *a, uint32_t t, const char *what)
 {
-    cl_rview_seek(a->replay->v, t);
+    cl_rview_seek(cl_replay_ui_of(a)->v, t);
     report(a, what);
 }
 
 /* The timeline's time under screen x. */
 static uint32_t time_at(const cl_app *a, const SDL_Rect *tl, int x)
 {
-    uint32_t len = cl_rview_length(a->replay->v);
+    uint32_t len = cl_rview_length(cl_replay_ui_of(a)->v);
     if (x <= tl->x || tl->w <= 0)
         return 0;
     if (x >= tl->x + tl->w)
@@ -162,7 +165,7 @@ static void press(cl_app *a, int x, int y)
     }
     SDL_Rect zone = {L.timeline.x - 8, L.bar.y, L.timeline.w + 16, L.bar.h};
     if (SDL_PointInRect(&p, &zone)) {
-        struct cl_replay_ui *u = a->replay;
+        struct cl_replay_ui *u = cl_replay_ui_of(a);
         u->seeking = true;
         u->was_playing = cl_rview_playing(u->v);
         cl_rview_play(u->v, false);
@@ -175,13 +178,13 @@ static void drag(cl_app *a, int x)
     cl_replay_layout L;
     cl_layout_replay(a->out_w, a->out_h, &L);
     uint32_t t = time_at(a, &L.timeline, x);
-    if (t != cl_rview_time(a->replay->v))
+    if (t != cl_rview_time(cl_replay_ui_of(a)->v))
         seek_to(a, t, "seek");
 }
 
 static void release(cl_app *a)
 {
-    struct cl_replay_ui *u = a->replay;
+    struct cl_replay_ui *u = cl_replay_ui_of(a);
     if (!u->seeking)
         return;
     u->seeking = false;
@@ -226,7 +229,7 @@ static void key(cl_app *a, SDL_Keycode k)
         seek_to(a, 0, "start");
         break;
     case SDLK_END:
-        seek_to(a, cl_rview_length(a->replay->v), "end");
+        seek_to(a, cl_rview_length(cl_replay_ui_of(a)->v), "end");
         break;
     case SDLK_ESCAPE:
     case SDLK_BACKSPACE:
@@ -268,7 +271,7 @@ static void pad(cl_app *a, int button)
 
 static void event(cl_app *a, const SDL_Event *e)
 {
-    if (!a->replay)
+    if (!cl_replay_ui_of(a)->v)
         return;
     float s = a->mouse_scale;
     switch (e->type) {
@@ -287,7 +290,7 @@ static void event(cl_app *a, const SDL_Event *e)
             leave(a);
         break;
     case SDL_MOUSEMOTION:
-        if (a->replay->seeking && e->motion.which != SDL_TOUCH_MOUSEID)
+        if (cl_replay_ui_of(a)->seeking && e->motion.which != SDL_TOUCH_MOUSEID)
             drag(a, (int)(e->motion.x * s));
         break;
     case SDL_MOUSEBUTTONUP:
@@ -298,7 +301,7 @@ static void event(cl_app *a, const SDL_Event *e)
         press(a, (int)(e->tfinger.x * (float)a->out_w), (int)(e->tfinger.y * (float)a->out_h));
         break;
     case SDL_FINGERMOTION:
-        if (a->replay->seeking)
+        if (cl_replay_ui_of(a)->seeking)
             drag(a, (int)(e->tfinger.x * (float)a->out_w));
         break;
     case SDL_FINGERUP:
@@ -311,8 +314,8 @@ static void event(cl_app *a, const SDL_Event *e)
 
 static void update(cl_app *a)
 {
-    struct cl_replay_ui *u = a->replay;
-    if (!u) {
+    struct cl_replay_ui *u = cl_replay_ui_of(a);
+    if (!u->v) {
         cl_app_set_scene(a, CL_SCENE_MENU);
         return;
     }
@@ -327,8 +330,20 @@ static void update(cl_app *a)
 
 static void draw(cl_app *a)
 {
-    if (a->replay)
+    if (cl_replay_ui_of(a)->v)
         cl_replay_draw(a);
 }
 
-const cl_scene cl_scene_replay = {"replay", NULL, event, update, draw};
+static const char *wait_name(const cl_app *a)
+{
+    const struct cl_replay_ui *u = cl_replay_ui_of(a);
+    return u->v && cl_rview_at_end(u->v) ? "replay-end" : "replay";
+}
+
+const cl_scene cl_scene_replay = {.name = "replay",
+                                  .event = event,
+                                  .update = update,
+                                  .draw = draw,
+                                  .state_size = sizeof(struct cl_replay_ui),
+                                  .fini = close_ui,
+                                  .wait_name = wait_name};

@@ -8,28 +8,40 @@
 
 enum { R_REMATCH = 1, R_MENU };
 
+/* The screen's own state (cl_scene.state_size). */
+typedef struct results_ui {
+    cl_form form;
+} results_ui;
+
+static results_ui *ui(const cl_app *a)
+{
+    return cl_app_scene_state(a, CL_SCENE_RESULTS);
+}
+
 static void enter(cl_app *a)
 {
-    cl_form_clear(&a->form);
+    results_ui *u = ui(a);
+    cl_form_clear(&u->form);
     /* The server gone (the host left), the result stands with no rematch. */
     if (!a->backend || !a->backend->closed)
-        cl_form_add(&a->form, CL_ITEM_BUTTON, R_REMATCH,
+        cl_form_add(&u->form, CL_ITEM_BUTTON, R_REMATCH,
                     a->race.result.series_len <= 1 ? "Rematch"
                     : a->race.result.series_over   ? "New series"
                                                    : "Next race");
-    cl_form_add(&a->form, CL_ITEM_BUTTON, R_MENU, "Back to the menu");
+    cl_form_add(&u->form, CL_ITEM_BUTTON, R_MENU, "Back to the menu");
 }
 
 static void event(cl_app *a, const SDL_Event *e)
 {
-    cl_form_result r = cl_form_event(&a->form, e, a->mouse_scale);
+    results_ui *u = ui(a);
+    cl_form_result r = cl_form_event(&u->form, e, a->mouse_scale);
     if (r.back || r.activated == R_MENU) {
         cl_app_end_backend(a);
         cl_app_set_scene(a, CL_SCENE_MENU);
         return;
     }
     if (r.activated == R_REMATCH && a->backend) {
-        a->rematch_asked = true;
+        a->series.rematch_asked = true;
         a->backend->ops->rematch(a->backend, a->now_ms);
         if (!a->backend->hotseat && a->mode != CL_MODE_COMPUTER)
             cl_app_say(a, false, "%s asked - waiting for your opponent",
@@ -40,16 +52,18 @@ static void event(cl_app *a, const SDL_Event *e)
 
 static void update(cl_app *a)
 {
+    results_ui *u = ui(a);
     cl_app_pump(a);
     cl_record_update(a);
     if (a->scene == CL_SCENE_RESULTS && !a->backend)
         cl_app_set_scene(a, CL_SCENE_MENU);
-    else if (a->backend && a->backend->closed && cl_form_find(&a->form, R_REMATCH))
+    else if (a->backend && a->backend->closed && cl_form_find(&u->form, R_REMATCH))
         enter(a);
 }
 
 static void draw(cl_app *a)
 {
+    results_ui *u = ui(a);
     cl_race_draw_screen(a);
     cl_backend *b = a->backend;
     if (!b)
@@ -134,7 +148,12 @@ static void draw(cl_app *a)
     }
     ty += fh;
     SDL_Rect rest = {x, ty, w, y + h - ty};
-    cl_form_draw(&a->form, a->ren, t, rest);
+    cl_form_draw(&u->form, a->ren, t, rest);
 }
 
-const cl_scene cl_scene_results = {"results", enter, event, update, draw};
+const cl_scene cl_scene_results = {.name = "results",
+                                   .enter = enter,
+                                   .event = event,
+                                   .update = update,
+                                   .draw = draw,
+                                   .state_size = sizeof(results_ui)};

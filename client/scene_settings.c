@@ -28,6 +28,17 @@ static const int volumes[] = {10, 25, 40, 55, 70, 85, 100};
 static const int scales[] = {75, 90, 100, 115, 130, 150};
 enum { NVOL = sizeof volumes / sizeof volumes[0], NSCALE = sizeof scales / sizeof scales[0] };
 
+/* The screen's own state (cl_scene.state_size). */
+typedef struct settings_ui {
+    cl_form form;
+    int bind_wait; /* the action index being rebound, -1 none */
+} settings_ui;
+
+static settings_ui *ui(const cl_app *a)
+{
+    return cl_app_scene_state(a, CL_SCENE_SETTINGS);
+}
+
 /* The choice whose value is nearest v. */
 static int nearest(const int *opts, int n, int v)
 {
@@ -40,13 +51,14 @@ static int nearest(const int *opts, int n, int v)
 
 static void labels(cl_app *a)
 {
-    int who = cl_form_find(&a->form, T_WHO)->choice;
+    settings_ui *u = ui(a);
+    int who = cl_form_find(&u->form, T_WHO)->choice;
     static const char *const names[CL_ACT_COUNT] = {
         "Up", "Down", "Left", "Right", "Turn clockwise", "Turn anticlockwise", "Restart (ice)"};
     for (int i = 0; i < CL_ACT_COUNT; i++) {
-        cl_item *it = cl_form_find(&a->form, T_KEY + i);
+        cl_item *it = cl_form_find(&u->form, T_KEY + i);
         snprintf(it->label, sizeof it->label, "%s", names[i]);
-        if (a->bind_wait == i)
+        if (u->bind_wait == i)
             snprintf(it->value, sizeof it->value, "press one now");
         else {
             /* "pad A" beside key A would read as one key: pads say so. */
@@ -59,7 +71,8 @@ static void labels(cl_app *a)
 
 static cl_item *choice(cl_app *a, int id, const char *label, int n, const char *const *texts, int pick)
 {
-    cl_item *it = cl_form_add(&a->form, CL_ITEM_CHOICE, id, label);
+    settings_ui *u = ui(a);
+    cl_item *it = cl_form_add(&u->form, CL_ITEM_CHOICE, id, label);
     for (int i = 0; i < n; i++)
         cl_item_choice(it, texts[i]);
     it->choice = pick;
@@ -69,7 +82,8 @@ static cl_item *choice(cl_app *a, int id, const char *label, int n, const char *
 /* A choice of percentages, on the one nearest v. */
 static void percents(cl_app *a, int id, const char *label, const int *opts, int n, int v)
 {
-    cl_item *it = cl_form_add(&a->form, CL_ITEM_CHOICE, id, label);
+    settings_ui *u = ui(a);
+    cl_item *it = cl_form_add(&u->form, CL_ITEM_CHOICE, id, label);
     for (int i = 0; i < n; i++) {
         char b[16];
         snprintf(b, sizeof b, "%d%%", opts[i]);
@@ -80,10 +94,11 @@ static void percents(cl_app *a, int id, const char *label, const int *opts, int 
 
 static void enter(cl_app *a)
 {
-    a->bind_wait = -1;
-    cl_form_clear(&a->form);
+    settings_ui *u = ui(a);
+    u->bind_wait = -1;
+    cl_form_clear(&u->form);
     cl_settings *s = &a->settings;
-    cl_item *it = cl_form_add(&a->form, CL_ITEM_TEXT, T_NAME, "Your name");
+    cl_item *it = cl_form_add(&u->form, CL_ITEM_TEXT, T_NAME, "Your name");
     snprintf(it->value, sizeof it->value, "%s", s->name);
     it->maxlen = WIRE_NAME_MAX;
     static const char *const onoff[] = {"On", "Off"};
@@ -92,33 +107,34 @@ static void enter(cl_app *a)
     static const char *const disp[] = {"Window", "Fullscreen"};
     choice(a, T_DISPLAY, "Display", 2, disp, s->fullscreen ? 1 : 0);
     percents(a, T_SCALE, "Text and controls", scales, NSCALE, s->ui_scale);
-    it = cl_form_add(&a->form, CL_ITEM_CHOICE, T_LEVEL, "Computer level");
+    it = cl_form_add(&u->form, CL_ITEM_CHOICE, T_LEVEL, "Computer level");
     for (int i = 0; i < BOT_LEVEL_COUNT; i++)
         cl_item_choice(it, bot_level_name(i));
     it->choice = s->bot_level >= 0 && s->bot_level < BOT_LEVEL_COUNT ? s->bot_level : BOT_LEVEL_DEFAULT;
     /* Invite codes and the Internet list (docs/client.md): HOST[:PORT], or empty for none. */
-    it = cl_form_add(&a->form, CL_ITEM_TEXT, T_COORD, "Coordinator");
+    it = cl_form_add(&u->form, CL_ITEM_TEXT, T_COORD, "Coordinator");
     snprintf(it->value, sizeof it->value, "%s", s->coordinator);
     it->maxlen = (int)sizeof s->coordinator - 1;
-    it = cl_form_add(&a->form, CL_ITEM_CHOICE, T_WHO, "Keys for");
+    it = cl_form_add(&u->form, CL_ITEM_CHOICE, T_WHO, "Keys for");
     cl_item_choice(it, "Player 1");
     cl_item_choice(it, "Player 2");
     for (int i = 0; i < CL_ACT_COUNT; i++)
-        cl_form_add(&a->form, CL_ITEM_BUTTON, T_KEY + i, "");
-    cl_form_add(&a->form, CL_ITEM_BUTTON, T_RESET, "Default keys");
-    cl_form_add(&a->form, CL_ITEM_BUTTON, T_BACK, "Save and go back");
+        cl_form_add(&u->form, CL_ITEM_BUTTON, T_KEY + i, "");
+    cl_form_add(&u->form, CL_ITEM_BUTTON, T_RESET, "Default keys");
+    cl_form_add(&u->form, CL_ITEM_BUTTON, T_BACK, "Save and go back");
     labels(a);
 }
 
 static void leave(cl_app *a)
 {
-    cl_item *name = cl_form_find(&a->form, T_NAME);
+    settings_ui *u = ui(a);
+    cl_item *name = cl_form_find(&u->form, T_NAME);
     const char *bad = cl_name_problem(name->value);
     if (!bad)
         snprintf(a->settings.name, sizeof a->settings.name, "%.24s", name->value);
     else
         cl_app_say(a, true, "Name not changed: %s; kept %s", bad, a->settings.name);
-    cl_item *co = cl_form_find(&a->form, T_COORD);
+    cl_item *co = cl_form_find(&u->form, T_COORD);
     char line[200];
     snprintf(line, sizeof line, "coordinator = %s", co->value);
     char why[160];
@@ -132,13 +148,14 @@ static void leave(cl_app *a)
 /* A choice changed: applied at once, so the player hears, sees and feels it. */
 static void changed(cl_app *a, int id)
 {
+    settings_ui *u = ui(a);
     cl_settings *s = &a->settings;
-    int c = cl_form_find(&a->form, id)->choice;
+    int c = cl_form_find(&u->form, id)->choice;
     switch (id) {
     case T_SOUND:
     case T_VOLUME:
-        s->muted = cl_form_find(&a->form, T_SOUND)->choice == 1;
-        s->volume = volumes[cl_form_find(&a->form, T_VOLUME)->choice];
+        s->muted = cl_form_find(&u->form, T_SOUND)->choice == 1;
+        s->volume = volumes[cl_form_find(&u->form, T_VOLUME)->choice];
         cl_audio_set_volume(a->audio, s->volume, s->muted);
         cl_audio_play(a->audio, CL_SFX_MILESTONE); /* a sample at the new volume */
         break;
@@ -161,25 +178,26 @@ static void changed(cl_app *a, int id)
 
 static void event(cl_app *a, const SDL_Event *e)
 {
-    if (a->bind_wait >= 0) {
+    settings_ui *u = ui(a);
+    if (u->bind_wait >= 0) {
         const char *why = NULL;
         if (e->type == SDL_CONTROLLERBUTTONDOWN) {
             int b = e->cbutton.button;
-            if (b != SDL_CONTROLLER_BUTTON_B && (why = cl_pad_bind(&a->settings.keys, a->bind_wait, b)))
+            if (b != SDL_CONTROLLER_BUTTON_B && (why = cl_pad_bind(&a->settings.keys, u->bind_wait, b)))
                 cl_app_say(a, true, "Pad %s: %s", cl_pad_button_name(b), why);
         } else if (e->type == SDL_KEYDOWN) {
             SDL_Keycode k = e->key.keysym.sym;
-            int who = cl_form_find(&a->form, T_WHO)->choice;
-            if (k != SDLK_ESCAPE && (why = cl_bindings_set(&a->settings.keys, who, a->bind_wait, k)))
+            int who = cl_form_find(&u->form, T_WHO)->choice;
+            if (k != SDLK_ESCAPE && (why = cl_bindings_set(&a->settings.keys, who, u->bind_wait, k)))
                 cl_app_say(a, true, "%s: %s", SDL_GetKeyName(k), why);
         } else {
             return;
         }
-        a->bind_wait = -1;
+        u->bind_wait = -1;
         labels(a);
         return;
     }
-    cl_form_result r = cl_form_event(&a->form, e, a->mouse_scale);
+    cl_form_result r = cl_form_event(&u->form, e, a->mouse_scale);
     if (r.back || r.activated == T_BACK) {
         leave(a);
         return;
@@ -190,19 +208,20 @@ static void event(cl_app *a, const SDL_Event *e)
         cl_bindings_default(&a->settings.keys);
         cl_app_say(a, false, "Default keys restored");
     } else if (r.activated >= T_KEY && r.activated < T_KEY + CL_ACT_COUNT) {
-        a->bind_wait = r.activated - T_KEY;
+        u->bind_wait = r.activated - T_KEY;
     }
     labels(a);
 }
 
 static void draw(cl_app *a)
 {
+    settings_ui *u = ui(a);
     SDL_Rect area = cl_app_title(a, "Settings", NULL);
     int fh = cl_text_height(a->text, CL_FONT_BODY), sh = cl_text_height(a->text, CL_FONT_SMALL);
     /* Two columns, general and the way back on the left, keys on the
      * right, so the whole screen fits at the smallest window (640x480);
      * a large text scale brings the rows closer (never overlapping). */
-    int nkeys = a->form.n - GENERAL_ROWS - 1;
+    int nkeys = u->form.n - GENERAL_ROWS - 1;
     int row = fh * 17 / 10, step = row + fh / 3;
     int top = area.y + sh + sh / 2, room = a->out_h - sh * 2 - 6 - top;
     if (step * nkeys > room)
@@ -211,12 +230,12 @@ static void draw(cl_app *a)
     int lx = area.x + inset, rx = area.x + half + inset / 2;
     cl_text_draw(a->text, CL_FONT_SMALL, "General", lx + cw / 2, top - sh - sh / 4, cl_col_dim, CL_CENTER);
     cl_text_draw(a->text, CL_FONT_SMALL, "Keys", rx + cw / 2, top - sh - sh / 4, cl_col_dim, CL_CENTER);
-    for (int i = 0; i < a->form.n; i++) {
+    for (int i = 0; i < u->form.n; i++) {
         /* General rows, a gap, the way back; then the keys on the right. */
-        bool keys = i >= GENERAL_ROWS && i < a->form.n - 1;
+        bool keys = i >= GENERAL_ROWS && i < u->form.n - 1;
         int slot = keys ? i - GENERAL_ROWS : i < GENERAL_ROWS ? i : GENERAL_ROWS + 1;
         SDL_Rect rc = {keys ? rx : lx, top + slot * step, cw, row};
-        cl_form_draw_rows(&a->form, a->ren, a->text, rc, i, 1);
+        cl_form_draw_rows(&u->form, a->ren, a->text, rc, i, 1);
     }
     /* The file, small and out of the way at the foot of the screen. */
     char where[1200], shown[1100];
@@ -234,4 +253,5 @@ static void draw(cl_app *a)
     cl_text_draw(a->text, CL_FONT_SMALL, where, a->out_w / 2, y + sh, cl_col_dim, CL_CENTER);
 }
 
-const cl_scene cl_scene_settings = {"settings", enter, event, NULL, draw};
+const cl_scene cl_scene_settings = {
+    .name = "settings", .enter = enter, .event = event, .draw = draw, .state_size = sizeof(settings_ui)};

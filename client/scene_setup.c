@@ -12,15 +12,25 @@
 
 enum { S_KIND, S_SIZE, S_DIFF, S_ID, S_BOT, S_SERIES, S_START, S_HOWTO, S_BACK };
 
-/* The "How to play" card over the form: the kind it explains (-1: none),
- * and the race it stands before (the first race of a kind starts only
- * once its card has been read). One setup screen at a time. */
-static struct {
-    int kind;
-    bool starts;
-    char id[200];
-    int series, level;
-} card = {-1, false, "", 1, 0};
+/* The screen's own state (cl_scene.state_size). */
+typedef struct setup_ui {
+    cl_form form;
+    char create_addr[160]; /* the server "Create a room" makes it on (CL_MODE_CREATE) */
+    /* The "How to play" card over the form: the kind it explains (-1:
+     * none, set on enter), and the race it stands before (the first race
+     * of a kind starts only once its card has been read). */
+    struct {
+        int kind;
+        bool starts;
+        char id[200];
+        int series, level;
+    } card;
+} setup_ui;
+
+static setup_ui *ui(const cl_app *a)
+{
+    return cl_app_scene_state(a, CL_SCENE_SETUP);
+}
 
 /* The deprecated --bot-pace: a fixed pace with the old "relaxed" mistake rate. */
 #define FIXED_PACE_MISTAKES 0.15
@@ -69,7 +79,8 @@ static int sizes(const pz_kind *k, int out_w[], int out_h[])
 
 static void fill_sizes(cl_app *a)
 {
-    cl_item *kind = cl_form_find(&a->form, S_KIND), *size = cl_form_find(&a->form, S_SIZE);
+    setup_ui *u = ui(a);
+    cl_item *kind = cl_form_find(&u->form, S_KIND), *size = cl_form_find(&u->form, S_SIZE);
     const pz_kind *k = pz_kind_by_id(kind->choice);
     int w[CL_CHOICE_MAX], h[CL_CHOICE_MAX];
     int n = sizes(k, w, h);
@@ -89,8 +100,9 @@ static const int remembered[CL_SETUP_REMEMBERED] = {S_KIND, S_SIZE, S_DIFF, S_BO
 
 static void recall(cl_app *a)
 {
+    setup_ui *u = ui(a);
     for (int i = 0; i < CL_SETUP_REMEMBERED; i++) {
-        cl_item *it = cl_form_find(&a->form, remembered[i]);
+        cl_item *it = cl_form_find(&u->form, remembered[i]);
         int v = a->settings.setup[i];
         if (!it || v < 0 || v >= it->nchoices || (remembered[i] == S_BOT && a->args.bot_level_given))
             continue;
@@ -102,8 +114,9 @@ static void recall(cl_app *a)
 
 static void remember(cl_app *a)
 {
+    setup_ui *u = ui(a);
     for (int i = 0; i < CL_SETUP_REMEMBERED; i++) {
-        cl_item *it = cl_form_find(&a->form, remembered[i]);
+        cl_item *it = cl_form_find(&u->form, remembered[i]);
         if (it)
             a->settings.setup[i] = it->choice;
     }
@@ -111,50 +124,52 @@ static void remember(cl_app *a)
 
 static void enter(cl_app *a)
 {
-    cl_form_clear(&a->form);
-    cl_item *it = cl_form_add(&a->form, CL_ITEM_CHOICE, S_KIND, "Puzzle");
+    setup_ui *u = ui(a);
+    cl_form_clear(&u->form);
+    cl_item *it = cl_form_add(&u->form, CL_ITEM_CHOICE, S_KIND, "Puzzle");
     for (int i = 0; i < PZ_KIND_COUNT; i++) {
         char buf[40];
         snprintf(buf, sizeof buf, "%s (%s)", pz_kind_by_id(i)->title, pz_kind_by_id(i)->name);
         cl_item_choice(it, buf);
     }
     it->choice = PZ_MAZE;
-    cl_form_add(&a->form, CL_ITEM_CHOICE, S_SIZE, "Size");
+    cl_form_add(&u->form, CL_ITEM_CHOICE, S_SIZE, "Size");
     fill_sizes(a);
-    it = cl_form_add(&a->form, CL_ITEM_CHOICE, S_DIFF, "Difficulty");
+    it = cl_form_add(&u->form, CL_ITEM_CHOICE, S_DIFF, "Difficulty");
     for (int d = 0; d < PZ_DIFF_COUNT; d++)
         cl_item_choice(it, pz_difficulty_name(d));
     it->choice = PZ_MEDIUM;
-    it = cl_form_add(&a->form, CL_ITEM_TEXT, S_ID, "or game ID");
+    it = cl_form_add(&u->form, CL_ITEM_TEXT, S_ID, "or game ID");
     it->maxlen = 150;
     if (a->mode == CL_MODE_COMPUTER) {
-        it = cl_form_add(&a->form, CL_ITEM_CHOICE, S_BOT, "Computer");
+        it = cl_form_add(&u->form, CL_ITEM_CHOICE, S_BOT, "Computer");
         for (int i = 0; i < BOT_LEVEL_COUNT; i++)
             cl_item_choice(it, bot_level_name(i));
         it->choice = a->args.bot_level >= 0 && a->args.bot_level < BOT_LEVEL_COUNT ? a->args.bot_level
                                                                                    : BOT_LEVEL_DEFAULT;
     }
-    it = cl_form_add(&a->form, CL_ITEM_CHOICE, S_SERIES, "Series");
+    it = cl_form_add(&u->form, CL_ITEM_CHOICE, S_SERIES, "Series");
     for (size_t i = 0; i < sizeof series_opts / sizeof series_opts[0]; i++) {
         char buf[24];
         snprintf(buf, sizeof buf, series_opts[i] == 1 ? "single race" : "best of %d", series_opts[i]);
         cl_item_choice(it, buf);
     }
     recall(a);
-    cl_form_add(&a->form, CL_ITEM_BUTTON, S_START,
+    cl_form_add(&u->form, CL_ITEM_BUTTON, S_START,
                 a->mode == CL_MODE_HOST     ? "Host"
                 : a->mode == CL_MODE_CREATE ? "Create the room"
                                             : "Start");
-    cl_form_add(&a->form, CL_ITEM_BUTTON, S_HOWTO, "How to play");
-    cl_form_add(&a->form, CL_ITEM_BUTTON, S_BACK, "Back");
-    card.kind = -1;
-    a->form.sel = 0;
+    cl_form_add(&u->form, CL_ITEM_BUTTON, S_HOWTO, "How to play");
+    cl_form_add(&u->form, CL_ITEM_BUTTON, S_BACK, "Back");
+    u->card.kind = -1;
+    u->form.sel = 0;
 }
 
 /* The game ID the form names: the pasted one if any, else a fresh seed. */
 static const char *form_game_id(cl_app *a, char *buf, size_t len)
 {
-    cl_item *id = cl_form_find(&a->form, S_ID);
+    setup_ui *u = ui(a);
+    cl_item *id = cl_form_find(&u->form, S_ID);
     if (id->value[0]) {
         pz_id parsed;
         static char err[200];
@@ -163,8 +178,8 @@ static const char *form_game_id(cl_app *a, char *buf, size_t len)
         snprintf(buf, len, "%s", id->value);
         return NULL;
     }
-    cl_item *kind = cl_form_find(&a->form, S_KIND), *size = cl_form_find(&a->form, S_SIZE);
-    pz_params p = {kind->choice, 0, 0, cl_form_find(&a->form, S_DIFF)->choice};
+    cl_item *kind = cl_form_find(&u->form, S_KIND), *size = cl_form_find(&u->form, S_SIZE);
+    pz_params p = {kind->choice, 0, 0, cl_form_find(&u->form, S_DIFF)->choice};
     if (sscanf(size->choices[size->choice], "%dx%d", &p.w, &p.h) != 2)
         return "pick a size";
     /* Seeds shown to players stay short enough to read out. */
@@ -175,11 +190,12 @@ static const char *form_game_id(cl_app *a, char *buf, size_t len)
 
 const char *cl_app_start_mode(cl_app *a, int mode, const char *game_id, int series, int bot_level)
 {
+    setup_ui *u = ui(a);
     static char err[256];
     a->mode = mode;
     if (mode == CL_MODE_HOST || mode == CL_MODE_CREATE) {
         const char *why = mode == CL_MODE_HOST ? cl_app_host(a, game_id, series)
-                                               : cl_app_create(a, a->create_addr, game_id, series);
+                                               : cl_app_create(a, u->create_addr, game_id, series);
         if (!why)
             cl_app_set_scene(a, CL_SCENE_LOBBY);
         return why;
@@ -212,12 +228,13 @@ const char *cl_app_start_mode(cl_app *a, int mode, const char *game_id, int seri
 /* The kind the form names: the pasted game ID's, else the choice. */
 static int form_kind(cl_app *a)
 {
-    cl_item *id = cl_form_find(&a->form, S_ID);
+    setup_ui *u = ui(a);
+    cl_item *id = cl_form_find(&u->form, S_ID);
     pz_id parsed;
     char err[200];
     if (id->value[0] && !pz_id_parse(id->value, &parsed, err, sizeof err))
         return parsed.params.kind;
-    return cl_form_find(&a->form, S_KIND)->choice;
+    return cl_form_find(&u->form, S_KIND)->choice;
 }
 
 static void start(cl_app *a, const char *id, int series, int level)
@@ -231,6 +248,7 @@ static void start(cl_app *a, const char *id, int series, int level)
  * stands before); Esc or pad B closes it only. Either way it counts as read. */
 static void card_event(cl_app *a, const SDL_Event *e)
 {
+    setup_ui *u = ui(a);
     bool go = false, back = false;
     if (e->type == SDL_KEYDOWN) {
         SDL_Keycode k = e->key.keysym.sym;
@@ -244,20 +262,21 @@ static void card_event(cl_app *a, const SDL_Event *e)
     }
     if (!go && !back)
         return;
-    a->settings.howto_seen |= 1u << card.kind;
+    a->settings.howto_seen |= 1u << u->card.kind;
     cl_app_save_settings(a);
-    card.kind = -1;
-    if (go && card.starts)
-        start(a, card.id, card.series, card.level);
+    u->card.kind = -1;
+    if (go && u->card.starts)
+        start(a, u->card.id, u->card.series, u->card.level);
 }
 
 static void event(cl_app *a, const SDL_Event *e)
 {
-    if (card.kind >= 0) {
+    setup_ui *u = ui(a);
+    if (u->card.kind >= 0) {
         card_event(a, e);
         return;
     }
-    cl_form_result r = cl_form_event(&a->form, e, a->mouse_scale);
+    cl_form_result r = cl_form_event(&u->form, e, a->mouse_scale);
     if (r.back || r.activated == S_BACK || r.activated == S_START)
         remember(a);
     if (r.back || r.activated == S_BACK) {
@@ -270,8 +289,8 @@ static void event(cl_app *a, const SDL_Event *e)
     if (r.changed == S_KIND)
         fill_sizes(a);
     if (r.activated == S_HOWTO) {
-        card.kind = form_kind(a);
-        card.starts = false;
+        u->card.kind = form_kind(a);
+        u->card.starts = false;
         return;
     }
     if (r.activated != S_START)
@@ -282,16 +301,16 @@ static void event(cl_app *a, const SDL_Event *e)
         cl_app_say(a, true, "Game ID: %s", why);
         return;
     }
-    cl_item *bot = cl_form_find(&a->form, S_BOT);
-    int series = series_opts[cl_form_find(&a->form, S_SERIES)->choice];
+    cl_item *bot = cl_form_find(&u->form, S_BOT);
+    int series = series_opts[cl_form_find(&u->form, S_SERIES)->choice];
     int level = bot ? bot->choice : BOT_LEVEL_DEFAULT, kind = form_kind(a);
     if (kind >= 0 && kind < PZ_KIND_COUNT && !(a->settings.howto_seen & (1u << kind))) {
         /* The first race of a kind: its card first. */
-        card.kind = kind;
-        card.starts = true;
-        snprintf(card.id, sizeof card.id, "%s", id);
-        card.series = series;
-        card.level = level;
+        u->card.kind = kind;
+        u->card.starts = true;
+        snprintf(u->card.id, sizeof u->card.id, "%s", id);
+        u->card.series = series;
+        u->card.level = level;
         return;
     }
     start(a, id, series, level);
@@ -299,6 +318,7 @@ static void event(cl_app *a, const SDL_Event *e)
 
 static void draw(cl_app *a)
 {
+    setup_ui *u = ui(a);
     static const char *const titles[] = {"Play vs computer", "Hotseat", "Host a LAN game", "Join"};
     char keys[240];
     cl_howto_hotseat_keys(&a->settings.keys, -1, keys, sizeof keys);
@@ -307,16 +327,16 @@ static void draw(cl_app *a)
                                 ""};
     char on[256];
     snprintf(on, sizeof on, "On the server at %s: the lobby then shows its code and join link to share",
-             a->create_addr);
+             u->create_addr);
     SDL_Rect area = a->mode == CL_MODE_CREATE ? cl_app_title(a, "Create a room", on)
                                               : cl_app_title(a, titles[a->mode & 3], subs[a->mode & 3]);
-    cl_form_draw(&a->form, a->ren, a->text, area);
-    cl_item *id = cl_form_find(&a->form, S_ID);
+    cl_form_draw(&u->form, a->ren, a->text, area);
+    cl_item *id = cl_form_find(&u->form, S_ID);
     const char *hint = "Left/Right change a choice; paste a game ID with Ctrl+V (e.g. ice:25x20:hard#12345)";
     char err[200];
     pz_id parsed;
     SDL_Color c = cl_col_dim;
-    const cl_item *sel = a->form.sel >= 0 && a->form.sel < a->form.n ? &a->form.items[a->form.sel] : NULL;
+    const cl_item *sel = u->form.sel >= 0 && u->form.sel < u->form.n ? &u->form.items[u->form.sel] : NULL;
     if (sel && sel->id == S_BOT && sel->choice >= 0 && sel->choice < BOT_LEVEL_COUNT)
         hint = a->args.bot_ms > 0 ? "--bot-pace is set: the computer plays at that fixed pace"
                                   : level_words[sel->choice];
@@ -331,10 +351,19 @@ static void draw(cl_app *a)
     }
     cl_text_draw(a->text, CL_FONT_SMALL, hint, a->out_w / 2,
                  a->out_h - cl_text_height(a->text, CL_FONT_SMALL) * 2, c, CL_CENTER);
-    if (card.kind >= 0)
-        cl_howto_draw(a->ren, a->text, &a->settings.keys, card.kind, a->out_w, a->out_h,
-                      card.starts ? "Enter: start the race   -   Esc: back to the choices"
-                                  : "Enter or Esc: close");
+    if (u->card.kind >= 0)
+        cl_howto_draw(a->ren, a->text, &a->settings.keys, u->card.kind, a->out_w, a->out_h,
+                      u->card.starts ? "Enter: start the race   -   Esc: back to the choices"
+                                     : "Enter or Esc: close");
 }
 
-const cl_scene cl_scene_setup = {"setup", enter, event, NULL, draw};
+void cl_app_setup_create(cl_app *a, const char *address)
+{
+    setup_ui *u = ui(a);
+    snprintf(u->create_addr, sizeof u->create_addr, "%s", address);
+    a->mode = CL_MODE_CREATE;
+    cl_app_set_scene(a, CL_SCENE_SETUP);
+}
+
+const cl_scene cl_scene_setup = {
+    .name = "setup", .enter = enter, .event = event, .draw = draw, .state_size = sizeof(setup_ui)};

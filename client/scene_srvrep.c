@@ -14,7 +14,10 @@
 
 enum { ROWS = 10, PAGES = 256, TIMEOUT_MS = 10000, S_ROW = 1, S_NEWER = 100, S_OLDER, S_RETRY, S_BACK };
 
+/* The screen's own state (cl_scene.state_size). */
 struct cl_srvrep {
+    bool open; /* cl_srvrep_open ran and Back was not taken yet */
+    cl_form form;
     char host[256];
     int port;
     cl_net_t *net;
@@ -30,6 +33,11 @@ struct cl_srvrep {
     bool status_bad;
 };
 
+static struct cl_srvrep *st(const cl_app *a)
+{
+    return cl_app_scene_state(a, CL_SCENE_SRVREP);
+}
+
 /* The network answers in real time, also on the headless virtual clock. */
 static uint64_t wall_ms(void)
 {
@@ -39,7 +47,7 @@ static uint64_t wall_ms(void)
 static void say(cl_app *a, bool bad, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void say(cl_app *a, bool bad, const char *fmt, ...)
 {
-    struct cl_srvrep *s = a->srvrep;
+    struct cl_srvrep *s = st(a);
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(s->status, sizeof s->status, fmt, ap);
@@ -64,7 +72,7 @@ static const char *code_text(int code)
 
 static void connect_net(cl_app *a)
 {
-    struct cl_srvrep *s = a->srvrep;
+    struct cl_srvrep *s = st(a);
     cl_net_destroy(s->net);
     s->list_req = s->fetch_req = 0;
     const char *err = NULL;
@@ -80,7 +88,7 @@ static void connect_net(cl_app *a)
 
 static void ask_page(cl_app *a)
 {
-    struct cl_srvrep *s = a->srvrep;
+    struct cl_srvrep *s = st(a);
     s->list_req = cl_net_request_recent(s->net, s->before[s->page_no], ROWS);
     s->asked_at = wall_ms();
     if (!s->list_req)
@@ -89,7 +97,7 @@ static void ask_page(cl_app *a)
 
 static void ask_replay(cl_app *a, uint64_t id)
 {
-    struct cl_srvrep *s = a->srvrep;
+    struct cl_srvrep *s = st(a);
     if (s->fetch_req)
         return;
     s->fetch_id = id;
@@ -106,26 +114,35 @@ static void ask_replay(cl_app *a, uint64_t id)
 /* Rows for the matches on the page, then the buttons. */
 static void build(cl_app *a)
 {
-    struct cl_srvrep *s = a->srvrep;
-    int sel = a->form.n ? a->form.items[a->form.sel].id : S_ROW;
+    struct cl_srvrep *s = st(a);
+    cl_form *f = &s->form;
+    int sel = f->n ? f->items[f->sel].id : S_ROW;
     /* The first rows to show take the selection from the buttons. */
-    if (a->form.n == 0 || a->form.items[0].id >= S_NEWER)
+    if (f->n == 0 || f->items[0].id >= S_NEWER)
         sel = S_ROW;
-    cl_form_clear(&a->form);
+    cl_form_clear(f);
     int n = s->have_page ? s->page.count : 0;
     for (int i = 0; i < n; i++)
-        cl_form_add(&a->form, CL_ITEM_BUTTON, S_ROW + i, "");
-    cl_form_add(&a->form, CL_ITEM_BUTTON, S_NEWER, "Newer")->disabled = s->page_no == 0;
-    cl_form_add(&a->form, CL_ITEM_BUTTON, S_OLDER, "Older")->disabled =
+        cl_form_add(f, CL_ITEM_BUTTON, S_ROW + i, "");
+    cl_form_add(f, CL_ITEM_BUTTON, S_NEWER, "Newer")->disabled = s->page_no == 0;
+    cl_form_add(f, CL_ITEM_BUTTON, S_OLDER, "Older")->disabled =
         !s->have_page || !s->page.next_before || s->page_no + 1 >= PAGES;
-    cl_form_add(&a->form, CL_ITEM_BUTTON, S_RETRY, "Reload");
-    cl_form_add(&a->form, CL_ITEM_BUTTON, S_BACK, "Back");
-    a->form.sel = a->form.n - 1;
-    for (int i = 0; i < a->form.n; i++)
-        if (a->form.items[i].id == sel && !a->form.items[i].disabled)
-            a->form.sel = i;
+    cl_form_add(f, CL_ITEM_BUTTON, S_RETRY, "Reload");
+    cl_form_add(f, CL_ITEM_BUTTON, S_BACK, "Back");
+    f->sel = f->n - 1;
+    for (int i = 0; i < f->n; i++)
+        if (f->items[i].id == sel && !f->items[i].disabled)
+            f->sel = i;
     if (sel >= S_ROW && sel < S_NEWER && n > 0)
-        a->form.sel = sel - S_ROW < n ? sel - S_ROW : n - 1;
+        f->sel = sel - S_ROW < n ? sel - S_ROW : n - 1;
+}
+
+/* Closes the screen: the connection and the page go. */
+static void close_srvrep(void *state)
+{
+    struct cl_srvrep *s = state;
+    cl_net_destroy(s->net);
+    memset(s, 0, sizeof *s);
 }
 
 const char *cl_srvrep_open(cl_app *a, const char *address, uint64_t match_id)
@@ -135,38 +152,29 @@ const char *cl_srvrep_open(cl_app *a, const char *address, uint64_t match_id)
     const char *why = cl_net_parse_addr(address, host, sizeof host, &port);
     if (why)
         return why;
-    cl_srvrep_free(a);
-    struct cl_srvrep *s = mr_alloc(1, sizeof *s);
+    struct cl_srvrep *s = st(a);
+    close_srvrep(s);
+    s->open = true;
     snprintf(s->host, sizeof s->host, "%s", host);
     s->port = port;
     s->open_id = match_id;
-    a->srvrep = s;
-    cl_form_clear(&a->form);
     cl_app_set_scene(a, CL_SCENE_SRVREP);
     return NULL;
 }
 
-void cl_srvrep_free(cl_app *a)
+static const char *wait_name(const cl_app *a)
 {
-    if (!a->srvrep)
-        return;
-    cl_net_destroy(a->srvrep->net);
-    free(a->srvrep);
-    a->srvrep = NULL;
-}
-
-const char *cl_srvrep_state(const cl_app *a)
-{
-    const struct cl_srvrep *s = a->srvrep;
-    return s && s->have_page && !s->list_req && !s->fetch_req ? "server-replays-list" : "server-replays";
+    const struct cl_srvrep *s = st(a);
+    return s->open && s->have_page && !s->list_req && !s->fetch_req ? "server-replays-list"
+                                                                    : "server-replays";
 }
 
 /* Entered from cl_srvrep_open, or back from the replay player: the page
  * stays; a connection that dropped meanwhile is made again. */
 static void enter(cl_app *a)
 {
-    struct cl_srvrep *s = a->srvrep;
-    if (!s) {
+    struct cl_srvrep *s = st(a);
+    if (!s->open) {
         cl_app_set_scene(a, CL_SCENE_JOIN);
         return;
     }
@@ -179,7 +187,7 @@ static void enter(cl_app *a)
 
 static void turn(cl_app *a, int d)
 {
-    struct cl_srvrep *s = a->srvrep;
+    struct cl_srvrep *s = st(a);
     if (s->list_req)
         return;
     if (d < 0 && s->page_no > 0) {
@@ -195,15 +203,15 @@ static void turn(cl_app *a, int d)
 
 static void event(cl_app *a, const SDL_Event *e)
 {
-    struct cl_srvrep *s = a->srvrep;
+    struct cl_srvrep *s = st(a);
     int d = cl_form_page_turn(e);
     if (d) {
         turn(a, d);
         return;
     }
-    cl_form_result r = cl_form_event(&a->form, e, a->mouse_scale);
+    cl_form_result r = cl_form_event(&s->form, e, a->mouse_scale);
     if (r.back || r.activated == S_BACK) {
-        cl_srvrep_free(a);
+        close_srvrep(s);
         cl_app_set_scene(a, CL_SCENE_JOIN);
     } else if (r.activated == S_NEWER || r.activated == S_OLDER) {
         turn(a, r.activated == S_NEWER ? -1 : 1);
@@ -220,7 +228,7 @@ static void event(cl_app *a, const SDL_Event *e)
 
 static void got_replay(cl_app *a, const cl_net_event *ev)
 {
-    struct cl_srvrep *s = a->srvrep;
+    struct cl_srvrep *s = st(a);
     s->fetch_req = 0;
     if (ev->code) {
         say(a, true, "%s",
@@ -246,11 +254,11 @@ static void got_replay(cl_app *a, const cl_net_event *ev)
 
 static void update(cl_app *a)
 {
-    struct cl_srvrep *s = a->srvrep;
-    if (!s || a->scene != CL_SCENE_SRVREP || !s->net)
+    struct cl_srvrep *s = st(a);
+    if (!s->open || a->scene != CL_SCENE_SRVREP || !s->net)
         return;
     cl_net_event ev;
-    while (a->srvrep == s && a->scene == CL_SCENE_SRVREP && cl_net_poll(s->net, a->now_ms, &ev)) {
+    while (s->open && a->scene == CL_SCENE_SRVREP && cl_net_poll(s->net, a->now_ms, &ev)) {
         if (ev.type == CL_EV_CONNECTED) {
             s->status[0] = '\0';
             if (s->open_id)
@@ -279,7 +287,7 @@ static void update(cl_app *a)
             got_replay(a, &ev);
         }
     }
-    if (a->srvrep != s || a->scene != CL_SCENE_SRVREP)
+    if (!s->open || a->scene != CL_SCENE_SRVREP)
         return;
     bool waiting = s->list_req || s->fetch_req || cl_net_phase(s->net) == CL_NET_CONNECTING;
     if (waiting && wall_ms() - s->asked_at > TIMEOUT_MS) {
@@ -320,8 +328,8 @@ static void columns(const wire_recent_entry *e, char cols[5][64])
 
 static void draw(cl_app *a)
 {
-    struct cl_srvrep *s = a->srvrep;
-    if (!s)
+    struct cl_srvrep *s = st(a);
+    if (!s->open)
         return;
     char sub[320];
     snprintf(sub, sizeof sub, "Matches stored on %s:%d, newest first  -  page %d", s->host, s->port,
@@ -354,12 +362,12 @@ static void draw(cl_app *a)
         cl_text_draw(t, CL_FONT_BODY, "No matches stored yet", a->out_w / 2, y + fh, cl_col_dim, CL_CENTER);
     else if (!s->have_page && !s->status_bad)
         cl_text_draw(t, CL_FONT_BODY, "Asking the server...", a->out_w / 2, y + fh, cl_col_dim, CL_CENTER);
-    for (int i = 0; i < a->form.n; i++) {
-        cl_item *it = &a->form.items[i];
+    for (int i = 0; i < s->form.n; i++) {
+        cl_item *it = &s->form.items[i];
         if (it->id >= S_NEWER || !s->have_page || it->id - S_ROW >= s->page.count)
             continue;
         const wire_recent_entry *e = &s->page.e[it->id - S_ROW];
-        bool sel = i == a->form.sel;
+        bool sel = i == s->form.sel;
         it->rect = (SDL_Rect){x, y, w, row};
         cl_form_draw_row_panel(a->ren, it->rect, sel, fh / 4);
         char cols[5][64];
@@ -371,7 +379,14 @@ static void draw(cl_app *a)
         y += row + gap;
     }
     y = rows_top + ROWS * (row + gap) + gap;
-    cl_form_draw_button_row(&a->form, a->ren, t, S_NEWER, x, y, w, row);
+    cl_form_draw_button_row(&s->form, a->ren, t, S_NEWER, x, y, w, row);
 }
 
-const cl_scene cl_scene_srvrep = {"server-replays", enter, event, update, draw};
+const cl_scene cl_scene_srvrep = {.name = "server-replays",
+                                  .enter = enter,
+                                  .event = event,
+                                  .update = update,
+                                  .draw = draw,
+                                  .state_size = sizeof(struct cl_srvrep),
+                                  .fini = close_srvrep,
+                                  .wait_name = wait_name};

@@ -6,11 +6,6 @@
 #include "cl_app.h"
 #include "cl_draw.h"
 
-static void enter(cl_app *a)
-{
-    a->confirm_leave = false;
-}
-
 static void leave(cl_app *a)
 {
     cl_app_end_backend(a);
@@ -95,4 +90,12 @@ static void draw(cl_app *a)
         draw_result(a);
 }
 
-const cl_scene cl_scene_watch = {"watch", enter, event, update, draw};
+static const char *wait_name(const cl_app *a)
+{
+    if (cl_race_lost_shown(a))
+        return "lost";
+    return a->race.finished ? "watch-results" : a->race.pz ? "watching" : "watch";
+}
+
+const cl_scene cl_scene_watch = {
+    .name = "watch", .event = event, .update = update, .draw = draw, .wait_name = wait_name};
