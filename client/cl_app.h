@@ -68,7 +68,7 @@ typedef struct cl_layout {
     SDL_Rect ghost_info; /* opponent's figures, under the ghost board */
     SDL_Rect msg;        /* messages' own strip, under the boards, above the footer */
 } cl_layout;
-/* Draws msg (cut to fit) in r, never outside it (message.c). */
+/* Draws msg (cut to fit) in r, never outside it (cl_app_message.c). */
 void cl_message_draw(SDL_Renderer *ren, cl_text *t, SDL_Rect r, const char *msg, bool bad);
 void cl_layout_race(int out_w, int out_h, bool hotseat, int my_slot, cl_layout *L);
 /* Watching: both boards side by side at equal size, drawn as ghosts. */
@@ -105,10 +105,10 @@ void cl_layout_for(const cl_app *a, cl_layout *L);
 /* The view of slot's board for a race on pz, cameras as in r. */
 void cl_layout_view(const cl_layout *L, const cl_race *r, int slot, cl_view *v);
 
-typedef struct cl_netui cl_netui;   /* join/lobby networking, net.c */
-typedef struct cl_inetui cl_inetui; /* the Join screen's Internet list, net_inet.c */
+typedef struct cl_netui cl_netui;   /* join/lobby networking, cl_netui.c */
+typedef struct cl_inetui cl_inetui; /* the Join screen's Internet list, cl_netui_inet.c */
 
-/* Online play (net.c, net_inet.c; the lobby shows it): the server
+/* Online play (cl_netui.c, cl_netui_inet.c; the lobby shows it): the server
  * joined or hosted, and the Join screen's LAN and Internet lists. */
 typedef struct cl_online {
     char join_host[256]; /* the server joined (cl_app_join), for the lobby's join link; "" = none */
@@ -120,7 +120,7 @@ typedef struct cl_online {
     cl_inetui *inet;      /* the Internet list; NULL when closed */
 } cl_online;
 
-/* The series under way (cl_app_pump in scene_race.c; lobby, race, results
+/* The series under way (cl_app_pump in cl_scene_race.c; lobby, race, results
  * and watch show it): its score and where its current race stands. */
 typedef struct cl_series {
     int score[2]; /* after the last finished game */
@@ -130,7 +130,7 @@ typedef struct cl_series {
     bool result_printed;  /* its RESULT line is out */
 } cl_series;
 
-/* The race being recorded for the history (record.c) and the best times
+/* The race being recorded for the history (cl_record.c) and the best times
  * the results screen shows. */
 typedef struct cl_recorder {
     struct st_match *m; /* NULL before the first race */
@@ -162,8 +162,8 @@ struct cl_app {
     cl_settings settings;
     char settings_path[1024];
     cl_pads pads;
-    cl_audio *audio;   /* sound effects (audio.c); silent without a device */
-    cl_sfx_cues cues;  /* what the race under way has sounded (sfx.c) */
+    cl_audio *audio;   /* sound effects (cl_audio.c); silent without a device */
+    cl_sfx_cues cues;  /* what the race under way has sounded (cl_sfx.c) */
     int ui_scale_laid; /* the settings' ui_scale the text was last laid out at */
     cl_script *script;
     bool screenshot_due;
@@ -182,7 +182,7 @@ struct cl_app {
     cl_series series;
     cl_online online;
     cl_recorder rec;
-    cl_history *history; /* the game's own history (history.c; NULL: none this run) */
+    cl_history *history; /* the game's own history (cl_history.c; NULL: none this run) */
 };
 
 /* Runs the client with the parsed arguments; returns the exit code. */
@@ -208,15 +208,15 @@ SDL_Rect cl_app_title(cl_app *a, const char *title, const char *sub);
  * starts the server and joins it. Returns NULL or the error for the player. */
 const char *cl_app_start_mode(cl_app *a, int mode, const char *game_id, int series, int bot_level);
 /* Opens the setup screen for "Create a room" on the server at address
- * ("HOST:PORT"), in CL_MODE_CREATE (scene_setup.c). */
+ * ("HOST:PORT"), in CL_MODE_CREATE (cl_scene_setup.c). */
 void cl_app_setup_create(cl_app *a, const char *address);
-/* Opens the Join screen with text in its address field (scene_join.c). */
+/* Opens the Join screen with text in its address field (cl_scene_join.c). */
 void cl_app_join_show(cl_app *a, const char *text);
 
 /* Drains the backend's events into the race and switches scenes on
  * countdown, finish and errors: called every frame by lobby, race, results. */
 void cl_app_pump(cl_app *a);
-/* Records the race for the history (record.c): every backend event goes
+/* Records the race for the history (cl_record.c): every backend event goes
  * through cl_record_event before the race sees it; cl_record_update picks
  * up the best times for the results screen. */
 void cl_record_event(cl_app *a, const cl_event *ev);
@@ -226,78 +226,23 @@ void cl_record_update(cl_app *a);
  * as unfinished (no winner, MATCH_END_ABORTED, both times at the moment it
  * was lost). Does nothing outside a player's running race. */
 void cl_record_unfinished(cl_app *a);
-/* The replay player (scene_replay.c). cl_replay_open takes r over and
+/* The replay player (cl_scene_replay.c). cl_replay_open takes r over and
  * shows it, checked through the match engine first; leaving returns to the
  * scene it was opened from. label names it (a file name, "history"). Both
  * return NULL, or why not (also said on screen; a file's faults name its
  * line:column). Refused while a race is on. */
 const char *cl_replay_open(cl_app *a, replay *r, const char *label);
 const char *cl_replay_open_file(cl_app *a, const char *path);
-/* The Server replays screen (scene_srvrep.c) for the server at address
+/* The Server replays screen (cl_scene_srvrep.c) for the server at address
  * ("HOST[:PORT]"): it connects, lists the stored matches and fetches any of
  * them into the replay player; match_id > 0 fetches that one at once.
  * NULL, or why not (a bad address). Script waits see "server-replays-list"
  * once a page shows and nothing is asked, else "server-replays". */
 const char *cl_srvrep_open(cl_app *a, const char *address, uint64_t match_id);
-const char *cl_srvrep_state(const cl_app *a);
 /* The best-times lines of the results screen (at most 3, each < 160
  * bytes) into lines; returns how many. */
 int cl_record_bests_text(const cl_app *a, char lines[][160]);
 /* Draws the race screen (boards, HUD, countdown, hints) for race and results. */
 void cl_race_draw_screen(cl_app *a);
-
-/* Networking glue, in net_*.c; each returns NULL or a message for the player.
- * cl_app_join takes "HOST[:PORT]" or a join link (common/joinlink.h): a link
- * that names a room joins that room (quick is then ignored); a room typed
- * as well must be the same. An invite code ("+K7MP9NXA", or the link
- * mazerace://+CODE[@COORDINATOR]) joins that friend's game through the
- * coordinator (docs/nat.md). */
-const char *cl_app_join(cl_app *a, const char *address, const char *room, bool quick);
-/* Creates a room on the server at address ("HOST[:PORT]") racing game_id
- * (pz_id_parse), best of series; the lobby then shows its code and link. */
-const char *cl_app_create(cl_app *a, const char *address, const char *game_id, int series);
-/* The coordinator to use ("HOST[:PORT]"): --coordinator, else the
- * settings'; "" when none is set (or --coordinator none). */
-const char *cl_app_coordinator(const cl_app *a);
-/* Hosting with an invite code: the link to share, mazerace://+CODE@COORD,
- * into buf; false when there is no code (yet). */
-bool cl_app_invite_link(const cl_app *a, char *buf, size_t cap);
-/* The join link of the room being played on a server we joined (or hosted
- * on a known address) into buf; false when there is none to share. */
-bool cl_app_join_link(const cl_app *a, char *buf, size_t cap);
-/* Watches room (NULL or "": the first race the server lists) at address. */
-const char *cl_app_watch(cl_app *a, const char *address, const char *room);
-const char *cl_app_host(cl_app *a, const char *game_id, int series);
-void cl_app_net_stop(cl_app *a);
-/* LAN discovery for the join screen: starts probing / lists what answered. */
-void cl_app_discover(cl_app *a);
-/* One entry of the LAN list: a server once however many of its addresses
- * answered, games waiting for a player first. */
-typedef struct cl_found {
-    char label[64];   /* "Ann's game" / "Server "den"" */
-    char sub[192];    /* "Perfect maze 21x15, medium  -  192.168.1.20:27910" / "2 waiting, ..." */
-    char address[96]; /* HOST:PORT to connect to */
-    bool host_game;   /* a player's own game ("Host a LAN game") */
-    char room[8];     /* its waiting room: picking it joins that room; "" none */
-    char spec[96];    /* what that room races, "" when unknown */
-    int races, waiting;
-} cl_found;
-/* Entry i of the list (0 ...): false past its end. */
-bool cl_app_found(cl_app *a, int i, cl_found *out);
-/* "Maze 21x15, medium, best of 3": what a room with params p races. */
-void cl_race_spec(const pz_params *p, int series, char *buf, size_t cap);
-/* The Internet list (net_inet.c): the public servers the coordinator lists
- * (docs/coordinator.md, LIST), each pinged with a discovery probe.
- * refresh asks (again; the first call opens it), update reads the answers
- * every frame, stop closes it (cl_app_net_stop does too); state says what
- * is going on ("3 public servers at ...", "no coordinator set ..."). */
-void cl_app_inet_refresh(cl_app *a);
-void cl_app_inet_update(cl_app *a);
-void cl_app_inet_stop(cl_app *a);
-const char *cl_app_inet_state(const cl_app *a);
-/* Entry i of the Internet list (0 ...), as the LAN list's: false past its end. */
-bool cl_app_inet_found(const cl_app *a, int i, cl_found *out);
-/* This computer's IPv4 addresses other than loopback (up to max); how many. */
-int cl_lan_addresses(char out[][16], int max);
 
 #endif

@@ -1,4 +1,4 @@
-/* cl_replay.h: the replay player scene's state, shared by scene_replay.c (opening, input) and replay_draw.c.
+/* cl_replay.h: the replay player scene's state, shared by cl_scene_replay.c (opening, input) and cl_replay.c.
  */
 #ifndef CL_REPLAY_H
 #define CL_REPLAY_H
@@ -15,7 +15,7 @@ struct cl_replay_ui {
     char label[64];
 };
 
-/* The replay scene's state (scene_replay.c); v NULL while none is open. */
+/* The replay scene's state (cl_scene_replay.c); v NULL while none is open. */
 struct cl_replay_ui *cl_replay_ui_of(const cl_app *a);
 /* Draws the scene. */
 void cl_replay_draw(cl_app *a);
