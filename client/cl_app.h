@@ -13,6 +13,7 @@
 #include "cl_input.h"
 #include "cl_race.h"
 #include "cl_render.h"
+#include "cl_scene.h"
 #include "cl_script.h"
 #include "cl_settings.h"
 #include "cl_sfx.h"
@@ -21,44 +22,10 @@
 #include "replay.h"
 #include "rng.h"
 
-enum cl_scene_id {
-    CL_SCENE_MENU,
-    CL_SCENE_SETUP,
-    CL_SCENE_JOIN,
-    CL_SCENE_LOBBY,
-    CL_SCENE_RACE,
-    CL_SCENE_RESULTS,
-    CL_SCENE_SETTINGS,
-    CL_SCENE_HISTORY,
-    CL_SCENE_WATCH,
-    CL_SCENE_REPLAY,
-    CL_SCENE_SRVREP,
-    CL_SCENE_COUNT
-};
-
 /* What the setup screen starts. */
 enum cl_mode { CL_MODE_COMPUTER, CL_MODE_HOTSEAT, CL_MODE_HOST, CL_MODE_JOIN, CL_MODE_WATCH, CL_MODE_CREATE };
 
 typedef struct cl_app cl_app;
-
-/* A screen: its callbacks and its own state. The app allocates state_size
- * zeroed bytes per scene for its whole run (cl_app_scene_state reaches
- * them; 0: none) and calls fini on them at exit to free what they hold.
- * wait_name says what script waits match while the scene shows (NULL:
- * name). Any callback may be NULL but draw. */
-typedef struct cl_scene {
-    const char *name; /* for script waits */
-    void (*enter)(cl_app *a);
-    void (*event)(cl_app *a, const SDL_Event *e);
-    void (*update)(cl_app *a);
-    void (*draw)(cl_app *a);
-    size_t state_size;
-    void (*fini)(void *state);
-    const char *(*wait_name)(const cl_app *a);
-} cl_scene;
-
-extern const cl_scene cl_scene_menu, cl_scene_setup, cl_scene_join, cl_scene_lobby, cl_scene_race,
-    cl_scene_results, cl_scene_settings, cl_scene_history, cl_scene_watch, cl_scene_replay, cl_scene_srvrep;
 
 /* The race screen's layout: the pure part, shared with the render tests. */
 typedef struct cl_layout {
@@ -130,8 +97,8 @@ typedef struct cl_series {
     bool result_printed;  /* its RESULT line is out */
 } cl_series;
 
-/* The race being recorded for the history (cl_record.c) and the best times
- * the results screen shows. */
+/* The race being recorded for the history and the best times the results
+ * screen shows (cl_record.h). */
 typedef struct cl_recorder {
     struct st_match *m; /* NULL before the first race */
     int me;             /* this machine's player in m: its slot, or -1 in hotseat (both) */
@@ -190,8 +157,6 @@ int cl_app_run(const cl_args *args);
 /* One frame: script, events, backend, scene update, draw, present. */
 void cl_app_frame(cl_app *a);
 void cl_app_set_scene(cl_app *a, int scene);
-/* Scene's own state (cl_scene.state_size bytes; NULL when it has none). */
-void *cl_app_scene_state(const cl_app *a, int scene);
 const char *cl_app_state_name(const cl_app *a); /* what "wait" matches */
 /* A message for the player at the bottom of the screen for a few seconds. */
 void cl_app_say(cl_app *a, bool bad, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -216,16 +181,6 @@ void cl_app_join_show(cl_app *a, const char *text);
 /* Drains the backend's events into the race and switches scenes on
  * countdown, finish and errors: called every frame by lobby, race, results. */
 void cl_app_pump(cl_app *a);
-/* Records the race for the history (cl_record.c): every backend event goes
- * through cl_record_event before the race sees it; cl_record_update picks
- * up the best times for the results screen. */
-void cl_record_event(cl_app *a, const cl_event *ev);
-void cl_record_update(cl_app *a);
-/* A race under way that ends without a result (the server lost, the
- * player left a silent server): what is known of it goes into the history
- * as unfinished (no winner, MATCH_END_ABORTED, both times at the moment it
- * was lost). Does nothing outside a player's running race. */
-void cl_record_unfinished(cl_app *a);
 /* The replay player (cl_scene_replay.c). cl_replay_open takes r over and
  * shows it, checked through the match engine first; leaving returns to the
  * scene it was opened from. label names it (a file name, "history"). Both
@@ -239,9 +194,6 @@ const char *cl_replay_open_file(cl_app *a, const char *path);
  * NULL, or why not (a bad address). Script waits see "server-replays-list"
  * once a page shows and nothing is asked, else "server-replays". */
 const char *cl_srvrep_open(cl_app *a, const char *address, uint64_t match_id);
-/* The best-times lines of the results screen (at most 3, each < 160
- * bytes) into lines; returns how many. */
-int cl_record_bests_text(const cl_app *a, char lines[][160]);
 /* Draws the race screen (boards, HUD, countdown, hints) for race and results. */
 void cl_race_draw_screen(cl_app *a);
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cl_app.h"
+#include "cl_record.h"
 #include "st.h"
 #include "util.h"
 

@@ -6,6 +6,7 @@
 #include "cl_app.h"
 #include "cl_howto.h"
 #include "cl_overview.h"
+#include "cl_record.h"
 #include "cl_zoom.h"
 #include "cl_draw.h"
 #include "pipes.h"

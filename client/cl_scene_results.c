@@ -5,6 +5,7 @@
 
 #include "cl_app.h"
 #include "cl_draw.h"
+#include "cl_record.h"
 
 enum { R_REMATCH = 1, R_MENU };
 
