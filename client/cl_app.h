@@ -87,7 +87,7 @@ typedef struct cl_online {
     cl_inetui *inet;      /* the Internet list; NULL when closed */
 } cl_online;
 
-/* The series under way (cl_app_pump in cl_scene_race.c; lobby, race, results
+/* The series under way (cl_app_pump.c; lobby, race, results
  * and watch show it): its score and where its current race stands. */
 typedef struct cl_series {
     int score[2]; /* after the last finished game */
@@ -178,8 +178,9 @@ void cl_app_setup_create(cl_app *a, const char *address);
 /* Opens the Join screen with text in its address field (cl_scene_join.c). */
 void cl_app_join_show(cl_app *a, const char *text);
 
-/* Drains the backend's events into the race and switches scenes on
- * countdown, finish and errors: called every frame by lobby, race, results. */
+/* Drains the backend's events into the race, the series and the recorder,
+ * and switches scenes on countdown and errors (cl_app_pump.c): called
+ * every frame by lobby, race, results and watch. */
 void cl_app_pump(cl_app *a);
 /* The replay player (cl_scene_replay.c). cl_replay_open takes r over and
  * shows it, checked through the match engine first; leaving returns to the
