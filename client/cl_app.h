@@ -18,7 +18,6 @@
 #include "cl_settings.h"
 #include "cl_sfx.h"
 #include "cl_text.h"
-#include "cl_ui.h"
 #include "replay.h"
 #include "rng.h"
 

@@ -6,6 +6,7 @@
 #include "cl_app.h"
 #include "cl_draw.h"
 #include "cl_netui.h"
+#include "cl_ui.h"
 #include "joinlink.h"
 
 enum { L_READY = 1, L_COPY, L_INVITE, L_LEAVE };

@@ -1,6 +1,7 @@
 /* cl_scene_menu.c: the main menu. */
 #include "cl_app.h"
 #include "cl_draw.h"
+#include "cl_ui.h"
 
 enum { M_COMPUTER, M_HOTSEAT, M_HOST, M_JOIN, M_HISTORY, M_SETTINGS, M_QUIT };
 

@@ -6,6 +6,7 @@
 #include "cl_app.h"
 #include "cl_draw.h"
 #include "cl_record.h"
+#include "cl_ui.h"
 
 enum { R_REMATCH = 1, R_MENU };
 

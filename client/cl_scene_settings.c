@@ -8,6 +8,7 @@
 #include "cl_app.h"
 #include "cl_draw.h"
 #include "cl_prefdir.h"
+#include "cl_ui.h"
 
 enum {
     T_NAME = 1,

@@ -10,6 +10,7 @@
 #include "cl_draw.h"
 #include "cl_howto.h"
 #include "cl_netui.h"
+#include "cl_ui.h"
 
 enum { S_KIND, S_SIZE, S_DIFF, S_ID, S_BOT, S_SERIES, S_START, S_HOWTO, S_BACK };
 

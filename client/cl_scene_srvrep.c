@@ -10,6 +10,7 @@
 #include "cl_app.h"
 #include "cl_draw.h"
 #include "cl_net.h"
+#include "cl_ui.h"
 #include "util.h"
 
 enum { ROWS = 10, PAGES = 256, TIMEOUT_MS = 10000, S_ROW = 1, S_NEWER = 100, S_OLDER, S_RETRY, S_BACK };
