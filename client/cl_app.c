@@ -235,7 +235,7 @@ static void draw_message(cl_app *a)
     SDL_Rect r = {10, a->out_h - fh * 2 - 2, a->out_w - 20, fh * 2}; /* over the bottom hint line */
     /* Screens with boards keep a strip for messages under them (the same
      * in every race layout: single, hotseat, watch and replay). */
-    if (a->scene == CL_SCENE_RACE || a->scene == CL_SCENE_WATCH || a->scene == CL_SCENE_REPLAY) {
+    if (scenes[a->scene]->boards) {
         cl_layout L;
         cl_layout_race(a->out_w, a->out_h, true, 0, &L);
         r = L.msg;

@@ -5,6 +5,7 @@
 #define CL_SCENE_H
 
 #include <SDL.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 enum cl_scene_id {
@@ -38,6 +39,7 @@ typedef struct cl_scene {
     size_t state_size;
     void (*fini)(void *state);
     const char *(*wait_name)(const cl_app *a);
+    bool boards; /* it shows boards: messages go in the strip under them */
 } cl_scene;
 
 extern const cl_scene cl_scene_menu, cl_scene_setup, cl_scene_join, cl_scene_lobby, cl_scene_race,

@@ -628,4 +628,5 @@ const cl_scene cl_scene_race = {.name = "race",
                                 .update = update,
                                 .draw = draw,
                                 .state_size = sizeof(race_ui),
-                                .wait_name = wait_name};
+                                .wait_name = wait_name,
+                                .boards = true};

@@ -346,4 +346,5 @@ const cl_scene cl_scene_replay = {.name = "replay",
                                   .draw = draw,
                                   .state_size = sizeof(struct cl_replay_ui),
                                   .fini = close_ui,
-                                  .wait_name = wait_name};
+                                  .wait_name = wait_name,
+                                  .boards = true};

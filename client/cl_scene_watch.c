@@ -98,4 +98,4 @@ static const char *wait_name(const cl_app *a)
 }
 
 const cl_scene cl_scene_watch = {
-    .name = "watch", .event = event, .update = update, .draw = draw, .wait_name = wait_name};
+    .name = "watch", .event = event, .update = update, .draw = draw, .wait_name = wait_name, .boards = true};
