@@ -1,5 +1,7 @@
 /* cl_app.h: the client application: window, renderer, clock, the current
- * scene and what scenes share (settings, backend, race, messages). */
+ * scene and what scenes share (settings, backend, race, series, online
+ * play, the recorder, messages); each scene's own state is its own
+ * (cl_scene.h). */
 #ifndef CL_APP_H
 #define CL_APP_H
 
@@ -86,8 +88,8 @@ typedef struct cl_online {
     cl_inetui *inet;      /* the Internet list; NULL when closed */
 } cl_online;
 
-/* The series under way (cl_app_pump.c; lobby, race, results
- * and watch show it): its score and where its current race stands. */
+/* The series under way (cl_app_pump.c; lobby, race, results and watch show
+ * it): its score and where its current race stands. */
 typedef struct cl_series {
     int score[2]; /* after the last finished game */
     bool over;
@@ -141,8 +143,8 @@ struct cl_app {
     uint64_t msg_until;
     bool msg_bad;
 
-    /* Shared between setup, race, results and lobby. */
-    int mode;
+    /* The game under way, shared by the screens (each group says its file). */
+    int mode; /* what setup started (enum cl_mode) */
     cl_backend *backend;
     cl_race race;
     cl_series series;
