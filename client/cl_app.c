@@ -14,6 +14,7 @@
 #include "cl_netui.h"
 #include "st.h"
 #include "cl_prefdir.h"
+#include "cl_replay.h"
 #include "cl_vpad.h"
 #include "joinlink.h"
 #include "util.h"

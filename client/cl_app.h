@@ -20,7 +20,6 @@
 #include "cl_settings.h"
 #include "cl_sfx.h"
 #include "cl_text.h"
-#include "replay.h"
 #include "rng.h"
 
 /* What the setup screen starts. */
@@ -183,13 +182,6 @@ void cl_app_join_show(cl_app *a, const char *text);
  * and switches scenes on countdown and errors (cl_app_pump.c): called
  * every frame by lobby, race, results and watch. */
 void cl_app_pump(cl_app *a);
-/* The replay player (cl_scene_replay.c). cl_replay_open takes r over and
- * shows it, checked through the match engine first; leaving returns to the
- * scene it was opened from. label names it (a file name, "history"). Both
- * return NULL, or why not (also said on screen; a file's faults name its
- * line:column). Refused while a race is on. */
-const char *cl_replay_open(cl_app *a, replay *r, const char *label);
-const char *cl_replay_open_file(cl_app *a, const char *path);
 /* The Server replays screen (cl_scene_srvrep.c) for the server at address
  * ("HOST[:PORT]"): it connects, lists the stored matches and fetches any of
  * them into the replay player; match_id > 0 fetches that one at once.

@@ -8,6 +8,7 @@
 
 #include "cl_app.h"
 #include "cl_draw.h"
+#include "cl_replay.h"
 #include "cl_ui.h"
 #include "st_engine.h"
 #include "st_writer.h"

@@ -10,6 +10,7 @@
 #include "cl_app.h"
 #include "cl_draw.h"
 #include "cl_net.h"
+#include "cl_replay.h"
 #include "cl_ui.h"
 #include "util.h"
 
