@@ -32,11 +32,6 @@ typedef struct hist_ui {
     cl_hist_table *table; /* NULL until the first answer */
 } hist_ui;
 
-static hist_ui *ui(const cl_app *a)
-{
-    return cl_app_scene_state(a, CL_SCENE_HISTORY);
-}
-
 /* Frees the page and the table shown. */
 static void free_answers(void *state)
 {
@@ -50,7 +45,7 @@ static void free_answers(void *state)
 
 static void ask(cl_app *a)
 {
-    hist_ui *u = ui(a);
+    hist_ui *u = cl_app_scene_state(a, CL_SCENE_HISTORY);
     u->ticket = cl_history_ask_page(a->history, u->before[u->page_no], ROWS);
 }
 
@@ -58,7 +53,7 @@ static void ask(cl_app *a)
  * only show), then the buttons. */
 static void build(cl_app *a)
 {
-    hist_ui *u = ui(a);
+    hist_ui *u = cl_app_scene_state(a, CL_SCENE_HISTORY);
     int sel = u->form.n ? u->form.items[u->form.sel].id : H_ROW;
     /* The first rows to show take the selection from the buttons; the
      * best-times view keeps it on its buttons. */
@@ -94,7 +89,7 @@ static void build(cl_app *a)
 
 static void enter(cl_app *a)
 {
-    hist_ui *u = ui(a);
+    hist_ui *u = cl_app_scene_state(a, CL_SCENE_HISTORY);
     u->page_no = 0;
     u->before[0] = 0;
     u->race_ticket = 0;
@@ -111,7 +106,7 @@ static void enter(cl_app *a)
  * time it is shown. */
 static void toggle(cl_app *a)
 {
-    hist_ui *u = ui(a);
+    hist_ui *u = cl_app_scene_state(a, CL_SCENE_HISTORY);
     u->bests = !u->bests;
     if (u->bests) {
         u->best_page = 0;
@@ -122,7 +117,7 @@ static void toggle(cl_app *a)
 
 static void turn(cl_app *a, int d)
 {
-    hist_ui *u = ui(a);
+    hist_ui *u = cl_app_scene_state(a, CL_SCENE_HISTORY);
     if (u->bests) {
         const cl_hist_table *t = u->table;
         if (d < 0 && u->best_page > 0)
@@ -146,7 +141,7 @@ static void turn(cl_app *a, int d)
 
 static void event(cl_app *a, const SDL_Event *e)
 {
-    hist_ui *u = ui(a);
+    hist_ui *u = cl_app_scene_state(a, CL_SCENE_HISTORY);
     int d = cl_form_page_turn(e);
     if (d) {
         turn(a, d);
@@ -197,7 +192,7 @@ static void open_replay(cl_app *a, const st_answer *race)
 /* The best-times table came in: keep it and say its rows (tests and terminals). */
 static void table_in(cl_app *a, const cl_hist_table *t)
 {
-    hist_ui *u = ui(a);
+    hist_ui *u = cl_app_scene_state(a, CL_SCENE_HISTORY);
     free(u->table);
     u->table = malloc(sizeof *u->table);
     if (u->table)
@@ -217,7 +212,7 @@ static void table_in(cl_app *a, const cl_hist_table *t)
 
 static void update(cl_app *a)
 {
-    hist_ui *u = ui(a);
+    hist_ui *u = cl_app_scene_state(a, CL_SCENE_HISTORY);
     if (u->table_ticket) {
         cl_hist_table *t = malloc(sizeof *t);
         if (t && cl_history_table(a->history, u->table_ticket, t)) {
@@ -330,7 +325,7 @@ static void best_columns(const cl_hist_best_row *e, char cols[5][64])
  * history cannot be used, is being read, or is empty. NULL when there are rows. */
 static const char *empty_text(const cl_app *a, bool ok, bool in, int n)
 {
-    const hist_ui *u = ui(a);
+    const hist_ui *u = cl_app_scene_state(a, CL_SCENE_HISTORY);
     if (!a->history || (in && !ok))
         return a->history ? "The history file cannot be used (see the message)" : "No history this run";
     if (!in)
@@ -344,7 +339,7 @@ static const char *empty_text(const cl_app *a, bool ok, bool in, int n)
 /* The best-times view's rows (they show; nothing to open). */
 static void draw_bests(cl_app *a, SDL_Rect area)
 {
-    hist_ui *u = ui(a);
+    hist_ui *u = cl_app_scene_state(a, CL_SCENE_HISTORY);
     cl_text *t = a->text;
     static const int at[5] = {2, 24, 52, 60, 98};
     static const int align[5] = {CL_LEFT, CL_LEFT, CL_RIGHT, CL_LEFT, CL_RIGHT};
@@ -383,7 +378,7 @@ static void draw_bests(cl_app *a, SDL_Rect area)
 
 static void draw(cl_app *a)
 {
-    hist_ui *u = ui(a);
+    hist_ui *u = cl_app_scene_state(a, CL_SCENE_HISTORY);
     char sub[96];
     if (u->bests) {
         const cl_hist_table *tb = u->table;

@@ -37,11 +37,6 @@ typedef struct join_ui {
     char room_kept[8]; /* the room code last typed, kept over a failed join */
 } join_ui;
 
-static join_ui *ui(const cl_app *a)
-{
-    return cl_app_scene_state(a, CL_SCENE_JOIN);
-}
-
 /* What a list row is, to keep the cursor on it when the lists change. */
 static int row_kind(int id)
 {
@@ -50,7 +45,7 @@ static int row_kind(int id)
 
 static void enter(cl_app *a)
 {
-    join_ui *u = ui(a);
+    join_ui *u = cl_app_scene_state(a, CL_SCENE_JOIN);
     cl_form_clear(&u->form);
     cl_item *it = cl_form_add(&u->form, CL_ITEM_TEXT, J_ADDR, "Server, link or +code");
     snprintf(it->value, sizeof it->value, "%s", a->settings.last_server);
@@ -74,7 +69,7 @@ static void enter(cl_app *a)
  * stays with what it was on). */
 static void build_list(cl_app *a)
 {
-    join_ui *u = ui(a);
+    join_ui *u = cl_app_scene_state(a, CL_SCENE_JOIN);
     cl_form *f = &u->form;
     char sel_addr[160] = "";
     int sel_kind = 0;
@@ -123,7 +118,7 @@ static void build_list(cl_app *a)
 
 static void keep_room(cl_app *a)
 {
-    join_ui *u = ui(a);
+    join_ui *u = cl_app_scene_state(a, CL_SCENE_JOIN);
     cl_item *room = cl_form_find(&u->form, J_ROOM);
     if (room)
         snprintf(u->room_kept, sizeof u->room_kept, "%.7s", room->value);
@@ -131,7 +126,7 @@ static void keep_room(cl_app *a)
 
 static void go(cl_app *a, const char *addr, const char *code, bool quick)
 {
-    join_ui *u = ui(a);
+    join_ui *u = cl_app_scene_state(a, CL_SCENE_JOIN);
     joinlink l;
     char icode[12], icoord[128];
     const char *ibad;
@@ -153,7 +148,7 @@ static void go(cl_app *a, const char *addr, const char *code, bool quick)
  * server asks what to do there (nothing is created behind the player's back). */
 static void pick(cl_app *a, int i, bool internet)
 {
-    join_ui *u = ui(a);
+    join_ui *u = cl_app_scene_state(a, CL_SCENE_JOIN);
     cl_found g;
     cl_item *addr = cl_form_find(&u->form, J_ADDR), *room = cl_form_find(&u->form, J_ROOM);
     if (!(internet ? cl_app_inet_found(a, i, &g) : cl_app_found(a, i, &g)) || !addr || !room)
@@ -177,7 +172,7 @@ static void pick(cl_app *a, int i, bool internet)
 /* Ctrl+V of a join link anywhere on the screen fills both fields. */
 static bool paste_link(cl_app *a, const SDL_Event *e)
 {
-    join_ui *u = ui(a);
+    join_ui *u = cl_app_scene_state(a, CL_SCENE_JOIN);
     if (e->type != SDL_KEYDOWN || e->key.keysym.sym != SDLK_v ||
         !(e->key.keysym.mod & (KMOD_CTRL | KMOD_GUI)) || !SDL_HasClipboardText())
         return false;
@@ -221,7 +216,7 @@ static bool paste_link(cl_app *a, const SDL_Event *e)
 
 static void event(cl_app *a, const SDL_Event *e)
 {
-    join_ui *u = ui(a);
+    join_ui *u = cl_app_scene_state(a, CL_SCENE_JOIN);
     if (paste_link(a, e))
         return;
     cl_form_result r = cl_form_event(&u->form, e, a->mouse_scale);
@@ -285,7 +280,7 @@ static void update(cl_app *a)
  * and its address), a Watch row under a server with races. */
 static void draw_list(cl_app *a, SDL_Rect area)
 {
-    join_ui *u = ui(a);
+    join_ui *u = cl_app_scene_state(a, CL_SCENE_JOIN);
     cl_text *t = a->text;
     int fh = cl_text_height(t, CL_FONT_BODY), sh = cl_text_height(t, CL_FONT_SMALL);
     int w = area.w < fh * 26 ? area.w : fh * 26, x = area.x + (area.w - w) / 2, y = area.y;
@@ -330,7 +325,7 @@ static void draw_list(cl_app *a, SDL_Rect area)
 
 static void draw(cl_app *a)
 {
-    join_ui *u = ui(a);
+    join_ui *u = cl_app_scene_state(a, CL_SCENE_JOIN);
     SDL_Rect area = cl_app_title(a, "Join a game",
                                  "Pick a game found on your network or the Internet, or type or paste "
                                  "(Ctrl+V) an address, link or +code");
@@ -361,7 +356,8 @@ static void draw(cl_app *a)
 void cl_app_join_show(cl_app *a, const char *text)
 {
     cl_app_set_scene(a, CL_SCENE_JOIN);
-    cl_item *it = cl_form_find(&ui(a)->form, J_ADDR);
+    join_ui *u = cl_app_scene_state(a, CL_SCENE_JOIN);
+    cl_item *it = cl_form_find(&u->form, J_ADDR);
     if (it && it->type == CL_ITEM_TEXT) {
         snprintf(it->value, sizeof it->value, "%s", text);
         it->caret = -1;

@@ -17,14 +17,9 @@ typedef struct lobby_ui {
     uint64_t copied_until, invite_copied_until; /* until when the Copy buttons say "Copied!" (app clock) */
 } lobby_ui;
 
-static lobby_ui *ui(const cl_app *a)
-{
-    return cl_app_scene_state(a, CL_SCENE_LOBBY);
-}
-
 static void enter(cl_app *a)
 {
-    lobby_ui *u = ui(a);
+    lobby_ui *u = cl_app_scene_state(a, CL_SCENE_LOBBY);
     cl_form_clear(&u->form);
     cl_form_add(&u->form, CL_ITEM_BUTTON, L_READY, "I'm ready");
     cl_form_add(&u->form, CL_ITEM_BUTTON, L_LEAVE, "Leave");
@@ -32,7 +27,7 @@ static void enter(cl_app *a)
 
 static void event(cl_app *a, const SDL_Event *e)
 {
-    lobby_ui *u = ui(a);
+    lobby_ui *u = cl_app_scene_state(a, CL_SCENE_LOBBY);
     cl_form_result r = cl_form_event(&u->form, e, a->mouse_scale);
     if (r.back || r.activated == L_LEAVE) {
         cl_app_end_backend(a);
@@ -68,7 +63,7 @@ static void event(cl_app *a, const SDL_Event *e)
 
 static void update(cl_app *a)
 {
-    lobby_ui *u = ui(a);
+    lobby_ui *u = cl_app_scene_state(a, CL_SCENE_LOBBY);
     cl_app_pump(a);
     if (a->scene == CL_SCENE_LOBBY && !a->backend)
         cl_app_set_scene(a, CL_SCENE_MENU);
@@ -213,7 +208,7 @@ static int draw_info(cl_app *a, int y)
 
 static void draw(cl_app *a)
 {
-    lobby_ui *u = ui(a);
+    lobby_ui *u = cl_app_scene_state(a, CL_SCENE_LOBBY);
     cl_backend *b = a->backend;
     if (!b)
         return;

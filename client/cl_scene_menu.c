@@ -11,14 +11,9 @@ typedef struct menu_ui {
     bool confirm_quit; /* Esc asks before quitting; the Quit button is the direct way */
 } menu_ui;
 
-static menu_ui *ui(const cl_app *a)
-{
-    return cl_app_scene_state(a, CL_SCENE_MENU);
-}
-
 static void enter(cl_app *a)
 {
-    menu_ui *u = ui(a);
+    menu_ui *u = cl_app_scene_state(a, CL_SCENE_MENU);
     cl_form_clear(&u->form);
     cl_form_add(&u->form, CL_ITEM_BUTTON, M_COMPUTER, "Play vs computer");
     cl_form_add(&u->form, CL_ITEM_BUTTON, M_HOTSEAT, "Hotseat (two players, one keyboard)");
@@ -31,7 +26,7 @@ static void enter(cl_app *a)
 
 static bool confirm_event(cl_app *a, const SDL_Event *e)
 {
-    menu_ui *u = ui(a);
+    menu_ui *u = cl_app_scene_state(a, CL_SCENE_MENU);
     if (!u->confirm_quit)
         return false;
     if (e->type == SDL_KEYDOWN) {
@@ -51,7 +46,7 @@ static bool confirm_event(cl_app *a, const SDL_Event *e)
 
 static void event(cl_app *a, const SDL_Event *e)
 {
-    menu_ui *u = ui(a);
+    menu_ui *u = cl_app_scene_state(a, CL_SCENE_MENU);
     if (confirm_event(a, e))
         return;
     cl_form_result r = cl_form_event(&u->form, e, a->mouse_scale);
@@ -88,7 +83,7 @@ static void event(cl_app *a, const SDL_Event *e)
 
 static void draw(cl_app *a)
 {
-    menu_ui *u = ui(a);
+    menu_ui *u = cl_app_scene_state(a, CL_SCENE_MENU);
     char sub[96];
     snprintf(sub, sizeof sub, "Race a friend through the same puzzle  -  playing as %s", a->settings.name);
     SDL_Rect area = cl_app_title(a, "mazerace", sub);

@@ -23,11 +23,6 @@ typedef struct race_ui {
     float touch_x, touch_y; /* where the finger went down */
 } race_ui;
 
-static race_ui *ui(const cl_app *a)
-{
-    return cl_app_scene_state(a, CL_SCENE_RACE);
-}
-
 static bool local_slot(const cl_app *a, int slot)
 {
     return a->backend && (a->backend->hotseat || slot == a->backend->my_slot);
@@ -85,7 +80,7 @@ static void leave(cl_app *a)
 
 static void pointer(cl_app *a, int px, int py, int button, bool drag)
 {
-    race_ui *u = ui(a);
+    race_ui *u = cl_app_scene_state(a, CL_SCENE_RACE);
     cl_race *r = &a->race;
     if (!r->pz || a->backend->lost_at)
         return;
@@ -127,7 +122,7 @@ static void zoom_local(cl_app *a, int dir)
 
 static void key(cl_app *a, const SDL_Event *e)
 {
-    race_ui *u = ui(a);
+    race_ui *u = cl_app_scene_state(a, CL_SCENE_RACE);
     SDL_Keycode k = e->key.keysym.sym;
     if (u->confirm_leave) {
         if (k == SDLK_y || k == SDLK_RETURN || k == SDLK_KP_ENTER)
@@ -170,7 +165,7 @@ static int pad_slot(cl_app *a, SDL_JoystickID which)
 
 static void event(cl_app *a, const SDL_Event *e)
 {
-    race_ui *u = ui(a);
+    race_ui *u = cl_app_scene_state(a, CL_SCENE_RACE);
     if (!a->backend)
         return;
     switch (e->type) {
@@ -588,7 +583,7 @@ void cl_race_draw_screen(cl_app *a)
 
 static void draw(cl_app *a)
 {
-    race_ui *u = ui(a);
+    race_ui *u = cl_app_scene_state(a, CL_SCENE_RACE);
     cl_race_draw_screen(a);
     if (u->confirm_leave) {
         int fh = cl_text_height(a->text, CL_FONT_BODY);
@@ -605,7 +600,7 @@ static void draw(cl_app *a)
 
 static void enter(cl_app *a)
 {
-    race_ui *u = ui(a);
+    race_ui *u = cl_app_scene_state(a, CL_SCENE_RACE);
     u->confirm_leave = false;
     u->dragging = false;
 }

@@ -15,14 +15,9 @@ typedef struct results_ui {
     cl_form form;
 } results_ui;
 
-static results_ui *ui(const cl_app *a)
-{
-    return cl_app_scene_state(a, CL_SCENE_RESULTS);
-}
-
 static void enter(cl_app *a)
 {
-    results_ui *u = ui(a);
+    results_ui *u = cl_app_scene_state(a, CL_SCENE_RESULTS);
     cl_form_clear(&u->form);
     /* The server gone (the host left), the result stands with no rematch. */
     if (!a->backend || !a->backend->closed)
@@ -35,7 +30,7 @@ static void enter(cl_app *a)
 
 static void event(cl_app *a, const SDL_Event *e)
 {
-    results_ui *u = ui(a);
+    results_ui *u = cl_app_scene_state(a, CL_SCENE_RESULTS);
     cl_form_result r = cl_form_event(&u->form, e, a->mouse_scale);
     if (r.back || r.activated == R_MENU) {
         cl_app_end_backend(a);
@@ -54,7 +49,7 @@ static void event(cl_app *a, const SDL_Event *e)
 
 static void update(cl_app *a)
 {
-    results_ui *u = ui(a);
+    results_ui *u = cl_app_scene_state(a, CL_SCENE_RESULTS);
     cl_app_pump(a);
     cl_record_update(a);
     if (a->scene == CL_SCENE_RESULTS && !a->backend)
@@ -65,7 +60,7 @@ static void update(cl_app *a)
 
 static void draw(cl_app *a)
 {
-    results_ui *u = ui(a);
+    results_ui *u = cl_app_scene_state(a, CL_SCENE_RESULTS);
     cl_race_draw_screen(a);
     cl_backend *b = a->backend;
     if (!b)

@@ -35,11 +35,6 @@ typedef struct settings_ui {
     int bind_wait; /* the action index being rebound, -1 none */
 } settings_ui;
 
-static settings_ui *ui(const cl_app *a)
-{
-    return cl_app_scene_state(a, CL_SCENE_SETTINGS);
-}
-
 /* The choice whose value is nearest v. */
 static int nearest(const int *opts, int n, int v)
 {
@@ -52,7 +47,7 @@ static int nearest(const int *opts, int n, int v)
 
 static void labels(cl_app *a)
 {
-    settings_ui *u = ui(a);
+    settings_ui *u = cl_app_scene_state(a, CL_SCENE_SETTINGS);
     int who = cl_form_find(&u->form, T_WHO)->choice;
     static const char *const names[CL_ACT_COUNT] = {
         "Up", "Down", "Left", "Right", "Turn clockwise", "Turn anticlockwise", "Restart (ice)"};
@@ -72,7 +67,7 @@ static void labels(cl_app *a)
 
 static cl_item *choice(cl_app *a, int id, const char *label, int n, const char *const *texts, int pick)
 {
-    settings_ui *u = ui(a);
+    settings_ui *u = cl_app_scene_state(a, CL_SCENE_SETTINGS);
     cl_item *it = cl_form_add(&u->form, CL_ITEM_CHOICE, id, label);
     for (int i = 0; i < n; i++)
         cl_item_choice(it, texts[i]);
@@ -83,7 +78,7 @@ static cl_item *choice(cl_app *a, int id, const char *label, int n, const char *
 /* A choice of percentages, on the one nearest v. */
 static void percents(cl_app *a, int id, const char *label, const int *opts, int n, int v)
 {
-    settings_ui *u = ui(a);
+    settings_ui *u = cl_app_scene_state(a, CL_SCENE_SETTINGS);
     cl_item *it = cl_form_add(&u->form, CL_ITEM_CHOICE, id, label);
     for (int i = 0; i < n; i++) {
         char b[16];
@@ -95,7 +90,7 @@ static void percents(cl_app *a, int id, const char *label, const int *opts, int 
 
 static void enter(cl_app *a)
 {
-    settings_ui *u = ui(a);
+    settings_ui *u = cl_app_scene_state(a, CL_SCENE_SETTINGS);
     u->bind_wait = -1;
     cl_form_clear(&u->form);
     cl_settings *s = &a->settings;
@@ -128,7 +123,7 @@ static void enter(cl_app *a)
 
 static void leave(cl_app *a)
 {
-    settings_ui *u = ui(a);
+    settings_ui *u = cl_app_scene_state(a, CL_SCENE_SETTINGS);
     cl_item *name = cl_form_find(&u->form, T_NAME);
     const char *bad = cl_name_problem(name->value);
     if (!bad)
@@ -149,7 +144,7 @@ static void leave(cl_app *a)
 /* A choice changed: applied at once, so the player hears, sees and feels it. */
 static void changed(cl_app *a, int id)
 {
-    settings_ui *u = ui(a);
+    settings_ui *u = cl_app_scene_state(a, CL_SCENE_SETTINGS);
     cl_settings *s = &a->settings;
     int c = cl_form_find(&u->form, id)->choice;
     switch (id) {
@@ -179,7 +174,7 @@ static void changed(cl_app *a, int id)
 
 static void event(cl_app *a, const SDL_Event *e)
 {
-    settings_ui *u = ui(a);
+    settings_ui *u = cl_app_scene_state(a, CL_SCENE_SETTINGS);
     if (u->bind_wait >= 0) {
         const char *why = NULL;
         if (e->type == SDL_CONTROLLERBUTTONDOWN) {
@@ -216,7 +211,7 @@ static void event(cl_app *a, const SDL_Event *e)
 
 static void draw(cl_app *a)
 {
-    settings_ui *u = ui(a);
+    settings_ui *u = cl_app_scene_state(a, CL_SCENE_SETTINGS);
     SDL_Rect area = cl_app_title(a, "Settings", NULL);
     int fh = cl_text_height(a->text, CL_FONT_BODY), sh = cl_text_height(a->text, CL_FONT_SMALL);
     /* Two columns, general and the way back on the left, keys on the

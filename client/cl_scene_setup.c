@@ -29,11 +29,6 @@ typedef struct setup_ui {
     } card;
 } setup_ui;
 
-static setup_ui *ui(const cl_app *a)
-{
-    return cl_app_scene_state(a, CL_SCENE_SETUP);
-}
-
 /* The deprecated --bot-pace: a fixed pace with the old "relaxed" mistake rate. */
 #define FIXED_PACE_MISTAKES 0.15
 /* What each level means to a player, shown while the choice is selected. */
@@ -81,7 +76,7 @@ static int sizes(const pz_kind *k, int out_w[], int out_h[])
 
 static void fill_sizes(cl_app *a)
 {
-    setup_ui *u = ui(a);
+    setup_ui *u = cl_app_scene_state(a, CL_SCENE_SETUP);
     cl_item *kind = cl_form_find(&u->form, S_KIND), *size = cl_form_find(&u->form, S_SIZE);
     const pz_kind *k = pz_kind_by_id(kind->choice);
     int w[CL_CHOICE_MAX], h[CL_CHOICE_MAX];
@@ -102,7 +97,7 @@ static const int remembered[CL_SETUP_REMEMBERED] = {S_KIND, S_SIZE, S_DIFF, S_BO
 
 static void recall(cl_app *a)
 {
-    setup_ui *u = ui(a);
+    setup_ui *u = cl_app_scene_state(a, CL_SCENE_SETUP);
     for (int i = 0; i < CL_SETUP_REMEMBERED; i++) {
         cl_item *it = cl_form_find(&u->form, remembered[i]);
         int v = a->settings.setup[i];
@@ -116,7 +111,7 @@ static void recall(cl_app *a)
 
 static void remember(cl_app *a)
 {
-    setup_ui *u = ui(a);
+    setup_ui *u = cl_app_scene_state(a, CL_SCENE_SETUP);
     for (int i = 0; i < CL_SETUP_REMEMBERED; i++) {
         cl_item *it = cl_form_find(&u->form, remembered[i]);
         if (it)
@@ -126,7 +121,7 @@ static void remember(cl_app *a)
 
 static void enter(cl_app *a)
 {
-    setup_ui *u = ui(a);
+    setup_ui *u = cl_app_scene_state(a, CL_SCENE_SETUP);
     cl_form_clear(&u->form);
     cl_item *it = cl_form_add(&u->form, CL_ITEM_CHOICE, S_KIND, "Puzzle");
     for (int i = 0; i < PZ_KIND_COUNT; i++) {
@@ -170,7 +165,7 @@ static void enter(cl_app *a)
 /* The game ID the form names: the pasted one if any, else a fresh seed. */
 static const char *form_game_id(cl_app *a, char *buf, size_t len)
 {
-    setup_ui *u = ui(a);
+    setup_ui *u = cl_app_scene_state(a, CL_SCENE_SETUP);
     cl_item *id = cl_form_find(&u->form, S_ID);
     if (id->value[0]) {
         pz_id parsed;
@@ -192,7 +187,7 @@ static const char *form_game_id(cl_app *a, char *buf, size_t len)
 
 const char *cl_app_start_mode(cl_app *a, int mode, const char *game_id, int series, int bot_level)
 {
-    setup_ui *u = ui(a);
+    setup_ui *u = cl_app_scene_state(a, CL_SCENE_SETUP);
     static char err[256];
     a->mode = mode;
     if (mode == CL_MODE_HOST || mode == CL_MODE_CREATE) {
@@ -230,7 +225,7 @@ const char *cl_app_start_mode(cl_app *a, int mode, const char *game_id, int seri
 /* The kind the form names: the pasted game ID's, else the choice. */
 static int form_kind(cl_app *a)
 {
-    setup_ui *u = ui(a);
+    setup_ui *u = cl_app_scene_state(a, CL_SCENE_SETUP);
     cl_item *id = cl_form_find(&u->form, S_ID);
     pz_id parsed;
     char err[200];
@@ -250,7 +245,7 @@ static void start(cl_app *a, const char *id, int series, int level)
  * stands before); Esc or pad B closes it only. Either way it counts as read. */
 static void card_event(cl_app *a, const SDL_Event *e)
 {
-    setup_ui *u = ui(a);
+    setup_ui *u = cl_app_scene_state(a, CL_SCENE_SETUP);
     bool go = false, back = false;
     if (e->type == SDL_KEYDOWN) {
         SDL_Keycode k = e->key.keysym.sym;
@@ -273,7 +268,7 @@ static void card_event(cl_app *a, const SDL_Event *e)
 
 static void event(cl_app *a, const SDL_Event *e)
 {
-    setup_ui *u = ui(a);
+    setup_ui *u = cl_app_scene_state(a, CL_SCENE_SETUP);
     if (u->card.kind >= 0) {
         card_event(a, e);
         return;
@@ -320,7 +315,7 @@ static void event(cl_app *a, const SDL_Event *e)
 
 static void draw(cl_app *a)
 {
-    setup_ui *u = ui(a);
+    setup_ui *u = cl_app_scene_state(a, CL_SCENE_SETUP);
     static const char *const titles[] = {"Play vs computer", "Hotseat", "Host a LAN game", "Join"};
     char keys[240];
     cl_howto_hotseat_keys(&a->settings.keys, -1, keys, sizeof keys);
@@ -361,7 +356,7 @@ static void draw(cl_app *a)
 
 void cl_app_setup_create(cl_app *a, const char *address)
 {
-    setup_ui *u = ui(a);
+    setup_ui *u = cl_app_scene_state(a, CL_SCENE_SETUP);
     snprintf(u->create_addr, sizeof u->create_addr, "%s", address);
     a->mode = CL_MODE_CREATE;
     cl_app_set_scene(a, CL_SCENE_SETUP);

@@ -35,11 +35,6 @@ struct cl_srvrep {
     bool status_bad;
 };
 
-static struct cl_srvrep *st(const cl_app *a)
-{
-    return cl_app_scene_state(a, CL_SCENE_SRVREP);
-}
-
 /* The network answers in real time, also on the headless virtual clock. */
 static uint64_t wall_ms(void)
 {
@@ -49,7 +44,7 @@ static uint64_t wall_ms(void)
 static void say(cl_app *a, bool bad, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void say(cl_app *a, bool bad, const char *fmt, ...)
 {
-    struct cl_srvrep *s = st(a);
+    struct cl_srvrep *s = cl_app_scene_state(a, CL_SCENE_SRVREP);
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(s->status, sizeof s->status, fmt, ap);
@@ -74,7 +69,7 @@ static const char *code_text(int code)
 
 static void connect_net(cl_app *a)
 {
-    struct cl_srvrep *s = st(a);
+    struct cl_srvrep *s = cl_app_scene_state(a, CL_SCENE_SRVREP);
     cl_net_destroy(s->net);
     s->list_req = s->fetch_req = 0;
     const char *err = NULL;
@@ -90,7 +85,7 @@ static void connect_net(cl_app *a)
 
 static void ask_page(cl_app *a)
 {
-    struct cl_srvrep *s = st(a);
+    struct cl_srvrep *s = cl_app_scene_state(a, CL_SCENE_SRVREP);
     s->list_req = cl_net_request_recent(s->net, s->before[s->page_no], ROWS);
     s->asked_at = wall_ms();
     if (!s->list_req)
@@ -99,7 +94,7 @@ static void ask_page(cl_app *a)
 
 static void ask_replay(cl_app *a, uint64_t id)
 {
-    struct cl_srvrep *s = st(a);
+    struct cl_srvrep *s = cl_app_scene_state(a, CL_SCENE_SRVREP);
     if (s->fetch_req)
         return;
     s->fetch_id = id;
@@ -116,7 +111,7 @@ static void ask_replay(cl_app *a, uint64_t id)
 /* Rows for the matches on the page, then the buttons. */
 static void build(cl_app *a)
 {
-    struct cl_srvrep *s = st(a);
+    struct cl_srvrep *s = cl_app_scene_state(a, CL_SCENE_SRVREP);
     cl_form *f = &s->form;
     int sel = f->n ? f->items[f->sel].id : S_ROW;
     /* The first rows to show take the selection from the buttons. */
@@ -154,7 +149,7 @@ const char *cl_srvrep_open(cl_app *a, const char *address, uint64_t match_id)
     const char *why = cl_net_parse_addr(address, host, sizeof host, &port);
     if (why)
         return why;
-    struct cl_srvrep *s = st(a);
+    struct cl_srvrep *s = cl_app_scene_state(a, CL_SCENE_SRVREP);
     close_srvrep(s);
     s->open = true;
     snprintf(s->host, sizeof s->host, "%s", host);
@@ -166,7 +161,7 @@ const char *cl_srvrep_open(cl_app *a, const char *address, uint64_t match_id)
 
 static const char *wait_name(const cl_app *a)
 {
-    const struct cl_srvrep *s = st(a);
+    const struct cl_srvrep *s = cl_app_scene_state(a, CL_SCENE_SRVREP);
     return s->open && s->have_page && !s->list_req && !s->fetch_req ? "server-replays-list"
                                                                     : "server-replays";
 }
@@ -175,7 +170,7 @@ static const char *wait_name(const cl_app *a)
  * stays; a connection that dropped meanwhile is made again. */
 static void enter(cl_app *a)
 {
-    struct cl_srvrep *s = st(a);
+    struct cl_srvrep *s = cl_app_scene_state(a, CL_SCENE_SRVREP);
     if (!s->open) {
         cl_app_set_scene(a, CL_SCENE_JOIN);
         return;
@@ -189,7 +184,7 @@ static void enter(cl_app *a)
 
 static void turn(cl_app *a, int d)
 {
-    struct cl_srvrep *s = st(a);
+    struct cl_srvrep *s = cl_app_scene_state(a, CL_SCENE_SRVREP);
     if (s->list_req)
         return;
     if (d < 0 && s->page_no > 0) {
@@ -205,7 +200,7 @@ static void turn(cl_app *a, int d)
 
 static void event(cl_app *a, const SDL_Event *e)
 {
-    struct cl_srvrep *s = st(a);
+    struct cl_srvrep *s = cl_app_scene_state(a, CL_SCENE_SRVREP);
     int d = cl_form_page_turn(e);
     if (d) {
         turn(a, d);
@@ -230,7 +225,7 @@ static void event(cl_app *a, const SDL_Event *e)
 
 static void got_replay(cl_app *a, const cl_net_event *ev)
 {
-    struct cl_srvrep *s = st(a);
+    struct cl_srvrep *s = cl_app_scene_state(a, CL_SCENE_SRVREP);
     s->fetch_req = 0;
     if (ev->code) {
         say(a, true, "%s",
@@ -256,7 +251,7 @@ static void got_replay(cl_app *a, const cl_net_event *ev)
 
 static void update(cl_app *a)
 {
-    struct cl_srvrep *s = st(a);
+    struct cl_srvrep *s = cl_app_scene_state(a, CL_SCENE_SRVREP);
     if (!s->open || a->scene != CL_SCENE_SRVREP || !s->net)
         return;
     cl_net_event ev;
@@ -330,7 +325,7 @@ static void columns(const wire_recent_entry *e, char cols[5][64])
 
 static void draw(cl_app *a)
 {
-    struct cl_srvrep *s = st(a);
+    struct cl_srvrep *s = cl_app_scene_state(a, CL_SCENE_SRVREP);
     if (!s->open)
         return;
     char sub[320];
