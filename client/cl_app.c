@@ -52,12 +52,12 @@ void cl_app_say(cl_app *a, bool bad, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(a->msg, sizeof a->msg, fmt, ap);
+    vsnprintf(a->msg.text, sizeof a->msg.text, fmt, ap);
     va_end(ap);
-    a->msg_bad = bad;
-    a->msg_until = a->now_ms + 5000;
+    a->msg.bad = bad;
+    a->msg.until = a->now_ms + 5000;
     /* Tests and players' terminals see the same words as the screen. */
-    fprintf(bad ? stderr : stdout, "mazerace: %s\n", a->msg);
+    fprintf(bad ? stderr : stdout, "mazerace: %s\n", a->msg.text);
     fflush(bad ? stderr : stdout);
 }
 
@@ -230,7 +230,7 @@ static void handle_global(cl_app *a, SDL_Event *e, bool *eaten)
 
 static void draw_message(cl_app *a)
 {
-    if (!a->msg[0] || a->now_ms >= a->msg_until)
+    if (!a->msg.text[0] || a->now_ms >= a->msg.until)
         return;
     int fh = cl_text_height(a->text, CL_FONT_BODY);
     SDL_Rect r = {10, a->out_h - fh * 2 - 2, a->out_w - 20, fh * 2}; /* over the bottom hint line */
@@ -241,7 +241,7 @@ static void draw_message(cl_app *a)
         cl_layout_race(a->out_w, a->out_h, true, 0, &L);
         r = L.msg;
     }
-    cl_message_draw(a->ren, a->text, r, a->msg, a->msg_bad);
+    cl_message_draw(a->ren, a->text, r, a->msg.text, a->msg.bad);
 }
 
 static uint64_t wall_ms(void)
@@ -333,7 +333,7 @@ static void load_settings(cl_app *a)
     if (!a->settings_path[0])
         cl_settings_default(&a->settings);
     if (why)
-        snprintf(a->msg, sizeof a->msg, "%s", why);
+        snprintf(a->msg.text, sizeof a->msg.text, "%s", why);
     if (!a->args.bot_level_given)
         a->args.bot_level = a->settings.bot_level;
     if (a->args.name) {
@@ -341,7 +341,7 @@ static void load_settings(cl_app *a)
         if (!bad)
             snprintf(a->settings.name, sizeof a->settings.name, "%s", a->args.name);
         else
-            snprintf(a->msg, sizeof a->msg, "--name: %s; kept %s", bad, a->settings.name);
+            snprintf(a->msg.text, sizeof a->msg.text, "--name: %s; kept %s", bad, a->settings.name);
     }
 }
 
@@ -404,7 +404,7 @@ static bool start_from_args(cl_app *a)
          * screen with the link in its field and what is wrong with it. */
         cl_app_join_show(a, a->args.join_addr);
         cl_app_say(a, true, "This link cannot be opened: %s", why);
-        a->msg_until = a->now_ms + 20000;        /* the first thing seen: long enough to read and act on */
+        a->msg.until = a->now_ms + 20000;        /* the first thing seen: long enough to read and act on */
         a->exit_code = a->args.headless ? 1 : 0; /* a test sees the failure; a player plays on */
         return false;
     } else if (a->args.join_addr) {
@@ -512,9 +512,9 @@ int cl_app_run(const cl_args *args)
          * time on this clock. */
         a->start_ms = a->now_ms = 86400000;
         uint64_t wall0 = wall_ms();
-        if (a->msg[0]) {
-            char first[sizeof a->msg];
-            snprintf(first, sizeof first, "%s", a->msg);
+        if (a->msg.text[0]) {
+            char first[sizeof a->msg.text];
+            snprintf(first, sizeof first, "%s", a->msg.text);
             cl_app_say(a, true, "%s", first);
         }
         cl_app_set_scene(a, CL_SCENE_MENU);

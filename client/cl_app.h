@@ -138,9 +138,11 @@ struct cl_app {
 
     int scene;
     void *scene_state[CL_SCENE_COUNT]; /* each scene's own (cl_scene.state_size) */
-    char msg[256];
-    uint64_t msg_until;
-    bool msg_bad;
+    struct cl_msg {                    /* the passing message at the bottom (cl_app_say) */
+        char text[256];
+        uint64_t until;
+        bool bad;
+    } msg;
 
     /* The game under way, shared by the screens (each group says its file). */
     int mode; /* what setup started (enum cl_mode) */
