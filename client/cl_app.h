@@ -1,5 +1,7 @@
 /* cl_app.h: the client application: window, renderer, clock, the current
- * scene and what scenes share (settings, backend, race, messages). */
+ * scene and what scenes share (settings, backend, race, series, online
+ * play, the recorder, messages); each scene's own state is its own
+ * (cl_scene.h). */
 #ifndef CL_APP_H
 #define CL_APP_H
 
@@ -13,46 +15,17 @@
 #include "cl_input.h"
 #include "cl_race.h"
 #include "cl_render.h"
+#include "cl_scene.h"
 #include "cl_script.h"
 #include "cl_settings.h"
 #include "cl_sfx.h"
 #include "cl_text.h"
-#include "cl_ui.h"
-#include "replay.h"
 #include "rng.h"
-
-enum cl_scene_id {
-    CL_SCENE_MENU,
-    CL_SCENE_SETUP,
-    CL_SCENE_JOIN,
-    CL_SCENE_LOBBY,
-    CL_SCENE_RACE,
-    CL_SCENE_RESULTS,
-    CL_SCENE_SETTINGS,
-    CL_SCENE_HISTORY,
-    CL_SCENE_WATCH,
-    CL_SCENE_REPLAY,
-    CL_SCENE_SRVREP,
-    CL_SCENE_COUNT
-};
 
 /* What the setup screen starts. */
 enum cl_mode { CL_MODE_COMPUTER, CL_MODE_HOTSEAT, CL_MODE_HOST, CL_MODE_JOIN, CL_MODE_WATCH, CL_MODE_CREATE };
 
 typedef struct cl_app cl_app;
-
-enum { CL_HIST_PAGES = 256 }; /* pages the History screen can go back through */
-
-typedef struct cl_scene {
-    const char *name; /* for script waits */
-    void (*enter)(cl_app *a);
-    void (*event)(cl_app *a, const SDL_Event *e);
-    void (*update)(cl_app *a);
-    void (*draw)(cl_app *a);
-} cl_scene;
-
-extern const cl_scene cl_scene_menu, cl_scene_setup, cl_scene_join, cl_scene_lobby, cl_scene_race,
-    cl_scene_results, cl_scene_settings, cl_scene_history, cl_scene_watch, cl_scene_replay, cl_scene_srvrep;
 
 /* The race screen's layout: the pure part, shared with the render tests. */
 typedef struct cl_layout {
@@ -62,7 +35,7 @@ typedef struct cl_layout {
     SDL_Rect ghost_info; /* opponent's figures, under the ghost board */
     SDL_Rect msg;        /* messages' own strip, under the boards, above the footer */
 } cl_layout;
-/* Draws msg (cut to fit) in r, never outside it (message.c). */
+/* Draws msg (cut to fit) in r, never outside it (cl_app_message.c). */
 void cl_message_draw(SDL_Renderer *ren, cl_text *t, SDL_Rect r, const char *msg, bool bad);
 void cl_layout_race(int out_w, int out_h, bool hotseat, int my_slot, cl_layout *L);
 /* Watching: both boards side by side at equal size, drawn as ghosts. */
@@ -92,13 +65,52 @@ SDL_Rect cl_watch_result_rect(int out_w, int out_h);
  * is silent (pure, for the tests that read it back from the pixels). */
 SDL_Rect cl_race_banner_rect(int out_w, int out_h);
 SDL_Color cl_race_banner_color(void);
+/* The banner is up: a race or watch whose server fell silent before the end. */
+bool cl_race_lost_shown(const cl_app *a);
 /* The layout of the race screen for the app's backend (race, watch). */
 void cl_layout_for(const cl_app *a, cl_layout *L);
 /* The view of slot's board for a race on pz, cameras as in r. */
 void cl_layout_view(const cl_layout *L, const cl_race *r, int slot, cl_view *v);
 
-typedef struct cl_netui cl_netui;   /* join/lobby networking, net_*.c */
-typedef struct cl_inetui cl_inetui; /* the Join screen's Internet list, net_inet.c */
+typedef struct cl_netui cl_netui;   /* join/lobby networking, cl_netui.c */
+typedef struct cl_inetui cl_inetui; /* the Join screen's Internet list, cl_netui_inet.c */
+
+/* Online play (cl_netui.c, cl_netui_inet.c; the lobby shows it): the server
+ * joined or hosted, and the Join screen's LAN and Internet lists. */
+typedef struct cl_online {
+    char join_host[256]; /* the server joined (cl_app_join), for the lobby's join link; "" = none */
+    int join_port;
+    uint16_t server_port; /* hosting: the in-process server's game port */
+    int port_taken;       /* hosting: the game port asked for was taken (0: it was not) */
+    uint16_t disc_port;   /* hosting: the LAN discovery port answering (0: none) */
+    cl_netui *lan;        /* LAN discovery (cl_app_discover); NULL when closed */
+    cl_inetui *inet;      /* the Internet list; NULL when closed */
+} cl_online;
+
+/* The series under way (cl_app_pump.c; lobby, race, results and watch show
+ * it): its score and where its current race stands. */
+typedef struct cl_series {
+    int score[2]; /* after the last finished game */
+    bool over;
+    bool rematch_asked;   /* this player pressed Rematch / Next race since the last start */
+    uint64_t finished_at; /* when the current race finished (0: not yet) */
+    bool result_printed;  /* its RESULT line is out */
+} cl_series;
+
+/* The race being recorded for the history and the best times the results
+ * screen shows (cl_record.h). */
+typedef struct cl_recorder {
+    struct st_match *m; /* NULL before the first race */
+    int me;             /* this machine's player in m: its slot, or -1 in hotseat (both) */
+    uint32_t bests_ticket;
+    bool bests_in;
+    cl_hist_bests bests;
+    /* The server's best on the puzzle just raced (online): 0 not asked, 1
+     * asked, 2 answered (ms 0: none yet), 3 the server keeps no records. */
+    int server_best;
+    uint64_t server_best_ms;
+    char server_best_name[32];
+} cl_recorder;
 
 struct cl_app {
     cl_args args;
@@ -117,77 +129,29 @@ struct cl_app {
     cl_settings settings;
     char settings_path[1024];
     cl_pads pads;
-    cl_audio *audio;   /* sound effects (audio.c); silent without a device */
-    cl_sfx_cues cues;  /* what the race under way has sounded (sfx.c) */
+    cl_audio *audio;   /* sound effects (cl_audio.c); silent without a device */
+    cl_sfx_cues cues;  /* what the race under way has sounded (cl_sfx.c) */
     int ui_scale_laid; /* the settings' ui_scale the text was last laid out at */
     cl_script *script;
     bool screenshot_due;
     rng_t fx_rng; /* cosmetic randomness and fresh seeds; never shapes a puzzle directly */
 
     int scene;
-    char msg[256];
-    uint64_t msg_until;
-    bool msg_bad;
+    void *scene_state[CL_SCENE_COUNT]; /* each scene's own (cl_scene.state_size) */
+    struct cl_msg {                    /* the passing message at the bottom (cl_app_say) */
+        char text[256];
+        uint64_t until;
+        bool bad;
+    } msg;
 
-    /* Shared between setup, race, results and lobby. */
-    int mode;
+    /* The game under way, shared by the screens (each group says its file). */
+    int mode; /* what setup started (enum cl_mode) */
     cl_backend *backend;
     cl_race race;
-    void *server; /* the in-process server when hosting (sv.h), else NULL */
-    uint16_t server_port;
-    char join_host[256]; /* the server joined (cl_app_join), for the lobby's join link; "" = none */
-    int join_port;
-    int port_taken;         /* hosting: the game port asked for was taken (0: it was not) */
-    uint16_t disc_port;     /* hosting: the LAN discovery port answering (0: none) */
-    char join_room_kept[8]; /* the room code last typed on the Join screen, kept over a failed join */
-    char create_addr[160];  /* the server "Create a room" makes it on (setup in CL_MODE_CREATE) */
-    bool bad_link;          /* the command line's link did not parse (shown on the Join screen) */
-
-    /* Per-scene state. */
-    cl_form form;
-    bool confirm_leave;
-    uint64_t finished_at;
-    int bind_wait; /* settings: action index being rebound, -1 none */
-    int drag_slot, drag_x, drag_y;
-    bool dragging;
-    int stick_dir[4]; /* last stick direction per pad, for edge triggering */
-    float touch_x, touch_y;
-    bool result_printed;
-    int score[2]; /* series score after the last finished game */
-    bool series_over;
-    bool rematch_asked; /* this player pressed Rematch / Next race since the last start */
-    cl_netui *net;
-    cl_inetui *inet;
-    struct cl_replay_ui *replay; /* the replay player's state (scene_replay.c), NULL when closed */
-    struct cl_srvrep *srvrep;    /* the Server replays screen's (scene_srvrep.c), NULL when closed */
-
-    /* The game's own history (history.c; NULL: none this run), the race
-     * being recorded (record.c) and the best times for the results screen. */
-    cl_history *history;
-    char history_path[1024];
-    struct st_match *rec; /* NULL before the first race */
-    int rec_me;           /* this machine's player in rec: its slot, or -1 in hotseat (both) */
-    uint32_t bests_ticket;
-    bool bests_in;
-    cl_hist_bests bests;
-    /* The server's best on the puzzle just raced (online): 0 not asked, 1
-     * asked, 2 answered (ms 0: none yet), 3 the server keeps no records. */
-    int server_best;
-    uint64_t server_best_ms;
-    char server_best_name[32];
-    /* The History screen: the page shown and how it was reached. */
-    struct {
-        uint32_t ticket, race_ticket;
-        int page_no;
-        int64_t before[CL_HIST_PAGES]; /* by page number: the id the page starts before */
-        struct st_answer *page;        /* NULL until the first answer: its races (ROWS at most) */
-        bool more;                     /* older races than the page's */
-        /* The best-times view (shown instead of the races when bests). */
-        bool bests;
-        int best_page;
-        uint32_t table_ticket;
-        cl_hist_table *table; /* NULL until the first answer */
-    } hist;
+    cl_series series;
+    cl_online online;
+    cl_recorder rec;
+    cl_history *history; /* the game's own history (cl_history.c; NULL: none this run) */
 };
 
 /* Runs the client with the parsed arguments; returns the exit code. */
@@ -210,98 +174,23 @@ SDL_Rect cl_app_title(cl_app *a, const char *title, const char *sub);
 /* Starts a mode straight from a game ID: local modes race at once, host
  * starts the server and joins it. Returns NULL or the error for the player. */
 const char *cl_app_start_mode(cl_app *a, int mode, const char *game_id, int series, int bot_level);
+/* Opens the setup screen for "Create a room" on the server at address
+ * ("HOST:PORT"), in CL_MODE_CREATE (cl_scene_setup.c). */
+void cl_app_setup_create(cl_app *a, const char *address);
+/* Opens the Join screen with text in its address field (cl_scene_join.c). */
+void cl_app_join_show(cl_app *a, const char *text);
 
-/* Drains the backend's events into the race and switches scenes on
- * countdown, finish and errors: called every frame by lobby, race, results. */
+/* Drains the backend's events into the race, the series and the recorder,
+ * and switches scenes on countdown and errors (cl_app_pump.c): called
+ * every frame by lobby, race, results and watch. */
 void cl_app_pump(cl_app *a);
-/* Records the race for the history (record.c): every backend event goes
- * through cl_record_event before the race sees it; cl_record_update picks
- * up the best times for the results screen. */
-void cl_record_event(cl_app *a, const cl_event *ev);
-void cl_record_update(cl_app *a);
-/* A race under way that ends without a result (the server lost, the
- * player left a silent server): what is known of it goes into the history
- * as unfinished (no winner, MATCH_END_ABORTED, both times at the moment it
- * was lost). Does nothing outside a player's running race. */
-void cl_record_unfinished(cl_app *a);
-/* Frees the History screen's state (scene_history.c). */
-void cl_history_scene_free(cl_app *a);
-/* The replay player (scene_replay.c). cl_replay_open takes r over and
- * shows it, checked through the match engine first; leaving returns to the
- * scene it was opened from. label names it (a file name, "history"). Both
- * return NULL, or why not (also said on screen; a file's faults name its
- * line:column). Refused while a race is on. */
-const char *cl_replay_open(cl_app *a, replay *r, const char *label);
-const char *cl_replay_open_file(cl_app *a, const char *path);
-void cl_replay_close(cl_app *a); /* frees the player's state; accepts none open */
-/* The Server replays screen (scene_srvrep.c) for the server at address
+/* The Server replays screen (cl_scene_srvrep.c) for the server at address
  * ("HOST[:PORT]"): it connects, lists the stored matches and fetches any of
  * them into the replay player; match_id > 0 fetches that one at once.
- * NULL, or why not (a bad address). cl_srvrep_free closes it (accepts none
- * open). */
+ * NULL, or why not (a bad address). Script waits see "server-replays-list"
+ * once a page shows and nothing is asked, else "server-replays". */
 const char *cl_srvrep_open(cl_app *a, const char *address, uint64_t match_id);
-void cl_srvrep_free(cl_app *a);
-/* For script waits: "server-replays-list" once a page shows and nothing is
- * asked, else "server-replays". */
-const char *cl_srvrep_state(const cl_app *a);
-/* The best-times lines of the results screen (at most 3, each < 160
- * bytes) into lines; returns how many. */
-int cl_record_bests_text(const cl_app *a, char lines[][160]);
 /* Draws the race screen (boards, HUD, countdown, hints) for race and results. */
 void cl_race_draw_screen(cl_app *a);
-
-/* Networking glue, in net_*.c; each returns NULL or a message for the player.
- * cl_app_join takes "HOST[:PORT]" or a join link (common/joinlink.h): a link
- * that names a room joins that room (quick is then ignored); a room typed
- * as well must be the same. An invite code ("+K7MP9NXA", or the link
- * mazerace://+CODE[@COORDINATOR]) joins that friend's game through the
- * coordinator (docs/nat.md). */
-const char *cl_app_join(cl_app *a, const char *address, const char *room, bool quick);
-/* Creates a room on the server at address ("HOST[:PORT]") racing game_id
- * (pz_id_parse), best of series; the lobby then shows its code and link. */
-const char *cl_app_create(cl_app *a, const char *address, const char *game_id, int series);
-/* The coordinator to use ("HOST[:PORT]"): --coordinator, else the
- * settings'; "" when none is set (or --coordinator none). */
-const char *cl_app_coordinator(const cl_app *a);
-/* Hosting with an invite code: the link to share, mazerace://+CODE@COORD,
- * into buf; false when there is no code (yet). */
-bool cl_app_invite_link(const cl_app *a, char *buf, size_t cap);
-/* The join link of the room being played on a server we joined (or hosted
- * on a known address) into buf; false when there is none to share. */
-bool cl_app_join_link(const cl_app *a, char *buf, size_t cap);
-/* Watches room (NULL or "": the first race the server lists) at address. */
-const char *cl_app_watch(cl_app *a, const char *address, const char *room);
-const char *cl_app_host(cl_app *a, const char *game_id, int series);
-void cl_app_net_stop(cl_app *a);
-/* LAN discovery for the join screen: starts probing / lists what answered. */
-void cl_app_discover(cl_app *a);
-/* One entry of the LAN list: a server once however many of its addresses
- * answered, games waiting for a player first. */
-typedef struct cl_found {
-    char label[64];   /* "Ann's game" / "Server "den"" */
-    char sub[192];    /* "Perfect maze 21x15, medium  -  192.168.1.20:27910" / "2 waiting, ..." */
-    char address[96]; /* HOST:PORT to connect to */
-    bool host_game;   /* a player's own game ("Host a LAN game") */
-    char room[8];     /* its waiting room: picking it joins that room; "" none */
-    char spec[96];    /* what that room races, "" when unknown */
-    int races, waiting;
-} cl_found;
-/* Entry i of the list (0 ...): false past its end. */
-bool cl_app_found(cl_app *a, int i, cl_found *out);
-/* "Maze 21x15, medium, best of 3": what a room with params p races. */
-void cl_race_spec(const pz_params *p, int series, char *buf, size_t cap);
-/* The Internet list (net_inet.c): the public servers the coordinator lists
- * (docs/coordinator.md, LIST), each pinged with a discovery probe.
- * refresh asks (again; the first call opens it), update reads the answers
- * every frame, stop closes it (cl_app_net_stop does too); state says what
- * is going on ("3 public servers at ...", "no coordinator set ..."). */
-void cl_app_inet_refresh(cl_app *a);
-void cl_app_inet_update(cl_app *a);
-void cl_app_inet_stop(cl_app *a);
-const char *cl_app_inet_state(const cl_app *a);
-/* Entry i of the Internet list (0 ...), as the LAN list's: false past its end. */
-bool cl_app_inet_found(const cl_app *a, int i, cl_found *out);
-/* This computer's IPv4 addresses other than loopback (up to max); how many. */
-int cl_lan_addresses(char out[][16], int max);
 
 #endif

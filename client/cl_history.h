@@ -29,7 +29,7 @@ struct st_answer;
 
 /* st_match.mode of the game's races. */
 #define CL_HIST_HOTSEAT "hotseat"
-#define CL_HIST_COMPUTER "computer" /* the computer is slot 1 (scene_setup.c) */
+#define CL_HIST_COMPUTER "computer" /* the computer is slot 1 (cl_scene_setup.c) */
 #define CL_HIST_ONLINE "online"
 
 /* Whether race r was played in mode (one of the above). */
@@ -75,7 +75,7 @@ typedef struct cl_hist_table {
  * in newest first, so a tie goes to the older one. */
 void cl_hist_table_add(cl_hist_table *t, const struct st_match *r, const char *name);
 /* The queries behind cl_history_ask_bests and cl_history_ask_table, run
- * on the store's thread (st_call_fn, history_table.c): the game ID, name,
+ * on the store's thread (st_call_fn, cl_history_table.c): the game ID, name,
  * kind and size come in the st_query; *out gets a malloc'd cl_hist_bests
  * or cl_hist_table. */
 const char *cl_hist_bests_call(struct st *s, const struct st_query *q, void **out);

@@ -40,7 +40,7 @@ int cl_text_draw(cl_text *t, int font, const char *s, int x, int y, SDL_Color c,
 int cl_text_draw_mid(cl_text *t, int font, const char *s, int x, int cy, SDL_Color c, int align);
 
 /* Copies s into out (cap bytes), cut and ended with "..." if it is wider
- * than max_w pixels in font (textfit.c). */
+ * than max_w pixels in font (cl_text_fit.c). */
 void cl_text_fit(cl_text *t, int font, const char *s, int max_w, char *out, size_t cap);
 
 /* For render tests: while recording, each string drawn is kept (the first
@@ -57,7 +57,7 @@ int cl_text_drawn_count(const cl_text *t);
 const cl_text_drawn *cl_text_drawn_at(const cl_text *t, int i); /* NULL if out of range */
 /* With MAZERACE_TEXT_DUMP=1 in the environment each screenshot PATH gets
  * PATH.txt: a line "font x y w h text" per string drawn, in drawing order
- * (textdump.c). */
+ * (cl_text_dump.c). */
 bool cl_text_dump_wanted(void);
 bool cl_text_dump(const cl_text *t, const char *shot_path);
 

@@ -63,7 +63,7 @@ void cl_form_table_heads(cl_text *t, int out_w, int top, int ncols, const char *
                          const int align[], cl_table_geo *g);
 void cl_form_draw_button_row(cl_form *f, SDL_Renderer *r, cl_text *t, int first_id, int x, int y, int w,
                              int row);
-/* Text field editing (textedit.c). Focus puts the caret at the end and
+/* Text field editing (cl_ui_textedit.c). Focus puts the caret at the end and
  * selects everything, so typing replaces a pre-filled value; insert puts
  * s (printable ASCII only, cut at maxlen) at the caret, replacing the
  * selection; op moves the caret or deletes. Both return true when the

@@ -209,7 +209,7 @@ static void test_pasted_links(void **ctx)
     assert_non_null(joinlink_parse("mazerace:/127.0.0.1/ABCDE", &l));
     assert_non_null(joinlink_parse("http://127.0.0.1/ABCDE", &l));
     /* A malformed link on the command line is no longer refused before a
-     * window: the game opens and shows it (app.c). */
+     * window: the game opens and shows it (cl_app.c). */
     cl_args a;
     char err[200];
     char *argv[] = {"mazerace", "mazerace://127.0.0.1:0/ABCDE", NULL};

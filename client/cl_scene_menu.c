@@ -1,0 +1,118 @@
+/* cl_scene_menu.c: the main menu. */
+#include "cl_app.h"
+#include "cl_draw.h"
+#include "cl_ui.h"
+
+enum { M_COMPUTER, M_HOTSEAT, M_HOST, M_JOIN, M_HISTORY, M_SETTINGS, M_QUIT };
+
+/* The screen's own state (cl_scene.state_size). */
+typedef struct menu_ui {
+    cl_form form;
+    bool confirm_quit; /* Esc asks before quitting; the Quit button is the direct way */
+} menu_ui;
+
+static void enter(cl_app *a)
+{
+    menu_ui *u = cl_app_scene_state(a, CL_SCENE_MENU);
+    cl_form_clear(&u->form);
+    cl_form_add(&u->form, CL_ITEM_BUTTON, M_COMPUTER, "Play vs computer");
+    cl_form_add(&u->form, CL_ITEM_BUTTON, M_HOTSEAT, "Hotseat (two players, one keyboard)");
+    cl_form_add(&u->form, CL_ITEM_BUTTON, M_HOST, "Host a LAN game");
+    cl_form_add(&u->form, CL_ITEM_BUTTON, M_JOIN, "Join a game");
+    cl_form_add(&u->form, CL_ITEM_BUTTON, M_HISTORY, "History and best times");
+    cl_form_add(&u->form, CL_ITEM_BUTTON, M_SETTINGS, "Settings");
+    cl_form_add(&u->form, CL_ITEM_BUTTON, M_QUIT, "Quit");
+}
+
+static bool confirm_event(cl_app *a, const SDL_Event *e)
+{
+    menu_ui *u = cl_app_scene_state(a, CL_SCENE_MENU);
+    if (!u->confirm_quit)
+        return false;
+    if (e->type == SDL_KEYDOWN) {
+        SDL_Keycode k = e->key.keysym.sym;
+        if (k == SDLK_y || k == SDLK_RETURN || k == SDLK_KP_ENTER)
+            a->quit = true;
+        if (k == SDLK_n || k == SDLK_ESCAPE || k == SDLK_y || k == SDLK_RETURN || k == SDLK_KP_ENTER)
+            u->confirm_quit = false;
+    } else if (e->type == SDL_CONTROLLERBUTTONDOWN) {
+        if (e->cbutton.button == SDL_CONTROLLER_BUTTON_A)
+            a->quit = true;
+        if (e->cbutton.button == SDL_CONTROLLER_BUTTON_A || e->cbutton.button == SDL_CONTROLLER_BUTTON_B)
+            u->confirm_quit = false;
+    }
+    return true;
+}
+
+static void event(cl_app *a, const SDL_Event *e)
+{
+    menu_ui *u = cl_app_scene_state(a, CL_SCENE_MENU);
+    if (confirm_event(a, e))
+        return;
+    cl_form_result r = cl_form_event(&u->form, e, a->mouse_scale);
+    if (r.back) {
+        u->confirm_quit = true;
+        return;
+    }
+    switch (r.activated) {
+    case M_COMPUTER:
+    case M_HOTSEAT:
+    case M_HOST:
+        a->mode = r.activated == M_COMPUTER  ? CL_MODE_COMPUTER
+                  : r.activated == M_HOTSEAT ? CL_MODE_HOTSEAT
+                                             : CL_MODE_HOST;
+        cl_app_set_scene(a, CL_SCENE_SETUP);
+        break;
+    case M_JOIN:
+        a->mode = CL_MODE_JOIN;
+        cl_app_set_scene(a, CL_SCENE_JOIN);
+        break;
+    case M_HISTORY:
+        cl_app_set_scene(a, CL_SCENE_HISTORY);
+        break;
+    case M_SETTINGS:
+        cl_app_set_scene(a, CL_SCENE_SETTINGS);
+        break;
+    case M_QUIT:
+        a->quit = true;
+        break;
+    default:
+        break;
+    }
+}
+
+static void draw(cl_app *a)
+{
+    menu_ui *u = cl_app_scene_state(a, CL_SCENE_MENU);
+    char sub[96];
+    snprintf(sub, sizeof sub, "Race a friend through the same puzzle  -  playing as %s", a->settings.name);
+    SDL_Rect area = cl_app_title(a, "mazerace", sub);
+    /* The two players' markers as a small emblem under the title. */
+    int r = cl_text_height(a->text, CL_FONT_SMALL) / 2;
+    /* The emblem gets its own row below the subtitle, then the form. */
+    cl_draw_marker(a->ren, 0, (float)(a->out_w / 2 - 2 * r), (float)(area.y + r), (float)r, false);
+    cl_draw_marker(a->ren, 1, (float)(a->out_w / 2 + 2 * r), (float)(area.y + r), (float)r, false);
+    area.y += 3 * r;
+    area.h -= 3 * r;
+    cl_form_draw(&u->form, a->ren, a->text, area);
+    /* The hint on the bottom line, under the form's area (never over Quit). */
+    const char *hint = "Arrows/mouse/gamepad to choose, Enter to pick, Esc to quit, F11 fullscreen";
+    if (cl_text_width(a->text, CL_FONT_SMALL, hint) > a->out_w - 20)
+        hint = "Arrows: choose  -  Enter: pick  -  Esc: quit";
+    int sh = cl_text_height(a->text, CL_FONT_SMALL);
+    cl_text_draw(a->text, CL_FONT_SMALL, hint, a->out_w / 2, a->out_h - sh * 3 / 2, cl_col_dim, CL_CENTER);
+    if (u->confirm_quit) {
+        int fh = cl_text_height(a->text, CL_FONT_BODY);
+        int w = fh * 18 < a->out_w - 20 ? fh * 18 : a->out_w - 20, h = fh * 5;
+        int x = (a->out_w - w) / 2, y = (a->out_h - h) / 2;
+        cl_draw_fill(a->ren, 0, 0, a->out_w, a->out_h, (SDL_Color){0, 0, 0, 140});
+        cl_draw_panel(a->ren, x, y, w, h, cl_col_panel);
+        cl_text_draw_mid(a->text, CL_FONT_TITLE, "Quit mazerace?", a->out_w / 2, y + fh * 3 / 2, cl_col_text,
+                         CL_CENTER);
+        cl_text_draw_mid(a->text, CL_FONT_BODY, "Y or Enter: quit  -  N or Esc: stay", a->out_w / 2,
+                         y + fh * 7 / 2, cl_col_dim, CL_CENTER);
+    }
+}
+
+const cl_scene cl_scene_menu = {
+    .name = "menu", .enter = enter, .event = event, .draw = draw, .state_size = sizeof(menu_ui)};
