@@ -9,7 +9,7 @@
 #include "st.h"
 
 /* A writer owns a store handle and one thread: the server's match records
- * and the game's own history (client/history.c) both go through one. The
+ * and the game's own history (client/cl_history.c) both go through one. The
  * game loop hands it
  * finished matches (st_writer_put) and questions (st_writer_ask), each in
  * O(1) under a mutex that the thread holds only to move list links; the

@@ -241,7 +241,7 @@ static void test_writer_queue_full(void **state)
     assert_int_equal(pragma(path, "SELECT count(*) FROM matches"), accepted);
 }
 
-/* The store's thread as the game uses it for its history (client/history.c): opened on the thread,
+/* The store's thread as the game uses it for its history (client/cl_history.c): opened on the thread,
  * any question run there, st_writer_sync waiting for questions too. */
 /* The open's data: where, and what the thread saw. */
 typedef struct opening {
