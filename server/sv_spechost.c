@@ -174,7 +174,7 @@ static int ENET_CALLBACK intercept(ENetHost *host, ENetEvent *ev)
 {
     (void)ev;
     sv_sph *h = current;
-    if (!h)
+    if (!h || sv_shake_for_peer(host))
         return 0;
     uint64_t now = mr_now_us() / 1000u;
     bool empty = false;
