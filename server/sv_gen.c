@@ -3,6 +3,7 @@
 #include "sv_gen.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,10 @@ struct sv_gen {
     pthread_cond_t cv;
     lane lanes[LANES];
     sv_gen_job *done_head, *done_tail;
-    int pending, queue_max;
+    /* Written under mu, read without it: the game loop looks at them every
+     * step and takes the lock only when a job has finished. */
+    atomic_int ndone, pending;
+    int queue_max;
     bool stop;
     worker_arg args[LANES];
 };
@@ -111,6 +115,7 @@ static void *worker(void *p)
         l->running = NULL;
         l->n--;
         push(&g->done_head, &g->done_tail, j);
+        atomic_fetch_add(&g->ndone, 1);
     }
     pthread_mutex_unlock(&g->mu);
     return NULL;
@@ -290,13 +295,14 @@ bool sv_gen_submit(sv_gen *g, sv_gen_job *j)
             v->displaced = true;
             snprintf(v->err, sizeof v->err, "server busy making puzzles: try again in a few seconds");
             push(&g->done_head, &g->done_tail, v);
+            atomic_fetch_add(&g->ndone, 1);
             ok = true;
         }
     }
     if (ok) {
         push(&l->head, &l->tail, j);
         l->n++;
-        g->pending++;
+        atomic_fetch_add(&g->pending, 1);
         pthread_cond_broadcast(&g->cv);
     }
     pthread_mutex_unlock(&g->mu);
@@ -305,20 +311,23 @@ bool sv_gen_submit(sv_gen *g, sv_gen_job *j)
 
 sv_gen_job *sv_gen_poll(sv_gen *g)
 {
+    /* Most steps find nothing: no lock then. A job finished just after
+     * this look is taken at the next step. */
+    if (atomic_load(&g->ndone) == 0)
+        return NULL;
     pthread_mutex_lock(&g->mu);
     sv_gen_job *j = pop(&g->done_head, &g->done_tail);
-    if (j)
-        g->pending--;
+    if (j) {
+        atomic_fetch_sub(&g->ndone, 1);
+        atomic_fetch_sub(&g->pending, 1);
+    }
     pthread_mutex_unlock(&g->mu);
     return j;
 }
 
 int sv_gen_pending(sv_gen *g)
 {
-    pthread_mutex_lock(&g->mu);
-    int n = g->pending;
-    pthread_mutex_unlock(&g->mu);
-    return n;
+    return atomic_load(&g->pending);
 }
 
 static uint64_t cells_of(const pz_params *p)

@@ -71,6 +71,15 @@ static bool is_connect(const uint8_t *d, size_t n)
     return off < n && (d[off] & ENET_PROTOCOL_COMMAND_MASK) == ENET_PROTOCOL_COMMAND_CONNECT;
 }
 
+bool sv_shake_for_peer(const ENetHost *host)
+{
+    if (host->receivedDataLength < 2)
+        return false;
+    const uint8_t *d = host->receivedData;
+    unsigned id = ((unsigned)d[0] << 8 | d[1]) & ENET_PROTOCOL_MAXIMUM_PEER_ID;
+    return id < host->peerCount && host->peers[id].state != ENET_PEER_STATE_DISCONNECTED;
+}
+
 bool sv_shake_refuse(ENetHost *host, int max_total, bool (*hello_pending_fn)(const ENetPeer *))
 {
     if (!is_connect(host->receivedData, host->receivedDataLength))
@@ -106,6 +115,8 @@ static int ENET_CALLBACK intercept(ENetHost *host, ENetEvent *ev)
     if (sv->raw_fn && sv->raw_fn(sv->raw_ctx, ENET_NET_TO_HOST_32(host->receivedAddress.host),
                                  host->receivedAddress.port, host->receivedData, host->receivedDataLength))
         return 1;
+    if (sv_shake_for_peer(host))
+        return 0;
     uint64_t now = mr_now_us() / 1000u;
     bool empty = false;
     ENetPeer *made = sv_cookie_accept(host, now, &empty);

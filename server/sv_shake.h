@@ -11,6 +11,11 @@
 #define SV_SHAKE_MIN 32     /* half-open peers in all, at least (else peers / 8) */
 #define SV_SHAKE_MS 2000    /* ENet handshake not finished by then: the peer is reset */
 
+/* From a host's intercept: true when the datagram just received is for a
+ * peer slot in use. Neither a CONNECT (addressed to no slot) nor a cookie's
+ * acknowledgement (to a free one) is: ENet takes it as it is, with no look
+ * at the clock or the peer table (most datagrams, checked first). */
+bool sv_shake_for_peer(const ENetHost *host);
 /* From a host's intercept: true when the datagram just received is an ENet
  * CONNECT and the half-open peers (in ENet's handshake, or connected with
  * hello_pending true: no HELLO yet) are max_total or more, or

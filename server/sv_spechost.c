@@ -24,13 +24,15 @@
 /* The thread sleeps on its socket and on a doorbell the game loop rings
  * when it hands over commands (and the thread sleeps), so what the loop
  * sends leaves at once; with nothing to do it still services ENet this
- * often (its resends, pings and time-outs run on timers of 100s of ms).
+ * often (its resends, pings and time-outs run on timers of 100s of ms),
+ * and not at all while no peer slot is in use (an idle spectator port
+ * costs no wake-ups).
  * Datagrams alone (spectators' acknowledgements and pings, a few for every
  * batch) wake it at most every SPH_GATHER_MS: they wait in the socket and
  * one service reads them all, rather than one service, each a walk over
  * every peer, per datagram. */
 #define SPH_BUSY_MS 20            /* while peers are connected */
-#define SPH_IDLE_MS 100           /* with none */
+#define SPH_IDLE_MS 100           /* with none connected, some in a handshake or a disconnect */
 #define SPH_GATHER_MS 10          /* least time between services woken by datagrams alone */
 #define SPH_EVENTS_MAX 4096       /* events taken in one wake-up, at most */
 #define SPH_NICE 10               /* the thread's nice value, at least (Linux: per thread) */
@@ -172,7 +174,7 @@ static int ENET_CALLBACK intercept(ENetHost *host, ENetEvent *ev)
 {
     (void)ev;
     sv_sph *h = current;
-    if (!h)
+    if (!h || sv_shake_for_peer(host))
         return 0;
     uint64_t now = mr_now_us() / 1000u;
     bool empty = false;
@@ -301,9 +303,26 @@ static void publish(sv_sph *h)
     atomic_fetch_add(&h->inbox_bytes, n);
 }
 
-/* Sleeps until a datagram, the doorbell or the time-out. The flag is set
- * before the look at the queue and the loop reads it after its swap (both
- * under the mutex), so a commit is never missed. */
+/* Whether no peer slot is in use, not even one in a handshake or a
+ * disconnect: ENet then has no timer to run, and only a datagram (a
+ * CONNECT) or the doorbell can give the thread work. ENet counts only the
+ * connected peers, so the others are looked for (a walk over the slots,
+ * made only when none is connected). */
+static bool host_unused(const ENetHost *host)
+{
+    if (host->connectedPeers > 0)
+        return false;
+    for (size_t i = 0; i < host->peerCount; i++)
+        if (host->peers[i].state != ENET_PEER_STATE_DISCONNECTED)
+            return false;
+    return true;
+}
+
+/* Sleeps until a datagram, the doorbell or the time-out (none when
+ * wait_ms < 0: an unused host waits for a CONNECT or the doorbell, so an
+ * idle spectator port wakes nobody). The flag is set before the look at
+ * the queue and the loop reads it after its swap (both under the mutex),
+ * so a commit is never missed. */
 static void sleep_until_work(sv_sph *h, int wait_ms)
 {
     atomic_store(&h->sleeping, 1);
@@ -317,12 +336,12 @@ static void sleep_until_work(sv_sph *h, int wait_ms)
          * wakes the thread; then a datagram does too. */
         uint64_t now = now_ms(), gather_end = h->serviced_ms + SPH_GATHER_MS;
         int rung = 0;
-        if (now < gather_end) {
+        if (wait_ms > 0 && now < gather_end) {
             int g = (int)(gather_end - now) < wait_ms ? (int)(gather_end - now) : wait_ms;
             rung = poll(pf, 1, g);
             wait_ms -= g;
         }
-        if (rung <= 0 && wait_ms > 0)
+        if (rung <= 0 && wait_ms != 0)
             poll(pf, 2, wait_ms);
     }
     atomic_store(&h->sleeping, 0);
@@ -369,7 +388,9 @@ static void *run(void *arg)
         }
         expire_shakes(h, now_ms());
         publish(h);
-        sleep_until_work(h, h->host->connectedPeers > 0 ? SPH_BUSY_MS : SPH_IDLE_MS);
+        sleep_until_work(h, h->host->connectedPeers > 0 ? SPH_BUSY_MS
+                            : host_unused(h->host)      ? -1
+                                                        : SPH_IDLE_MS);
     }
     /* The last commands (SHUTDOWN, the final drops) leave before the host goes. */
     apply_commands(h);
