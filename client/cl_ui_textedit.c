@@ -1,4 +1,4 @@
-/* cl_ui_textedit.c: editing a form's text field: caret, select-all, words; no SDL calls, so tests drive it. */
+/* cl_ui_textedit.c: editing a form's text field: caret, select-all, words; no SDL calls (tests drive it). */
 #include <string.h>
 
 #include "cl_ui.h"
