@@ -1,5 +1,6 @@
-/* cl_app.c: the client's window, main loop, clock, scene switching, script
- * replay and screenshots. */
+/* cl_app.c: the client's window, one frame (script, events, scene, message,
+ * screenshot), scene switching through the table it is given, and the
+ * services every screen uses; cl_run.c holds the main loop and the screens. */
 #include "cl_app.h"
 
 #include <stdarg.h>
@@ -9,32 +10,19 @@
 #include <time.h>
 
 #include "cl_assets.h"
-#include "cl_bench.h"
 #include "cl_draw.h"
-#include "cl_netui.h"
 #include "st.h"
 #include "cl_prefdir.h"
-#include "cl_replay.h"
 #include "cl_vpad.h"
-#include "joinlink.h"
 #include "util.h"
-
-static const cl_scene *const scenes[CL_SCENE_COUNT] = {
-    [CL_SCENE_MENU] = &cl_scene_menu,         [CL_SCENE_SETUP] = &cl_scene_setup,
-    [CL_SCENE_JOIN] = &cl_scene_join,         [CL_SCENE_LOBBY] = &cl_scene_lobby,
-    [CL_SCENE_RACE] = &cl_scene_race,         [CL_SCENE_RESULTS] = &cl_scene_results,
-    [CL_SCENE_SETTINGS] = &cl_scene_settings, [CL_SCENE_HISTORY] = &cl_scene_history,
-    [CL_SCENE_WATCH] = &cl_scene_watch,       [CL_SCENE_REPLAY] = &cl_scene_replay,
-    [CL_SCENE_SRVREP] = &cl_scene_srvrep,
-};
 
 void cl_app_set_scene(cl_app *a, int scene)
 {
     if (scene < 0 || scene >= CL_SCENE_COUNT)
         return;
     a->scene = scene;
-    if (scenes[scene]->enter)
-        scenes[scene]->enter(a);
+    if (a->scenes[scene]->enter)
+        a->scenes[scene]->enter(a);
 }
 
 void *cl_app_scene_state(const cl_app *a, int scene)
@@ -44,7 +32,7 @@ void *cl_app_scene_state(const cl_app *a, int scene)
 
 const char *cl_app_state_name(const cl_app *a)
 {
-    const cl_scene *s = scenes[a->scene];
+    const cl_scene *s = a->scenes[a->scene];
     return s->wait_name ? s->wait_name(a) : s->name;
 }
 
@@ -59,14 +47,6 @@ void cl_app_say(cl_app *a, bool bad, const char *fmt, ...)
     /* Tests and players' terminals see the same words as the screen. */
     fprintf(bad ? stderr : stdout, "mazerace: %s\n", a->msg.text);
     fflush(bad ? stderr : stdout);
-}
-
-void cl_app_end_backend(cl_app *a)
-{
-    cl_race_free(&a->race);
-    cl_backend_destroy(a->backend);
-    a->backend = NULL;
-    cl_app_net_stop(a);
 }
 
 void cl_app_start_backend(cl_app *a, cl_backend *b)
@@ -159,12 +139,8 @@ static const char *run_script(cl_app *a)
         if (!l)
             break;
         if (l->op == CL_SOP_WAIT) {
-            cl_found g;
-            bool met = strcmp(l->arg, "join-listed") == 0
-                           ? a->scene == CL_SCENE_JOIN && cl_app_found(a, 0, &g)
-                       : strcmp(l->arg, "join-internet") == 0
-                           ? a->scene == CL_SCENE_JOIN && cl_app_inet_found(a, 0, &g)
-                           : strcmp(cl_app_state_name(a), l->arg) == 0;
+            const cl_scene *s = a->scenes[a->scene];
+            bool met = strcmp(cl_app_state_name(a), l->arg) == 0 || (s->waits_for && s->waits_for(a, l->arg));
             if (!met)
                 break;
         } else if (l->op == CL_SOP_SCREENSHOT) {
@@ -211,8 +187,8 @@ static void handle_global(cl_app *a, SDL_Event *e, bool *eaten)
         break;
     case SDL_DROPFILE:
         /* A file dropped on the window is a replay to play. */
-        if (e->drop.file)
-            cl_replay_open_file(a, e->drop.file);
+        if (e->drop.file && a->open_dropped)
+            a->open_dropped(a, e->drop.file);
         SDL_free(e->drop.file);
         *eaten = true;
         break;
@@ -236,17 +212,12 @@ static void draw_message(cl_app *a)
     SDL_Rect r = {10, a->out_h - fh * 2 - 2, a->out_w - 20, fh * 2}; /* over the bottom hint line */
     /* Screens with boards keep a strip for messages under them (the same
      * in every race layout: single, hotseat, watch and replay). */
-    if (scenes[a->scene]->boards) {
+    if (a->scenes[a->scene]->boards) {
         cl_layout L;
         cl_layout_race(a->out_w, a->out_h, true, 0, &L);
         r = L.msg;
     }
     cl_message_draw(a->ren, a->text, r, a->msg.text, a->msg.bad);
-}
-
-static uint64_t wall_ms(void)
-{
-    return mr_now_us() / 1000u;
 }
 
 static bool init_video(cl_app *a, const char **err)
@@ -367,58 +338,6 @@ static void open_history(cl_app *a)
     a->history = cl_history_create(path, a->args.no_save);
 }
 
-/* --join +CODE or mazerace://+CODE: an invite code (cl_app_join takes it). */
-static bool invite_arg(const char *text)
-{
-    char code[12], coord[128];
-    const char *why;
-    return joinlink_invite(text, code, coord, sizeof coord, &why);
-}
-
-/* Starts whatever mode the command line asked for. False: the link to
- * join did not parse (the Join screen shows it). */
-static bool start_from_args(cl_app *a)
-{
-    const char *why = NULL;
-    if (a->args.hotseat_id)
-        why = cl_app_start_mode(a, CL_MODE_HOTSEAT, a->args.hotseat_id, a->args.series, 0);
-    else if (a->args.computer_id)
-        why = cl_app_start_mode(a, CL_MODE_COMPUTER, a->args.computer_id, a->args.series, a->args.bot_level);
-    else if (a->args.host_id) {
-        char fresh[64];
-        snprintf(fresh, sizeof fresh, "maze:21x15:medium#%u", (unsigned)rng_below(&a->fx_rng, 1000000000u));
-        why = cl_app_start_mode(a, CL_MODE_HOST, a->args.host_id[0] ? a->args.host_id : fresh, a->args.series,
-                                0);
-    } else if (a->args.replay) {
-        if (cl_replay_open_file(a, a->args.replay)) {
-            a->exit_code = 2; /* a bad file, said with its line:column */
-            return true;
-        }
-    } else if (a->args.replay_from) {
-        why = cl_srvrep_open(a, a->args.replay_from, a->args.replay_from_id);
-    } else if (a->args.join_addr && a->args.watch) {
-        why = cl_app_watch(a, a->args.join_addr, strcmp(a->args.watch, "any") == 0 ? NULL : a->args.watch);
-    } else if (a->args.join_addr && !invite_arg(a->args.join_addr) &&
-               (why = joinlink_parse(a->args.join_addr, &(joinlink){0}))) {
-        /* A bad link (from a web page, a chat): the game opens on the Join
-         * screen with the link in its field and what is wrong with it. */
-        cl_app_join_show(a, a->args.join_addr);
-        cl_app_say(a, true, "This link cannot be opened: %s", why);
-        a->msg.until = a->now_ms + 20000;        /* the first thing seen: long enough to read and act on */
-        a->exit_code = a->args.headless ? 1 : 0; /* a test sees the failure; a player plays on */
-        return false;
-    } else if (a->args.join_addr) {
-        why = cl_app_join(a, a->args.join_addr, a->args.room, !a->args.room);
-        if (!why)
-            cl_app_set_scene(a, CL_SCENE_LOBBY);
-    }
-    if (why) {
-        cl_app_say(a, true, "%s", why);
-        a->exit_code = 1;
-    }
-    return true;
-}
-
 void cl_app_frame(cl_app *a)
 {
     const char *shot = run_script(a);
@@ -426,22 +345,22 @@ void cl_app_frame(cl_app *a)
     while (SDL_PollEvent(&e)) {
         bool eaten;
         handle_global(a, &e, &eaten);
-        if (!eaten && scenes[a->scene]->event)
-            scenes[a->scene]->event(a, &e);
+        if (!eaten && a->scenes[a->scene]->event)
+            a->scenes[a->scene]->event(a, &e);
     }
     char why[256];
     if (cl_history_problem(a->history, why, sizeof why))
         cl_app_say(a, true, "%s", why);
     if (a->backend)
         a->backend->ops->update(a->backend, a->now_ms);
-    if (scenes[a->scene]->update)
-        scenes[a->scene]->update(a);
+    if (a->scenes[a->scene]->update)
+        a->scenes[a->scene]->update(a);
     update_size(a);
     cl_draw_color(a->ren, cl_col_bg);
     SDL_RenderClear(a->ren);
     if (cl_text_dump_wanted())
         cl_text_record(a->text, true); /* this frame's strings, for a screenshot's PATH.txt */
-    scenes[a->scene]->draw(a);
+    a->scenes[a->scene]->draw(a);
     draw_message(a);
     if (shot)
         save_screenshot(a, shot);
@@ -463,17 +382,16 @@ void cl_app_frame(cl_app *a)
     a->frames++;
 }
 
-int cl_app_run(const cl_args *args)
+cl_app *cl_app_open(const cl_args *args, const cl_scene *const *scenes, const char **err)
 {
-    uint64_t launch = wall_ms();
     cl_app *a = mr_alloc(1, sizeof *a);
     a->args = *args;
+    a->scenes = scenes;
     rng_seed(&a->fx_rng, mr_now_us() ^ (uint64_t)time(NULL) * 0x9E3779B97F4A7C15ull);
     load_settings(a);
     open_history(a);
-    const char *err = NULL;
-    if (!init_video(a, &err)) {
-        fprintf(stderr, "mazerace: cannot start: %s\n", err ? err : "unknown error");
+    *err = NULL;
+    if (!init_video(a, err)) {
         cl_history_destroy(a->history);
         cl_text_destroy(a->text);
         if (a->ren)
@@ -482,7 +400,9 @@ int cl_app_run(const cl_args *args)
             SDL_DestroyWindow(a->win);
         SDL_Quit();
         free(a);
-        return 1;
+        if (!*err)
+            *err = "unknown error";
+        return NULL;
     }
     for (int i = 0; i < CL_SCENE_COUNT; i++)
         if (scenes[i]->state_size)
@@ -499,63 +419,19 @@ int cl_app_run(const cl_args *args)
             a->quit = true;
         }
     }
-    int code;
-    if (a->args.bench) {
-        code = cl_bench_run(a, launch);
-    } else {
-        a->virtual_clock = a->args.headless && !a->args.join_addr && !a->args.host_id && !a->args.replay_from;
-        /* On the virtual clock a frame shows the same on any machine: the
-         * history answers before the frame goes on. */
-        cl_history_set_sync(a->history, a->virtual_clock);
-        /* A day in, never 0 (0 means "unset" in places): a race a spectator
-         * joins began before this program did, and its start is still a
-         * time on this clock. */
-        a->start_ms = a->now_ms = 86400000;
-        uint64_t wall0 = wall_ms();
-        if (a->msg.text[0]) {
-            char first[sizeof a->msg.text];
-            snprintf(first, sizeof first, "%s", a->msg.text);
-            cl_app_say(a, true, "%s", first);
-        }
-        cl_app_set_scene(a, CL_SCENE_MENU);
-        bool bad_link = !start_from_args(a);
-        if (a->exit_code) /* headless: a test; with a script it may look at the screen first */
-            a->quit = a->args.headless && !(bad_link && a->args.script);
-        uint64_t frame_ms = 1000 / 60;
-        bool was_virtual = a->virtual_clock;
-        while (!a->quit) {
-            uint64_t t0 = wall_ms();
-            uint64_t prev = a->now_ms;
-            if (was_virtual && !a->virtual_clock) /* real time from here on, without a jump */
-                wall0 = t0 - (prev - a->start_ms);
-            was_virtual = a->virtual_clock;
-            a->now_ms = a->virtual_clock ? a->start_ms + a->frames * 1000 / 60 : a->start_ms + (t0 - wall0);
-            a->dt_ms = (uint32_t)(a->now_ms - prev);
-            cl_app_frame(a);
-            if (a->frames == 1 && getenv("MAZERACE_REPORT_LAUNCH"))
-                printf("mazerace: first frame after %llu ms\n", (unsigned long long)(wall_ms() - launch));
-            if (a->args.max_seconds > 0 && a->now_ms - a->start_ms > (uint64_t)(a->args.max_seconds * 1000)) {
-                fprintf(stderr, "mazerace: --max-seconds reached\n");
-                a->exit_code = 3;
-                break;
-            }
-            if (!a->virtual_clock) {
-                /* Frame cap for when vsync is off or unavailable. */
-                uint64_t spent = wall_ms() - t0;
-                if (spent < frame_ms)
-                    SDL_Delay((Uint32)(frame_ms - spent));
-            }
-        }
-        code = a->exit_code;
-        cl_app_save_settings(a);
-    }
-    cl_app_end_backend(a);
+    return a;
+}
+
+void cl_app_close(cl_app *a)
+{
+    cl_race_free(&a->race);
+    cl_backend_destroy(a->backend);
     cl_history_destroy(a->history);
     st_match_free(a->rec.m);
     free(a->rec.m);
     for (int i = 0; i < CL_SCENE_COUNT; i++) {
-        if (a->scene_state[i] && scenes[i]->fini)
-            scenes[i]->fini(a->scene_state[i]);
+        if (a->scene_state[i] && a->scenes[i]->fini)
+            a->scenes[i]->fini(a->scene_state[i]);
         free(a->scene_state[i]);
     }
     cl_script_destroy(a->script);
@@ -568,5 +444,4 @@ int cl_app_run(const cl_args *args)
     SDL_DestroyWindow(a->win);
     SDL_Quit();
     free(a);
-    return code;
 }

@@ -15,7 +15,7 @@
 #include "cl_input.h"
 #include "cl_race.h"
 #include "cl_render.h"
-#include "cl_scene.h"
+#include "cl_app_scene.h"
 #include "cl_script.h"
 #include "cl_settings.h"
 #include "cl_sfx.h"
@@ -136,6 +136,10 @@ struct cl_app {
     bool screenshot_due;
     rng_t fx_rng; /* cosmetic randomness and fresh seeds; never shapes a puzzle directly */
 
+    const cl_scene *const *scenes; /* the screens, by enum cl_scene_id (cl_app_open) */
+    /* What a file dropped on the window opens (cl_run.c: the replay player;
+     * NULL: nothing). */
+    void (*open_dropped)(cl_app *a, const char *path);
     int scene;
     void *scene_state[CL_SCENE_COUNT]; /* each scene's own (cl_scene.state_size) */
     struct cl_msg {                    /* the passing message at the bottom (cl_app_say) */
@@ -154,43 +158,25 @@ struct cl_app {
     cl_history *history; /* the game's own history (cl_history.c; NULL: none this run) */
 };
 
-/* Runs the client with the parsed arguments; returns the exit code. */
-int cl_app_run(const cl_args *args);
+/* Opens the window, settings, history, audio and script for args, with the
+ * screens of scenes (CL_SCENE_COUNT of them); NULL and *err if it cannot
+ * (nothing is left open). */
+cl_app *cl_app_open(const cl_args *args, const cl_scene *const *scenes, const char **err);
+/* Ends the game under way and closes everything cl_app_open opened. */
+void cl_app_close(cl_app *a);
 /* One frame: script, events, backend, scene update, draw, present. */
 void cl_app_frame(cl_app *a);
 void cl_app_set_scene(cl_app *a, int scene);
 const char *cl_app_state_name(const cl_app *a); /* what "wait" matches */
 /* A message for the player at the bottom of the screen for a few seconds. */
 void cl_app_say(cl_app *a, bool bad, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* Starts racing on backend b (taken over; the previous one is destroyed). */
+/* Starts racing on backend b (taken over; the previous one is destroyed);
+ * cl_app_end_backend (cl_netui.h) ends it. */
 void cl_app_start_backend(cl_app *a, cl_backend *b);
-void cl_app_end_backend(cl_app *a);
 /* Saves settings unless --no-save; a failure is said on screen. */
 void cl_app_save_settings(cl_app *a);
 void cl_app_toggle_fullscreen(cl_app *a);
 /* Draws the title and a subtitle at the top of a menu screen; returns the
  * rect left for content. */
 SDL_Rect cl_app_title(cl_app *a, const char *title, const char *sub);
-/* Starts a mode straight from a game ID: local modes race at once, host
- * starts the server and joins it. Returns NULL or the error for the player. */
-const char *cl_app_start_mode(cl_app *a, int mode, const char *game_id, int series, int bot_level);
-/* Opens the setup screen for "Create a room" on the server at address
- * ("HOST:PORT"), in CL_MODE_CREATE (cl_scene_setup.c). */
-void cl_app_setup_create(cl_app *a, const char *address);
-/* Opens the Join screen with text in its address field (cl_scene_join.c). */
-void cl_app_join_show(cl_app *a, const char *text);
-
-/* Drains the backend's events into the race, the series and the recorder,
- * and switches scenes on countdown and errors (cl_app_pump.c): called
- * every frame by lobby, race, results and watch. */
-void cl_app_pump(cl_app *a);
-/* The Server replays screen (cl_scene_srvrep.c) for the server at address
- * ("HOST[:PORT]"): it connects, lists the stored matches and fetches any of
- * them into the replay player; match_id > 0 fetches that one at once.
- * NULL, or why not (a bad address). Script waits see "server-replays-list"
- * once a page shows and nothing is asked, else "server-replays". */
-const char *cl_srvrep_open(cl_app *a, const char *address, uint64_t match_id);
-/* Draws the race screen (boards, HUD, countdown, hints) for race and results. */
-void cl_race_draw_screen(cl_app *a);
-
 #endif

@@ -245,7 +245,7 @@ const char *cl_args_parse(cl_args *a, int argc, char **argv, char *err, size_t e
     if (a->join_addr) {
         joinlink l;
         /* A link that does not parse still opens the game: the Join screen
-         * shows it and what is wrong with it (cl_app_run). */
+         * shows it and what is wrong with it (cl_run). */
         bool link_ok = !joinlink_parse(a->join_addr, &l);
         char code[WIRE_ROOM_CODE_LEN + 1];
         if (a->room && !wire_room_code_parse(a->room, code)) {

@@ -8,6 +8,7 @@
 
 #include "cl_app.h"
 #include "cl_bench.h"
+#include "cl_netui.h"
 #include "util.h"
 
 static double thread_cpu_ms(void)

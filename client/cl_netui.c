@@ -310,6 +310,14 @@ const char *cl_app_host(cl_app *a, const char *game_id, int series)
 #endif
 }
 
+void cl_app_end_backend(cl_app *a)
+{
+    cl_race_free(&a->race);
+    cl_backend_destroy(a->backend);
+    a->backend = NULL;
+    cl_app_net_stop(a);
+}
+
 void cl_app_net_stop(cl_app *a)
 {
     cl_app_inet_stop(a);

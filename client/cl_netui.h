@@ -32,6 +32,9 @@ bool cl_app_join_link(const cl_app *a, char *buf, size_t cap);
 const char *cl_app_watch(cl_app *a, const char *address, const char *room);
 const char *cl_app_host(cl_app *a, const char *game_id, int series);
 void cl_app_net_stop(cl_app *a);
+/* Ends the game under way (race, backend) and, with it, the network's
+ * lists (cl_app_net_stop). */
+void cl_app_end_backend(cl_app *a);
 /* LAN discovery for the join screen: starts probing / lists what answered. */
 void cl_app_discover(cl_app *a);
 /* One entry of the LAN list: a server once however many of its addresses

@@ -1,6 +1,6 @@
 /* cl_record.c: writes each finished race (with both move logs and their times)
  * into the game's history, and asks for the best times the results screen
- * shows. Fed every backend event by cl_app_pump. */
+ * shows. Fed every backend event by cl_pump. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -7,6 +7,11 @@
 #include "cl_replay.h"
 #include "sum.h"
 
+struct cl_replay_ui *cl_replay_ui_of(const cl_app *a)
+{
+    return cl_app_scene_state(a, CL_SCENE_REPLAY);
+}
+
 void cl_replay_fmt_clock(char *buf, size_t len, uint64_t ms)
 {
     snprintf(buf, len, "%llu:%02llu.%llu", (unsigned long long)(ms / 60000),

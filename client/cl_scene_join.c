@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cl_app.h"
+#include "cl_scene.h"
 #include "cl_draw.h"
 #include "cl_netui.h"
 #include "cl_ui.h"
@@ -365,7 +365,20 @@ void cl_app_join_show(cl_app *a, const char *text)
     }
 }
 
+/* Script waits: "join-listed" once the LAN list shows a server,
+ * "join-internet" once the internet list does. */
+static bool waits_for(cl_app *a, const char *wait)
+{
+    cl_found g;
+    if (strcmp(wait, "join-listed") == 0)
+        return cl_app_found(a, 0, &g);
+    if (strcmp(wait, "join-internet") == 0)
+        return cl_app_inet_found(a, 0, &g);
+    return false;
+}
+
 const cl_scene cl_scene_join = {.name = "join",
+                                .waits_for = waits_for,
                                 .enter = enter,
                                 .event = event,
                                 .update = update,

@@ -3,7 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cl_app.h"
+#include "cl_scene.h"
+#include "cl_pump.h"
 #include "cl_draw.h"
 #include "cl_netui.h"
 #include "cl_ui.h"
@@ -64,7 +65,7 @@ static void event(cl_app *a, const SDL_Event *e)
 static void update(cl_app *a)
 {
     lobby_ui *u = cl_app_scene_state(a, CL_SCENE_LOBBY);
-    cl_app_pump(a);
+    cl_pump(a);
     if (a->scene == CL_SCENE_LOBBY && !a->backend)
         cl_app_set_scene(a, CL_SCENE_MENU);
     /* The link is known once the server has given the room its code. */

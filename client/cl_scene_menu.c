@@ -1,5 +1,5 @@
 /* cl_scene_menu.c: the main menu. */
-#include "cl_app.h"
+#include "cl_scene.h"
 #include "cl_draw.h"
 #include "cl_ui.h"
 

@@ -4,13 +4,9 @@
 #include <string.h>
 
 #include "cl_replay.h"
+#include "cl_netui.h"
 
 /* The scene's state is the player (cl_scene.state_size); v NULL: closed. */
-struct cl_replay_ui *cl_replay_ui_of(const cl_app *a)
-{
-    return cl_app_scene_state(a, CL_SCENE_REPLAY);
-}
-
 /* A line for tests and terminals after every change the player makes. */
 static void report(cl_app *a, const char *what)
 {

@@ -3,7 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cl_app.h"
+#include "cl_scene.h"
+#include "cl_netui.h"
+#include "cl_pump.h"
 #include "cl_draw.h"
 #include "cl_record.h"
 #include "cl_ui.h"
@@ -50,7 +52,7 @@ static void event(cl_app *a, const SDL_Event *e)
 static void update(cl_app *a)
 {
     results_ui *u = cl_app_scene_state(a, CL_SCENE_RESULTS);
-    cl_app_pump(a);
+    cl_pump(a);
     cl_record_update(a);
     if (a->scene == CL_SCENE_RESULTS && !a->backend)
         cl_app_set_scene(a, CL_SCENE_MENU);

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "bot_model.h"
-#include "cl_app.h"
+#include "cl_scene.h"
 #include "cl_draw.h"
 #include "cl_prefdir.h"
 #include "cl_ui.h"

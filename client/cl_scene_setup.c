@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "bot_model.h"
-#include "cl_app.h"
+#include "cl_scene.h"
 #include "cl_draw.h"
 #include "cl_howto.h"
 #include "cl_netui.h"

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cl_app.h"
+#include "cl_scene.h"
 #include "cl_draw.h"
 #include "cl_net.h"
 #include "cl_replay.h"

@@ -3,7 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cl_app.h"
+#include "cl_scene.h"
+#include "cl_netui.h"
+#include "cl_pump.h"
 #include "cl_draw.h"
 
 static void leave(cl_app *a)
@@ -25,7 +27,7 @@ static void event(cl_app *a, const SDL_Event *e)
 
 static void update(cl_app *a)
 {
-    cl_app_pump(a);
+    cl_pump(a);
     cl_race_tick(&a->race, a->dt_ms);
     cl_sfx_watch(a->audio, &a->cues, &a->race, 0, true, a->now_ms); /* no one is "you" */
 }

@@ -1,7 +1,7 @@
 /* main.c: the mazerace client's entry point: parse flags, run the app. */
 #include <stdio.h>
 
-#include "cl_app.h"
+#include "cl_run.h"
 #include "util.h"
 
 int main(int argc, char **argv)
@@ -21,5 +21,5 @@ int main(int argc, char **argv)
         printf("mazerace %s\n", MR_VERSION);
         return 0;
     }
-    return cl_app_run(&args);
+    return cl_run(&args);
 }

@@ -2,7 +2,7 @@
 #ifndef MR_ST_BACKEND_H
 #define MR_ST_BACKEND_H
 
-#include "st.h"
+#include "st_match.h"
 
 /* The SQL both backends read a match with (the columns of a match with
  * both players, as their read_match takes them) and a best time with. */
@@ -43,9 +43,6 @@ typedef struct st_backend {
      * without secrets (a URI's password). */
     void (*redact)(const char *location, char *out, size_t outlen);
 } st_backend;
-
-/* The enum value whose text (st_ending_text, st_result_text) is w; dflt if none of the n is. */
-int st_word_index(const char *w, const char *(*text)(int), int n, int dflt);
 
 extern const st_backend st_backend_sqlite;
 extern const st_backend st_backend_pg;

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "st.h" /* ST_OPEN_* */
 #include "st_backend.h"
 #include "st_sqlite.h"
 #include "util.h"

@@ -3,7 +3,10 @@
 
 A module is a file stem with its underscore-suffixed files: maze.c maze.h
 maze_carve.c maze_impl.h are the module "maze", so a header and its
-implementation (and a module's private files) never count as a loop. An
+implementation (and a module's private files) never count as a loop. A
+folder prefix (cl_net_, cl_, svc_, sv_, st_, co_, bt_) is stripped first:
+cl_scene_race.c is the module "scene", cl_app_layout.c "app",
+st_sqlite_schema.c "sqlite", cl_net.c "net" but cl_net_impl.h "impl". An
 edge A -> B is a quoted #include of one of B's headers in one of A's files;
 with --objects DIR, also a call: an object of A that needs a function an
 object of B defines (nm; the kind registry's references to each kind's
@@ -21,8 +24,17 @@ import sys
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
+# A folder's own prefix says where a file lives, not what it is: client/ files are all cl_NAME, so the
+# module is the part after the prefix (the longest first: cl_net_ before cl_).
+PREFIXES = ('cl_net_', 'cl_', 'svc_', 'sv_', 'st_', 'co_', 'bt_')
+
+
 def module_of(name):
     stem = os.path.basename(name).split('.')[0]
+    for prefix in PREFIXES:
+        if stem.startswith(prefix) and len(stem) > len(prefix):
+            stem = stem[len(prefix):]
+            break
     return stem.split('_')[0]
 
 
@@ -99,6 +111,27 @@ def selftest():
             fh.write('#include "a.h"\n')
         if cycles(include_edges(d)) != [['a', 'b', 'a']]:
             print('selftest: the loop a -> b -> a was not found')
+            return 1
+    # The prefix rule: cl_x_draw.c is the module "x" (cl_ stripped), cl_net_y.h "y", st.c "st".
+    for name, mod in (('cl_scene_race.c', 'scene'), ('cl_app.h', 'app'), ('cl_net_impl.h', 'impl'),
+                      ('cl_net.c', 'net'), ('st.c', 'st'), ('st_sqlite_schema.c', 'sqlite'),
+                      ('maze_carve.c', 'maze'), ('co.h', 'co'), ('cl_x.c.o', 'x')):
+        if module_of(name) != mod:
+            print('selftest: %s is module %s, not %s' % (name, module_of(name), mod))
+            return 1
+    with tempfile.TemporaryDirectory() as d:
+        files = {'cl_x.h': '', 'cl_x_a.c': '#include "cl_x.h"\n#include "cl_y.h"\n', 'cl_y.h': '',
+                 'cl_y.c': '#include "cl_y.h"\n'}
+        for name, text in files.items():
+            with open(os.path.join(d, name), 'w') as fh:
+                fh.write(text)
+        if cycles(include_edges(d)):
+            print('selftest: cl_x and cl_y loop where they do not')
+            return 1
+        with open(os.path.join(d, 'cl_y.c'), 'a') as fh:
+            fh.write('#include "cl_x.h"\n')
+        if cycles(include_edges(d)) != [['x', 'y', 'x']]:
+            print('selftest: the loop x -> y -> x between cl_x_a.c and cl_y.c was not found')
             return 1
     return 0
 

@@ -1,4 +1,5 @@
-/* cl_net_impl.h: the structures shared by the cl_net_*.c files; not for users of cl_net.h. */
+/* cl_net_impl.h: the structures shared by the cl_net_*.c files (the implementation of cl_net.h,
+ * which they and this header include; cl_net.h includes neither); not for users of cl_net.h. */
 #ifndef MR_CL_NET_IMPL_H
 #define MR_CL_NET_IMPL_H
 
@@ -103,7 +104,7 @@ bool cl_enet_init(void);
 void cl_hub_mark_ready(cl_hub_t *h, cl_net_t *n);
 void cl_hub_forget(cl_hub_t *h, cl_net_t *n);
 
-/* cl_net.c */
+/* cl_net_conn.c */
 void cl_net_push(cl_net_t *n, const cl_net_event *ev);
 /* An event of type with text (may be NULL) formatted printf-style. */
 void cl_net_push_text(cl_net_t *n, int type, int code, const char *fmt, ...)
@@ -130,7 +131,7 @@ void cl_net_follow_failed(cl_net_t *n, const char *why);
 bool cl_net_watch_welcome(cl_net_t *n);
 void cl_net_watch_room_state(cl_net_t *n);
 bool cl_net_watch_error(cl_net_t *n, const wire_msg *m);
-/* cl_net.c: closes the connection for good with DISCONNECTED (why). */
+/* cl_net_conn.c: closes the connection for good with DISCONNECTED (why). */
 void cl_net_give_up(cl_net_t *n, const char *why);
 
 /* cl_net_recv.c: what the hub hands to a connection. */

@@ -1,4 +1,4 @@
-/* cl_net.c: client connections: lifecycle, the event queue, polling, drops and resume, queries. */
+/* cl_net_conn.c: client connections: lifecycle, the event queue, polling, drops and resume, queries. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,9 +1,11 @@
-/* cl_app_pump.c: the backend's events into the race, the series and the
+/* cl_pump.c: the backend's events into the race, the series and the
  * history recorder, switching scenes on countdown and errors; called every
  * frame by the lobby, race, results and watch screens. */
+#include "cl_pump.h"
+#include "cl_netui.h"
+
 #include <stdio.h>
 
-#include "cl_app.h"
 #include "cl_record.h"
 
 static void print_result(cl_app *a, const match_result *res)
@@ -20,7 +22,7 @@ static void print_result(cl_app *a, const match_result *res)
     fflush(stdout);
 }
 
-void cl_app_pump(cl_app *a)
+void cl_pump(cl_app *a)
 {
     cl_event ev;
     while (a->backend && a->backend->ops->poll(a->backend, &ev)) {
