@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "secrand.h"
+#include "util.h"
 
 #define EPOCH_MS 4000 /* a cookie is good for 4 to 8 s */
 
@@ -122,6 +123,26 @@ static size_t first_command(const ENetHost *host, unsigned flags)
     return flags & ENET_PROTOCOL_HEADER_FLAG_SENT_TIME ? 4 : 2;
 }
 
+/* Where the next search for a slot to offer starts, one for each host: a
+ * start shared by several hosts (--hosts) jumped with every host's offers
+ * and came round to a slot offered a moment before and not acknowledged
+ * yet, so two newcomers were offered the same slot and the second never
+ * got a peer. Thread-local: the game loop's hosts and the spectator host's
+ * thread each keep their own; past the table's size, the last entry is
+ * shared (more hosts than --hosts allows). */
+static size_t *offer_start(const ENetHost *host)
+{
+    static _Thread_local struct {
+        const ENetHost *host;
+        size_t start;
+    } starts[24];
+    size_t i = 0;
+    while (i + 1 < MR_ARRAY_LEN(starts) && starts[i].host && starts[i].host != host)
+        i++;
+    starts[i].host = host;
+    return &starts[i].start;
+}
+
 bool sv_cookie_answer(ENetHost *host, uint64_t now_ms)
 {
     const uint8_t *d = host->receivedData;
@@ -146,7 +167,7 @@ bool sv_cookie_answer(ENetHost *host, uint64_t now_ms)
      * free slot, which must not be one offered here and not acknowledged
      * yet (the acknowledgement would find it taken, and the client would
      * believe itself connected to nobody). */
-    static _Thread_local size_t start; /* the game loop's and the spectator host's own */
+    size_t *startp = offer_start(host), start = *startp;
     const ENetPeer *slot = NULL;
     size_t top = host->peerCount - 1, k;
     for (k = 0; k < host->peerCount && !slot; k++) {
@@ -156,7 +177,7 @@ bool sv_cookie_answer(ENetHost *host, uint64_t now_ms)
     }
     if (!slot || same_address(host) >= host->duplicatePeers)
         return false;
-    start = (start + k) % host->peerCount;
+    *startp = (start + k) % host->peerCount;
     unsigned s_out = next_session(c[6], slot->outgoingSessionID),
              s_in = next_session(c[7], slot->incomingSessionID);
     uint32_t ck =
