@@ -95,23 +95,30 @@ def cycles(edges):
     return found
 
 
-def selftest():
-    """The check finds a made-up loop (a.c -> b.h, b.c -> a.h) and passes its pair-only twin."""
+def loop_case(files, into, header, loop):
+    """Writes files to a scratch folder: no loop may be found; then adds
+    #include "header" to the file into: exactly that loop must be found."""
     import tempfile
     with tempfile.TemporaryDirectory() as d:
-        files = {'a.h': '', 'a.c': '#include "a.h"\n#include "b.h"\n', 'a_impl.h': '#include "a.h"\n',
-                 'b.h': '', 'b.c': '#include "b.h"\n'}
         for name, text in files.items():
             with open(os.path.join(d, name), 'w') as fh:
                 fh.write(text)
         if cycles(include_edges(d)):
-            print('selftest: a loop found where there is none')
-            return 1
-        with open(os.path.join(d, 'b.c'), 'a') as fh:
-            fh.write('#include "a.h"\n')
-        if cycles(include_edges(d)) != [['a', 'b', 'a']]:
-            print('selftest: the loop a -> b -> a was not found')
-            return 1
+            print('selftest: a loop found in %s where there is none' % sorted(files))
+            return False
+        with open(os.path.join(d, into), 'a') as fh:
+            fh.write('#include "%s"\n' % header)
+        if cycles(include_edges(d)) != [loop]:
+            print('selftest: the loop %s was not found' % ' -> '.join(loop))
+            return False
+    return True
+
+
+def selftest():
+    """The check finds a made-up loop (a.c -> b.h, b.c -> a.h) and passes its pair-only twin."""
+    if not loop_case({'a.h': '', 'a.c': '#include "a.h"\n#include "b.h"\n', 'a_impl.h': '#include "a.h"\n',
+                      'b.h': '', 'b.c': '#include "b.h"\n'}, 'b.c', 'a.h', ['a', 'b', 'a']):
+        return 1
     # The prefix rule: cl_x_draw.c is the module "x" (cl_ stripped), cl_net_y.h "y", st.c "st".
     for name, mod in (('cl_scene_race.c', 'scene'), ('cl_app.h', 'app'), ('cl_net_impl.h', 'impl'),
                       ('cl_net.c', 'net'), ('st.c', 'st'), ('st_sqlite_schema.c', 'sqlite'),
@@ -119,20 +126,9 @@ def selftest():
         if module_of(name) != mod:
             print('selftest: %s is module %s, not %s' % (name, module_of(name), mod))
             return 1
-    with tempfile.TemporaryDirectory() as d:
-        files = {'cl_x.h': '', 'cl_x_a.c': '#include "cl_x.h"\n#include "cl_y.h"\n', 'cl_y.h': '',
-                 'cl_y.c': '#include "cl_y.h"\n'}
-        for name, text in files.items():
-            with open(os.path.join(d, name), 'w') as fh:
-                fh.write(text)
-        if cycles(include_edges(d)):
-            print('selftest: cl_x and cl_y loop where they do not')
-            return 1
-        with open(os.path.join(d, 'cl_y.c'), 'a') as fh:
-            fh.write('#include "cl_x.h"\n')
-        if cycles(include_edges(d)) != [['x', 'y', 'x']]:
-            print('selftest: the loop x -> y -> x between cl_x_a.c and cl_y.c was not found')
-            return 1
+    if not loop_case({'cl_x.h': '', 'cl_x_a.c': '#include "cl_x.h"\n#include "cl_y.h"\n', 'cl_y.h': '',
+                      'cl_y.c': '#include "cl_y.h"\n'}, 'cl_y.c', 'cl_x.h', ['x', 'y', 'x']):
+        return 1
     return 0
 
 
