@@ -4,10 +4,18 @@
 A module is a file stem with its underscore-suffixed files: maze.c maze.h
 maze_carve.c maze_impl.h are the module "maze", so a header and its
 implementation (and a module's private files) never count as a loop. A
-folder prefix (cl_net_, cl_, svc_, sv_, st_, co_, bt_) is stripped first:
+folder prefix (cl_, svc_, sv_, st_, co_, bt_) is stripped first:
 cl_scene_race.c is the module "scene", cl_app_layout.c "app",
-st_sqlite_schema.c "sqlite", cl_net.c "net" but cl_net_impl.h "impl". An
-edge A -> B is a quoted #include of one of B's headers in one of A's files;
+st_sqlite_schema.c "sqlite", cl_net_recv.c and cl_net_impl.h "net".
+
+A header named *_types.h is the folder's data layer, the module "types":
+it declares structures and constants, no function, and includes no header
+of the folder but other *_types.h, so nothing can loop through it (the
+check fails on a types header that breaks either rule). A centre that
+holds every subsystem's state (server/sv_internal.h) includes the
+subsystems' *_types.h, not their function headers.
+
+An edge A -> B is a quoted #include of one of B's headers in one of A's files;
 with --objects DIR, also a call: an object of A that needs a function an
 object of B defines (nm; the kind registry's references to each kind's
 const table are data, not calls). Any cycle in that graph is printed and the exit
@@ -25,12 +33,14 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
 # A folder's own prefix says where a file lives, not what it is: client/ files are all cl_NAME, so the
-# module is the part after the prefix (the longest first: cl_net_ before cl_).
-PREFIXES = ('cl_net_', 'cl_', 'svc_', 'sv_', 'st_', 'co_', 'bt_')
+# module is the part after the prefix.
+PREFIXES = ('cl_', 'svc_', 'sv_', 'st_', 'co_', 'bt_')
 
 
 def module_of(name):
     stem = os.path.basename(name).split('.')[0]
+    if stem.endswith('_types'):
+        return 'types'
     for prefix in PREFIXES:
         if stem.startswith(prefix) and len(stem) > len(prefix):
             stem = stem[len(prefix):]
@@ -38,7 +48,24 @@ def module_of(name):
     return stem.split('_')[0]
 
 
-def include_edges(folder):
+# A declaration or definition of a function at the start of a line (a struct's members are indented;
+# "typedef void (*fn)(...)" is a type).
+FUNCTION = re.compile(r'^(?!typedef\b|#)[A-Za-z_][\w \t\*]*?\b\w+\s*\([^;{()]*\)\s*[;{]', re.M)
+COMMENT = re.compile(r'/\*.*?\*/|//[^\n]*', re.S)
+
+
+def types_header_faults(name, text, files):
+    """What makes a *_types.h more than a data layer: a function, or a folder header that is not one."""
+    faults = []
+    for m in FUNCTION.finditer(COMMENT.sub('', text)):
+        faults.append('%s declares a function: %s' % (name, m.group(0).split('(')[0].strip()))
+    for inc in INCLUDE.findall(text):
+        if os.path.basename(inc) in files and module_of(inc) != 'types':
+            faults.append('%s includes %s, not a *_types.h' % (name, inc))
+    return faults
+
+
+def include_edges(folder, faults=None):
     edges = {}
     files = [f for f in os.listdir(folder) if f.endswith(('.c', '.h'))]
     for f in files:
@@ -46,6 +73,8 @@ def include_edges(folder):
             text = fh.read()
         a = module_of(f)
         edges.setdefault(a, {})
+        if a == 'types' and faults is not None:
+            faults.extend(types_header_faults(f, text, files))
         for inc in INCLUDE.findall(text):
             if os.path.basename(inc) in files:
                 b = module_of(inc)
@@ -119,8 +148,8 @@ def selftest():
     if not loop_case({'a.h': '', 'a.c': '#include "a.h"\n#include "b.h"\n', 'a_impl.h': '#include "a.h"\n',
                       'b.h': '', 'b.c': '#include "b.h"\n'}, 'b.c', 'a.h', ['a', 'b', 'a']):
         return 1
-    # The prefix rule: cl_x_draw.c is the module "x" (cl_ stripped), cl_net_y.h "y", st.c "st".
-    for name, mod in (('cl_scene_race.c', 'scene'), ('cl_app.h', 'app'), ('cl_net_impl.h', 'impl'),
+    # The prefix rule: cl_x_draw.c is the module "x" (cl_ stripped), cl_net_y.h "net", st.c "st".
+    for name, mod in (('cl_scene_race.c', 'scene'), ('cl_app.h', 'app'), ('cl_net_impl.h', 'net'), ('sv_hold_types.h', 'types'),
                       ('cl_net.c', 'net'), ('st.c', 'st'), ('st_sqlite_schema.c', 'sqlite'),
                       ('maze_carve.c', 'maze'), ('co.h', 'co'), ('cl_x.c.o', 'x')):
         if module_of(name) != mod:
@@ -129,6 +158,27 @@ def selftest():
     if not loop_case({'cl_x.h': '', 'cl_x_a.c': '#include "cl_x.h"\n#include "cl_y.h"\n', 'cl_y.h': '',
                       'cl_y.c': '#include "cl_y.h"\n'}, 'cl_y.c', 'cl_x.h', ['x', 'y', 'x']):
         return 1
+    # The data layer: a centre including a subsystem's types while the subsystem includes the centre
+    # is no loop; a types header with a function, or including a function header, is a fault.
+    import tempfile
+    good = {'sv_a_types.h': 'typedef struct sv_a { int n; void (*fn)(int x); } sv_a;\n',
+            'sv_centre.h': '#include "sv_a_types.h"\nstruct sv { sv_a a; };\n',
+            'sv_a.h': '#include "sv_a_types.h"\nvoid sv_a_step(struct sv *sv);\n',
+            'sv_a.c': '#include "sv_a.h"\n#include "sv_centre.h"\nvoid sv_a_step(struct sv *sv) {}\n'}
+    for extra, fault in ((None, None), ('int sv_a_count(const sv_a *a);\n', 'declares a function'),
+                         ('#include "sv_a.h"\n', 'not a *_types.h')):
+        with tempfile.TemporaryDirectory() as d:
+            for name, text in good.items():
+                with open(os.path.join(d, name), 'w') as fh:
+                    fh.write(text + (extra if extra and name == 'sv_a_types.h' else ''))
+            faults = []
+            found = cycles(include_edges(d, faults))
+            if fault is None and (found or faults):
+                print('selftest: the data layer case fails: %s %s' % (found, faults))
+                return 1
+            if fault is not None and not any(fault in f for f in faults):
+                print('selftest: a types header with %r passes' % extra)
+                return 1
     return 0
 
 
@@ -141,7 +191,11 @@ def main(argv):
     folders = argv or ['common']
     bad = 0
     for folder in folders:
-        edges = include_edges(folder)
+        faults = []
+        edges = include_edges(folder, faults)
+        for fault in faults:
+            bad += 1
+            print('%s: %s' % (folder, fault))
         if objdir:
             call_edges(objdir, edges)
         for cyc in cycles(edges):
