@@ -29,6 +29,7 @@
 /* The services beside the game loop; NULL when off. */
 typedef struct services {
     svc_http *metrics;
+    svc_metrics_sockets metrics_socks; /* what metrics reads the drops of */
     svc_agones *agones;
     svc_coord *coord; /* --public: the coordinator listing */
 } services;
@@ -432,11 +433,12 @@ int main(int argc, char **argv)
             path[0] ? "config file "
                     : "no config file (none asked for, or " SV_CONFIG_DEFAULT " absent), defaults",
             path[0] ? path : "");
-    services svc = {NULL, NULL, NULL};
+    services svc = {0};
     sv_loge(lg, SV_LOG_INFO, "database", NULL, NULL, NULL, "match database: %s",
             store ? db : "none (no records)");
     if (cfg.metrics[0]) {
-        svc.metrics = svc_metrics_start(cfg.metrics, sv_socket_fd(sv), &why);
+        svc.metrics_socks.n = sv_socket_fds(sv, svc.metrics_socks.fd, SV_MAX_HOSTS);
+        svc.metrics = svc_metrics_start(cfg.metrics, &svc.metrics_socks, &why);
         if (!svc.metrics) {
             char from[300], sys[128];
             sv_cli_origin("metrics", from, sizeof from);

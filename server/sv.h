@@ -309,9 +309,14 @@ void sv_record_stopping(sv_t *sv);
 /* The server's log (sv_log.h), for an embedder's own lines in the same format. */
 struct sv_log;
 const struct sv_log *sv_logger(const sv_t *sv);
-/* The game socket, for reading its kernel counters (SO_MEMINFO drops), and
- * for the NAT paths' datagrams sent from it (docs/nat.md). */
+/* The game socket (host 0's), for the NAT paths' datagrams sent from it
+ * (docs/nat.md). */
 int sv_socket_fd(const sv_t *sv);
+/* Every game host's socket (--hosts: one per host, all on the game port),
+ * for reading their kernel counters (SO_MEMINFO drops): writes up to max
+ * of them to fds and returns how many there are (0 before sv_create's
+ * bind). They stay open until sv_destroy. */
+int sv_socket_fds(const sv_t *sv, int *fds, int max);
 /* A tap on the game socket for the NAT paths (STUN answers, hole-punch
  * probes; docs/nat.md): every datagram goes to fn first, inside
  * sv_service on the loop's thread, with its source (IPv4 and port in host

@@ -642,6 +642,13 @@ int sv_socket_fd(const sv_t *sv)
     return sv->host ? (int)sv->host->socket : -1;
 }
 
+int sv_socket_fds(const sv_t *sv, int *fds, int max)
+{
+    for (int h = 0; h < sv->nhosts && h < max; h++)
+        fds[h] = (int)sv->hosts[h]->socket;
+    return sv->nhosts;
+}
+
 uint16_t sv_port(const sv_t *sv)
 {
     return sv->host ? sv->host->address.port : 0;

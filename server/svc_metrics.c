@@ -28,14 +28,18 @@ static void metric(mr_text *b, const char *name, const char *type, const char *h
     mr_text_add(b, "# HELP %s %s\n# TYPE %s %s\n%s %.17g\n", name, help, name, type, name, v);
 }
 
-/* Datagrams the kernel dropped on the game socket (receive buffer full). */
-static double socket_drops(int fd)
+/* Datagrams the kernel dropped on the game port's sockets (receive buffer full), summed over its hosts. */
+static double socket_drops(const svc_metrics_sockets *socks)
 {
-    uint32_t mem[SK_MEMINFO_VARS];
-    socklen_t len = sizeof mem;
-    if (fd < 0 || getsockopt(fd, SOL_SOCKET, SO_MEMINFO, mem, &len) != 0 || len <= SK_MEMINFO_DROPS * 4)
-        return 0;
-    return mem[SK_MEMINFO_DROPS];
+    double drops = 0;
+    for (int i = 0; i < socks->n; i++) {
+        uint32_t mem[SK_MEMINFO_VARS];
+        socklen_t len = sizeof mem;
+        if (socks->fd[i] >= 0 && getsockopt(socks->fd[i], SOL_SOCKET, SO_MEMINFO, mem, &len) == 0 &&
+            len > SK_MEMINFO_DROPS * 4)
+            drops += mem[SK_MEMINFO_DROPS];
+    }
+    return drops;
 }
 
 /* A histogram from per-bucket counts (not cumulative), bounds in us. */
@@ -209,7 +213,8 @@ static const series after_moves[] = {
     {"mazerace_socket_errors_total", "counter",
      "Failed sends or receives on the game socket that the server carried on after.", U64(socket_errors)},
     {"mazerace_socket_drops_total", "counter",
-     "Datagrams the kernel dropped on the game socket (receive buffer full).", SPECIAL(V_SOCKET_DROPS)},
+     "Datagrams the kernel dropped on the game port's sockets (receive buffer full).",
+     SPECIAL(V_SOCKET_DROPS)},
     {"mazerace_discovery_replies_total", "counter", "LAN discovery probes answered.", U64(discovery_replies)},
     {"mazerace_discovery_dropped_total", "counter", "LAN discovery probes over the reply rate.",
      U64(discovery_dropped)},
@@ -220,14 +225,15 @@ static const series after_moves[] = {
 #undef INT
 #undef SPECIAL
 
-static void put_series(mr_text *b, const series *t, size_t n, const sv_stats *s, bool draining, int sock_fd)
+static void put_series(mr_text *b, const series *t, size_t n, const sv_stats *s, bool draining,
+                       const svc_metrics_sockets *socks)
 {
     for (size_t i = 0; i < n; i++) {
         const void *field = (const char *)s + t[i].off;
         double v = t[i].from == V_U64            ? (double)*(const uint64_t *)field
                    : t[i].from == V_INT          ? (double)*(const int *)field
                    : t[i].from == V_DRAINING     ? (double)draining
-                   : t[i].from == V_SOCKET_DROPS ? socket_drops(sock_fd)
+                   : t[i].from == V_SOCKET_DROPS ? socket_drops(socks)
                                                  : sv_cpu_seconds();
         metric(b, t[i].name, t[i].type, t[i].help, v);
     }
@@ -235,14 +241,14 @@ static void put_series(mr_text *b, const series *t, size_t n, const sv_stats *s,
 
 static void render(const void *snap, bool draining, void *ctx, mr_text *b)
 {
-    int sock_fd = (int)(intptr_t)ctx; /* the game socket */
+    const svc_metrics_sockets *socks = ctx;
     sv_stats s = *(const sv_stats *)snap;
 
     mr_text_add(b,
                 "# HELP mazerace_build_info Version and protocol version of this server.\n"
                 "# TYPE mazerace_build_info gauge\nmazerace_build_info{version=\"%s\",protocol=\"%d\"} 1\n",
                 MR_VERSION, WIRE_VERSION);
-    put_series(b, before_moves, MR_ARRAY_LEN(before_moves), &s, draining, sock_fd);
+    put_series(b, before_moves, MR_ARRAY_LEN(before_moves), &s, draining, socks);
     mr_text_add(b,
                 "# HELP mazerace_moves_total Moves checked by the match engine, by puzzle kind and result.\n"
                 "# TYPE mazerace_moves_total counter\n");
@@ -254,7 +260,7 @@ static void render(const void *snap, bool draining, void *ctx, mr_text *b)
         mr_text_add(b, "mazerace_moves_total{kind=\"%s\",result=\"rejected\"} %llu\n", name,
                     (unsigned long long)s.kind_rejected[k]);
     }
-    put_series(b, after_moves, MR_ARRAY_LEN(after_moves), &s, draining, sock_fd);
+    put_series(b, after_moves, MR_ARRAY_LEN(after_moves), &s, draining, socks);
     histogram(b, "mazerace_move_duration_seconds",
               "Time from a move's arrival in the server loop to its replies queued.", s.move_hist,
               sv_move_hist_bounds_us, SV_MOVE_HIST_BUCKETS, (double)s.move_ns_sum * 1e-9);
@@ -262,7 +268,7 @@ static void render(const void *snap, bool draining, void *ctx, mr_text *b)
     process_series(b);
 }
 
-svc_http *svc_metrics_start(const char *addr, int sock_fd, const char **err)
+svc_http *svc_metrics_start(const char *addr, const svc_metrics_sockets *socks, const char **err)
 {
-    return svc_http_start(addr, sizeof(sv_stats), render, (void *)(intptr_t)sock_fd, err);
+    return svc_http_start(addr, sizeof(sv_stats), render, (void *)socks, err);
 }

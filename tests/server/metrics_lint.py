@@ -16,7 +16,7 @@ import urllib.request
 
 SRV = sys.argv[1]
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import check, finish  # noqa: E402
+from checks import check, finish, stop  # noqa: E402
 
 
 NAME = re.compile(r"^[a-zA-Z_:][a-zA-Z0-9_:]*$")
@@ -157,11 +157,6 @@ with tempfile.TemporaryDirectory() as tmp:
         check(budget == 7 << 20, f"after SIGHUP the puzzle memory budget is 7 MiB ({budget})")
         check(sample(text, "mazerace_max_players") == 40, "after SIGHUP max players still 40 (needs a restart)")
     finally:
-        p.send_signal(signal.SIGINT)
-        try:
-            p.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait()
+        stop(p)
 
 finish()

@@ -65,8 +65,10 @@ nb_wait_port() { # sets port once the server says where it listens
   exit 1
 }
 
-nb_start_bench() { # bots pace seconds: mazerace-bot --bench in the background (botpid), output in $work/bot.out
-  "$bot" --server "127.0.0.1:$port" --bots "$1" --bench "$3" --pace "$2" --bot-seed 7 --timeout 600 \
+nb_start_bench() { # bots pace seconds: mazerace-bot --bench in the background (botpid), output in $work/bot.out;
+  # BOT_ARGS: more bot flags (e.g. "--spectators 2 --spectator-thread")
+  # shellcheck disable=SC2086
+  "$bot" --server "127.0.0.1:$port" --bots "$1" --bench "$3" --pace "$2" --bot-seed 7 --timeout 600 ${BOT_ARGS:-} \
     >"$work/bot.out" 2>&1 &
   botpid=$!
 }

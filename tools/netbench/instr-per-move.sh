@@ -11,7 +11,7 @@
 #   e.g. 20 50 10 (20 moves/s per player), 200 2000 20 (human pace), 20 50 10 --progress-hold 0
 # BUILD=dir as for run.sh (default build-netbench); NO_BUILD=1 uses it as it is (e.g. an old commit's build,
 # whose server lacks some flags: they are left out); BOT=path: another mazerace-bot; KEEP=1 keeps the work
-# directory. Needs valgrind.
+# directory; BOT_ARGS: more mazerace-bot flags (e.g. "--spectators 2 --spectator-thread"). Needs valgrind.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=bench-server.sh

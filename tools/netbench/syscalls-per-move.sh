@@ -9,7 +9,8 @@
 # Usage: tools/netbench/syscalls-per-move.sh BOTS PACE_MS WINDOW_S [server flags...]
 #   e.g. 2 50 10 (one match, 20 moves/s per player), 1000 50 5
 # BUILD=dir as for run.sh (default build-netbench); NO_BUILD=1 uses it as it is (e.g. an old commit's build);
-# BOT=path: another mazerace-bot; KEEP=1 keeps the work directory (perf stat output, server output).
+# BOT=path: another mazerace-bot; BOT_ARGS: more of its flags; KEEP=1 keeps the work directory (perf stat
+# output, server output).
 # Needs perf (as root, or perf_event_paranoid <= 1 for the syscall tracepoints).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
