@@ -1,4 +1,4 @@
-"""checks.py: the ok/FAIL lines, the failure count and stopping a server, shared by the server tests written in Python."""
+"""checks.py: the ok/FAIL lines, the failure count and stopping a server, shared by the server tests in Python."""
 import signal
 import subprocess
 import sys
