@@ -8,27 +8,12 @@
 
 #include "sv_addrs.h"
 #include "sv_gen.h"
+#include "sv_genq_types.h"
 #include "sv_limit.h"
 
 typedef struct sv sv_t;
 typedef struct sv_client sv_client;
 struct sv_room;
-
-/* sv->genq. */
-typedef struct sv_genq {
-    sv_gen *gen; /* the worker threads and their queue */
-    /* Quick-match jobs admitted while the queue was full, oldest first:
-     * submitted as it frees up (sv_genq_poll). */
-    sv_gen_job *defer_head, *defer_tail;
-    int defer_n;
-    size_t puzzle_bytes; /* estimated: rooms and jobs in flight */
-} sv_genq;
-
-/* c->gen. */
-typedef struct sv_genq_client {
-    sv_budget budget; /* generation CPU budget */
-    sv_gen_job *job;  /* its CREATE_ROOM / QUICK_MATCH being generated, or NULL */
-} sv_genq_client;
 
 /* A room for c, made on a worker (j taken over): ROOM_STATE follows when
  * it is ready. False after telling c why not (j freed). */

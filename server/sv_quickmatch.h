@@ -5,22 +5,12 @@
 #include <stdbool.h>
 
 #include "sv_quick.h"
+#include "sv_quickmatch_types.h"
 
 typedef struct sv sv_t;
 typedef struct sv_client sv_client;
 struct sv_gen_job;
 struct sv_room;
-
-/* sv->quick. */
-typedef struct sv_quickmatch {
-    sv_quick *q; /* players waiting alone for a quick-match opponent */
-} sv_quickmatch;
-
-/* c->quick. */
-typedef struct sv_quickmatch_client {
-    bool waiting;           /* seated in the quick-match room being generated when it opens */
-    struct sv_gen_job *job; /* with waiting: the job of that room (another client's gen.job) */
-} sv_quickmatch_client;
 
 /* QUICK_MATCH from c. */
 void sv_quickmatch_receive(sv_t *sv, sv_client *c);
