@@ -444,6 +444,44 @@ size_t sv_room_memory(const sv_t *sv)
     return sv_rooms_bytes_per_room(sv->rooms) + MATCH_SLOTS * SV_CLIENT_BYTES + (n ? sum / n : 0);
 }
 
+/* ---- closing, bad messages ---- */
+
+void sv_game_close_client(sv_t *sv, sv_client *c, const char *why)
+{
+    if (c->state == SV_CL_CLOSING || c->state == SV_CL_FREE)
+        return;
+    sv_logx(&sv->log, SV_LOG_INFO, "disconnecting", SV_CLIENT_FIELDS(c, NULL, why),
+            "client #%u %s (%s): disconnecting: %s", c->id, c->addr, c->name[0] ? c->name : "-", why);
+    /* Leave the room now: the slot goes into its grace period like any
+     * other drop, and the opponent hears of it at once. */
+    sv_game_disconnected(sv, c);
+    c->state = SV_CL_CLOSING;
+    c->closing_ms = sv->now_ms;
+    sv_link_close_later(sv, c);
+}
+
+void sv_game_bad_message(sv_t *sv, sv_client *c, int code, const char *why)
+{
+    if (code == WIRE_ERR_RATE)
+        sv->st.rate_limited++;
+    else
+        sv->st.bad_msgs++;
+    c->bad++;
+    /* Each is answered (at most max_bad answers before the kick); the first
+     * is worth a warning, the rest are summed up by the kick line. */
+    sv_logx(&sv->log, c->bad == 1 ? SV_LOG_WARN : SV_LOG_DEBUG, "bad_message", SV_CLIENT_FIELDS(c, NULL, why),
+            "client #%u %s: bad message (%s), %u so far", c->id, c->addr, why, c->bad);
+    if (c->bad >= (uint32_t)sv->cfg.max_bad) {
+        sv->st.kicked++;
+        sv_send_error(sv, c, WIRE_ERROR, code, "too many bad messages: disconnecting");
+        sv_logx(&sv->log, SV_LOG_WARN, "kicked", SV_CLIENT_FIELDS(c, NULL, "too many bad messages"),
+                "client #%u %s: %u bad messages, kicked", c->id, c->addr, c->bad);
+        sv_game_close_client(sv, c, "too many bad messages");
+    } else {
+        sv_send_error(sv, c, WIRE_ERROR, code, why);
+    }
+}
+
 /* ---- messages in ---- */
 
 static bool in_room(sv_t *sv, sv_client *c)
@@ -465,13 +503,13 @@ bool sv_game_not_in_room(sv_t *sv, sv_client *c)
 static void refuse(sv_t *sv, sv_client *c, int code, const char *why)
 {
     sv_send_error(sv, c, WIRE_REFUSED, code, why);
-    sv_close_client(sv, c, why);
+    sv_game_close_client(sv, c, why);
 }
 
 static void on_hello(sv_t *sv, sv_client *c, const wire_msg *in)
 {
     if (c->state != SV_CL_HELLO) {
-        sv_bad_message(sv, c, WIRE_ERR_HANDSHAKE, "HELLO sent twice");
+        sv_game_bad_message(sv, c, WIRE_ERR_HANDSHAKE, "HELLO sent twice");
         return;
     }
     char why[160];
@@ -803,7 +841,7 @@ static void on_resume(sv_t *sv, sv_client *c, const wire_msg *in)
                 c->addr, old->id, old->addr);
         detach(old);
         sv_send_error(sv, old, WIRE_ERROR, WIRE_ERR_RESUME, "resumed from another connection");
-        sv_close_client(sv, old, "resumed from another connection");
+        sv_game_close_client(sv, old, "resumed from another connection");
         match_disconnect(room->m, slot, sv->now_ms);
     }
     const char *err = match_resume(room->m, slot, &in->resume.token, sv->now_ms);
@@ -861,17 +899,49 @@ static void on_desc(sv_t *sv, sv_client *c, uint32_t offset)
     sv_send(sv, c, m);
 }
 
+/* A message from a spectator: true when handled here (c->spec.watch
+ * set); what a spectator may not send is refused here, before the
+ * players' handlers below see it. */
+static bool spectator_message(sv_t *sv, sv_client *c, const wire_msg *in)
+{
+    if (!c->spec.watch)
+        return false;
+    switch (in->type) {
+    case WIRE_LEAVE_ROOM:
+        sv_spec_leave(sv, c);
+        return true;
+    case WIRE_MOVE:
+        /* A client that sends moves while watching is broken or probing. */
+        sv_game_bad_message(sv, c, WIRE_ERR_SPECTATOR, "spectators cannot move");
+        return true;
+    case WIRE_READY:
+    case WIRE_REMATCH:
+        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_SPECTATOR,
+                      "spectators cannot ready up or ask for a rematch");
+        return true;
+    case WIRE_CREATE_ROOM:
+    case WIRE_JOIN_ROOM:
+    case WIRE_QUICK_MATCH:
+    case WIRE_RESUME:
+    case WIRE_WATCH:
+        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_STATE, "you are watching a room: leave it first");
+        return true;
+    default:
+        return false; /* HELLO, DESC_REQUEST, LIST_ROOMS, anything else: as for anyone */
+    }
+}
+
 void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
 {
     wire_msg *in = sv->in;
     if (len == 0 || !wire_read(data, len, in)) {
         const char *name = len ? wire_type_name(data[0]) : "?";
-        sv_bad_message(sv, c, WIRE_ERR_BAD_MESSAGE,
-                       strcmp(name, "?") == 0 ? "unknown message type" : "malformed message");
+        sv_game_bad_message(sv, c, WIRE_ERR_BAD_MESSAGE,
+                            strcmp(name, "?") == 0 ? "unknown message type" : "malformed message");
         return;
     }
     if (c->state == SV_CL_HELLO && in->type != WIRE_HELLO) {
-        sv_bad_message(sv, c, WIRE_ERR_HANDSHAKE, "the first message must be HELLO");
+        sv_game_bad_message(sv, c, WIRE_ERR_HANDSHAKE, "the first message must be HELLO");
         return;
     }
     sv_room *room = c->room;
@@ -894,7 +964,7 @@ void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_DRAINING, "server is restarting");
         return;
     }
-    if (sv_spec_receive(sv, c, in))
+    if (spectator_message(sv, c, in))
         return;
     sv->acting = c;
     switch (in->type) {
@@ -963,7 +1033,7 @@ void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
         sv_spec_list(sv, c);
         break;
     default:
-        sv_bad_message(sv, c, WIRE_ERR_BAD_MESSAGE, "not a client-to-server message");
+        sv_game_bad_message(sv, c, WIRE_ERR_BAD_MESSAGE, "not a client-to-server message");
         break;
     }
     sv->acting = NULL;

@@ -16,6 +16,12 @@ struct sv_gen_job;
 
 void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len);
 void sv_game_disconnected(sv_t *sv, sv_client *c);
+/* Sends nothing more, disconnects once queued messages are out; c leaves
+ * its room now (sv_game_disconnected). */
+void sv_game_close_client(sv_t *sv, sv_client *c, const char *why);
+/* Counts a bad message (code WIRE_ERR_RATE: an over-rate one), logs it,
+ * answers the first one with an ERROR and disconnects the peer at max_bad. */
+void sv_game_bad_message(sv_t *sv, sv_client *c, int code, const char *why);
 /* Drains the room's match events into messages, refreshes its timer and
  * frees the room when nobody is left in it. */
 void sv_game_flush_room(sv_t *sv, sv_room *room);

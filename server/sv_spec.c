@@ -381,35 +381,6 @@ void sv_spec_room_closed(sv_t *sv, sv_room *room)
         unlink_spec(sv, room->spec_head);
 }
 
-bool sv_spec_receive(sv_t *sv, sv_client *c, const wire_msg *in)
-{
-    if (!c->spec.watch)
-        return false;
-    switch (in->type) {
-    case WIRE_LEAVE_ROOM:
-        sv_spec_leave(sv, c);
-        return true;
-    case WIRE_MOVE:
-        /* A client that sends moves while watching is broken or probing. */
-        sv_bad_message(sv, c, WIRE_ERR_SPECTATOR, "spectators cannot move");
-        return true;
-    case WIRE_READY:
-    case WIRE_REMATCH:
-        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_SPECTATOR,
-                      "spectators cannot ready up or ask for a rematch");
-        return true;
-    case WIRE_CREATE_ROOM:
-    case WIRE_JOIN_ROOM:
-    case WIRE_QUICK_MATCH:
-    case WIRE_RESUME:
-    case WIRE_WATCH:
-        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_STATE, "you are watching a room: leave it first");
-        return true;
-    default:
-        return false; /* HELLO, DESC_REQUEST, LIST_ROOMS, anything else: as for anyone */
-    }
-}
-
 /* ---- rooms in progress ---- */
 
 static void build_races(sv_t *sv)

@@ -20,8 +20,6 @@ struct sv_room;
 bool sv_spec_refuse_full(sv_t *sv, sv_client *c, const struct sv_room *room);
 /* Makes c (in no room) a spectator of room, or tells it why not. */
 void sv_spec_watch(sv_t *sv, sv_client *c, struct sv_room *room);
-/* A message from a spectator: true when handled here (c->spec.watch set). */
-bool sv_spec_receive(sv_t *sv, sv_client *c, const wire_msg *in);
 /* LIST_ROOMS. */
 void sv_spec_list(sv_t *sv, sv_client *c);
 /* Stops c watching (leave, disconnect); the room's count changes. */
