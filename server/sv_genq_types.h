@@ -13,7 +13,7 @@ struct sv_gen_job;
 typedef struct sv_genq {
     struct sv_gen *gen; /* the worker threads and their queue */
     /* Quick-match jobs admitted while the queue was full, oldest first:
-     * submitted as it frees up (sv_genq_poll). */
+     * submitted as it frees up (sv_gendone_poll). */
     struct sv_gen_job *defer_head, *defer_tail;
     int defer_n;
     size_t puzzle_bytes; /* estimated: rooms and jobs in flight */

@@ -4,8 +4,8 @@
 
 #include <stdint.h>
 
-#include "wire.h"
 #include "sv_query_types.h"
+#include "wire.h"
 
 typedef struct sv sv_t;
 typedef struct sv_client sv_client;

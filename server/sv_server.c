@@ -14,6 +14,7 @@
 #include "sv_drain.h"
 #include "sv_game.h"
 #include "sv_gen.h"
+#include "sv_gendone.h"
 #include "sv_genq.h"
 #include "sv_hold.h"
 #include "sv_hosts.h"
@@ -24,6 +25,7 @@
 #include "sv_log.h"
 #include "sv_loglimit.h"
 #include "sv_opts.h"
+#include "sv_play.h"
 #include "sv_query.h"
 #include "sv_quick.h"
 #include "sv_quickmatch.h"
@@ -33,6 +35,7 @@
 #include "sv_shake.h"
 #include "sv_spec.h"
 #include "sv_spechost.h"
+#include "sv_specq.h"
 #include "util.h"
 
 #define SV_HOUSEKEEPING_MS 1000
@@ -61,7 +64,7 @@ static void client_gone(sv_t *sv, sv_client *c)
             "client #%u %s (%s) disconnected (%d peers)", c->id, c->addr, c->name[0] ? c->name : "-",
             sv->st.peers_now);
     sv_hold_discard(sv, c);
-    sv_spec_discard(sv, c);
+    sv_specq_discard(sv, c);
     c->state = SV_CL_FREE;
     if (c->peer)
         c->peer->data = NULL;
@@ -160,7 +163,7 @@ static void run_timers(sv_t *sv)
      * millisecond short of it, and a grace period must never end early. */
     for (int i = 0; i <= n && sv->now_ms > 0 && (room = sv_rooms_due(sv->rooms, sv->now_ms - 1)); i++) {
         match_update(room->m, sv->now_ms);
-        sv_game_flush_room(sv, room);
+        sv_play_flush_room(sv, room);
         if (room->m && room->deadline < sv->now_ms)
             sv_rooms_set_deadline(sv->rooms, room, sv->now_ms);
     }
@@ -174,7 +177,7 @@ static void drop_now(sv_t *sv, sv_client *c)
         return;
     sv_game_disconnected(sv, c);
     sv_hold_discard(sv, c);
-    sv_spec_discard(sv, c);
+    sv_specq_discard(sv, c);
     sv_link_drop_now(sv, c);
     c->state = SV_CL_FREE;
     sv->st.peers_now--;
@@ -329,7 +332,7 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
     uint64_t hold_due = sv_hold_next_due(sv);
     if (hold_due < due)
         due = hold_due;
-    uint64_t spec_due = sv_spec_next_due(sv);
+    uint64_t spec_due = sv_specq_next_due(sv);
     if (spec_due < due)
         due = spec_due;
     if (due != UINT64_MAX && timeout_ms > 0) {
@@ -347,7 +350,7 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
         return -1;
     uint64_t work0 = mr_now_us();
     handled += sv->sph ? sv_sph_poll(sv->sph, on_sph_event, sv) : 0;
-    sv_genq_poll(sv);
+    sv_gendone_poll(sv);
     sv_query_poll(sv);
     sv_shake_expire(sv);
     handled += sv_lan_poll(sv);
@@ -361,7 +364,7 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
         housekeeping(sv);
     }
     sv_send_held_due(sv);
-    sv_spec_flush(sv, false);
+    sv_specq_flush(sv, false);
     sv->step_max_slot = -1; /* whatever is queued now leaves before the next step's packets */
     /* ENet walks every peer slot on each flush. A caller that waits (sv_run)
      * comes straight back into enet_host_service, which sends everything
@@ -428,8 +431,8 @@ static void shutdown_begin(sv_t *sv)
     sv->shutdown_deadline_ms = sv->now_ms + SV_SHUTDOWN_MS;
     sv_loge(&sv->log, SV_LOG_INFO, "stopping", NULL, NULL, NULL, "stopping: telling %d clients",
             sv->st.peers_now);
-    sv_game_abort_all(sv);
-    sv_spec_flush(sv, true); /* spectators see the aborted game's MATCH_END before SHUTDOWN */
+    sv_play_abort_all(sv);
+    sv_specq_flush(sv, true); /* spectators see the aborted game's MATCH_END before SHUTDOWN */
     for (int i = 0; i < sv->nclients; i++) {
         sv_client *c = &sv->clients[i];
         if (c->state == SV_CL_FREE || c->state == SV_CL_CLOSING)

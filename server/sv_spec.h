@@ -6,16 +6,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "wire.h"
 #include "sv_spec_types.h"
+#include "wire.h"
 
 typedef struct sv sv_t;
 typedef struct sv_client sv_client;
 struct sv_room;
 
-/* Every send to a spectator is deferred to the end of the step
- * (sv_spec_flush), after the players' packets have been handed to the
- * socket. */
 /* When a spectator limit is reached: c gets ERROR WATCH_FULL (counted, logged), true. */
 bool sv_spec_refuse_full(sv_t *sv, sv_client *c, const struct sv_room *room);
 /* Makes c (in no room) a spectator of room, or tells it why not. */
@@ -24,23 +21,11 @@ void sv_spec_watch(sv_t *sv, sv_client *c, struct sv_room *room);
 void sv_spec_list(sv_t *sv, sv_client *c);
 /* Stops c watching (leave, disconnect); the room's count changes. */
 void sv_spec_leave(sv_t *sv, sv_client *c);
-/* m to every spectator of room (nothing is encoded when there are none). */
-void sv_spec_send_room(sv_t *sv, struct sv_room *room, const wire_msg *m);
-/* m to one spectator, deferred like the rest. */
-void sv_spec_send(sv_t *sv, sv_client *c, const wire_msg *m);
 /* WATCH_START of the room's current game to every spectator. */
 void sv_spec_match_start(sv_t *sv, struct sv_room *room);
 /* The room is closing: its spectators get WATCH_END and watch nothing. */
 void sv_spec_room_closed(sv_t *sv, struct sv_room *room);
-/* End of a step: the spectators whose batch is due (all with now) get
- * it, after a flush of what the players were sent; at most once per
- * SV_SPEC_TICK_MS unless now. */
-void sv_spec_flush(sv_t *sv, bool now);
-/* When sv_spec_flush has batches to send next (UINT64_MAX: none queued). */
-uint64_t sv_spec_next_due(const sv_t *sv);
-/* c is gone: its queued items are dropped. */
-void sv_spec_discard(sv_t *sv, sv_client *c);
-/* Frees the queue (and drops what is in it). */
+/* Frees the queue (and drops what is in it) and the rooms list. */
 void sv_spec_free(sv_t *sv);
 /* Rooms in countdown or racing (cached up to a second), for discovery. */
 int sv_spec_races(sv_t *sv);

@@ -8,7 +8,7 @@
 #include "st_writer.h"
 #include "sv_hosts.h"
 #include "sv_internal.h"
-#include "sv_game.h"
+#include "sv_play.h"
 #include "sv_quick.h"
 #include "sv_rooms.h"
 #include "sv_spechost.h"
@@ -119,7 +119,7 @@ void sv_get_stats(const sv_t *sv, sv_stats *out)
             running++;
     }
     out->matches_running = running;
-    out->room_bytes = sv_room_memory(sv);
+    out->room_bytes = sv_play_room_memory(sv);
     if (sv->store) {
         st_writer_stats ws;
         st_writer_stats_get(sv->store, &ws);
