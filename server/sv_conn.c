@@ -40,13 +40,20 @@ void sv_conn_open(sv_t *sv, sv_client *c, uint32_t host, uint16_t port)
             "client #%u %s connected%s (%d peers)", c->id, c->addr, where, sv->st.peers_now);
 }
 
+/* The client slot of a peer of game host h (sv_hosts.h: host h's peers
+ * are sv->clients[sv->host_base[h]..]). */
+static sv_client *slot_of(sv_t *sv, int h, const ENetPeer *peer)
+{
+    return &sv->clients[sv->host_base[h] + (int)(peer - sv->hosts[h]->peers)];
+}
+
 void sv_conn_peer(sv_t *sv, int h, ENetPeer *peer)
 {
     if (h < 0 || sv->shutting) {
         enet_peer_reset(peer);
         return;
     }
-    sv_client *c = sv_hosts_slot(sv, h, peer);
+    sv_client *c = slot_of(sv, h, peer);
     c->peer = peer;
     c->sph_gen = 0;
     sv_conn_open(sv, c, peer->address.host, peer->address.port);

@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "sv_internal.h"
 #include "sv_log.h"
 #include "util.h"
 
