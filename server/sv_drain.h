@@ -2,7 +2,6 @@
 #ifndef MR_SV_DRAIN_H
 #define MR_SV_DRAIN_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 

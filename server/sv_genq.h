@@ -10,7 +10,6 @@
 #include "sv_addrs.h"
 #include "sv_gen.h"
 #include "sv_genq_types.h"
-#include "sv_limit.h"
 
 typedef struct sv sv_t;
 typedef struct sv_client sv_client;

@@ -5,9 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sv_disc.h"
 #include "sv_lan_types.h"
-#include "sv_limit.h"
 
 typedef struct sv sv_t;
 

@@ -5,7 +5,6 @@
 
 #include <stdbool.h>
 
-#include "sv_quick.h"
 #include "sv_quickmatch_types.h"
 
 typedef struct sv sv_t;

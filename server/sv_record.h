@@ -5,7 +5,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sv_loglimit.h"
 #include "sv_record_types.h"
 
 typedef struct sv sv_t;
