@@ -1,4 +1,5 @@
-/* sv_conn.h: a client's connection as both hosts report it (sv_server.c): opened, data, gone. */
+/* sv_conn.h: a client slot taken by a new connection, from either host (sv_conn.c); sv_server.c handles
+ * its data and its end. */
 #ifndef MR_SV_CONN_H
 #define MR_SV_CONN_H
 
@@ -10,12 +11,11 @@ typedef struct sv sv_t;
 typedef struct sv_client sv_client;
 
 /* A connection opened in slot c (free), from host:port (network order host). */
-void sv_client_open(sv_t *sv, sv_client *c, uint32_t host, uint16_t port);
-/* c's connection is gone. */
-void sv_client_gone(sv_t *sv, sv_client *c);
-/* A message from c. */
-void sv_client_data(sv_t *sv, sv_client *c, const uint8_t *data, size_t len);
+void sv_conn_open(sv_t *sv, sv_client *c, uint32_t host, uint16_t port);
+/* ENET_EVENT_TYPE_CONNECT of peer on game host h (-1: none of ours, or
+ * shutting down: the peer is reset). */
+void sv_conn_peer(sv_t *sv, int h, ENetPeer *peer);
 /* A peer sv_cookie.c made connected (what ENET_EVENT_TYPE_CONNECT does). */
-void sv_peer_connected(sv_t *sv, ENetPeer *peer);
+void sv_conn_made(sv_t *sv, ENetPeer *peer);
 
 #endif

@@ -1,8 +1,8 @@
 /* sv_drain.c: draining (SIGTERM): no new rooms or races, stop once the races end or at a deadline. */
 #include "sv_drain.h"
-#include "sv_game.h"
 #include "sv_internal.h"
 #include "sv_log.h"
+#include "sv_play.h"
 
 void sv_request_drain(sv_t *sv)
 {
@@ -25,10 +25,10 @@ bool sv_drain_step(sv_t *sv)
         d->next_check_ms = sv->now_ms;
         sv_loge(&sv->log, SV_LOG_INFO, "draining", NULL, NULL, NULL,
                 "draining: no new rooms or races; %d races running, stopping when they end or in %d.%03d s",
-                sv_game_running(sv, false), sv->cfg.drain_timeout_ms / 1000, sv->cfg.drain_timeout_ms % 1000);
+                sv_play_running(sv, false), sv->cfg.drain_timeout_ms / 1000, sv->cfg.drain_timeout_ms % 1000);
     }
     if (sv->now_ms >= d->deadline_ms) {
-        int n = sv_game_running(sv, true);
+        int n = sv_play_running(sv, true);
         if (n > 0)
             sv_loge(&sv->log, SV_LOG_INFO, "drain_timeout", NULL, NULL, NULL,
                     "drain time-out: %d races cut short", n);
@@ -37,7 +37,7 @@ bool sv_drain_step(sv_t *sv)
     if (sv->now_ms < d->next_check_ms)
         return false;
     d->next_check_ms = sv->now_ms + 20; /* the check walks every room slot */
-    if (sv_game_running(sv, false) == 0) {
+    if (sv_play_running(sv, false) == 0) {
         sv_loge(&sv->log, SV_LOG_INFO, "drained", NULL, NULL, NULL, "drained: no race running");
         return true;
     }

@@ -2,19 +2,12 @@
 #ifndef MR_SV_DRAIN_H
 #define MR_SV_DRAIN_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
-typedef struct sv sv_t;
+#include "sv_drain_types.h"
 
-/* sv->drain. */
-typedef struct sv_drain {
-    atomic_int want;        /* sv_request_drain, from any thread */
-    bool on;                /* refusing new rooms and races (sv_game.c: ERROR DRAINING) */
-    uint64_t deadline_ms;   /* when the races still running are cut */
-    uint64_t next_check_ms; /* the next walk over the rooms */
-} sv_drain;
+typedef struct sv sv_t;
 
 /* One step of a drain (while sv_draining, sv.h): starts it; true when the
  * server should stop now, because no race runs or the deadline has come

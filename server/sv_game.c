@@ -1,4 +1,5 @@
-/* sv_game.c: the server's protocol: client messages to room and match calls, match events to messages. */
+/* sv_game.c: the server's protocol, top: each client message to the subsystem that handles it (rooms and
+ * seats in sv_play.c, quick match, spectators, record questions), closing a client and its disconnect. */
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,215 +12,24 @@
 #include "sv_genq.h"
 #include "sv_hold.h"
 #include "sv_internal.h"
-#include "sv_lan.h"
 #include "sv_link.h"
 #include "sv_log.h"
 #include "sv_loglimit.h"
+#include "sv_play.h"
 #include "sv_query.h"
 #include "sv_quickmatch.h"
-#include "sv_record.h"
+#include "sv_roommsg.h"
 #include "sv_rooms.h"
 #include "sv_send.h"
 #include "sv_spec.h"
+#include "sv_spechost.h"
 #include "util.h"
 
-/* ---- room <-> client ---- */
-
-static void attach(sv_room *room, int slot, sv_client *c)
-{
-    room->player[slot] = c;
-    c->room = room;
-    c->slot = slot;
-}
-
-static void detach(sv_client *c)
-{
-    if (c->room && c->slot >= 0 && c->slot < MATCH_SLOTS && c->room->player[c->slot] == c)
-        c->room->player[c->slot] = NULL;
-    c->room = NULL;
-    c->slot = -1;
-}
-
-static uint8_t clamp_u8(int v)
-{
-    return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
-}
-static uint32_t clamp_u32(uint64_t v)
-{
-    return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
-}
-
-/* ---- messages out ---- */
-
-void sv_game_fill_room_state(sv_t *sv, sv_room *room, int slot, wire_msg *m)
-{
-    memset(m, 0, sizeof *m);
-    m->type = WIRE_ROOM_STATE;
-    wire_room_state *rs = &m->room;
-    memcpy(rs->code, room->code, sizeof rs->code);
-    rs->your_slot = (uint8_t)slot;
-    rs->phase = (uint8_t)match_phase(room->m);
-    rs->params = *pz_params_of(match_puzzle(room->m));
-    rs->series_len = clamp_u8(match_series_len(room->m));
-    rs->spectators = (uint16_t)(room->nspec > 65535 ? 65535 : room->nspec);
-    for (int s = 0; s < MATCH_SLOTS; s++) {
-        rs->score[s] = clamp_u8(match_score(room->m, s));
-        wire_player *p = &rs->player[s];
-        p->present = match_present(room->m, s);
-        if (!p->present)
-            continue;
-        p->connected = match_connected(room->m, s);
-        p->ready = match_is_ready(room->m, s);
-        p->rematch = match_wants_rematch(room->m, s);
-        txt_clean(p->name, sizeof p->name, match_name(room->m, s));
-        if (!p->name[0])
-            strcpy(p->name, "?");
-    }
-    (void)sv;
-}
-
-static void send_room_state(sv_t *sv, sv_room *room, int slot)
-{
-    sv_client *c = room->player[slot];
-    if (!c)
-        return;
-    sv_game_fill_room_state(sv, room, slot, sv->msg);
-    sv_send(sv, c, sv->msg);
-}
-
-void sv_game_room_state_all(sv_t *sv, sv_room *room)
-{
-    for (int s = 0; s < MATCH_SLOTS; s++)
-        send_room_state(sv, room, s);
-    if (room->spec_head) {
-        sv_game_fill_room_state(sv, room, WIRE_SLOT_WATCHER, sv->msg);
-        sv_spec_send_room(sv, room, sv->msg);
-    }
-}
-
-static void send_match_start(sv_t *sv, sv_room *room, int slot)
-{
-    sv_client *c = room->player[slot];
-    if (!c)
-        return;
-    int len = match_game_id(room->m, sv->idbuf, WIRE_GAME_ID_MAX + 1);
-    if (len <= 0 || len > WIRE_GAME_ID_MAX) {
-        /* Refused at creation, so this is our bug: say so, do not crash. */
-        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_INTERNAL, "game ID too long to send");
-        return;
-    }
-    wire_msg *m = sv->msg;
-    memset(m, 0, sizeof *m);
-    m->type = WIRE_MATCH_START;
-    wire_match_start *s = &m->start;
-    s->slot = (uint8_t)slot;
-    s->game_no = (uint16_t)match_game_no(room->m);
-    s->token = match_token(room->m, slot);
-    int64_t in = (int64_t)match_start_ms(room->m) - (int64_t)sv->now_ms;
-    s->start_in_ms = (int32_t)(in > INT32_MAX ? INT32_MAX : in < -INT32_MAX ? -INT32_MAX : in);
-    s->desc_hash = match_desc_hash(room->m);
-    s->series_len = clamp_u8(match_series_len(room->m));
-    s->score[0] = clamp_u8(match_score(room->m, 0));
-    s->score[1] = clamp_u8(match_score(room->m, 1));
-    s->game_id = sv->idbuf;
-    s->game_id_len = (uint16_t)len;
-    sv_send(sv, c, m);
-}
-
-void sv_game_fill_match_end(wire_msg *m, const match_result *res)
-{
-    memset(m, 0, sizeof *m);
-    m->type = WIRE_MATCH_END;
-    wire_match_end *e = &m->end;
-    e->winner = res->winner >= 0 && res->winner < MATCH_SLOTS ? (uint8_t)res->winner : WIRE_SLOT_NONE;
-    e->reason = (uint8_t)res->reason;
-    for (int s = 0; s < MATCH_SLOTS; s++) {
-        e->time_ms[s] = clamp_u32(res->time_ms[s]);
-        e->solved[s] = res->solved[s];
-        e->moves[s] = res->moves[s];
-        e->score[s] = clamp_u8(res->score[s]);
-    }
-    e->game_no = (uint16_t)res->game_no;
-    e->series_len = clamp_u8(res->series_len);
-    e->series_over = res->series_over;
-}
-
-static void send_match_end(sv_t *sv, sv_room *room, int slot, const match_result *res)
-{
-    sv_client *c = room->player[slot];
-    if (!c)
-        return;
-    sv_game_fill_match_end(sv->msg, res);
-    sv_send(sv, c, sv->msg);
-}
-
-/* The accepted moves of both slots (first_slot's first), so that a
- * resuming client rebuilds its board and the opponent's ghost, or a
- * spectator both boards. The last message has last = true. */
-void sv_game_move_logs(sv_t *sv, sv_room *room, int first_slot, sv_client *c,
-                       void (*send)(sv_t *, sv_client *, const wire_msg *))
-{
-    wire_msg *m = sv->msg;
-    for (int k = 0; k < MATCH_SLOTS; k++) {
-        int whose = k == 0 ? first_slot : 1 - first_slot;
-        size_t n = match_move_log(room->m, whose, NULL, 0);
-        pz_move *log = mr_alloc(n, sizeof *log);
-        match_move_log(room->m, whose, log, n);
-        size_t first = 0;
-        do {
-            size_t cnt = n - first > WIRE_MOVE_LOG_MAX ? WIRE_MOVE_LOG_MAX : n - first;
-            memset(m, 0, sizeof *m);
-            m->type = WIRE_MOVE_LOG;
-            m->log.slot = (uint8_t)whose;
-            m->log.first = (uint32_t)first;
-            m->log.count = (uint16_t)cnt;
-            if (cnt)
-                memcpy(m->log.moves, log + first, cnt * sizeof *log);
-            first += cnt;
-            m->log.last = k == MATCH_SLOTS - 1 && first >= n;
-            send(sv, c, m);
-        } while (first < n);
-        free(log);
-    }
-}
-
-static void send_to(sv_t *sv, sv_room *room, int to, const wire_msg *m)
-{
-    for (int s = 0; s < MATCH_SLOTS; s++)
-        if (to == MATCH_TO_BOTH || to == s)
-            sv_send(sv, room->player[s], m);
-}
-
-static void send_to_late(sv_t *sv, sv_room *room, int to, const wire_msg *m)
-{
-    for (int s = 0; s < MATCH_SLOTS; s++)
-        if (to == MATCH_TO_BOTH || to == s)
-            sv_send_late(sv, room->player[s], m);
-}
-
-/* ---- match events ---- */
-
-static void log_result(sv_t *sv, sv_room *room, const match_result *r)
-{
-    char who[WIRE_NAME_MAX + 16] = "no winner";
-    if (r->winner >= 0 && r->winner < MATCH_SLOTS)
-        snprintf(who, sizeof who, "winner %s", match_name(room->m, r->winner));
-    sv_loge(&sv->log, SV_LOG_INFO, "match_finished", room->code, NULL, match_end_text(r->reason),
-            "room %s game %d finished: %s (%s); times %llu/%llu ms, moves %u/%u; score %d-%d of best of %d",
-            room->code, r->game_no, who, match_end_text(r->reason), (unsigned long long)r->time_ms[0],
-            (unsigned long long)r->time_ms[1], r->moves[0], r->moves[1], r->score[0], r->score[1],
-            r->series_len);
-}
+/* ---- how long a MOVE takes (the statistics' histogram, sv.h) ---- */
 
 const uint32_t sv_move_hist_bounds_us[SV_MOVE_HIST_BUCKETS - 1] = {5,   10,   25,   50,   100,  250,
                                                                    500, 1000, 2500, 5000, 10000};
 _Static_assert(SV_KINDS == PZ_KIND_COUNT, "SV_KINDS is the number of puzzle kinds");
-
-static int room_kind(const sv_room *room)
-{
-    const pz_kind *k = pz_kind_of(match_puzzle(room->m));
-    return k && k->id >= 0 && k->id < SV_KINDS ? k->id : 0;
-}
 
 static void count_move_time(sv_t *sv, uint64_t ns)
 {
@@ -230,218 +40,42 @@ static void count_move_time(sv_t *sv, uint64_t ns)
     sv->st.move_ns_sum += ns;
 }
 
-static void deliver(sv_t *sv, sv_room *room, const match_event *ev, bool *dirty)
+/* ---- closing, bad messages ---- */
+
+void sv_game_close_client(sv_t *sv, sv_client *c, const char *why)
 {
-    wire_msg *m = sv->msg;
-    switch (ev->type) {
-    case MATCH_EV_ACK:
-        sv->st.moves_accepted++;
-        sv->st.kind_accepted[room_kind(room)]++;
-        /* Hot path: every field of ACK and PROGRESS is set below, so the
-         * 2.4 KiB message union is not cleared first. */
-        m->type = WIRE_ACK;
-        m->ack.seq = ev->seq;
-        m->ack.moves = ev->moves;
-        m->ack.solved = ev->progress.solved;
-        send_to(sv, room, ev->to, m);
+    if (c->state == SV_CL_CLOSING || c->state == SV_CL_FREE)
         return;
-    case MATCH_EV_PROGRESS:
-        m->type = WIRE_PROGRESS;
-        m->progress.slot = (uint8_t)ev->slot;
-        m->progress.move = ev->move;
-        m->progress.moves = ev->moves;
-        m->progress.x = (int16_t)ev->progress.x;
-        m->progress.y = (int16_t)ev->progress.y;
-        m->progress.path_len = (uint32_t)(ev->progress.path_len < 0 ? 0 : ev->progress.path_len);
-        m->progress.value = ev->progress.value;
-        m->progress.solved = ev->progress.solved;
-        /* After the mover's ACK, whatever the two players' slot order. */
-        send_to_late(sv, room, ev->to, m);
-        sv_spec_send_room(sv, room, m); /* both players' moves, at the end of the step */
-        return;
-    case MATCH_EV_REJECT:
-        sv->st.moves_rejected++;
-        sv->st.kind_rejected[room_kind(room)]++;
-        if (sv->cfg.log_moves)
-            sv_loge(&sv->log, SV_LOG_DEBUG, "move_rejected", room->code, match_name(room->m, ev->to),
-                    ev->reason, "room %s slot %d move %u rejected: %s", room->code, ev->to, ev->seq,
-                    ev->reason ? ev->reason : "");
-        memset(m, 0, sizeof *m);
-        m->type = WIRE_REJECT;
-        m->error.code = (uint8_t)ev->code;
-        m->error.seq = ev->seq;
-        txt_clean(m->error.text, sizeof m->error.text, ev->reason ? ev->reason : "");
-        send_to(sv, room, ev->to, m);
-        return;
-    default:
-        break;
-    }
-    /* Everything below changes what ROOM_STATE shows. Before a message of
-     * its own (MATCH_START, MATCH_END, REMATCH_OFFER) the pending
-     * ROOM_STATE goes out first, so that messages arrive in the order
-     * things happened; events with no message of their own only mark it
-     * pending, so one ROOM_STATE covers them all (docs/protocol.md). */
-    bool own_message = ev->type == MATCH_EV_COUNTDOWN || ev->type == MATCH_EV_FINISHED ||
-                       ev->type == MATCH_EV_REMATCH_REQUEST;
-    /* A countdown always shows its ROOM_STATE first, even when nothing was
-     * pending (a rematch whose puzzle came from the worker). */
-    if ((*dirty && own_message) || ev->type == MATCH_EV_COUNTDOWN) {
-        sv_game_room_state_all(sv, room);
-        *dirty = false;
-    }
-    switch (ev->type) {
-    case MATCH_EV_COUNTDOWN: {
-        sv->st.matches_started++;
-        char id[128];
-        match_game_id(room->m, id, sizeof id);
-        sv_loge(&sv->log, SV_LOG_INFO, "countdown", room->code, NULL, NULL,
-                "room %s game %d: countdown, %s vs %s on %s", room->code, ev->game_no, match_name(room->m, 0),
-                match_name(room->m, 1), id);
-        /* The ROOM_STATE of the countdown (phase 1, ready bits cleared)
-         * went out just above; MATCH_START changes nothing in it, so no
-         * second one follows (docs/protocol.md, "Message order"). */
-        for (int s = 0; s < MATCH_SLOTS; s++)
-            send_match_start(sv, room, s);
-        sv_record_countdown(sv, room);
-        sv_spec_match_start(sv, room);
-        break;
-    }
-    case MATCH_EV_FINISHED:
-        sv->st.matches_finished++;
-        log_result(sv, room, &ev->result);
-        for (int s = 0; s < MATCH_SLOTS; s++)
-            send_match_end(sv, room, s, &ev->result);
-        sv_record_finished(sv, room);
-        if (room->spec_head) {
-            sv_game_fill_match_end(sv->msg, &ev->result);
-            sv_spec_send_room(sv, room, sv->msg);
-        }
-        *dirty = true;
-        break;
-    case MATCH_EV_REMATCH_REQUEST:
-        memset(m, 0, sizeof *m);
-        m->type = WIRE_REMATCH_OFFER;
-        m->rematch_offer.slot = (uint8_t)ev->slot;
-        send_to(sv, room, ev->to, m);
-        *dirty = true;
-        break;
-    case MATCH_EV_DISCONNECTED:
-        sv_loge(&sv->log, SV_LOG_INFO, "player_dropped", room->code, match_name(room->m, ev->slot), NULL,
-                "room %s: %s dropped, %llu ms to resume", room->code, match_name(room->m, ev->slot),
-                (unsigned long long)(ev->deadline_ms > sv->now_ms ? ev->deadline_ms - sv->now_ms : 0));
-        *dirty = true;
-        break;
-    case MATCH_EV_RESUMED:
-        sv_loge(&sv->log, SV_LOG_INFO, "player_resumed", room->code, match_name(room->m, ev->slot), NULL,
-                "room %s: %s resumed", room->code, match_name(room->m, ev->slot));
-        *dirty = true;
-        break;
-    case MATCH_EV_NEED_PUZZLE:
-        sv_genq_next_puzzle(sv, room, ev->seed);
-        break;
-    default: /* JOINED, LEFT, READY, START */
-        *dirty = true;
-        break;
-    }
+    sv_logx(&sv->log, SV_LOG_INFO, "disconnecting", SV_CLIENT_FIELDS(c, NULL, why),
+            "client #%u %s (%s): disconnecting: %s", c->id, c->addr, c->name[0] ? c->name : "-", why);
+    /* Leave the room now: the slot goes into its grace period like any
+     * other drop, and the opponent hears of it at once. */
+    sv_game_disconnected(sv, c);
+    c->state = SV_CL_CLOSING;
+    c->closing_ms = sv->now_ms;
+    sv_link_close_later(sv, c);
 }
 
-static void remove_room(sv_t *sv, sv_room *room)
+void sv_game_bad_message(sv_t *sv, sv_client *c, int code, const char *why)
 {
-    sv_loge(&sv->log, SV_LOG_INFO, "room_closed", room->code, NULL, NULL, "room %s closed", room->code);
-    sv_genq_release_bytes(sv, room->ip, room->puzzle_bytes, true);
-    room->puzzle_bytes = 0;
-    sv_quickmatch_unlist(sv, room);
-    sv_spec_room_closed(sv, room);
-    for (int s = 0; s < MATCH_SLOTS; s++)
-        if (room->player[s])
-            detach(room->player[s]);
-    sv_rooms_remove(sv->rooms, room);
-    sv_lan_rooms_changed(sv);
-    sv->spec.races_valid = false;
-}
-
-void sv_game_flush_room(sv_t *sv, sv_room *room)
-{
-    if (!room->m)
-        return;
-    match_event ev;
-    bool dirty = false;
-    /* Bounded: the engine queues a handful of events per call. */
-    for (int i = 0; i < 1024 && match_poll_event(room->m, &ev); i++)
-        deliver(sv, room, &ev, &dirty);
-    if (dirty) {
-        sv_game_room_state_all(sv, room);
-        sv_lan_rooms_changed(sv);
-        sv->spec.races_valid = false;
+    if (code == WIRE_ERR_RATE)
+        sv->st.rate_limited++;
+    else
+        sv->st.bad_msgs++;
+    c->bad++;
+    /* Each is answered (at most max_bad answers before the kick); the first
+     * is worth a warning, the rest are summed up by the kick line. */
+    sv_logx(&sv->log, c->bad == 1 ? SV_LOG_WARN : SV_LOG_DEBUG, "bad_message", SV_CLIENT_FIELDS(c, NULL, why),
+            "client #%u %s: bad message (%s), %u so far", c->id, c->addr, why, c->bad);
+    if (c->bad >= (uint32_t)sv->cfg.max_bad) {
+        sv->st.kicked++;
+        sv_send_error(sv, c, WIRE_ERROR, code, "too many bad messages: disconnecting");
+        sv_logx(&sv->log, SV_LOG_WARN, "kicked", SV_CLIENT_FIELDS(c, NULL, "too many bad messages"),
+                "client #%u %s: %u bad messages, kicked", c->id, c->addr, c->bad);
+        sv_game_close_client(sv, c, "too many bad messages");
+    } else {
+        sv_send_error(sv, c, WIRE_ERROR, code, why);
     }
-    int phase = match_phase(room->m);
-    /* A seat in its grace period keeps the room open even when nobody is
-     * connected: the player may come back to a finished game to learn how
-     * it ended (its MATCH_END may have been lost with the link). The
-     * grace deadline brings us back here to close it. */
-    bool reserved = room->reserved_until && sv->now_ms < room->reserved_until;
-    if (!reserved && !room->player[0] && !room->player[1] &&
-        (phase == MATCH_WAITING || phase == MATCH_FINISHED)) {
-        bool held = false;
-        for (int s = 0; s < MATCH_SLOTS; s++)
-            held = held || (match_present(room->m, s) && !match_connected(room->m, s));
-        if (!held) {
-            if (room->reserved_until)
-                sv_loge(&sv->log, SV_LOG_INFO, "room_reserve_expired", room->code, NULL, NULL,
-                        "reserved room %s: nobody joined in time", room->code);
-            remove_room(sv, room);
-            return;
-        }
-    }
-    uint64_t next = match_next_deadline(room->m);
-    if (reserved && room->reserved_until < next)
-        next = room->reserved_until; /* comes back here to close it if nobody came */
-    sv_rooms_set_deadline(sv->rooms, room, next);
-    if (room->quick)
-        sv_quickmatch_offer(sv, room); /* last: it may seat a player, which flushes the room again */
-}
-
-int sv_game_running(sv_t *sv, bool tell)
-{
-    int n = 0;
-    for (int i = 0; i < sv_rooms_capacity(sv->rooms); i++) {
-        sv_room *room = sv_rooms_at(sv->rooms, i);
-        if (!room->m || (match_phase(room->m) != MATCH_COUNTDOWN && match_phase(room->m) != MATCH_RACING))
-            continue;
-        n++;
-        for (int s = 0; tell && s < MATCH_SLOTS; s++)
-            if (room->player[s])
-                sv_send_error(sv, room->player[s], WIRE_ERROR, WIRE_ERR_DRAINING,
-                              "server is restarting: the race is cut short");
-        if (tell)
-            sv_loge(&sv->log, SV_LOG_INFO, "race_cut", room->code, NULL, "drain time-out",
-                    "room %s: race cut short by the drain time-out", room->code);
-    }
-    return n;
-}
-
-void sv_game_abort_all(sv_t *sv)
-{
-    for (int i = 0; i < sv_rooms_capacity(sv->rooms); i++) {
-        sv_room *room = sv_rooms_at(sv->rooms, i);
-        if (!room->m)
-            continue;
-        match_abort(room->m, sv->now_ms);
-        sv_game_flush_room(sv, room);
-    }
-}
-
-size_t sv_room_memory(const sv_t *sv)
-{
-    size_t sum = 0, n = 0;
-    for (int i = 0; i < sv_rooms_capacity(sv->rooms); i++) {
-        sv_room *room = sv_rooms_at(sv->rooms, i);
-        if (room->m) {
-            sum += match_memory(room->m);
-            n++;
-        }
-    }
-    return sv_rooms_bytes_per_room(sv->rooms) + MATCH_SLOTS * SV_CLIENT_BYTES + (n ? sum / n : 0);
 }
 
 /* ---- messages in ---- */
@@ -454,24 +88,16 @@ static bool in_room(sv_t *sv, sv_client *c)
     return false;
 }
 
-bool sv_game_not_in_room(sv_t *sv, sv_client *c)
-{
-    if (!c->room && !c->spec.watch)
-        return true;
-    sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_STATE, "already in a room: leave it first");
-    return false;
-}
-
 static void refuse(sv_t *sv, sv_client *c, int code, const char *why)
 {
     sv_send_error(sv, c, WIRE_REFUSED, code, why);
-    sv_close_client(sv, c, why);
+    sv_game_close_client(sv, c, why);
 }
 
 static void on_hello(sv_t *sv, sv_client *c, const wire_msg *in)
 {
     if (c->state != SV_CL_HELLO) {
-        sv_bad_message(sv, c, WIRE_ERR_HANDSHAKE, "HELLO sent twice");
+        sv_game_bad_message(sv, c, WIRE_ERR_HANDSHAKE, "HELLO sent twice");
         return;
     }
     char why[160];
@@ -508,77 +134,9 @@ static void on_hello(sv_t *sv, sv_client *c, const wire_msg *in)
             c->addr, c->name);
 }
 
-void sv_game_match_cfg(const sv_t *sv, int series, match_config *mc)
-{
-    match_config_default(mc);
-    mc->countdown_ms = (uint32_t)sv->cfg.countdown_ms;
-    mc->grace_ms = (uint32_t)sv->cfg.grace_ms;
-    mc->series_len = series > 0 ? series : sv->cfg.series;
-    mc->host_puzzles = true; /* rematch puzzles come from the workers too */
-}
-
-void sv_game_default_params(const sv_t *sv, pz_params *p)
-{
-    p->kind = sv->cfg.kind;
-    p->diff = sv->cfg.diff;
-    p->w = sv->cfg.w;
-    p->h = sv->cfg.h;
-    const pz_kind *k = pz_kind_by_id(p->kind);
-    if (k && p->w == 0 && p->h == 0) {
-        p->w = k->default_w;
-        p->h = k->default_h;
-    }
-}
-
-/* Makes a room around m (taken over) and seats c in it; NULL after telling
- * c why not. */
-sv_room *sv_game_open_room(sv_t *sv, sv_client *c, match *m, bool quick, const sv_gen_job *j)
-{
-    int len = match_game_id(m, NULL, 0);
-    if (len <= 0 || len > WIRE_GAME_ID_MAX) {
-        match_destroy(m);
-        sv_genq_release_bytes(sv, j->ip, j->est_bytes, true);
-        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_BAD_PARAMS, "puzzle too large to send");
-        return NULL;
-    }
-    sv_room *room = sv_rooms_add(sv->rooms, m, sv->now_ms);
-    if (!room) {
-        match_destroy(m);
-        sv_genq_release_bytes(sv, j->ip, j->est_bytes, true);
-        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_TOO_MANY_ROOMS, "the server has no free room");
-        return NULL;
-    }
-    room->ip = j->ip;
-    room->puzzle_bytes = j->est_bytes; /* the reservation becomes the room's */
-    int slot = -1;
-    const char *err = match_join(m, -1, c->name, sv->now_ms, &slot);
-    if (err || slot < 0 || slot >= MATCH_SLOTS) {
-        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_INTERNAL, err ? err : "could not join the new room");
-        remove_room(sv, room);
-        return NULL;
-    }
-    attach(room, slot, c);
-    sv->st.rooms_created++;
-    char id[128];
-    match_game_id(m, id, sizeof id);
-    sv_loge(&sv->log, SV_LOG_INFO, "room_created", room->code, c->name, NULL,
-            "room %s created by #%u \"%s\"%s: %s, best of %d (%d rooms)", room->code, c->id, c->name,
-            quick ? " (quick match)" : "", id, match_series_len(m), sv_rooms_count(sv->rooms));
-    sv_game_flush_room(sv, room);
-    return room;
-}
-
-bool sv_game_pending(sv_t *sv, sv_client *c)
-{
-    if (!c->gen.job && !c->quick.waiting)
-        return false;
-    sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_STATE, "your room is being prepared: wait or leave first");
-    return true;
-}
-
 static void on_create(sv_t *sv, sv_client *c, const wire_create *cr)
 {
-    if (!sv_game_not_in_room(sv, c) || sv_game_pending(sv, c))
+    if (!sv_play_not_in_room(sv, c) || sv_play_pending(sv, c))
         return;
     /* Precedence (docs/protocol.md): state, settings, capacity, then what
      * only making the puzzle can tell (on a worker: sv_genq.c). */
@@ -599,7 +157,7 @@ static void on_create(sv_t *sv, sv_client *c, const wire_create *cr)
         return;
     }
     sv_gen_job *j = sv_gen_job_new();
-    sv_game_match_cfg(sv, cr->series_len, &j->mc);
+    sv_play_match_cfg(sv, cr->series_len, &j->mc);
     const char *why = match_config_check(&j->mc);
     if (why) {
         sv_gen_job_free(j);
@@ -627,35 +185,6 @@ static void on_create(sv_t *sv, sv_client *c, const wire_create *cr)
         j->seed = cr->has_seed ? cr->seed : secrand_u64();
     }
     sv_genq_request_room(sv, c, j);
-}
-
-/* Seats c in room; on failure returns the engine's reason and changes
- * nothing for c. */
-const char *sv_game_try_seat(sv_t *sv, sv_client *c, sv_room *room)
-{
-    int slot = -1;
-    const char *err = match_join(room->m, -1, c->name, sv->now_ms, &slot);
-    if (err || slot < 0 || slot >= MATCH_SLOTS)
-        return err ? err : "cannot join now";
-    attach(room, slot, c);
-    room->reserved_until = 0; /* a player came: an ordinary room from now on */
-    sv_loge(&sv->log, SV_LOG_INFO, "joined", room->code, c->name, NULL,
-            "room %s: #%u \"%s\" joined as player %d", room->code, c->id, c->name, slot + 1);
-    sv_game_flush_room(sv, room);
-    return NULL;
-}
-
-void sv_game_seat(sv_t *sv, sv_client *c, sv_room *room)
-{
-    const char *err = sv_game_try_seat(sv, c, room);
-    if (!err)
-        return;
-    bool full = match_present(room->m, 0) && match_present(room->m, 1);
-    sv_logx_limited(&sv->log, &sv->lim_refused, sv->now_ms, SV_LOG_INFO, "join_refused",
-                    SV_CLIENT_FIELDS(c, room->code, full ? "room is full" : err),
-                    "client #%u %s: join of room %s refused: %s", c->id, c->addr, room->code,
-                    full ? "room is full" : err);
-    sv_send_error(sv, c, WIRE_ERROR, full ? WIRE_ERR_ROOM_FULL : WIRE_ERR_STATE, full ? "room is full" : err);
 }
 
 /* Failed-join backoff (docs/reliability.md, section 6): an address may
@@ -702,7 +231,7 @@ static void join_result(sv_t *sv, sv_client *c, bool ok)
 
 static void on_join(sv_t *sv, sv_client *c, const char *code)
 {
-    if (!sv_game_not_in_room(sv, c) || sv_game_pending(sv, c) || join_backoff(sv, c))
+    if (!sv_play_not_in_room(sv, c) || sv_play_pending(sv, c) || join_backoff(sv, c))
         return;
     sv_room *room = sv_rooms_find(sv->rooms, code);
     join_result(sv, c, room != NULL);
@@ -715,14 +244,14 @@ static void on_join(sv_t *sv, sv_client *c, const char *code)
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_NO_ROOM, why);
         return;
     }
-    sv_game_seat(sv, c, room);
+    sv_play_seat(sv, c, room);
 }
 
 /* WATCH: the same checks and failed-code backoff as JOIN_ROOM (a code
  * is a room's only secret), then sv_spec.c. */
 static void on_watch(sv_t *sv, sv_client *c, const char *code)
 {
-    if (!sv_game_not_in_room(sv, c) || sv_game_pending(sv, c) || join_backoff(sv, c))
+    if (!sv_play_not_in_room(sv, c) || sv_play_pending(sv, c) || join_backoff(sv, c))
         return;
     sv_room *room = sv_rooms_find(sv->rooms, code);
     join_result(sv, c, room != NULL);
@@ -759,14 +288,14 @@ static void on_leave(sv_t *sv, sv_client *c)
     int slot = c->slot;
     sv_loge(&sv->log, SV_LOG_INFO, "left", room->code, c->name, NULL, "room %s: #%u \"%s\" left", room->code,
             c->id, c->name);
-    detach(c);
+    sv_play_detach(c);
     match_leave(room->m, slot, sv->now_ms);
-    sv_game_flush_room(sv, room);
+    sv_play_flush_room(sv, room);
 }
 
 static void on_resume(sv_t *sv, sv_client *c, const wire_msg *in)
 {
-    if (!sv_game_not_in_room(sv, c) || sv_game_pending(sv, c) || join_backoff(sv, c))
+    if (!sv_play_not_in_room(sv, c) || sv_play_pending(sv, c) || join_backoff(sv, c))
         return;
     sv_room *room = sv_rooms_find(sv->rooms, in->resume.code);
     int slot = in->resume.slot;
@@ -780,7 +309,7 @@ static void on_resume(sv_t *sv, sv_client *c, const wire_msg *in)
         sv_loge(&sv->log, SV_LOG_INFO, "resume_late", room->code, c->name, NULL,
                 "room %s: #%u \"%s\" came back after the grace period: told the result", room->code, c->id,
                 c->name);
-        sv_game_fill_match_end(sv->msg, match_last_result(room->m));
+        sv_roommsg_fill_match_end(sv->msg, match_last_result(room->m));
         sv_send(sv, c, sv->msg);
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_RESUME, "the race ended while you were away");
         return;
@@ -801,27 +330,27 @@ static void on_resume(sv_t *sv, sv_client *c, const wire_msg *in)
         sv_loge(&sv->log, SV_LOG_WARN, "resume_displaced", room->code, match_name(room->m, slot), NULL,
                 "room %s: player %d resumed by #%u %s, displacing live #%u %s", room->code, slot + 1, c->id,
                 c->addr, old->id, old->addr);
-        detach(old);
+        sv_play_detach(old);
         sv_send_error(sv, old, WIRE_ERROR, WIRE_ERR_RESUME, "resumed from another connection");
-        sv_close_client(sv, old, "resumed from another connection");
+        sv_game_close_client(sv, old, "resumed from another connection");
         match_disconnect(room->m, slot, sv->now_ms);
     }
     const char *err = match_resume(room->m, slot, &in->resume.token, sv->now_ms);
     if (err) {
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_RESUME, err);
-        sv_game_flush_room(sv, room);
+        sv_play_flush_room(sv, room);
         return;
     }
-    attach(room, slot, c);
-    sv_game_flush_room(sv, room);
+    sv_play_attach(room, slot, c);
+    sv_play_flush_room(sv, room);
     if (!room->m || c->room != room)
         return;
     int phase = match_phase(room->m);
     if (phase == MATCH_COUNTDOWN || phase == MATCH_RACING || phase == MATCH_FINISHED) {
-        send_match_start(sv, room, slot);
-        sv_game_move_logs(sv, room, slot, c, sv_send);
+        sv_roommsg_match_start(sv, room, slot);
+        sv_roommsg_move_logs(sv, room, slot, c, sv_send);
         if (phase == MATCH_FINISHED)
-            send_match_end(sv, room, slot, match_last_result(room->m));
+            sv_roommsg_match_end(sv, room, slot, match_last_result(room->m));
     }
 }
 
@@ -861,17 +390,49 @@ static void on_desc(sv_t *sv, sv_client *c, uint32_t offset)
     sv_send(sv, c, m);
 }
 
+/* A message from a spectator: true when handled here (c->spec.watch
+ * set); what a spectator may not send is refused here, before the
+ * players' handlers below see it. */
+static bool spectator_message(sv_t *sv, sv_client *c, const wire_msg *in)
+{
+    if (!c->spec.watch)
+        return false;
+    switch (in->type) {
+    case WIRE_LEAVE_ROOM:
+        sv_spec_leave(sv, c);
+        return true;
+    case WIRE_MOVE:
+        /* A client that sends moves while watching is broken or probing. */
+        sv_game_bad_message(sv, c, WIRE_ERR_SPECTATOR, "spectators cannot move");
+        return true;
+    case WIRE_READY:
+    case WIRE_REMATCH:
+        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_SPECTATOR,
+                      "spectators cannot ready up or ask for a rematch");
+        return true;
+    case WIRE_CREATE_ROOM:
+    case WIRE_JOIN_ROOM:
+    case WIRE_QUICK_MATCH:
+    case WIRE_RESUME:
+    case WIRE_WATCH:
+        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_STATE, "you are watching a room: leave it first");
+        return true;
+    default:
+        return false; /* HELLO, DESC_REQUEST, LIST_ROOMS, anything else: as for anyone */
+    }
+}
+
 void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
 {
     wire_msg *in = sv->in;
     if (len == 0 || !wire_read(data, len, in)) {
         const char *name = len ? wire_type_name(data[0]) : "?";
-        sv_bad_message(sv, c, WIRE_ERR_BAD_MESSAGE,
-                       strcmp(name, "?") == 0 ? "unknown message type" : "malformed message");
+        sv_game_bad_message(sv, c, WIRE_ERR_BAD_MESSAGE,
+                            strcmp(name, "?") == 0 ? "unknown message type" : "malformed message");
         return;
     }
     if (c->state == SV_CL_HELLO && in->type != WIRE_HELLO) {
-        sv_bad_message(sv, c, WIRE_ERR_HANDSHAKE, "the first message must be HELLO");
+        sv_game_bad_message(sv, c, WIRE_ERR_HANDSHAKE, "the first message must be HELLO");
         return;
     }
     sv_room *room = c->room;
@@ -894,7 +455,7 @@ void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_DRAINING, "server is restarting");
         return;
     }
-    if (sv_spec_receive(sv, c, in))
+    if (spectator_message(sv, c, in))
         return;
     sv->acting = c;
     switch (in->type) {
@@ -912,7 +473,7 @@ void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
         if (sv->cfg.log_moves)
             sv_loge(&sv->log, SV_LOG_DEBUG, "move", room->code, c->name, NULL, "room %s slot %d move %u: %s",
                     room->code, c->slot, in->move.seq, code == MATCH_OK ? "ok" : match_reject_text(code));
-        sv_game_flush_room(sv, room);
+        sv_play_flush_room(sv, room);
         clock_gettime(CLOCK_MONOTONIC, &t1);
         count_move_time(sv, (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec)));
         break;
@@ -935,7 +496,7 @@ void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
         err = match_ready(room->m, c->slot, in->ready.ready, sv->now_ms);
         if (err)
             sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_STATE, err);
-        sv_game_flush_room(sv, room);
+        sv_play_flush_room(sv, room);
         break;
     case WIRE_REMATCH:
         if (!in_room(sv, c))
@@ -943,7 +504,7 @@ void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
         err = match_rematch(room->m, c->slot, sv->now_ms);
         if (err)
             sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_STATE, err);
-        sv_game_flush_room(sv, room);
+        sv_play_flush_room(sv, room);
         break;
     case WIRE_RESUME:
         on_resume(sv, c, in);
@@ -963,7 +524,7 @@ void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
         sv_spec_list(sv, c);
         break;
     default:
-        sv_bad_message(sv, c, WIRE_ERR_BAD_MESSAGE, "not a client-to-server message");
+        sv_game_bad_message(sv, c, WIRE_ERR_BAD_MESSAGE, "not a client-to-server message");
         break;
     }
     sv->acting = NULL;
@@ -977,9 +538,9 @@ void sv_game_disconnected(sv_t *sv, sv_client *c)
     if (!room)
         return;
     int slot = c->slot;
-    detach(c);
+    sv_play_detach(c);
     if (!room->m)
         return;
     match_disconnect(room->m, slot, sv->now_ms);
-    sv_game_flush_room(sv, room);
+    sv_play_flush_room(sv, room);
 }

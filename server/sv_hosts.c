@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "sv_internal.h"
 #include "sv_log.h"
 #include "util.h"
 
@@ -234,4 +235,11 @@ void sv_hosts_counts(const sv_t *sv, uint64_t *in, uint64_t *out)
         *in += sv->hosts[i]->totalReceivedPackets;
         *out += sv->hosts[i]->totalSentPackets;
     }
+}
+
+/* sv.h: the game port, which every host shares (hosts[0]'s address). Here, below
+ * the subsystems that advertise it (sv_lan.c), not in sv_server.c. */
+uint16_t sv_port(const sv_t *sv)
+{
+    return sv->host ? sv->host->address.port : 0;
 }

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sv_internal.h"
+#include "sv.h"
 
 /* ENet numbers a host's peers in 12 bits: at most 4095 per host. Past
  * that, the server runs several hosts on the one game port, each with a
@@ -34,11 +34,6 @@ int sv_hosts_wait(sv_t *sv, int timeout_ms, bool *ready);
 void sv_hosts_flush(sv_t *sv);
 /* Which of sv's hosts this is, or -1. */
 int sv_hosts_index(const sv_t *sv, const ENetHost *host);
-/* The client slot of a peer of host h. */
-static inline sv_client *sv_hosts_slot(sv_t *sv, int h, const ENetPeer *peer)
-{
-    return &sv->clients[sv->host_base[h] + (int)(peer - sv->hosts[h]->peers)];
-}
 /* Datagrams received and sent by all the hosts. */
 void sv_hosts_counts(const sv_t *sv, uint64_t *in, uint64_t *out);
 

@@ -8,25 +8,28 @@
 #include "match.h"
 #include "sv.h"
 #include "sv_addrs.h"
-#include "sv_drain.h"
-#include "sv_genq.h"
-#include "sv_hold.h"
-#include "sv_lan.h"
-#include "sv_limit.h"
+#include "sv_drain_types.h"
+#include "sv_genq_types.h"
+#include "sv_hold_types.h"
+#include "sv_lan_types.h"
+#include "sv_limit_types.h"
 #include "sv_log.h"
-#include "sv_loglimit.h"
-#include "sv_query.h"
-#include "sv_quickmatch.h"
-#include "sv_record.h"
+#include "sv_loglimit_types.h"
+#include "sv_query_types.h"
+#include "sv_quickmatch_types.h"
+#include "sv_record_types.h"
 #include "sv_rooms.h"
-#include "sv_shake.h"
-#include "sv_spec.h"
+#include "sv_shake_types.h"
+#include "sv_spec_types.h"
 #include "wire.h"
 
 /* Not for embedders: sv.h is their API. Each subsystem keeps its part of
- * the server in a sub-struct declared in its own header with its functions
- * (sv->hold in sv_hold.h, c->spec in sv_spec.h, ...); a file includes the
- * headers of the subsystems it calls, not only this one. */
+ * the server in a sub-struct declared in its data header sv_NAME_types.h
+ * (sv->hold in sv_hold_types.h, c->spec in sv_spec_types.h, ...), which
+ * holds types only: this centre includes those, never a subsystem's
+ * function header, so that a subsystem including it makes no loop
+ * (tools/check-includes.py). A file includes the headers of the
+ * subsystems it calls, not only this one. */
 
 enum sv_client_state {
     SV_CL_FREE,    /* no peer in this slot */

@@ -5,22 +5,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sv_disc.h"
-#include "sv_limit.h"
+#include "sv_lan_types.h"
 
 typedef struct sv sv_t;
-
-#define SV_DISC_RATE 50 /* discovery replies per second, and burst */
-
-/* sv->lan. */
-typedef struct sv_lan {
-    sv_disc *disc;      /* the responder, or NULL: discovery off */
-    sv_bucket bucket;   /* discovery replies */
-    uint64_t server_id; /* in discovery details: one entry per server in a LAN list */
-    int waiting;        /* players waiting for an opponent, cached up to a second */
-    uint64_t waiting_ms;
-    bool waiting_valid;
-} sv_lan;
 
 /* Draws the server id and opens the responder on ip as cfg.discovery_port
  * says (logged when it cannot: the server runs without). */

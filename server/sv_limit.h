@@ -5,27 +5,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Tokens are counted in thousandths of a message so that any rate in
- * messages per second refills exactly with millisecond time. */
-typedef struct sv_bucket {
-    uint32_t milli; /* tokens x 1000 */
-    uint64_t last_ms;
-} sv_bucket;
+#include "sv_limit_types.h" /* sv_bucket, sv_budget: what they count */
 
 /* A full bucket at now_ms. */
 void sv_bucket_init(sv_bucket *b, uint64_t now_ms, int burst);
 /* Refills for the time since the last call (rate per second, capped at burst)
  * and takes one token: true if the message may pass. */
 bool sv_bucket_take(sv_bucket *b, uint64_t now_ms, int rate, int burst);
-
-/* A budget of CPU microseconds refilled at rate_ms milliseconds per second
- * up to burst_ms (the generation budget). A job is admitted when the budget
- * covers its estimate; what it really cost is charged afterwards, so the
- * budget may go below zero (a debt the refill pays back first). */
-typedef struct sv_budget {
-    int64_t us;
-    uint64_t last_ms;
-} sv_budget;
 
 void sv_budget_init(sv_budget *b, uint64_t now_ms, int burst_ms);
 /* Refills for the time since the last call; true if est_us is covered. */

@@ -2,7 +2,6 @@
  * spectator host (sv_spechost.c) through its queues; and the spectator port's setting. */
 #include <string.h>
 
-#include "sv_conn.h"
 #include "sv_internal.h"
 #include "sv_link.h"
 #include "sv_log.h"
@@ -54,44 +53,6 @@ void sv_link_close(sv_t *sv)
     sv->sph = NULL;
 }
 
-static void on_event(void *ctx, const sv_sph_event *ev)
-{
-    sv_t *sv = ctx;
-    if (ev->slot < 0 || ev->slot >= sv->nclients - sv->ngame)
-        return;
-    sv_client *c = &sv->clients[sv->ngame + ev->slot];
-    switch (ev->type) {
-    case SV_SPH_CONNECT:
-        if (c->state != SV_CL_FREE) /* cannot happen: its disconnect came first */
-            sv_client_gone(sv, c);
-        if (sv->shutting) {
-            sv_sph_drop(sv->sph, ev->slot, ev->gen);
-            return;
-        }
-        c->peer = NULL;
-        c->sph_gen = ev->gen;
-        sv_client_open(sv, c, ev->host, ev->port);
-        break;
-    case SV_SPH_RECEIVE:
-        if (c->state == SV_CL_FREE || c->sph_gen != ev->gen)
-            return; /* dropped by us since */
-        sv_client_data(sv, c, ev->oversized ? NULL : ev->data, ev->len);
-        break;
-    case SV_SPH_DISCONNECT:
-        if (c->state == SV_CL_FREE || c->sph_gen != ev->gen)
-            return;
-        sv_client_gone(sv, c);
-        break;
-    default:
-        break;
-    }
-}
-
-int sv_link_poll(sv_t *sv)
-{
-    return sv->sph ? sv_sph_poll(sv->sph, on_event, sv) : 0;
-}
-
 void sv_link_send(sv_t *sv, sv_client *c, const void *data, size_t len)
 {
     sv_sph_send(sv->sph, sph_slot(sv, c), c->sph_gen, data, len);
@@ -126,4 +87,11 @@ void sv_link_welcomed(sv_t *sv, sv_client *c)
 void sv_link_commit(sv_t *sv)
 {
     sv_sph_commit(sv->sph);
+}
+
+/* sv.h: the bound spectator port; here, beside sv->sph, so that WATCH_AT
+ * (sv_game.c) needs no call up into sv_server.c. */
+uint16_t sv_spectator_port(const sv_t *sv)
+{
+    return sv_sph_port(sv->sph);
 }

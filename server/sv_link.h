@@ -14,9 +14,6 @@ static inline bool sv_link_up(const sv_client *c)
 /* Binds the spectator port as cfg.spectator_port says; false (with *err)
  * only when an explicit port cannot be bound. Sets sv->sph. */
 bool sv_link_open(sv_t *sv, const char **err);
-/* Hands the spectator host's events (connects, messages, disconnects) to the
- * clients of its range. Once per step. */
-int sv_link_poll(sv_t *sv);
 /* Bytes to a client of the spectator host. */
 void sv_link_send(sv_t *sv, sv_client *c, const void *data, size_t len);
 /* Disconnect once its queued messages are out. */

@@ -4,22 +4,11 @@
 
 #include <stdint.h>
 
+#include "sv_query_types.h"
 #include "wire.h"
 
 typedef struct sv sv_t;
 typedef struct sv_client sv_client;
-
-#define SV_QUERIES_PER_CLIENT 4 /* in flight; one more is answered BUSY */
-
-/* sv->query. */
-typedef struct sv_queries {
-    struct sv_replay_cache *replays; /* replay texts being fetched, or NULL */
-} sv_queries;
-
-/* c->query. */
-typedef struct sv_query_client {
-    uint8_t in_flight; /* its questions to the match store not yet answered */
-} sv_query_client;
 
 /* REPLAY_REQUEST, RECENT_REQUEST, BEST_REQUEST from a welcomed client. */
 void sv_query_receive(sv_t *sv, sv_client *c, const wire_msg *in);

@@ -1,9 +1,9 @@
 /* sv_quickmatch.c: quick match (docs/racing.md): players paired as they arrive, before any puzzle. */
 #include "secrand.h"
-#include "sv_game.h"
 #include "sv_gen.h"
 #include "sv_genq.h"
 #include "sv_internal.h"
+#include "sv_play.h"
 #include "sv_quick.h"
 #include "sv_quickmatch.h"
 #include "sv_rooms.h"
@@ -19,42 +19,12 @@
  * left alone by a LEAVE or a disconnect goes back to the queue, keeping
  * the puzzle being made for it. */
 
-/* A room quick match may seat the next player in: waiting for its game,
- * one seat held by a connected player, the other free. */
-static bool quick_room_open(const sv_room *room)
-{
-    if (!room->quick || !room->m || match_phase(room->m) != MATCH_WAITING)
-        return false;
-    int present = 0, live = 0;
-    for (int s = 0; s < MATCH_SLOTS; s++)
-        if (match_present(room->m, s)) {
-            present++;
-            live += room->player[s] != NULL;
-        }
-    return present == 1 && live == 1;
-}
-
-void sv_quickmatch_unlist(sv_t *sv, sv_room *room)
-{
-    if (room->quick_at) {
-        sv_quick_remove(sv->quick.q, room->quick_at);
-        room->quick_at = 0;
-    }
-}
-
 void sv_quickmatch_unlist_job(sv_t *sv, sv_gen_job *j)
 {
     if (j->quick_at) {
         sv_quick_remove(sv->quick.q, j->quick_at);
         j->quick_at = 0;
     }
-}
-
-/* The client a room job is made for, if it is still waiting for it. */
-sv_client *sv_quickmatch_job_owner(sv_t *sv, const sv_gen_job *j)
-{
-    sv_client *o = &sv->clients[j->client];
-    return o->gen.job == j && o->id == j->owner && o->state == SV_CL_ACTIVE ? o : NULL;
 }
 
 /* Unpairs j from the opponent waiting for its room; returns that client. */
@@ -79,7 +49,7 @@ static bool quick_pair(sv_t *sv, sv_client *c)
     while (sv_quick_pop(sv->quick.q, &it)) {
         if (it.job) {
             it.job->quick_at = 0;
-            if (!sv_quickmatch_job_owner(sv, it.job))
+            if (!sv_genq_job_owner(sv, it.job))
                 continue; /* never so (a job leaves the queue with its owner); harmless if it were */
             it.job->partner = (int)(c - sv->clients) + 1;
             it.job->partner_id = c->id;
@@ -88,7 +58,7 @@ static bool quick_pair(sv_t *sv, sv_client *c)
             return true;
         }
         it.room->quick_at = 0;
-        if (quick_room_open(it.room) && !sv_game_try_seat(sv, c, it.room))
+        if (sv_play_quick_open(it.room) && !sv_play_try_seat(sv, c, it.room))
             return true;
         /* That room no longer takes anyone: try the next entry. */
     }
@@ -106,38 +76,9 @@ static void quick_strand(sv_t *sv, sv_client *o, sv_gen_job *j)
     j->quick_at = sv_quick_push(sv->quick.q, (sv_quick_item){.job = j});
 }
 
-/* Queues a room quick match may fill, or takes it out of the queue when
- * it no longer can be. A player waiting alone for a puzzle being made
- * takes its free seat at once. */
-void sv_quickmatch_offer(sv_t *sv, sv_room *room)
-{
-    if (!quick_room_open(room)) {
-        sv_quickmatch_unlist(sv, room);
-        return;
-    }
-    if (room->quick_at)
-        return;
-    sv_quick_item it;
-    int h = 0;
-    sv_client *o = NULL;
-    while (!o && sv_quick_peek(sv->quick.q, &it, &h) && it.job) {
-        o = sv_quickmatch_job_owner(sv, it.job); /* never NULL: a job leaves the queue with its owner */
-        sv_quick_remove(sv->quick.q, h);
-        it.job->quick_at = 0;
-    }
-    if (o) {
-        o->gen.job = NULL;
-        if (!sv_game_try_seat(sv, o, room))
-            return;
-        o->gen.job = it.job;
-        it.job->quick_at = sv_quick_push(sv->quick.q, it);
-    }
-    room->quick_at = sv_quick_push(sv->quick.q, (sv_quick_item){.room = room});
-}
-
 void sv_quickmatch_receive(sv_t *sv, sv_client *c)
 {
-    if (!sv_game_not_in_room(sv, c) || sv_game_pending(sv, c))
+    if (!sv_play_not_in_room(sv, c) || sv_play_pending(sv, c))
         return;
     if (quick_pair(sv, c))
         return;
@@ -146,8 +87,8 @@ void sv_quickmatch_receive(sv_t *sv, sv_client *c)
         return;
     }
     sv_gen_job *j = sv_gen_job_new();
-    sv_game_default_params(sv, &j->params);
-    sv_game_match_cfg(sv, 0, &j->mc);
+    sv_play_default_params(sv, &j->params);
+    sv_play_match_cfg(sv, 0, &j->mc);
     j->seed = secrand_u64();
     j->quick = true;
     if (sv_genq_request_room(sv, c, j))
@@ -176,7 +117,7 @@ void sv_quickmatch_cancel(sv_t *sv, sv_client *c)
     c->quick.job = NULL;
     if (k) {
         k->partner = 0;
-        sv_client *o = sv_quickmatch_job_owner(sv, k);
+        sv_client *o = sv_genq_job_owner(sv, k);
         if (o)
             quick_strand(sv, o, k);
     }

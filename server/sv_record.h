@@ -5,18 +5,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sv_loglimit.h"
+#include "sv_record_types.h"
 
 typedef struct sv sv_t;
 struct sv_room;
-
-/* sv->rec: what the store's thread could not store, as logged so far. */
-typedef struct sv_records {
-    uint64_t failed_seen;  /* store failures already logged */
-    uint64_t spooled_seen; /* records spooled already logged */
-    bool spool_logged;     /* "kept in the spool" said; "sent" not yet */
-    sv_loglimit lim;       /* lines about lost records */
-} sv_records;
 
 /* At a countdown: keeps the names and the wall-clock start of the race. */
 void sv_record_countdown(sv_t *sv, struct sv_room *room);

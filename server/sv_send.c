@@ -1,7 +1,7 @@
-/* sv_send.c: sending to a client: encode, queue on its link, the progress hold's rule, errors, closing. */
+/* sv_send.c: sending to a client: encode, queue on its link, the progress hold's rule, errors (closing a
+ * client is sv_game.c's: it leaves its room first). */
 #include <string.h>
 
-#include "sv_game.h"
 #include "sv_hold.h"
 #include "sv_internal.h"
 #include "sv_link.h"
@@ -106,40 +106,4 @@ void sv_send_error(sv_t *sv, sv_client *c, int type, int code, const char *text)
     m->error.code = (uint8_t)code;
     txt_clean(m->error.text, sizeof m->error.text, text ? text : "");
     sv_send(sv, c, m);
-}
-
-void sv_close_client(sv_t *sv, sv_client *c, const char *why)
-{
-    if (c->state == SV_CL_CLOSING || c->state == SV_CL_FREE)
-        return;
-    sv_logx(&sv->log, SV_LOG_INFO, "disconnecting", SV_CLIENT_FIELDS(c, NULL, why),
-            "client #%u %s (%s): disconnecting: %s", c->id, c->addr, c->name[0] ? c->name : "-", why);
-    /* Leave the room now: the slot goes into its grace period like any
-     * other drop, and the opponent hears of it at once. */
-    sv_game_disconnected(sv, c);
-    c->state = SV_CL_CLOSING;
-    c->closing_ms = sv->now_ms;
-    sv_link_close_later(sv, c);
-}
-
-void sv_bad_message(sv_t *sv, sv_client *c, int code, const char *why)
-{
-    if (code == WIRE_ERR_RATE)
-        sv->st.rate_limited++;
-    else
-        sv->st.bad_msgs++;
-    c->bad++;
-    /* Each is answered (at most max_bad answers before the kick); the first
-     * is worth a warning, the rest are summed up by the kick line. */
-    sv_logx(&sv->log, c->bad == 1 ? SV_LOG_WARN : SV_LOG_DEBUG, "bad_message", SV_CLIENT_FIELDS(c, NULL, why),
-            "client #%u %s: bad message (%s), %u so far", c->id, c->addr, why, c->bad);
-    if (c->bad >= (uint32_t)sv->cfg.max_bad) {
-        sv->st.kicked++;
-        sv_send_error(sv, c, WIRE_ERROR, code, "too many bad messages: disconnecting");
-        sv_logx(&sv->log, SV_LOG_WARN, "kicked", SV_CLIENT_FIELDS(c, NULL, "too many bad messages"),
-                "client #%u %s: %u bad messages, kicked", c->id, c->addr, c->bad);
-        sv_close_client(sv, c, "too many bad messages");
-    } else {
-        sv_send_error(sv, c, WIRE_ERROR, code, why);
-    }
 }

@@ -1,4 +1,5 @@
-/* sv_send.h: sending to a client: encode, queue on its link, the progress hold's rule, errors, closing. */
+/* sv_send.h: sending to a client: encode, queue on its link, the progress hold's rule, errors (closing a
+ * client is sv_game.c's: it leaves its room first). */
 #ifndef MR_SV_SEND_H
 #define MR_SV_SEND_H
 
@@ -12,11 +13,6 @@ typedef struct sv_client sv_client;
 
 void sv_send(sv_t *sv, sv_client *c, const wire_msg *m);
 void sv_send_error(sv_t *sv, sv_client *c, int type, int code, const char *text);
-/* Counts a bad message (code WIRE_ERR_RATE: an over-rate one), logs it,
- * answers the first one with an ERROR and disconnects the peer at max_bad. */
-void sv_bad_message(sv_t *sv, sv_client *c, int code, const char *why);
-/* Sends nothing more, disconnects once queued messages are out. */
-void sv_close_client(sv_t *sv, sv_client *c, const char *why);
 
 /* Like sv_send, but for the opponent's PROGRESS: for a client that is
  * moving fast (sv_hold_for) the packet is held back (sv_hold.h) until the

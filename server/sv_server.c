@@ -14,6 +14,7 @@
 #include "sv_drain.h"
 #include "sv_game.h"
 #include "sv_gen.h"
+#include "sv_gendone.h"
 #include "sv_genq.h"
 #include "sv_hold.h"
 #include "sv_hosts.h"
@@ -24,6 +25,7 @@
 #include "sv_log.h"
 #include "sv_loglimit.h"
 #include "sv_opts.h"
+#include "sv_play.h"
 #include "sv_query.h"
 #include "sv_quick.h"
 #include "sv_quickmatch.h"
@@ -33,6 +35,7 @@
 #include "sv_shake.h"
 #include "sv_spec.h"
 #include "sv_spechost.h"
+#include "sv_specq.h"
 #include "util.h"
 
 #define SV_HOUSEKEEPING_MS 1000
@@ -48,55 +51,7 @@ static uint64_t now_ms_clock(void)
 
 /* ---- ENet events ---- */
 
-void sv_client_open(sv_t *sv, sv_client *c, uint32_t host, uint16_t port)
-{
-    ENetPeer *peer = c->peer;
-    uint32_t gen = c->sph_gen;
-    memset(c, 0, sizeof *c);
-    c->peer = peer;
-    c->sph_gen = gen;
-    c->state = SV_CL_HELLO;
-    c->id = ++sv->next_id;
-    c->slot = -1;
-    c->connected_ms = sv->now_ms;
-    c->ip = host;
-    sv_bucket_init(&c->bucket, sv->now_ms, sv->cfg.msg_burst);
-    sv_budget_init(&c->gen.budget, sv->now_ms, sv->cfg.gen_burst_ms);
-    char ip[INET_ADDRSTRLEN] = "?";
-    struct in_addr a = {.s_addr = host};
-    inet_ntop(AF_INET, &a, ip, sizeof ip);
-    snprintf(c->addr, sizeof c->addr, "%s:%u", ip, (unsigned)port);
-    sv->st.connects++;
-    sv->st.peers_now++;
-    /* Which host, when there are several (docs/server.md, "Several ENet hosts"). */
-    char where[32] = "";
-    if (gen)
-        snprintf(where, sizeof where, " to the spectator port");
-    else if (sv->nhosts > 1 && peer)
-        snprintf(where, sizeof where, " to host %d", sv_hosts_index(sv, peer->host));
-    sv_logx(&sv->log, SV_LOG_INFO, "connected", SV_CLIENT_FIELDS(c, NULL, NULL),
-            "client #%u %s connected%s (%d peers)", c->id, c->addr, where, sv->st.peers_now);
-}
-
-static void on_connect(sv_t *sv, int h, ENetPeer *peer)
-{
-    if (h < 0 || sv->shutting) {
-        enet_peer_reset(peer);
-        return;
-    }
-    sv_client *c = sv_hosts_slot(sv, h, peer);
-    c->peer = peer;
-    c->sph_gen = 0;
-    sv_client_open(sv, c, peer->address.host, peer->address.port);
-    peer->data = c;
-}
-
-void sv_peer_connected(sv_t *sv, ENetPeer *peer)
-{
-    on_connect(sv, sv_hosts_index(sv, peer->host), peer);
-}
-
-void sv_client_gone(sv_t *sv, sv_client *c)
+static void client_gone(sv_t *sv, sv_client *c)
 {
     if (c->state == SV_CL_FREE)
         return;
@@ -109,7 +64,7 @@ void sv_client_gone(sv_t *sv, sv_client *c)
             "client #%u %s (%s) disconnected (%d peers)", c->id, c->addr, c->name[0] ? c->name : "-",
             sv->st.peers_now);
     sv_hold_discard(sv, c);
-    sv_spec_discard(sv, c);
+    sv_specq_discard(sv, c);
     c->state = SV_CL_FREE;
     if (c->peer)
         c->peer->data = NULL;
@@ -121,21 +76,21 @@ static void on_disconnect(sv_t *sv, ENetPeer *peer)
 {
     sv_client *c = peer->data;
     if (c)
-        sv_client_gone(sv, c);
+        client_gone(sv, c);
 }
 
-void sv_client_data(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
+static void client_data(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
 {
     sv->st.packets_in++;
     sv->st.bytes_in += len;
     if (!c || c->state == SV_CL_FREE || c->state == SV_CL_CLOSING)
         return;
     if (!sv_bucket_take(&c->bucket, sv->now_ms, sv->cfg.msg_rate, sv->cfg.msg_burst)) {
-        sv_bad_message(sv, c, WIRE_ERR_RATE, "too many messages: slow down");
+        sv_game_bad_message(sv, c, WIRE_ERR_RATE, "too many messages: slow down");
         return;
     }
     if (!data || len > WIRE_MSG_MAX) {
-        sv_bad_message(sv, c, WIRE_ERR_BAD_MESSAGE, "oversized message");
+        sv_game_bad_message(sv, c, WIRE_ERR_BAD_MESSAGE, "oversized message");
         return;
     }
     sv_game_receive(sv, c, data, len);
@@ -145,14 +100,50 @@ static void dispatch(sv_t *sv, int h, ENetEvent *ev)
 {
     switch (ev->type) {
     case ENET_EVENT_TYPE_CONNECT:
-        on_connect(sv, h, ev->peer);
+        sv_conn_peer(sv, h, ev->peer);
         break;
     case ENET_EVENT_TYPE_DISCONNECT:
         on_disconnect(sv, ev->peer);
         break;
     case ENET_EVENT_TYPE_RECEIVE:
-        sv_client_data(sv, ev->peer->data, ev->packet->data, ev->packet->dataLength);
+        client_data(sv, ev->peer->data, ev->packet->data, ev->packet->dataLength);
         enet_packet_destroy(ev->packet);
+        break;
+    default:
+        break;
+    }
+}
+
+/* The spectator host's events (sv_spechost.c, through sv_link.c's
+ * queues), for the clients of its range: what dispatch does for a game
+ * host's. */
+static void on_sph_event(void *ctx, const sv_sph_event *ev)
+{
+    sv_t *sv = ctx;
+    if (ev->slot < 0 || ev->slot >= sv->nclients - sv->ngame)
+        return;
+    sv_client *c = &sv->clients[sv->ngame + ev->slot];
+    switch (ev->type) {
+    case SV_SPH_CONNECT:
+        if (c->state != SV_CL_FREE) /* cannot happen: its disconnect came first */
+            client_gone(sv, c);
+        if (sv->shutting) {
+            sv_sph_drop(sv->sph, ev->slot, ev->gen);
+            return;
+        }
+        c->peer = NULL;
+        c->sph_gen = ev->gen;
+        sv_conn_open(sv, c, ev->host, ev->port);
+        break;
+    case SV_SPH_RECEIVE:
+        if (c->state == SV_CL_FREE || c->sph_gen != ev->gen)
+            return; /* dropped by us since */
+        client_data(sv, c, ev->oversized ? NULL : ev->data, ev->len);
+        break;
+    case SV_SPH_DISCONNECT:
+        if (c->state == SV_CL_FREE || c->sph_gen != ev->gen)
+            return;
+        client_gone(sv, c);
         break;
     default:
         break;
@@ -172,7 +163,7 @@ static void run_timers(sv_t *sv)
      * millisecond short of it, and a grace period must never end early. */
     for (int i = 0; i <= n && sv->now_ms > 0 && (room = sv_rooms_due(sv->rooms, sv->now_ms - 1)); i++) {
         match_update(room->m, sv->now_ms);
-        sv_game_flush_room(sv, room);
+        sv_play_flush_room(sv, room);
         if (room->m && room->deadline < sv->now_ms)
             sv_rooms_set_deadline(sv->rooms, room, sv->now_ms);
     }
@@ -186,7 +177,7 @@ static void drop_now(sv_t *sv, sv_client *c)
         return;
     sv_game_disconnected(sv, c);
     sv_hold_discard(sv, c);
-    sv_spec_discard(sv, c);
+    sv_specq_discard(sv, c);
     sv_link_drop_now(sv, c);
     c->state = SV_CL_FREE;
     sv->st.peers_now--;
@@ -216,7 +207,7 @@ static void housekeeping(sv_t *sv)
         }
         if (c->state == SV_CL_HELLO && sv->now_ms - c->connected_ms > (uint64_t)sv->cfg.hello_timeout_ms) {
             sv_send_error(sv, c, WIRE_REFUSED, WIRE_ERR_HANDSHAKE, "no HELLO in time");
-            sv_close_client(sv, c, "no HELLO in time");
+            sv_game_close_client(sv, c, "no HELLO in time");
         }
     }
 }
@@ -341,7 +332,7 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
     uint64_t hold_due = sv_hold_next_due(sv);
     if (hold_due < due)
         due = hold_due;
-    uint64_t spec_due = sv_spec_next_due(sv);
+    uint64_t spec_due = sv_specq_next_due(sv);
     if (spec_due < due)
         due = spec_due;
     if (due != UINT64_MAX && timeout_ms > 0) {
@@ -358,8 +349,8 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
     if (handled < 0)
         return -1;
     uint64_t work0 = mr_now_us();
-    handled += sv_link_poll(sv);
-    sv_genq_poll(sv);
+    handled += sv->sph ? sv_sph_poll(sv->sph, on_sph_event, sv) : 0;
+    sv_gendone_poll(sv);
     sv_query_poll(sv);
     sv_shake_expire(sv);
     handled += sv_lan_poll(sv);
@@ -373,7 +364,7 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
         housekeeping(sv);
     }
     sv_send_held_due(sv);
-    sv_spec_flush(sv, false);
+    sv_specq_flush(sv, false);
     sv->step_max_slot = -1; /* whatever is queued now leaves before the next step's packets */
     /* ENet walks every peer slot on each flush. A caller that waits (sv_run)
      * comes straight back into enet_host_service, which sends everything
@@ -440,8 +431,8 @@ static void shutdown_begin(sv_t *sv)
     sv->shutdown_deadline_ms = sv->now_ms + SV_SHUTDOWN_MS;
     sv_loge(&sv->log, SV_LOG_INFO, "stopping", NULL, NULL, NULL, "stopping: telling %d clients",
             sv->st.peers_now);
-    sv_game_abort_all(sv);
-    sv_spec_flush(sv, true); /* spectators see the aborted game's MATCH_END before SHUTDOWN */
+    sv_play_abort_all(sv);
+    sv_specq_flush(sv, true); /* spectators see the aborted game's MATCH_END before SHUTDOWN */
     for (int i = 0; i < sv->nclients; i++) {
         sv_client *c = &sv->clients[i];
         if (c->state == SV_CL_FREE || c->state == SV_CL_CLOSING)
@@ -649,61 +640,12 @@ int sv_socket_fds(const sv_t *sv, int *fds, int max)
     return sv->nhosts;
 }
 
-uint16_t sv_port(const sv_t *sv)
-{
-    return sv->host ? sv->host->address.port : 0;
-}
 const char *sv_bind_text(const sv_t *sv)
 {
     return sv->bind_text;
 }
 
-uint16_t sv_spectator_port(const sv_t *sv)
-{
-    return sv_sph_port(sv->sph);
-}
 void sv_set_spectator_public_port(sv_t *sv, uint16_t port)
 {
     sv->spec.public_port = port;
-}
-
-void sv_get_stats(const sv_t *sv, sv_stats *out)
-{
-    *out = sv->st;
-    out->quick_waiting = sv->quick.q ? sv_quick_count(sv->quick.q) : 0;
-    out->max_clients = sv->cfg.max_clients;
-    out->max_rooms = sv->cfg.max_rooms;
-    out->puzzle_mem_budget = (size_t)sv->cfg.puzzle_mem_mb << 20;
-    out->records_on = sv->store != NULL;
-    if (sv->host)
-        sv_hosts_counts(sv, &out->udp_in, &out->udp_out);
-    if (sv->sph) {
-        sv_sph_counts k;
-        sv_sph_get_counts(sv->sph, &k);
-        out->spectator_udp_in = k.udp_in;
-        out->spectator_udp_out = k.udp_out;
-        out->handshakes_dropped += k.shakes_dropped;
-        out->handshakes_expired += k.shakes_expired;
-        out->handshakes_cookies += k.shakes_cookies;
-        out->cookie_peers += k.cookie_peers;
-        out->socket_errors += k.socket_errors;
-        out->bad_msgs += k.inbox_dropped;
-    }
-    out->rooms_now = sv_rooms_count(sv->rooms);
-    int running = 0;
-    for (int i = 0; i < sv_rooms_capacity(sv->rooms); i++) {
-        sv_room *r = sv_rooms_at(sv->rooms, i);
-        if (r->m && (match_phase(r->m) == MATCH_COUNTDOWN || match_phase(r->m) == MATCH_RACING))
-            running++;
-    }
-    out->matches_running = running;
-    out->room_bytes = sv_room_memory(sv);
-    if (sv->store) {
-        st_writer_stats ws;
-        st_writer_stats_get(sv->store, &ws);
-        out->records_stored = ws.written;
-        out->records_failed = ws.failed;
-        out->records_spooled = ws.spooled;
-        out->records_spool_waiting = ws.spool_waiting;
-    }
 }

@@ -122,7 +122,7 @@ static int ENET_CALLBACK intercept(ENetHost *host, ENetEvent *ev)
     ENetPeer *made = sv_cookie_accept(host, now, &empty);
     if (made) {
         sv->st.cookie_peers++;
-        sv_peer_connected(sv, made);
+        sv_conn_made(sv, made);
         return empty ? 1 : 0;
     }
     if (!sv_shake_refuse(host, sv->shake.max, hello_pending))

@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "sv_shake_types.h"
+
 #define SV_SHAKE_PER_ADDR 4 /* half-open peers from one address */
 #define SV_SHAKE_MIN 32     /* half-open peers in all, at least (else peers / 8) */
 #define SV_SHAKE_MS 2000    /* ENet handshake not finished by then: the peer is reset */
@@ -25,13 +27,6 @@ bool sv_shake_refuse(ENetHost *host, int max_total, bool (*hello_pending)(const 
  * since[] (one per peer slot) remembers when each was first seen there.
  * Returns how many were reset. */
 int sv_shake_reset_stuck(ENetHost *host, uint64_t *since, uint64_t now_ms);
-
-/* The game host's filter (sv_shake.c), sv->shake. */
-typedef struct sv_shake_state {
-    int max;          /* half-open peers allowed at once */
-    uint64_t *since;  /* per peer slot: when it was first seen in ENet's handshake, 0 = not */
-    uint64_t next_ms; /* the next sv_shake_expire pass */
-} sv_shake_state;
 
 typedef struct sv sv_t;
 /* The filter on the game host (docs/reliability.md, section 4). */

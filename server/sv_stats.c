@@ -5,7 +5,13 @@
 #include <stdio.h>
 #include <sys/resource.h>
 
+#include "st_writer.h"
+#include "sv_hosts.h"
 #include "sv_internal.h"
+#include "sv_play.h"
+#include "sv_quick.h"
+#include "sv_rooms.h"
+#include "sv_spechost.h"
 #include "util.h"
 
 double sv_cpu_seconds(void)
@@ -80,6 +86,49 @@ static const struct {
     {"bytes_per_match", offsetof(sv_stats, room_bytes), STAT_SIZE},
 };
 #undef STAT
+
+/* sv.h: the counters with the figures read at the time; here, beside
+ * the statistics block that prints them, not in sv_server.c. */
+void sv_get_stats(const sv_t *sv, sv_stats *out)
+{
+    *out = sv->st;
+    out->quick_waiting = sv->quick.q ? sv_quick_count(sv->quick.q) : 0;
+    out->max_clients = sv->cfg.max_clients;
+    out->max_rooms = sv->cfg.max_rooms;
+    out->puzzle_mem_budget = (size_t)sv->cfg.puzzle_mem_mb << 20;
+    out->records_on = sv->store != NULL;
+    if (sv->host)
+        sv_hosts_counts(sv, &out->udp_in, &out->udp_out);
+    if (sv->sph) {
+        sv_sph_counts k;
+        sv_sph_get_counts(sv->sph, &k);
+        out->spectator_udp_in = k.udp_in;
+        out->spectator_udp_out = k.udp_out;
+        out->handshakes_dropped += k.shakes_dropped;
+        out->handshakes_expired += k.shakes_expired;
+        out->handshakes_cookies += k.shakes_cookies;
+        out->cookie_peers += k.cookie_peers;
+        out->socket_errors += k.socket_errors;
+        out->bad_msgs += k.inbox_dropped;
+    }
+    out->rooms_now = sv_rooms_count(sv->rooms);
+    int running = 0;
+    for (int i = 0; i < sv_rooms_capacity(sv->rooms); i++) {
+        sv_room *r = sv_rooms_at(sv->rooms, i);
+        if (r->m && (match_phase(r->m) == MATCH_COUNTDOWN || match_phase(r->m) == MATCH_RACING))
+            running++;
+    }
+    out->matches_running = running;
+    out->room_bytes = sv_play_room_memory(sv);
+    if (sv->store) {
+        st_writer_stats ws;
+        st_writer_stats_get(sv->store, &ws);
+        out->records_stored = ws.written;
+        out->records_failed = ws.failed;
+        out->records_spooled = ws.spooled;
+        out->records_spool_waiting = ws.spool_waiting;
+    }
+}
 
 void sv_print_stats(const sv_t *sv, FILE *f)
 {

@@ -17,6 +17,7 @@
 #include "sv_hosts.h"
 #include "sv_internal.h"
 #include "sv_limit.h"
+#include "sv_loglimit.h"
 #include "sv_quick.h"
 #include "sv_rooms.h"
 #include "util.h"
