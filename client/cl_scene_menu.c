@@ -101,17 +101,8 @@ static void draw(cl_app *a)
         hint = "Arrows: choose  -  Enter: pick  -  Esc: quit";
     int sh = cl_text_height(a->text, CL_FONT_SMALL);
     cl_text_draw(a->text, CL_FONT_SMALL, hint, a->out_w / 2, a->out_h - sh * 3 / 2, cl_col_dim, CL_CENTER);
-    if (u->confirm_quit) {
-        int fh = cl_text_height(a->text, CL_FONT_BODY);
-        int w = fh * 18 < a->out_w - 20 ? fh * 18 : a->out_w - 20, h = fh * 5;
-        int x = (a->out_w - w) / 2, y = (a->out_h - h) / 2;
-        cl_draw_fill(a->ren, 0, 0, a->out_w, a->out_h, (SDL_Color){0, 0, 0, 140});
-        cl_draw_panel(a->ren, x, y, w, h, cl_col_panel);
-        cl_text_draw_mid(a->text, CL_FONT_TITLE, "Quit mazerace?", a->out_w / 2, y + fh * 3 / 2, cl_col_text,
-                         CL_CENTER);
-        cl_text_draw_mid(a->text, CL_FONT_BODY, "Y or Enter: quit  -  N or Esc: stay", a->out_w / 2,
-                         y + fh * 7 / 2, cl_col_dim, CL_CENTER);
-    }
+    if (u->confirm_quit)
+        cl_app_confirm(a, 18, "Quit mazerace?", "Y or Enter: quit  -  N or Esc: stay");
 }
 
 const cl_scene cl_scene_menu = {
