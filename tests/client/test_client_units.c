@@ -382,6 +382,40 @@ static void test_pointer_steps_from_the_player(void **ctx)
     }
 }
 
+/* A backend's events come out in the order made, across the ring's end;
+ * past 64 waiting, the newest are dropped. */
+static void test_event_queue_order_and_limit(void **ctx)
+{
+    (void)ctx;
+    cl_event_queue q;
+    memset(&q, 0, sizeof q);
+    cl_event ev = {.type = CL_BE_INFO};
+    assert_false(cl_event_queue_pop(&q, &ev));
+    uint32_t next = 0;
+    for (uint32_t seq = 0; seq < 100; seq++) { /* three in, two out: the head goes round */
+        ev.seq = seq;
+        cl_event_queue_push(&q, &ev);
+        if (seq % 3 == 2)
+            for (int i = 0; i < 2; i++) {
+                assert_true(cl_event_queue_pop(&q, &ev));
+                assert_int_equal(ev.seq, next++);
+            }
+    }
+    int n = q.n;
+    assert_int_equal(n, 100 - 2 * 33);
+    assert_int_equal(next, 2 * 33);
+    for (uint32_t seq = 100; seq < 200; seq++) {
+        ev.seq = seq;
+        cl_event_queue_push(&q, &ev);
+    }
+    for (int i = 0; i < 64; i++) {
+        assert_true(cl_event_queue_pop(&q, &ev));
+        assert_int_equal(ev.seq, next++);
+    }
+    assert_false(cl_event_queue_pop(&q, &ev));
+    assert_int_equal(next, 100 + 64 - n); /* 100.. up to the limit came in, the rest dropped */
+}
+
 static void test_layout_800x600_and_up(void **ctx)
 {
     (void)ctx;
@@ -438,6 +472,7 @@ int main(void)
         cmocka_unit_test(test_prediction_and_rollback),
         cmocka_unit_test(test_ice_restart_key_path),
         cmocka_unit_test(test_pointer_steps_from_the_player),
+        cmocka_unit_test(test_event_queue_order_and_limit),
         cmocka_unit_test(test_layout_800x600_and_up),
         cmocka_unit_test(test_server_errors_in_plain_words),
     };
