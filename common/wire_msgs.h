@@ -44,7 +44,10 @@
     F(DESC_BYTES, s)
 #define WIRE_ACK_FIELDS(F, s) F(U32, s.seq) F(U32, s.moves) F(BOOL, s.solved)
 /* A series' length and the score so far: the same three fields wherever a message tells the series. */
-#define WIRE_SERIES_SCORE(F, s) F(RANGE8, s.series_len, 1, WIRE_MAX_SERIES) F(U8, s.score[0]) F(U8, s.score[1])
+#define WIRE_SERIES_SCORE(F, s)                                                                              \
+    F(RANGE8, s.series_len, 1, WIRE_MAX_SERIES)                                                              \
+    F(U8, s.score[0])                                                                                        \
+    F(U8, s.score[1])
 #define WIRE_ROOM_STATE_FIELDS(F, s)                                                                         \
     F(CODE, s.code)                                                                                          \
     F(SLOT_OR_NONE, s.your_slot)                                                                             \
