@@ -94,6 +94,17 @@ SDL_Rect cl_app_title(cl_app *a, const char *title, const char *sub)
     return r;
 }
 
+void cl_app_confirm(cl_app *a, int em_wide, const char *title, const char *hint)
+{
+    int fh = cl_text_height(a->text, CL_FONT_BODY);
+    int w = fh * em_wide < a->out_w - 20 ? fh * em_wide : a->out_w - 20, h = fh * 5;
+    int x = (a->out_w - w) / 2, y = (a->out_h - h) / 2;
+    cl_draw_fill(a->ren, 0, 0, a->out_w, a->out_h, (SDL_Color){0, 0, 0, 140});
+    cl_draw_panel(a->ren, x, y, w, h, cl_col_panel);
+    cl_text_draw_mid(a->text, CL_FONT_TITLE, title, a->out_w / 2, y + fh * 3 / 2, cl_col_text, CL_CENTER);
+    cl_text_draw_mid(a->text, CL_FONT_BODY, hint, a->out_w / 2, y + fh * 7 / 2, cl_col_dim, CL_CENTER);
+}
+
 static void update_size(cl_app *a)
 {
     int w, h, ww, wh;

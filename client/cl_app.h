@@ -179,4 +179,8 @@ void cl_app_toggle_fullscreen(cl_app *a);
 /* Draws the title and a subtitle at the top of a menu screen; returns the
  * rect left for content. */
 SDL_Rect cl_app_title(cl_app *a, const char *title, const char *sub);
+/* Draws a yes/no question over the dimmed screen: a centred panel em_wide
+ * body lines wide (at most the screen less a margin) with the title and the
+ * keys' hint (the menu's "Quit mazerace?", the race's "Leave the race?"). */
+void cl_app_confirm(cl_app *a, int em_wide, const char *title, const char *hint);
 #endif

@@ -41,6 +41,17 @@ typedef struct cl_event {
     char text[256];
 } cl_event;
 
+/* The events a backend has made, waiting for the scene's poll: a ring of a
+ * fixed size, zeroed when empty. The scene polls every frame and 64 is far
+ * more than a frame makes: an event past that is dropped. */
+typedef struct cl_event_queue {
+    cl_event q[64];
+    int head, n;
+} cl_event_queue;
+void cl_event_queue_push(cl_event_queue *q, const cl_event *ev);
+/* The oldest event into ev; false when there is none. */
+bool cl_event_queue_pop(cl_event_queue *q, cl_event *ev);
+
 typedef struct cl_backend cl_backend;
 
 typedef struct cl_backend_ops {

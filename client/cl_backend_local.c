@@ -17,17 +17,8 @@ typedef struct local {
     double bot_mistakes;
     uint64_t seed;
     uint32_t bot_seq;
-    cl_event q[64]; /* translated events waiting for poll */
-    int qh, qn;
+    cl_event_queue evq; /* translated events waiting for poll */
 } local;
-
-static void push(local *l, const cl_event *ev)
-{
-    if (l->qn == (int)MR_ARRAY_LEN(l->q))
-        return; /* the scene polls every frame; 64 is far more than a frame makes */
-    l->q[(l->qh + l->qn) % (int)MR_ARRAY_LEN(l->q)] = *ev;
-    l->qn++;
-}
 
 static bool is_local_slot(const local *l, int slot)
 {
@@ -122,7 +113,7 @@ static void drain(local *l, uint64_t now)
         default:
             continue;
         }
-        push(l, &ev);
+        cl_event_queue_push(&l->evq, &ev);
     }
     (void)now;
 }
@@ -138,13 +129,7 @@ static void update(cl_backend *b, uint64_t now)
 
 static bool poll(cl_backend *b, cl_event *ev)
 {
-    local *l = (local *)b;
-    if (!l->qn)
-        return false;
-    *ev = l->q[l->qh];
-    l->qh = (l->qh + 1) % (int)MR_ARRAY_LEN(l->q);
-    l->qn--;
-    return true;
+    return cl_event_queue_pop(&((local *)b)->evq, ev);
 }
 
 static void move(cl_backend *b, int slot, uint32_t seq, pz_move mv, uint64_t now)

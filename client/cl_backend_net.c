@@ -83,17 +83,8 @@ typedef struct netbe {
     cl_hub_t *hub;       /* ... then the hub n lives in (ours: serviced in update) */
     cl_invite_t *invite; /* hosting with a coordinator */
 #endif
-    cl_event q[64];
-    int qh, qn;
+    cl_event_queue evq; /* translated events waiting for poll */
 } netbe;
-
-static void push(netbe *nb, const cl_event *ev)
-{
-    if (nb->qn == (int)MR_ARRAY_LEN(nb->q))
-        return;
-    nb->q[(nb->qh + nb->qn) % (int)MR_ARRAY_LEN(nb->q)] = *ev;
-    nb->qn++;
-}
 
 static void push_text(netbe *nb, int type, const char *text)
 {
@@ -101,7 +92,7 @@ static void push_text(netbe *nb, int type, const char *text)
     memset(&ev, 0, sizeof ev);
     ev.type = type;
     snprintf(ev.text, sizeof ev.text, "%s", text);
-    push(nb, &ev);
+    cl_event_queue_push(&nb->evq, &ev);
     if (type == CL_BE_ERROR)
         nb->failed = true;
 }
@@ -132,7 +123,7 @@ static void refresh_room(netbe *nb)
             memset(&ev, 0, sizeof ev);
             ev.type = connected ? CL_BE_OPP_BACK : CL_BE_OPP_DROPPED;
             ev.slot = s;
-            push(nb, &ev);
+            cl_event_queue_push(&nb->evq, &ev);
         }
         nb->seen[s] = present;
         nb->conn[s] = connected;
@@ -375,7 +366,7 @@ static void on_event(netbe *nb, const cl_net_event *e, uint64_t now)
         return;
     }
     (void)now;
-    push(nb, &ev);
+    cl_event_queue_push(&nb->evq, &ev);
 }
 
 /* Marks the link lost while a countdown or race is on and the server is
@@ -500,19 +491,13 @@ static void update(cl_backend *b, uint64_t now)
         memset(&ev, 0, sizeof ev);
         ev.type = CL_BE_START;
         ev.start_ms = nb->start_ms;
-        push(nb, &ev);
+        cl_event_queue_push(&nb->evq, &ev);
     }
 }
 
 static bool poll(cl_backend *b, cl_event *ev)
 {
-    netbe *nb = (netbe *)b;
-    if (!nb->qn)
-        return false;
-    *ev = nb->q[nb->qh];
-    nb->qh = (nb->qh + 1) % (int)MR_ARRAY_LEN(nb->q);
-    nb->qn--;
-    return true;
+    return cl_event_queue_pop(&((netbe *)b)->evq, ev);
 }
 
 static void move(cl_backend *b, int slot, uint32_t seq, pz_move mv, uint64_t now)
@@ -529,7 +514,7 @@ static void move(cl_backend *b, int slot, uint32_t seq, pz_move mv, uint64_t now
         ev.slot = slot;
         ev.seq = seq;
         snprintf(ev.text, sizeof ev.text, "not connected");
-        push(nb, &ev);
+        cl_event_queue_push(&nb->evq, &ev);
         return;
     }
     if (nb->nmap < SEQMAP) {

@@ -79,9 +79,12 @@ SDL_Rect cl_view_cell_rect(const cl_view *v, int x, int y)
     return r;
 }
 
-bool cl_render_step_toward(int fx, int fy, int cx, int cy, bool any_distance, pz_move *out)
+bool cl_render_pointer_step(const pz_puzzle *pz, const pz_state *st, int cx, int cy, bool any_distance,
+                            pz_move *out)
 {
-    int dx = cx - fx, dy = cy - fy;
+    pz_progress at;
+    pz_kind_of(pz)->progress(pz, st, &at);
+    int dx = cx - at.x, dy = cy - at.y;
     if ((dx != 0) == (dy != 0))
         return false;
     int dist = dx ? (dx > 0 ? dx : -dx) : (dy > 0 ? dy : -dy);

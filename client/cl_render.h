@@ -50,9 +50,12 @@ typedef struct cl_kind_render {
 /* The renderer for a kind (enum pz_kind_id); NULL if out of range. */
 const cl_kind_render *cl_render_for(int kind);
 
-/* Shared by the kind renderers: a step towards a 4-neighbour (or, with
- * any_distance, any cell in the same row or column). */
-bool cl_render_step_toward(int fx, int fy, int cx, int cy, bool any_distance, pz_move *out);
+/* The pointer of the kinds moved by steps (sum, maze, ice), shared by their
+ * renderers: from the player's position (the kind's progress x, y: the path
+ * head for sum), a step towards a 4-neighbour (or, with any_distance, any
+ * cell in the same row or column); the caller picks the buttons. */
+bool cl_render_pointer_step(const pz_puzzle *pz, const pz_state *st, int cx, int cy, bool any_distance,
+                            pz_move *out);
 /* Batched filled rects, so a board costs a few draw calls. */
 void cl_rects_begin(SDL_Renderer *r, SDL_Color c);
 void cl_rects_add(int x, int y, int w, int h);

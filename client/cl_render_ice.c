@@ -56,12 +56,7 @@ static void draw(SDL_Renderer *r, cl_text *t, const cl_view *v, const pz_puzzle 
 static bool pointer(const pz_puzzle *pz, const pz_state *st, int cx, int cy, int button, bool drag,
                     pz_move *out)
 {
-    (void)pz;
-    if (button != 1 || drag)
-        return false;
-    int x, y;
-    ice_pos(st, &x, &y);
-    return cl_render_step_toward(x, y, cx, cy, true, out);
+    return button == 1 && !drag && cl_render_pointer_step(pz, st, cx, cy, true, out);
 }
 
 const cl_kind_render cl_render_ice = {20, draw, pointer};

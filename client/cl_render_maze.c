@@ -48,13 +48,8 @@ static void draw(SDL_Renderer *r, cl_text *t, const cl_view *v, const pz_puzzle 
 static bool pointer(const pz_puzzle *pz, const pz_state *st, int cx, int cy, int button, bool drag,
                     pz_move *out)
 {
-    (void)pz;
     (void)drag;
-    if (button != 1)
-        return false;
-    int x, y;
-    maze_pos(st, &x, &y);
-    return cl_render_step_toward(x, y, cx, cy, false, out);
+    return button == 1 && cl_render_pointer_step(pz, st, cx, cy, false, out);
 }
 
 const cl_kind_render cl_render_maze = {18, draw, pointer};

@@ -147,13 +147,8 @@ static void draw(SDL_Renderer *r, cl_text *t, const cl_view *v, const pz_puzzle 
 static bool pointer(const pz_puzzle *pz, const pz_state *st, int cx, int cy, int button, bool drag,
                     pz_move *out)
 {
-    (void)pz;
     (void)drag;
-    if (button != 1)
-        return false;
-    int hx, hy;
-    sum_path_cell(st, sum_path_len(st) - 1, &hx, &hy);
-    return cl_render_step_toward(hx, hy, cx, cy, false, out);
+    return button == 1 && cl_render_pointer_step(pz, st, cx, cy, false, out);
 }
 
 const cl_kind_render cl_render_sum = {40, draw, pointer};

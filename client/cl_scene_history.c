@@ -354,14 +354,12 @@ static void draw_bests(cl_app *a, SDL_Rect area)
     int y = g.y;
     for (int i = u->best_page * ROWS; tb && i < tb->n && i < (u->best_page + 1) * ROWS; i++) {
         const cl_hist_best_row *e = &tb->e[i];
-        cl_form_draw_row_panel(a->ren, (SDL_Rect){g.x, y, g.w, g.row}, false, g.fh / 4);
         char cols[5][64];
         best_columns(e, cols);
-        for (int c = 0; c < 5; c++) {
-            /* Your own best stands out; the computer's is set apart in grey. */
-            SDL_Color ink = c == 2 && e->you_ms ? cl_col_good : c == 4 || c == 1 ? cl_col_dim : cl_col_text;
-            cl_text_draw_mid(t, CL_FONT_BODY, cols[c], g.x + g.w * at[c] / 100, y + g.row / 2, ink, align[c]);
-        }
+        /* Your own best stands out; the computer's is set apart in grey. */
+        const SDL_Color ink[5] = {cl_col_text, cl_col_dim, e->you_ms ? cl_col_good : cl_col_text, cl_col_text,
+                                  cl_col_dim};
+        cl_form_table_row(a->ren, t, &g, y, false, cols, ink);
         y += g.row + g.gap;
     }
     if (tb && tb->more)
@@ -408,18 +406,13 @@ static void draw(cl_app *a)
         if (it->id >= H_NEWER || !p || it->id - H_ROW >= p->n)
             continue;
         const st_match *r = &p->matches[it->id - H_ROW];
-        bool sel = i == u->form.sel;
-        it->rect = (SDL_Rect){x, y, w, row};
-        cl_form_draw_row_panel(a->ren, it->rect, sel, fh / 4);
         char cols[5][64];
         columns(a, r, cols);
         int me = my_slot(a, r);
-        for (int c = 0; c < 5; c++) {
-            SDL_Color ink = cl_col_text;
-            if (c == 3 && r->winner >= 0 && r->winner < 2)
-                ink = me < 0 ? cl_col_player_soft[r->winner] : r->winner == me ? cl_col_good : cl_col_bad;
-            cl_text_draw_mid(t, CL_FONT_BODY, cols[c], x + w * at[c] / 100, y + row / 2, ink, align[c]);
-        }
+        SDL_Color ink[5] = {cl_col_text, cl_col_text, cl_col_text, cl_col_text, cl_col_text};
+        if (r->winner >= 0 && r->winner < 2)
+            ink[3] = me < 0 ? cl_col_player_soft[r->winner] : r->winner == me ? cl_col_good : cl_col_bad;
+        it->rect = cl_form_table_row(a->ren, t, &g, y, i == u->form.sel, cols, ink);
         y += row + gap;
     }
     /* The buttons in one row under the table's full height. */

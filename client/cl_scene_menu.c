@@ -2,8 +2,22 @@
 #include "cl_scene.h"
 #include "cl_draw.h"
 #include "cl_ui.h"
+#include "util.h"
 
-enum { M_COMPUTER, M_HOTSEAT, M_HOST, M_JOIN, M_HISTORY, M_SETTINGS, M_QUIT };
+/* The buttons, in order: the mode each sets (-1: the mode stays) and the
+ * scene it opens (-1: Quit). */
+static const struct {
+    const char *label;
+    int mode, scene;
+} items[] = {
+    {"Play vs computer", CL_MODE_COMPUTER, CL_SCENE_SETUP},
+    {"Hotseat (two players, one keyboard)", CL_MODE_HOTSEAT, CL_SCENE_SETUP},
+    {"Host a LAN game", CL_MODE_HOST, CL_SCENE_SETUP},
+    {"Join a game", CL_MODE_JOIN, CL_SCENE_JOIN},
+    {"History and best times", -1, CL_SCENE_HISTORY},
+    {"Settings", -1, CL_SCENE_SETTINGS},
+    {"Quit", -1, -1},
+};
 
 /* The screen's own state (cl_scene.state_size). */
 typedef struct menu_ui {
@@ -15,13 +29,8 @@ static void enter(cl_app *a)
 {
     menu_ui *u = cl_app_scene_state(a, CL_SCENE_MENU);
     cl_form_clear(&u->form);
-    cl_form_add(&u->form, CL_ITEM_BUTTON, M_COMPUTER, "Play vs computer");
-    cl_form_add(&u->form, CL_ITEM_BUTTON, M_HOTSEAT, "Hotseat (two players, one keyboard)");
-    cl_form_add(&u->form, CL_ITEM_BUTTON, M_HOST, "Host a LAN game");
-    cl_form_add(&u->form, CL_ITEM_BUTTON, M_JOIN, "Join a game");
-    cl_form_add(&u->form, CL_ITEM_BUTTON, M_HISTORY, "History and best times");
-    cl_form_add(&u->form, CL_ITEM_BUTTON, M_SETTINGS, "Settings");
-    cl_form_add(&u->form, CL_ITEM_BUTTON, M_QUIT, "Quit");
+    for (int i = 0; i < (int)MR_ARRAY_LEN(items); i++)
+        cl_form_add(&u->form, CL_ITEM_BUTTON, i, items[i].label);
 }
 
 static bool confirm_event(cl_app *a, const SDL_Event *e)
@@ -54,31 +63,14 @@ static void event(cl_app *a, const SDL_Event *e)
         u->confirm_quit = true;
         return;
     }
-    switch (r.activated) {
-    case M_COMPUTER:
-    case M_HOTSEAT:
-    case M_HOST:
-        a->mode = r.activated == M_COMPUTER  ? CL_MODE_COMPUTER
-                  : r.activated == M_HOTSEAT ? CL_MODE_HOTSEAT
-                                             : CL_MODE_HOST;
-        cl_app_set_scene(a, CL_SCENE_SETUP);
-        break;
-    case M_JOIN:
-        a->mode = CL_MODE_JOIN;
-        cl_app_set_scene(a, CL_SCENE_JOIN);
-        break;
-    case M_HISTORY:
-        cl_app_set_scene(a, CL_SCENE_HISTORY);
-        break;
-    case M_SETTINGS:
-        cl_app_set_scene(a, CL_SCENE_SETTINGS);
-        break;
-    case M_QUIT:
+    if (r.activated < 0 || r.activated >= (int)MR_ARRAY_LEN(items))
+        return;
+    if (items[r.activated].mode >= 0)
+        a->mode = items[r.activated].mode;
+    if (items[r.activated].scene >= 0)
+        cl_app_set_scene(a, items[r.activated].scene);
+    else
         a->quit = true;
-        break;
-    default:
-        break;
-    }
 }
 
 static void draw(cl_app *a)
@@ -101,17 +93,8 @@ static void draw(cl_app *a)
         hint = "Arrows: choose  -  Enter: pick  -  Esc: quit";
     int sh = cl_text_height(a->text, CL_FONT_SMALL);
     cl_text_draw(a->text, CL_FONT_SMALL, hint, a->out_w / 2, a->out_h - sh * 3 / 2, cl_col_dim, CL_CENTER);
-    if (u->confirm_quit) {
-        int fh = cl_text_height(a->text, CL_FONT_BODY);
-        int w = fh * 18 < a->out_w - 20 ? fh * 18 : a->out_w - 20, h = fh * 5;
-        int x = (a->out_w - w) / 2, y = (a->out_h - h) / 2;
-        cl_draw_fill(a->ren, 0, 0, a->out_w, a->out_h, (SDL_Color){0, 0, 0, 140});
-        cl_draw_panel(a->ren, x, y, w, h, cl_col_panel);
-        cl_text_draw_mid(a->text, CL_FONT_TITLE, "Quit mazerace?", a->out_w / 2, y + fh * 3 / 2, cl_col_text,
-                         CL_CENTER);
-        cl_text_draw_mid(a->text, CL_FONT_BODY, "Y or Enter: quit  -  N or Esc: stay", a->out_w / 2,
-                         y + fh * 7 / 2, cl_col_dim, CL_CENTER);
-    }
+    if (u->confirm_quit)
+        cl_app_confirm(a, 18, "Quit mazerace?", "Y or Enter: quit  -  N or Esc: stay");
 }
 
 const cl_scene cl_scene_menu = {

@@ -587,17 +587,8 @@ static void draw(cl_app *a)
 {
     race_ui *u = cl_app_scene_state(a, CL_SCENE_RACE);
     cl_race_draw_screen(a);
-    if (u->confirm_leave) {
-        int fh = cl_text_height(a->text, CL_FONT_BODY);
-        int w = fh * 22, h = fh * 5;
-        int x = (a->out_w - w) / 2, y = (a->out_h - h) / 2;
-        cl_draw_fill(a->ren, 0, 0, a->out_w, a->out_h, (SDL_Color){0, 0, 0, 140});
-        cl_draw_panel(a->ren, x, y, w, h, cl_col_panel);
-        cl_text_draw_mid(a->text, CL_FONT_TITLE, "Leave the race?", a->out_w / 2, y + fh * 3 / 2, cl_col_text,
-                         CL_CENTER);
-        cl_text_draw_mid(a->text, CL_FONT_BODY, "Y or Enter: leave  -  N or Esc: keep racing", a->out_w / 2,
-                         y + fh * 7 / 2, cl_col_dim, CL_CENTER);
-    }
+    if (u->confirm_leave)
+        cl_app_confirm(a, 22, "Leave the race?", "Y or Enter: leave  -  N or Esc: keep racing");
 }
 
 static void enter(cl_app *a)

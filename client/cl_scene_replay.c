@@ -5,6 +5,7 @@
 
 #include "cl_replay.h"
 #include "cl_netui.h"
+#include "util.h"
 
 /* The scene's state is the player (cl_scene.state_size); v NULL: closed. */
 /* A line for tests and terminals after every change the player makes. */
@@ -25,9 +26,23 @@ static void close_ui(void *state)
     memset(u, 0, sizeof *u);
 }
 
+/* Why a replay did not open: said on screen, and returned (static). */
+static char why[300];
+
+/* A replay that did not read or check: "label:line:col: msg" (or "label:
+ * msg" with no line), said and returned. */
+static const char *say_error(cl_app *a, const char *label, const pz_error *e)
+{
+    if (e->line > 0)
+        snprintf(why, sizeof why, "%.60s:%d:%d: %s", label, e->line, e->col, e->msg);
+    else
+        snprintf(why, sizeof why, "%.60s: %s", label, e->msg);
+    cl_app_say(a, true, "%s", why);
+    return why;
+}
+
 const char *cl_replay_open(cl_app *a, replay *r, const char *label)
 {
-    static char why[300];
     if (a->backend && a->scene != CL_SCENE_RESULTS) {
         replay_destroy(r);
         snprintf(why, sizeof why, "Leave the race before opening a replay");
@@ -36,14 +51,8 @@ const char *cl_replay_open(cl_app *a, replay *r, const char *label)
     }
     pz_error e = {0, 0, ""};
     cl_rview *v = cl_rview_create(r, &e);
-    if (!v) {
-        if (e.line > 0)
-            snprintf(why, sizeof why, "%.60s:%d:%d: %s", label, e.line, e.col, e.msg);
-        else
-            snprintf(why, sizeof why, "%.60s: %s", label, e.msg);
-        cl_app_say(a, true, "%s", why);
-        return why;
-    }
+    if (!v)
+        return say_error(a, label, &e);
     struct cl_replay_ui *u = cl_replay_ui_of(a);
     int back = u->v ? u->back : a->scene;
     close_ui(u);
@@ -70,16 +79,7 @@ const char *cl_replay_open_file(cl_app *a, const char *path)
     base = base ? base + 1 : path;
     pz_error e = {0, 0, ""};
     replay *r = replay_read_file(path, &e);
-    if (!r) {
-        static char why[300];
-        if (e.line > 0)
-            snprintf(why, sizeof why, "%.60s:%d:%d: %s", base, e.line, e.col, e.msg);
-        else
-            snprintf(why, sizeof why, "%.60s: %s", base, e.msg);
-        cl_app_say(a, true, "%s", why);
-        return why;
-    }
-    return cl_replay_open(a, r, base);
+    return r ? cl_replay_open(a, r, base) : say_error(a, base, &e);
 }
 
 static void leave(cl_app *a)
@@ -114,6 +114,78 @@ static void seek_to(cl_app *a, uint32_t t, const char *what)
     report(a, what);
 }
 
+/* What the player does, whichever key, pad button or on-screen button asks. */
+enum { A_NONE, A_TOGGLE, A_STEP, A_BACK, A_FASTER, A_SLOWER, A_START, A_END, A_LEAVE };
+
+static void act(cl_app *a, int what)
+{
+    switch (what) {
+    case A_TOGGLE:
+        toggle(a);
+        break;
+    case A_STEP:
+    case A_BACK:
+        step(a, what == A_STEP ? 1 : -1);
+        break;
+    case A_FASTER:
+    case A_SLOWER:
+        speed(a, what == A_FASTER ? 1 : -1);
+        break;
+    case A_START:
+        seek_to(a, 0, "start");
+        break;
+    case A_END:
+        seek_to(a, cl_rview_length(cl_replay_ui_of(a)->v), "end");
+        break;
+    case A_LEAVE:
+        leave(a);
+        break;
+    default:
+        break;
+    }
+}
+
+typedef struct input_act {
+    int input; /* SDL_Keycode or SDL_GameControllerButton */
+    int what;
+} input_act;
+
+/* clang-format off: one action a line */
+static const input_act keys[] = {
+    {SDLK_SPACE, A_TOGGLE},    {SDLK_k, A_TOGGLE},
+    {SDLK_p, A_TOGGLE},        {SDLK_RIGHT, A_STEP},
+    {SDLK_l, A_STEP},          {SDLK_PERIOD, A_STEP},
+    {SDLK_LEFT, A_BACK},       {SDLK_j, A_BACK},
+    {SDLK_COMMA, A_BACK},      {SDLK_UP, A_FASTER},
+    {SDLK_PLUS, A_FASTER},     {SDLK_EQUALS, A_FASTER},
+    {SDLK_KP_PLUS, A_FASTER},  {SDLK_RIGHTBRACKET, A_FASTER},
+    {SDLK_DOWN, A_SLOWER},     {SDLK_MINUS, A_SLOWER},
+    {SDLK_KP_MINUS, A_SLOWER}, {SDLK_LEFTBRACKET, A_SLOWER},
+    {SDLK_HOME, A_START},      {SDLK_END, A_END},
+    {SDLK_ESCAPE, A_LEAVE},    {SDLK_BACKSPACE, A_LEAVE},
+    {SDLK_q, A_LEAVE},
+};
+static const input_act pad_buttons[] = {
+    {SDL_CONTROLLER_BUTTON_A, A_TOGGLE},           {SDL_CONTROLLER_BUTTON_DPAD_RIGHT, A_STEP},
+    {SDL_CONTROLLER_BUTTON_RIGHTSHOULDER, A_STEP}, {SDL_CONTROLLER_BUTTON_DPAD_LEFT, A_BACK},
+    {SDL_CONTROLLER_BUTTON_LEFTSHOULDER, A_BACK},  {SDL_CONTROLLER_BUTTON_DPAD_UP, A_FASTER},
+    {SDL_CONTROLLER_BUTTON_DPAD_DOWN, A_SLOWER},   {SDL_CONTROLLER_BUTTON_B, A_LEAVE},
+};
+/* clang-format on */
+/* The bar's buttons; CL_RB_SPEED is the speed's label: nothing. */
+static const int bar_buttons[CL_RB_COUNT] = {
+    [CL_RB_START] = A_START, [CL_RB_BACK] = A_BACK,     [CL_RB_PLAY] = A_TOGGLE,
+    [CL_RB_STEP] = A_STEP,   [CL_RB_SLOWER] = A_SLOWER, [CL_RB_FASTER] = A_FASTER,
+};
+
+static int input_what(const input_act *t, size_t n, int input)
+{
+    for (size_t i = 0; i < n; i++)
+        if (t[i].input == input)
+            return t[i].what;
+    return A_NONE;
+}
+
 /* The timeline's time under screen x. */
 static uint32_t time_at(const cl_app *a, const SDL_Rect *tl, int x)
 {
@@ -135,28 +207,7 @@ static void press(cl_app *a, int x, int y)
     for (int i = 0; i < CL_RB_COUNT; i++) {
         if (!SDL_PointInRect(&p, &L.button[i]))
             continue;
-        switch (i) {
-        case CL_RB_START:
-            seek_to(a, 0, "start");
-            break;
-        case CL_RB_BACK:
-            step(a, -1);
-            break;
-        case CL_RB_PLAY:
-            toggle(a);
-            break;
-        case CL_RB_STEP:
-            step(a, 1);
-            break;
-        case CL_RB_SLOWER:
-            speed(a, -1);
-            break;
-        case CL_RB_FASTER:
-            speed(a, 1);
-            break;
-        default:
-            break;
-        }
+        act(a, bar_buttons[i]);
         return;
     }
     SDL_Rect zone = {L.timeline.x - 8, L.bar.y, L.timeline.w + 16, L.bar.h};
@@ -190,81 +241,6 @@ static void release(cl_app *a)
     }
 }
 
-static void key(cl_app *a, SDL_Keycode k)
-{
-    switch (k) {
-    case SDLK_SPACE:
-    case SDLK_k:
-    case SDLK_p:
-        toggle(a);
-        break;
-    case SDLK_RIGHT:
-    case SDLK_l:
-    case SDLK_PERIOD:
-        step(a, 1);
-        break;
-    case SDLK_LEFT:
-    case SDLK_j:
-    case SDLK_COMMA:
-        step(a, -1);
-        break;
-    case SDLK_UP:
-    case SDLK_PLUS:
-    case SDLK_EQUALS:
-    case SDLK_KP_PLUS:
-    case SDLK_RIGHTBRACKET:
-        speed(a, 1);
-        break;
-    case SDLK_DOWN:
-    case SDLK_MINUS:
-    case SDLK_KP_MINUS:
-    case SDLK_LEFTBRACKET:
-        speed(a, -1);
-        break;
-    case SDLK_HOME:
-        seek_to(a, 0, "start");
-        break;
-    case SDLK_END:
-        seek_to(a, cl_rview_length(cl_replay_ui_of(a)->v), "end");
-        break;
-    case SDLK_ESCAPE:
-    case SDLK_BACKSPACE:
-    case SDLK_q:
-        leave(a);
-        break;
-    default:
-        break;
-    }
-}
-
-static void pad(cl_app *a, int button)
-{
-    switch (button) {
-    case SDL_CONTROLLER_BUTTON_A:
-        toggle(a);
-        break;
-    case SDL_CONTROLLER_BUTTON_DPAD_RIGHT:
-    case SDL_CONTROLLER_BUTTON_RIGHTSHOULDER:
-        step(a, 1);
-        break;
-    case SDL_CONTROLLER_BUTTON_DPAD_LEFT:
-    case SDL_CONTROLLER_BUTTON_LEFTSHOULDER:
-        step(a, -1);
-        break;
-    case SDL_CONTROLLER_BUTTON_DPAD_UP:
-        speed(a, 1);
-        break;
-    case SDL_CONTROLLER_BUTTON_DPAD_DOWN:
-        speed(a, -1);
-        break;
-    case SDL_CONTROLLER_BUTTON_B:
-        leave(a);
-        break;
-    default:
-        break;
-    }
-}
-
 static void event(cl_app *a, const SDL_Event *e)
 {
     if (!cl_replay_ui_of(a)->v)
@@ -272,10 +248,10 @@ static void event(cl_app *a, const SDL_Event *e)
     float s = a->mouse_scale;
     switch (e->type) {
     case SDL_KEYDOWN:
-        key(a, e->key.keysym.sym);
+        act(a, input_what(keys, MR_ARRAY_LEN(keys), e->key.keysym.sym));
         break;
     case SDL_CONTROLLERBUTTONDOWN:
-        pad(a, e->cbutton.button);
+        act(a, input_what(pad_buttons, MR_ARRAY_LEN(pad_buttons), e->cbutton.button));
         break;
     case SDL_MOUSEBUTTONDOWN:
         if (e->button.which == SDL_TOUCH_MOUSEID)

@@ -364,15 +364,12 @@ static void draw(cl_app *a)
         if (it->id >= S_NEWER || !s->have_page || it->id - S_ROW >= s->page.count)
             continue;
         const wire_recent_entry *e = &s->page.e[it->id - S_ROW];
-        bool sel = i == s->form.sel;
-        it->rect = (SDL_Rect){x, y, w, row};
-        cl_form_draw_row_panel(a->ren, it->rect, sel, fh / 4);
         char cols[5][64];
         columns(e, cols);
-        for (int c = 0; c < 5; c++) {
-            SDL_Color col = c == 3 && e->winner < 2 ? cl_col_player_soft[e->winner] : cl_col_text;
-            cl_text_draw_mid(t, CL_FONT_BODY, cols[c], x + w * at[c] / 100, y + row / 2, col, align[c]);
-        }
+        SDL_Color cell_ink[5] = {cl_col_text, cl_col_text, cl_col_text, cl_col_text, cl_col_text};
+        if (e->winner < 2)
+            cell_ink[3] = cl_col_player_soft[e->winner];
+        it->rect = cl_form_table_row(a->ren, t, &g, y, i == s->form.sel, cols, cell_ink);
         y += row + gap;
     }
     y = rows_top + ROWS * (row + gap) + gap;

@@ -387,9 +387,23 @@ void cl_form_table_heads(cl_text *t, int out_w, int top, int ncols, const char *
     g->gap = g->fh / 5;
     g->w = out_w - 80 < g->fh * 44 ? out_w - 80 : g->fh * 44;
     g->x = (out_w - g->w) / 2;
+    g->ncols = ncols;
+    g->at = at;
+    g->align = align;
     for (int c = 0; c < ncols; c++)
         cl_text_draw(t, CL_FONT_SMALL, head[c], g->x + g->w * at[c] / 100, top, cl_col_dim, align[c]);
     g->y = top + cl_text_height(t, CL_FONT_SMALL) + g->gap;
+}
+
+SDL_Rect cl_form_table_row(SDL_Renderer *r, cl_text *t, const cl_table_geo *g, int y, bool sel,
+                           const char cols[][64], const SDL_Color ink[])
+{
+    SDL_Rect rc = {g->x, y, g->w, g->row};
+    cl_form_draw_row_panel(r, rc, sel, g->fh / 4);
+    for (int c = 0; c < g->ncols; c++)
+        cl_text_draw_mid(t, CL_FONT_BODY, cols[c], g->x + g->w * g->at[c] / 100, y + g->row / 2, ink[c],
+                         g->align[c]);
+    return rc;
 }
 
 int cl_form_page_turn(const SDL_Event *e)

@@ -55,12 +55,19 @@ int cl_form_page_turn(const SDL_Event *e);
 void cl_form_draw_row_panel(SDL_Renderer *r, SDL_Rect rc, bool sel, int bar);
 /* A table's geometry on a screen out_w wide from y = top (rows row high,
  * gap apart, w wide at x; fh the body font's height), its ncols column heads
- * drawn (at: where each starts, percent of w); g->y is under the heads. */
+ * drawn (at: where each starts, percent of w; at and align are kept for the
+ * rows and must outlive them); g->y is under the heads. */
 typedef struct cl_table_geo {
     int x, y, w, row, gap, fh;
+    int ncols;
+    const int *at, *align;
 } cl_table_geo;
 void cl_form_table_heads(cl_text *t, int out_w, int top, int ncols, const char *const head[], const int at[],
                          const int align[], cl_table_geo *g);
+/* One row of the table at y: its panel (sel: highlighted) and a cell per
+ * column under its head, in its ink; returns the row's rect. */
+SDL_Rect cl_form_table_row(SDL_Renderer *r, cl_text *t, const cl_table_geo *g, int y, bool sel,
+                           const char cols[][64], const SDL_Color ink[]);
 void cl_form_draw_button_row(cl_form *f, SDL_Renderer *r, cl_text *t, int first_id, int x, int y, int w,
                              int row);
 /* Text field editing (cl_ui_textedit.c). Focus puts the caret at the end and

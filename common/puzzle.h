@@ -136,8 +136,9 @@ typedef struct pz_kind {
 /* Fills e (if not NULL) with a 1-based line, column and printf-style message;
  * for text-form readers. In textform.c (part of the base library). */
 void pz_error_set(pz_error *e, int line, int col, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-/* The end of a decode_desc: pz when why is NULL; else frees pz (a puzzle
- * in one allocation), sets *err (if err is not NULL) to why and returns NULL. */
+/* The end of a decode_desc or a generate: pz when why is NULL; else frees pz
+ * (a puzzle in one allocation), sets *err (if err is not NULL) to why and
+ * returns NULL. */
 pz_puzzle *pz_decoded(pz_puzzle *pz, const char *why, const char **err);
 
 /* ---- registry ---- */

@@ -349,11 +349,8 @@ size_t wire_write_probe(const wire_probe *p, uint8_t *buf, size_t cap)
 
 bool wire_read_probe(const uint8_t *buf, size_t len, wire_probe *p)
 {
-    if (!buf || !p)
-        return false;
-    reader r = {buf, len, 0};
-    memset(p, 0, sizeof *p);
-    if (!get_disc_head(&r, WIRE_PROBE_MAGIC, &p->version, &p->nonce))
+    reader r;
+    if (!get_disc_start(&r, buf, len, p, sizeof *p, WIRE_PROBE_MAGIC, &p->version, &p->nonce))
         return false;
     /* A later version's probe may carry more: still answer it. */
     return p->version != WIRE_VERSION || at_end(&r);
@@ -376,11 +373,9 @@ size_t wire_write_probe_reply(const wire_probe_reply *rp, uint8_t *buf, size_t c
 
 bool wire_read_probe_reply(const uint8_t *buf, size_t len, wire_probe_reply *rp)
 {
-    if (!buf || !rp)
-        return false;
-    reader r = {buf, len, 0};
-    memset(rp, 0, sizeof *rp);
-    if (!(get_disc_head(&r, WIRE_REPLY_MAGIC, &rp->version, &rp->nonce) && get_u16(&r, &rp->game_port)))
+    reader r;
+    if (!(get_disc_start(&r, buf, len, rp, sizeof *rp, WIRE_REPLY_MAGIC, &rp->version, &rp->nonce) &&
+          get_u16(&r, &rp->game_port)))
         return false;
     if (rp->version != WIRE_VERSION)
         return true; /* the fixed header says enough to list it as incompatible */

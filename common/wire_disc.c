@@ -32,12 +32,9 @@ size_t wire_write_probe_details(const wire_probe_details *d, uint8_t *buf, size_
 
 bool wire_read_probe_details(const uint8_t *buf, size_t len, wire_probe_details *d)
 {
-    if (!buf || !d)
-        return false;
-    reader r = {buf, len, 0};
-    memset(d, 0, sizeof *d);
-    if (!(get_disc_head(&r, WIRE_DETAILS_MAGIC, &d->version, &d->nonce) && get_u16(&r, &d->game_port) &&
-          get_u64(&r, &d->server_id) && get_u8(&r, &d->flags)))
+    reader r;
+    if (!(get_disc_start(&r, buf, len, d, sizeof *d, WIRE_DETAILS_MAGIC, &d->version, &d->nonce) &&
+          get_u16(&r, &d->game_port) && get_u64(&r, &d->server_id) && get_u8(&r, &d->flags)))
         return false;
     if (d->version != WIRE_VERSION)
         return true; /* a later version may say more: the id is enough to merge it */

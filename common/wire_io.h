@@ -279,6 +279,18 @@ static inline bool get_disc_head(reader *r, uint32_t magic, uint16_t *version, u
     return get_u32(r, &m) && m == magic && get_u16(r, version) && get_u32(r, nonce);
 }
 
+/* Every discovery reader's start: r over buf, out (size bytes) zeroed, then
+ * the head. False when buf or out is NULL or the head is not magic's. */
+static inline bool get_disc_start(reader *r, const uint8_t *buf, size_t len, void *out, size_t size,
+                                  uint32_t magic, uint16_t *version, uint32_t *nonce)
+{
+    if (!buf || !out)
+        return false;
+    *r = (reader){buf, len, 0};
+    memset(out, 0, size);
+    return get_disc_head(r, magic, version, nonce);
+}
+
 /* ---- field kinds of wire_msgs.h: w_KIND(writer, const field *, args) asserts,
  * r_KIND(reader, field *, args) checks ---- */
 

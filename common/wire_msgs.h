@@ -43,14 +43,17 @@
     F(U32, s.offset)                                                                                         \
     F(DESC_BYTES, s)
 #define WIRE_ACK_FIELDS(F, s) F(U32, s.seq) F(U32, s.moves) F(BOOL, s.solved)
+/* A series' length and the score so far: the same three fields wherever a message tells the series. */
+#define WIRE_SERIES_SCORE(F, s)                                                                              \
+    F(RANGE8, s.series_len, 1, WIRE_MAX_SERIES)                                                              \
+    F(U8, s.score[0])                                                                                        \
+    F(U8, s.score[1])
 #define WIRE_ROOM_STATE_FIELDS(F, s)                                                                         \
     F(CODE, s.code)                                                                                          \
     F(SLOT_OR_NONE, s.your_slot)                                                                             \
     F(RANGE8, s.phase, 0, MATCH_FINISHED)                                                                    \
     F(PARAMS, s.params)                                                                                      \
-    F(RANGE8, s.series_len, 1, WIRE_MAX_SERIES)                                                              \
-    F(U8, s.score[0])                                                                                        \
-    F(U8, s.score[1])                                                                                        \
+    WIRE_SERIES_SCORE(F, s)                                                                                  \
     F(PLAYER, s.player[0])                                                                                   \
     F(PLAYER, s.player[1])                                                                                   \
     F(U16, s.spectators)
@@ -58,9 +61,7 @@
 #define WIRE_START_TAIL(F, s)                                                                                \
     F(I32, s.start_in_ms)                                                                                    \
     F(U64, s.desc_hash)                                                                                      \
-    F(RANGE8, s.series_len, 1, WIRE_MAX_SERIES)                                                              \
-    F(U8, s.score[0])                                                                                        \
-    F(U8, s.score[1])                                                                                        \
+    WIRE_SERIES_SCORE(F, s)                                                                                  \
     F(GAME_ID, s)
 #define WIRE_WATCH_START_FIELDS(F, s) F(CODE, s.code) F(U16, s.game_no) WIRE_START_TAIL(F, s)
 #define WIRE_ROOM_LIST_FIELDS(F, s) F(U16, s.total) F(ROOMS, s)
@@ -88,9 +89,7 @@
     F(U32, s.moves[0])                                                                                       \
     F(U32, s.moves[1])                                                                                       \
     F(U16, s.game_no)                                                                                        \
-    F(RANGE8, s.series_len, 1, WIRE_MAX_SERIES)                                                              \
-    F(U8, s.score[0])                                                                                        \
-    F(U8, s.score[1])                                                                                        \
+    WIRE_SERIES_SCORE(F, s)                                                                                  \
     F(BOOL, s.series_over)
 #define WIRE_REMATCH_OFFER_FIELDS(F, s) F(RANGE8, s.slot, 0, 1)
 #define WIRE_MOVE_LOG_FIELDS(F, s) F(RANGE8, s.slot, 0, 1) F(U32, s.first) F(LOG_MOVES, s)

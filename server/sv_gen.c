@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "worker.h"
 #include "util.h"
 
 #define SV_GEN_NICE 5 /* the game loop goes first */
@@ -153,10 +154,7 @@ void sv_gen_destroy(sv_gen *g)
 {
     if (!g)
         return;
-    pthread_mutex_lock(&g->mu);
-    g->stop = true;
-    pthread_cond_broadcast(&g->cv);
-    pthread_mutex_unlock(&g->mu);
+    mr_worker_tell_stop(&g->mu, &g->cv, &g->stop);
     for (int i = 0; i < LANES; i++)
         if (g->lanes[i].started)
             pthread_join(g->lanes[i].thread, NULL);

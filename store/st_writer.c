@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "worker.h"
 #include "st_spool.h"
 #include "util.h"
 
@@ -400,10 +401,7 @@ void st_writer_destroy(st_writer *w)
 {
     if (!w)
         return;
-    pthread_mutex_lock(&w->mu);
-    w->stop = true;
-    pthread_cond_signal(&w->wake);
-    pthread_mutex_unlock(&w->mu);
+    mr_worker_tell_stop(&w->mu, &w->wake, &w->stop);
     pthread_join(w->thread, NULL);
     for (job *j = w->done, *next; j; j = next) {
         next = j->next;

@@ -115,16 +115,8 @@ void cl_net_destroy(cl_net_t *n)
 
 void cl_net_push(cl_net_t *n, const cl_net_event *ev)
 {
-    if (n->ev_len == n->ev_cap) {
-        size_t cap = n->ev_cap ? n->ev_cap * 2 : 16;
-        cl_net_event *q = mr_alloc(cap, sizeof *q);
-        for (size_t i = 0; i < n->ev_len; i++)
-            q[i] = n->evq[(n->ev_head + i) % n->ev_cap];
-        free(n->evq);
-        n->evq = q;
-        n->ev_cap = cap;
-        n->ev_head = 0;
-    }
+    if (n->ev_len == n->ev_cap)
+        n->evq = mr_ring_grow(n->evq, sizeof *n->evq, &n->ev_head, n->ev_len, &n->ev_cap);
     n->evq[(n->ev_head + n->ev_len) % n->ev_cap] = *ev;
     n->ev_len++;
     cl_hub_mark_ready(n->hub, n);

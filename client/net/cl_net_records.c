@@ -143,6 +143,19 @@ void cl_net_records_disconnected(cl_net_t *n)
         fetch_done(n, WIRE_ERR_INTERNAL, "the connection was lost during the replay fetch");
 }
 
+/* A list answer (RECENT_LIST, BEST_LIST) as an event of type that owns a
+ * copy of the list (size bytes at list); returns the copy. */
+static void *owned_list(cl_net_event *ev, int type, const void *list, size_t size, uint32_t req, int status)
+{
+    void *l = mr_alloc(1, size);
+    memcpy(l, list, size);
+    ev->type = type;
+    ev->req = req;
+    ev->code = status;
+    ev->owned = l;
+    return l;
+}
+
 void cl_net_on_records(cl_net_t *n, const wire_msg *m)
 {
     cl_net_event ev = {.slot = n->slot};
@@ -150,26 +163,13 @@ void cl_net_on_records(cl_net_t *n, const wire_msg *m)
     case WIRE_REPLAY_CHUNK:
         on_chunk(n, &m->replay);
         return;
-    case WIRE_RECENT_LIST: {
-        wire_recent_list *l = mr_alloc(1, sizeof *l);
-        *l = m->recent;
-        ev.type = CL_EV_RECENT;
-        ev.req = l->req;
-        ev.code = l->status;
-        ev.recent = l;
-        ev.owned = l;
+    case WIRE_RECENT_LIST:
+        ev.recent =
+            owned_list(&ev, CL_EV_RECENT, &m->recent, sizeof m->recent, m->recent.req, m->recent.status);
         break;
-    }
-    case WIRE_BEST_LIST: {
-        wire_best_list *l = mr_alloc(1, sizeof *l);
-        *l = m->best;
-        ev.type = CL_EV_BEST;
-        ev.req = l->req;
-        ev.code = l->status;
-        ev.best = l;
-        ev.owned = l;
+    case WIRE_BEST_LIST:
+        ev.best = owned_list(&ev, CL_EV_BEST, &m->best, sizeof m->best, m->best.req, m->best.status);
         break;
-    }
     default:
         return;
     }

@@ -171,9 +171,18 @@ static void on_match_start(cl_net_t *n, const wire_msg *m)
     cl_net_push(n, &ev);
 }
 
+/* A player's game start (a spectator's comes as WATCH_START). */
+static void on_seat_start(cl_net_t *n, const wire_msg *m)
+{
+    if (!n->watching)
+        on_match_start(n, m);
+}
+
 /* A spectator's WATCH_START is a MATCH_START without a seat. */
 static void on_watch_start(cl_net_t *n, const wire_msg *m)
 {
+    if (!n->watching)
+        return;
     wire_msg *s = mr_alloc(1, sizeof *s);
     s->type = WIRE_MATCH_START;
     s->start.slot = WIRE_SLOT_WATCHER;
@@ -316,6 +325,63 @@ static void on_error(cl_net_t *n, const wire_msg *m)
     cl_net_push_text(n, CL_EV_ERROR, m->error.code, "%s", m->error.text);
 }
 
+static void on_watch_end(cl_net_t *n, const wire_msg *m)
+{
+    n->in_room = n->watching = false;
+    n->slot = -1;
+    n->phase = n->phase == CL_NET_IN_ROOM ? CL_NET_ONLINE : n->phase;
+    cl_net_push_text(n, CL_EV_WATCH_END, 0, "%s", m->error.text);
+}
+
+static void on_room_list(cl_net_t *n, const wire_msg *m)
+{
+    if (!n->rooms)
+        n->rooms = mr_alloc(1, sizeof *n->rooms);
+    *n->rooms = m->list;
+    cl_net_push_text(n, CL_EV_ROOM_LIST, 0, "%u rooms racing", (unsigned)m->list.total);
+}
+
+static void on_rematch_offer(cl_net_t *n, const wire_msg *m)
+{
+    cl_net_event ev = {.type = CL_EV_REMATCH_OFFER, .slot = m->rematch_offer.slot};
+    cl_net_push(n, &ev);
+}
+
+static void on_shutdown(cl_net_t *n, const wire_msg *m)
+{
+    n->closing = true;
+    n->live = false;
+    cl_net_push_text(n, CL_EV_SHUTDOWN, 0, "%s", m->error.text);
+}
+
+/* What the client does with each server-to-client message; about_game:
+ * meaningless once we left the room (dropped then). */
+typedef struct handler {
+    void (*on)(cl_net_t *n, const wire_msg *m);
+    bool about_game;
+} handler;
+static const handler handlers[WIRE_BUNDLE + 1] = {
+    [WIRE_WELCOME] = {on_welcome, false},
+    [WIRE_REFUSED] = {on_refused, false},
+    [WIRE_ROOM_STATE] = {on_room_state, false},
+    [WIRE_MATCH_START] = {on_seat_start, true},
+    [WIRE_WATCH_START] = {on_watch_start, true},
+    [WIRE_WATCH_END] = {on_watch_end, true},
+    [WIRE_WATCH_AT] = {cl_net_on_watch_at, false},
+    [WIRE_ROOM_LIST] = {on_room_list, false},
+    [WIRE_MOVE_LOG] = {on_move_log, true},
+    [WIRE_ACK] = {on_ack, false},
+    [WIRE_REJECT] = {on_reject, false},
+    [WIRE_PROGRESS] = {on_progress, true},
+    [WIRE_MATCH_END] = {on_match_end, true},
+    [WIRE_REMATCH_OFFER] = {on_rematch_offer, true},
+    [WIRE_SHUTDOWN] = {on_shutdown, false},
+    [WIRE_ERROR] = {on_error, false},
+    [WIRE_REPLAY_CHUNK] = {cl_net_on_records, false},
+    [WIRE_RECENT_LIST] = {cl_net_on_records, false},
+    [WIRE_BEST_LIST] = {cl_net_on_records, false},
+};
+
 void cl_net_on_receive(cl_net_t *n, const uint8_t *data, size_t len)
 {
     wire_msg *m = n->hub->msg;
@@ -324,83 +390,16 @@ void cl_net_on_receive(cl_net_t *n, const uint8_t *data, size_t len)
                          "bad message from the server (type %d, %zu bytes)", len ? data[0] : -1, len);
         return;
     }
-    /* Messages about a room's game mean nothing once we left the room. */
-    bool about_game = m->type == WIRE_MATCH_START || m->type == WIRE_MOVE_LOG || m->type == WIRE_PROGRESS ||
-                      m->type == WIRE_MATCH_END || m->type == WIRE_REMATCH_OFFER ||
-                      m->type == WIRE_WATCH_START || m->type == WIRE_WATCH_END;
-    if (about_game && !n->in_room)
-        return;
-    switch (m->type) {
-    case WIRE_WELCOME:
-        on_welcome(n, m);
-        break;
-    case WIRE_REFUSED:
-        on_refused(n, m);
-        break;
-    case WIRE_ROOM_STATE:
-        on_room_state(n, m);
-        break;
-    case WIRE_MATCH_START:
-        if (!n->watching)
-            on_match_start(n, m);
-        break;
-    case WIRE_WATCH_START:
-        if (n->watching)
-            on_watch_start(n, m);
-        break;
-    case WIRE_WATCH_END:
-        n->in_room = n->watching = false;
-        n->slot = -1;
-        n->phase = n->phase == CL_NET_IN_ROOM ? CL_NET_ONLINE : n->phase;
-        cl_net_push_text(n, CL_EV_WATCH_END, 0, "%s", m->error.text);
-        break;
-    case WIRE_WATCH_AT:
-        cl_net_on_watch_at(n, m);
-        break;
-    case WIRE_ROOM_LIST:
-        if (!n->rooms)
-            n->rooms = mr_alloc(1, sizeof *n->rooms);
-        *n->rooms = m->list;
-        cl_net_push_text(n, CL_EV_ROOM_LIST, 0, "%u rooms racing", (unsigned)m->list.total);
-        break;
-    case WIRE_MOVE_LOG:
-        on_move_log(n, m);
-        break;
-    case WIRE_ACK:
-        on_ack(n, m);
-        break;
-    case WIRE_REJECT:
-        on_reject(n, m);
-        break;
-    case WIRE_PROGRESS:
-        on_progress(n, m);
-        break;
-    case WIRE_MATCH_END:
-        on_match_end(n, m);
-        break;
-    case WIRE_REMATCH_OFFER: {
-        cl_net_event ev = {.type = CL_EV_REMATCH_OFFER, .slot = m->rematch_offer.slot};
-        cl_net_push(n, &ev);
-        break;
-    }
-    case WIRE_SHUTDOWN:
-        n->closing = true;
-        n->live = false;
-        cl_net_push_text(n, CL_EV_SHUTDOWN, 0, "%s", m->error.text);
-        break;
-    case WIRE_ERROR:
-        on_error(n, m);
-        break;
-    case WIRE_REPLAY_CHUNK:
-    case WIRE_RECENT_LIST:
-    case WIRE_BEST_LIST:
-        cl_net_on_records(n, m);
-        break;
-    default: /* a client-to-server type: the server would not send it */
+    const handler *h = m->type < MR_ARRAY_LEN(handlers) ? &handlers[m->type] : NULL;
+    if (!h || !h->on) { /* a client-to-server type: the server would not send it */
         cl_net_push_text(n, CL_EV_ERROR, WIRE_ERR_BAD_MESSAGE, "unexpected %s from the server",
                          wire_type_name(m->type));
-        break;
+        return;
     }
+    /* Messages about a room's game mean nothing once we left the room. */
+    if (h->about_game && !n->in_room)
+        return;
+    h->on(n, m);
 }
 
 void cl_net_on_packet(cl_net_t *n, const uint8_t *data, size_t len)

@@ -106,16 +106,26 @@ const char *cl_net_create_room_id(cl_net_t *n, const char *game_id, int series_l
     return send_or_fail(n, &m);
 }
 
-const char *cl_net_join_room(cl_net_t *n, const char *code)
+/* The start of a JOIN_ROOM or WATCH (both carry the room code in m->join):
+ * NULL when online and code is a room code. */
+static const char *room_request(cl_net_t *n, const char *code, wire_msg *m)
 {
     const char *err = need_online(n);
     if (err)
         return err;
-    wire_msg m = {.type = WIRE_JOIN_ROOM};
-    if (!wire_room_code_parse(code, m.join.code))
+    if (!wire_room_code_parse(code, m->join.code))
         return "a room code is 5 letters or digits";
-    if (strcmp(m.join.code, n->left_code) == 0)
+    if (strcmp(m->join.code, n->left_code) == 0)
         n->left_code[0] = '\0'; /* going back in: its states count again */
+    return NULL;
+}
+
+const char *cl_net_join_room(cl_net_t *n, const char *code)
+{
+    wire_msg m = {.type = WIRE_JOIN_ROOM};
+    const char *err = room_request(n, code, &m);
+    if (err)
+        return err;
     memcpy(n->join_code, m.join.code, sizeof n->join_code);
     n->join_until = n->hub->now_ms + CL_NET_JOIN_WAIT_MS;
     n->join_retry_at = 0;
@@ -125,14 +135,10 @@ const char *cl_net_join_room(cl_net_t *n, const char *code)
 
 const char *cl_net_watch(cl_net_t *n, const char *code)
 {
-    const char *err = need_online(n);
+    wire_msg m = {.type = WIRE_WATCH};
+    const char *err = room_request(n, code, &m);
     if (err)
         return err;
-    wire_msg m = {.type = WIRE_WATCH};
-    if (!wire_room_code_parse(code, m.join.code))
-        return "a room code is 5 letters or digits";
-    if (strcmp(m.join.code, n->left_code) == 0)
-        n->left_code[0] = '\0';
     err = send_or_fail(n, &m);
     if (!err) /* a WATCH_AT naming this room may answer: follow it */
         memcpy(n->watch_code, m.join.code, sizeof n->watch_code);
@@ -196,16 +202,8 @@ const char *cl_net_leave(cl_net_t *n)
 
 static void pend_push(cl_net_t *n, uint32_t seq, pz_move mv)
 {
-    if (n->pend_len == n->pend_cap) {
-        size_t cap = n->pend_cap ? n->pend_cap * 2 : 16;
-        cl_pending *q = mr_alloc(cap, sizeof *q);
-        for (size_t i = 0; i < n->pend_len; i++)
-            q[i] = n->pend[(n->pend_head + i) % n->pend_cap];
-        free(n->pend);
-        n->pend = q;
-        n->pend_cap = cap;
-        n->pend_head = 0;
-    }
+    if (n->pend_len == n->pend_cap)
+        n->pend = mr_ring_grow(n->pend, sizeof *n->pend, &n->pend_head, n->pend_len, &n->pend_cap);
     n->pend[(n->pend_head + n->pend_len) % n->pend_cap] = (cl_pending){.seq = seq, .move = mv};
     n->pend_len++;
 }

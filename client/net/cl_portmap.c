@@ -16,6 +16,7 @@
 #include <miniupnpc/upnpcommands.h>
 #include <miniupnpc/upnperrors.h>
 
+#include "worker.h"
 #include "util.h"
 
 #define LEASE_S 3600
@@ -226,10 +227,7 @@ void cl_portmap_destroy(cl_portmap_t *pm)
 {
     if (!pm)
         return;
-    pthread_mutex_lock(&pm->mu);
-    pm->stop = true;
-    pthread_cond_signal(&pm->cv);
-    pthread_mutex_unlock(&pm->mu);
+    mr_worker_tell_stop(&pm->mu, &pm->cv, &pm->stop);
     pthread_join(pm->thread, NULL);
     if (pm->state == CL_PORTMAP_MAPPED && pm->how == CL_PORTMAP_UPNP) {
         char port[8];

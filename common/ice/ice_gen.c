@@ -284,12 +284,9 @@ pz_puzzle *ice_generate_counted(const pz_params *p, uint64_t seed, const char **
     free(block);
     if (work)
         *work = ws.work;
-    if (!done) {
-        free(pz);
-        if (err)
-            *err = "no ice puzzle of that difficulty found within the effort bound; try another size";
-        return NULL;
-    }
+    if (!done)
+        return pz_decoded(
+            pz, "no ice puzzle of that difficulty found within the effort bound; try another size", err);
     ice_set_boulder(pz, pz->sx, h - 1, false);
     ice_set_boulder(pz, pz->ex, 0, false);
     return pz;

@@ -186,11 +186,7 @@ pz_puzzle *pipes_generate(const pz_params *p, uint64_t seed, const char **err)
     free(sv);
     free(seen);
     free(path);
-    if (!ok) {
-        free(pz);
-        if (err)
-            *err = "could not make a pipes board of that difficulty at that size; try another size";
-        return NULL;
-    }
-    return pz;
+    return pz_decoded(
+        pz, ok ? NULL : "could not make a pipes board of that difficulty at that size; try another size",
+        err);
 }

@@ -315,6 +315,9 @@ static bool generate_big(pz_puzzle *pz, rng_t *r, int want, int *draws)
     return false;
 }
 
+static const char *const no_board =
+    "could not generate a sum puzzle of this difficulty at this size (try a larger board)";
+
 pz_puzzle *sum_generate_counted(const pz_params *p, uint64_t seed, const char **err, int *draws)
 {
     int unused;
@@ -331,13 +334,8 @@ pz_puzzle *sum_generate_counted(const pz_params *p, uint64_t seed, const char **
     pz_puzzle *pz = mr_alloc(1, sizeof *pz);
     pz->params = *p;
     sum_board_init(&pz->b, p->w, p->h);
-    if (big_board(&pz->b)) {
-        if (generate_big(pz, &r, p->diff, draws))
-            return pz;
-        free(pz);
-        *err = "could not generate a sum puzzle of this difficulty at this size (try a larger board)";
-        return NULL;
-    }
+    if (big_board(&pz->b))
+        return pz_decoded(pz, generate_big(pz, &r, p->diff, draws) ? NULL : no_board, err);
     int lo, hi;
     walk_range(pz->b.n, &lo, &hi);
     uint8_t walk[MAX_CELLS];
@@ -373,9 +371,7 @@ pz_puzzle *sum_generate_counted(const pz_params *p, uint64_t seed, const char **
         }
     }
     sum_paths_free(&ps);
-    free(pz);
-    *err = "could not generate a sum puzzle of this difficulty at this size (try a larger board)";
-    return NULL;
+    return pz_decoded(pz, no_board, err);
 }
 
 static pz_puzzle *generate(const pz_params *p, uint64_t seed, const char **err)

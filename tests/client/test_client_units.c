@@ -344,6 +344,78 @@ static void test_ice_restart_key_path(void **ctx)
     assert_int_equal(act, CL_ACT_RESTART);
 }
 
+/* A press on a cell in line with the player (the path head for sum) steps
+ * towards it: a neighbour in the step kinds, any distance on ice; a
+ * diagonal, the player's own cell or a far cell in a maze is no move. */
+static void test_pointer_steps_from_the_player(void **ctx)
+{
+    (void)ctx;
+    static const char *const ids[] = {"sum:5x4:easy#3", "maze:9x7:easy#5", "ice:12x10:easy#4"};
+    for (int i = 0; i < 3; i++) {
+        char err[200];
+        pz_puzzle *pz = pz_from_id(ids[i], err, sizeof err);
+        assert_non_null(pz);
+        const pz_kind *k = pz_kind_of(pz);
+        const cl_kind_render *kr = cl_render_for(k->id);
+        pz_state *st = k->new_state(pz);
+        pz_progress at;
+        k->progress(pz, st, &at);
+        bool ice = k->id == PZ_ICE;
+        pz_move mv;
+        assert_true(kr->pointer(pz, st, at.x + 1, at.y, 1, false, &mv));
+        assert_int_equal(mv.type, PZ_MOVE_STEP);
+        assert_int_equal(mv.dir, PZ_RIGHT);
+        assert_int_equal(mv.x, 0);
+        assert_int_equal(mv.y, 0);
+        assert_true(kr->pointer(pz, st, at.x, at.y - 1, 1, false, &mv));
+        assert_int_equal(mv.dir, PZ_UP);
+        assert_int_equal(kr->pointer(pz, st, at.x, at.y - 3, 1, false, &mv), ice);
+        if (ice)
+            assert_int_equal(mv.dir, PZ_UP);
+        assert_false(kr->pointer(pz, st, at.x + 1, at.y - 1, 1, false, &mv));
+        assert_false(kr->pointer(pz, st, at.x, at.y, 1, false, &mv));
+        assert_false(kr->pointer(pz, st, at.x + 1, at.y, 3, false, &mv));
+        /* A drag steps on with the step kinds; ice slides on a press only. */
+        assert_int_equal(kr->pointer(pz, st, at.x + 1, at.y, 1, true, &mv), !ice);
+        k->free_state(st);
+        k->free_puzzle(pz);
+    }
+}
+
+/* A backend's events come out in the order made, across the ring's end;
+ * past 64 waiting, the newest are dropped. */
+static void test_event_queue_order_and_limit(void **ctx)
+{
+    (void)ctx;
+    cl_event_queue q;
+    memset(&q, 0, sizeof q);
+    cl_event ev = {.type = CL_BE_INFO};
+    assert_false(cl_event_queue_pop(&q, &ev));
+    uint32_t next = 0;
+    for (uint32_t seq = 0; seq < 100; seq++) { /* three in, two out: the head goes round */
+        ev.seq = seq;
+        cl_event_queue_push(&q, &ev);
+        if (seq % 3 == 2)
+            for (int i = 0; i < 2; i++) {
+                assert_true(cl_event_queue_pop(&q, &ev));
+                assert_int_equal(ev.seq, next++);
+            }
+    }
+    int n = q.n;
+    assert_int_equal(n, 100 - 2 * 33);
+    assert_int_equal(next, 2 * 33);
+    for (uint32_t seq = 100; seq < 200; seq++) {
+        ev.seq = seq;
+        cl_event_queue_push(&q, &ev);
+    }
+    for (int i = 0; i < 64; i++) {
+        assert_true(cl_event_queue_pop(&q, &ev));
+        assert_int_equal(ev.seq, next++);
+    }
+    assert_false(cl_event_queue_pop(&q, &ev));
+    assert_int_equal(next, 100 + 64 - n); /* 100.. up to the limit came in, the rest dropped */
+}
+
 static void test_layout_800x600_and_up(void **ctx)
 {
     (void)ctx;
@@ -399,6 +471,8 @@ int main(void)
         cmocka_unit_test(test_view_fit_and_camera),
         cmocka_unit_test(test_prediction_and_rollback),
         cmocka_unit_test(test_ice_restart_key_path),
+        cmocka_unit_test(test_pointer_steps_from_the_player),
+        cmocka_unit_test(test_event_queue_order_and_limit),
         cmocka_unit_test(test_layout_800x600_and_up),
         cmocka_unit_test(test_server_errors_in_plain_words),
     };
