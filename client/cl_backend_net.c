@@ -407,7 +407,7 @@ static bool dial_step(netbe *nb, uint64_t now)
         /* Every address on stdout; the screen's one line names the paths. */
         printf("mazerace: %s\n", nb->base.route);
         fflush(stdout);
-        char brief[sizeof nb->base.route];
+        char brief[sizeof((cl_event *)0)->text]; /* the error event's text: brief shortens to fit */
         cl_dial_brief(nb->base.route, brief, sizeof brief);
         push_text(nb, CL_BE_ERROR, brief);
         cl_dial_destroy(nb->dial);
