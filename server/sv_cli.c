@@ -75,10 +75,8 @@ void sv_cli_print_usage(FILE *f)
     char flag[64], v[128], text[512];
     for (int s = 0; s < SV_SEC_COUNT; s++) {
         fprintf(f, "\n%s:\n", sv_opt_section_names[s]);
-        for (size_t i = 0; i < sv_opts_count; i++) {
-            const sv_opt *o = &sv_opts[i];
-            if (o->section != s)
-                continue;
+        size_t i = 0;
+        for (const sv_opt *o; (o = sv_opts_next_in(s, &i));) {
             sv_opt_flag(o, flag, sizeof flag);
             if (o->arg) {
                 size_t n = strlen(flag);

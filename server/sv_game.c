@@ -229,12 +229,24 @@ static void join_result(sv_t *sv, sv_client *c, bool ok)
     a->join_next_ms = sv->now_ms + (wait < SV_JOIN_MAX_WAIT_MS ? wait : SV_JOIN_MAX_WAIT_MS);
 }
 
-static void on_join(sv_t *sv, sv_client *c, const char *code)
+/* JOIN_ROOM's and WATCH's start: false when c may not ask now (in a room,
+ * a request pending, its address backing off: each says why itself);
+ * else true with the code's room in *room (NULL: none), counted as a hit
+ * or a miss for the backoff. */
+static bool room_of_code(sv_t *sv, sv_client *c, const char *code, sv_room **room)
 {
     if (!sv_play_not_in_room(sv, c) || sv_play_pending(sv, c) || join_backoff(sv, c))
+        return false;
+    *room = sv_rooms_find(sv->rooms, code);
+    join_result(sv, c, *room != NULL);
+    return true;
+}
+
+static void on_join(sv_t *sv, sv_client *c, const char *code)
+{
+    sv_room *room;
+    if (!room_of_code(sv, c, code, &room))
         return;
-    sv_room *room = sv_rooms_find(sv->rooms, code);
-    join_result(sv, c, room != NULL);
     if (!room) {
         char why[64];
         snprintf(why, sizeof why, "no room with code %s", code);
@@ -251,10 +263,9 @@ static void on_join(sv_t *sv, sv_client *c, const char *code)
  * is a room's only secret), then sv_spec.c. */
 static void on_watch(sv_t *sv, sv_client *c, const char *code)
 {
-    if (!sv_play_not_in_room(sv, c) || sv_play_pending(sv, c) || join_backoff(sv, c))
+    sv_room *room;
+    if (!room_of_code(sv, c, code, &room))
         return;
-    sv_room *room = sv_rooms_find(sv->rooms, code);
-    join_result(sv, c, room != NULL);
     if (!room) {
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_NO_ROOM, "no room with that code");
         return;

@@ -398,6 +398,16 @@ const sv_opt sv_opts[] = {
 };
 const size_t sv_opts_count = MR_ARRAY_LEN(sv_opts);
 
+const sv_opt *sv_opts_next_in(int s, size_t *i)
+{
+    while (*i < sv_opts_count) {
+        const sv_opt *o = &sv_opts[(*i)++];
+        if (o->section == s)
+            return o;
+    }
+    return NULL;
+}
+
 const sv_opt *sv_opt_by_key(const char *key)
 {
     for (size_t i = 0; i < sv_opts_count; i++)
@@ -504,10 +514,8 @@ void sv_opts_print_template(FILE *f)
             "# [reload]) or systemctl restart mazerace-server (the others).\n");
     for (int s = 0; s < SV_SEC_COUNT; s++) {
         fprintf(f, "\n## %s\n", sv_opt_section_names[s]);
-        for (size_t i = 0; i < sv_opts_count; i++) {
-            const sv_opt *o = &sv_opts[i];
-            if (o->section != s)
-                continue;
+        size_t i = 0;
+        for (const sv_opt *o; (o = sv_opts_next_in(s, &i));) {
             sv_opt_get(o, &d, v, sizeof v);
             fprintf(f, "\n# %s%s\n#%s = ", o->help, o->reload ? " [reload]" : "", o->key);
             mr_opt_put_value(f, v);

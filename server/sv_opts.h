@@ -48,6 +48,9 @@ extern const sv_opt sv_opts[];
 extern const size_t sv_opts_count;
 extern const char *const sv_opt_section_names[SV_SEC_COUNT];
 
+/* The settings of section s (enum sv_opt_section) in table order, for
+ * --help and --print-config: start with *i = 0; NULL after the last. */
+const sv_opt *sv_opts_next_in(int s, size_t *i);
 /* The setting for a config key ("max_clients") or a flag ("--max-clients"); NULL if none. */
 const sv_opt *sv_opt_by_key(const char *key);
 const sv_opt *sv_opt_by_flag(const char *flag);
