@@ -149,9 +149,9 @@ def selftest():
                       'b.h': '', 'b.c': '#include "b.h"\n'}, 'b.c', 'a.h', ['a', 'b', 'a']):
         return 1
     # The prefix rule: cl_x_draw.c is the module "x" (cl_ stripped), cl_net_y.h "net", st.c "st".
-    for name, mod in (('cl_scene_race.c', 'scene'), ('cl_app.h', 'app'), ('cl_net_impl.h', 'net'), ('sv_hold_types.h', 'types'),
-                      ('cl_net.c', 'net'), ('st.c', 'st'), ('st_sqlite_schema.c', 'sqlite'),
-                      ('maze_carve.c', 'maze'), ('co.h', 'co'), ('cl_x.c.o', 'x')):
+    for name, mod in (('cl_scene_race.c', 'scene'), ('cl_app.h', 'app'), ('cl_net_impl.h', 'net'),
+                      ('sv_hold_types.h', 'types'), ('cl_net.c', 'net'), ('st.c', 'st'),
+                      ('st_sqlite_schema.c', 'sqlite'), ('maze_carve.c', 'maze'), ('co.h', 'co'), ('cl_x.c.o', 'x')):
         if module_of(name) != mod:
             print('selftest: %s is module %s, not %s' % (name, module_of(name), mod))
             return 1
