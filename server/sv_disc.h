@@ -20,7 +20,6 @@ typedef size_t (*sv_disc_answer_fn)(void *ctx, const uint8_t *probe, size_t n, i
  * message) on failure, "discovery: port in use" when all were taken. */
 sv_disc *sv_disc_open(const char *addr, int port, int span, const char **err);
 void sv_disc_close(sv_disc *d); /* accepts NULL */
-int sv_disc_fd(const sv_disc *d);
 uint16_t sv_disc_port(const sv_disc *d);
 
 /* Answers up to max pending probes without blocking; returns the number of
