@@ -7,8 +7,8 @@
 #include "util.h"
 
 struct sv_addrs {
-    sv_addr *e;
     uint32_t mask;
+    sv_addr e[]; /* mask + 1 entries, in the same allocation */
 };
 
 sv_addrs *sv_addrs_create(int cap)
@@ -16,17 +16,13 @@ sv_addrs *sv_addrs_create(int cap)
     uint32_t n = 64;
     while (n < (uint32_t)cap)
         n <<= 1;
-    sv_addrs *t = mr_alloc(1, sizeof *t);
-    t->e = mr_alloc(n, sizeof *t->e);
+    sv_addrs *t = mr_alloc(1, sizeof *t + n * sizeof t->e[0]);
     t->mask = n - 1;
     return t;
 }
 
 void sv_addrs_destroy(sv_addrs *t)
 {
-    if (!t)
-        return;
-    free(t->e);
     free(t);
 }
 

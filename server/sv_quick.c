@@ -13,16 +13,16 @@ typedef struct node {
 } node;
 
 struct sv_quick {
-    node *n;
     int cap, count;
     int head, tail, free; /* index + 1, 0 = none */
+    node n[];             /* cap entries, in the same allocation */
 };
 
 sv_quick *sv_quick_create(int cap)
 {
-    sv_quick *q = mr_alloc(1, sizeof *q);
-    q->cap = cap > 0 ? cap : 1;
-    q->n = mr_alloc((size_t)q->cap, sizeof *q->n);
+    cap = cap > 0 ? cap : 1;
+    sv_quick *q = mr_alloc(1, sizeof *q + (size_t)cap * sizeof q->n[0]);
+    q->cap = cap;
     for (int i = 0; i < q->cap; i++)
         q->n[i].next = i + 1 < q->cap ? i + 2 : 0;
     q->free = 1;
@@ -31,9 +31,6 @@ sv_quick *sv_quick_create(int cap)
 
 void sv_quick_destroy(sv_quick *q)
 {
-    if (!q)
-        return;
-    free(q->n);
     free(q);
 }
 
