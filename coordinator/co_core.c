@@ -83,16 +83,12 @@ co_t *co_create(const co_config *cfg, const char **err)
         *err = "no randomness from the kernel for codes and tokens";
         return NULL;
     }
-    co_t *co = mr_alloc(1, sizeof *co);
-    memset(co, 0, sizeof *co);
+    co_t *co = mr_alloc(1, sizeof *co); /* mr_alloc zeroes: every slot starts free */
     co->cfg = *cfg;
     co->hosts = mr_alloc((size_t)cfg->max_hosts, sizeof *co->hosts);
-    memset(co->hosts, 0, (size_t)cfg->max_hosts * sizeof *co->hosts);
     co->servers = mr_alloc((size_t)cfg->max_servers, sizeof *co->servers);
-    memset(co->servers, 0, (size_t)cfg->max_servers * sizeof *co->servers);
     co->npairs = cfg->max_hosts * 2;
     co->pairs = mr_alloc((size_t)co->npairs, sizeof *co->pairs);
-    memset(co->pairs, 0, (size_t)co->npairs * sizeof *co->pairs);
     return co;
 }
 
