@@ -88,6 +88,15 @@ static bool in_room(sv_t *sv, sv_client *c)
     return false;
 }
 
+/* After the engine took c's READY or REMATCH: its refusal (NULL, or why)
+ * to c alone, then whatever the room now has to say to everyone. */
+static void room_answer(sv_t *sv, sv_client *c, const char *err)
+{
+    if (err)
+        sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_STATE, err);
+    sv_play_flush_room(sv, c->room);
+}
+
 static void refuse(sv_t *sv, sv_client *c, int code, const char *why)
 {
     sv_send_error(sv, c, WIRE_REFUSED, code, why);
@@ -448,7 +457,6 @@ void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
     }
     sv_room *room = c->room;
     int code = 0;
-    const char *err;
     if (c->sph_gen && (in->type == WIRE_CREATE_ROOM || in->type == WIRE_JOIN_ROOM ||
                        in->type == WIRE_QUICK_MATCH || in->type == WIRE_RESUME)) {
         sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_STATE, "this is the spectator port"); /* [WATCH-8] */
@@ -502,20 +510,12 @@ void sv_game_receive(sv_t *sv, sv_client *c, const uint8_t *data, size_t len)
         on_leave(sv, c);
         break;
     case WIRE_READY:
-        if (!in_room(sv, c))
-            break;
-        err = match_ready(room->m, c->slot, in->ready.ready, sv->now_ms);
-        if (err)
-            sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_STATE, err);
-        sv_play_flush_room(sv, room);
+        if (in_room(sv, c))
+            room_answer(sv, c, match_ready(room->m, c->slot, in->ready.ready, sv->now_ms));
         break;
     case WIRE_REMATCH:
-        if (!in_room(sv, c))
-            break;
-        err = match_rematch(room->m, c->slot, sv->now_ms);
-        if (err)
-            sv_send_error(sv, c, WIRE_ERROR, WIRE_ERR_STATE, err);
-        sv_play_flush_room(sv, room);
+        if (in_room(sv, c))
+            room_answer(sv, c, match_rematch(room->m, c->slot, sv->now_ms));
         break;
     case WIRE_RESUME:
         on_resume(sv, c, in);
