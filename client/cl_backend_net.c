@@ -237,16 +237,16 @@ static void on_event(netbe *nb, const cl_net_event *e, uint64_t now)
         ev.start_ms = e->start_ms;
         break;
     case CL_EV_ACK:
-        ev.type = CL_BE_ACK;
+    case CL_EV_REJECT: /* the answer to one of my moves, by its number in this race */
         ev.slot = nb->base.my_slot;
         ev.seq = take_race_seq(nb, e->seq);
-        ev.moves = e->moves;
-        break;
-    case CL_EV_REJECT:
-        ev.type = CL_BE_REJECT;
-        ev.slot = nb->base.my_slot;
-        ev.seq = take_race_seq(nb, e->seq);
-        snprintf(ev.text, sizeof ev.text, "%s", e->text[0] ? e->text : "the server refused it");
+        if (e->type == CL_EV_ACK) {
+            ev.type = CL_BE_ACK;
+            ev.moves = e->moves;
+        } else {
+            ev.type = CL_BE_REJECT;
+            snprintf(ev.text, sizeof ev.text, "%s", e->text[0] ? e->text : "the server refused it");
+        }
         break;
     case CL_EV_PROGRESS:
         ev.type = CL_BE_PROGRESS;
