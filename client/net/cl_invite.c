@@ -1,6 +1,7 @@
 /* cl_invite.c: the Host's invite code, port mapping and answers to introductions; see cl_invite.h. */
 #include "cl_invite.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,19 @@ struct cl_invite {
     struct joiner j[JOINERS];
     cl_invite_status st;
 };
+
+/* One line on the host's console ("mazerace: ..."), flushed at once: a
+ * script or a terminal reading the pipe sees each event as it happens. */
+__attribute__((format(printf, 1, 2))) static void say(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("mazerace: ", stdout);
+    vprintf(fmt, ap);
+    va_end(ap);
+    putchar('\n');
+    fflush(stdout);
+}
 
 static void addr_text(uint32_t ip, uint16_t port, char *buf, size_t cap)
 {
@@ -158,8 +172,7 @@ static void introduce(cl_invite_t *iv, const coord_msg *m, uint64_t now)
     slot->until = now + PUNCH_MS;
     char a[32];
     addr_text(m->seen.ip, m->seen.port, a, sizeof a);
-    printf("mazerace: a friend at %s is joining by the invite code\n", a);
-    fflush(stdout);
+    say("a friend at %s is joining by the invite code", a);
     snprintf(iv->st.joiner, sizeof iv->st.joiner, "A friend at %s is joining: opening the way in", a);
     if (iv->turn)
         cl_turn_permit(iv->turn, m->seen.ip);
@@ -207,8 +220,7 @@ static void on_error(cl_invite_t *iv, const coord_msg *m, uint64_t now)
     snprintf(iv->st.coord, sizeof iv->st.coord, "No invite code: %s%s (asking again in %u s)",
              m->error ? "the coordinator says " : "", m->text[0] ? m->text : coord_error_name(m->error),
              (unsigned)(wait / 1000));
-    printf("mazerace: no invite code: %s\n", m->text);
-    fflush(stdout);
+    say("no invite code: %s", m->text);
 }
 
 static void on_event(cl_invite_t *iv, const coord_msg *m, uint64_t now)
@@ -219,8 +231,7 @@ static void on_event(cl_invite_t *iv, const coord_msg *m, uint64_t now)
         iv->registering = false;
         iv->st.failed = false;
         if (strcmp(iv->st.code, m->code) != 0) {
-            printf("mazerace: invite code %s\n", m->code);
-            fflush(stdout);
+            say("invite code %s", m->code);
         }
         memcpy(iv->st.code, m->code, sizeof iv->st.code);
         addr_text(m->seen.ip, m->seen.port, iv->st.seen, sizeof iv->st.seen);
@@ -264,8 +275,7 @@ static void watch_router(cl_invite_t *iv)
         cl_portmap_error(iv->pm, why, sizeof why);
         snprintf(iv->st.router, sizeof iv->st.router, "Router: no port forwarding (%s)", why);
     }
-    printf("mazerace: %s\n", iv->st.router);
-    fflush(stdout);
+    say("%s", iv->st.router);
 }
 
 static void watch_relay(cl_invite_t *iv)
@@ -287,8 +297,7 @@ static void watch_relay(cl_invite_t *iv)
         cl_turn_error(iv->turn, why, sizeof why);
         snprintf(iv->st.joiner, sizeof iv->st.joiner, "No relay: %s", why);
     }
-    printf("mazerace: %s\n", iv->st.joiner);
-    fflush(stdout);
+    say("%s", iv->st.joiner);
 }
 
 void cl_invite_update(cl_invite_t *iv, uint64_t now_ms)
