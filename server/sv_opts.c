@@ -46,46 +46,59 @@ static void get_name(const sv_config *cfg, char *b, size_t n)
     snprintf(b, n, "%s", cfg->name);
 }
 
+/* A port setting's words, each standing for a value below 0 (NULL-terminated). */
+typedef struct sv_port_word {
+    const char *word;
+    int value;
+} sv_port_word;
+
+/* A port number 0..65535 or one of words into *port; false if neither. */
+static bool set_port_or_word(int *port, const char *v, const sv_port_word *words)
+{
+    for (const sv_port_word *w = words; w->word; w++)
+        if (strcmp(v, w->word) == 0) {
+            *port = w->value;
+            return true;
+        }
+    long p;
+    if (!mr_parse_long(v, 0, 65535, &p))
+        return false;
+    *port = (int)p;
+    return true;
+}
+static void get_port_or_word(int port, const sv_port_word *words, char *b, size_t n)
+{
+    for (const sv_port_word *w = words; w->word; w++)
+        if (port == w->value) {
+            snprintf(b, n, "%s", w->word);
+            return;
+        }
+    snprintf(b, n, "%d", port);
+}
+
+static const sv_port_word discovery_words[] = {{"off", -1}, {NULL, 0}};
 static const char *set_discovery(sv_config *cfg, const char *v)
 {
-    long p;
-    if (strcmp(v, "off") == 0)
-        cfg->discovery_port = -1;
-    else if (mr_parse_long(v, 0, 65535, &p))
-        cfg->discovery_port = (int)p;
-    else
-        return "is not a port number 0..65535 or off";
-    return NULL;
+    return set_port_or_word(&cfg->discovery_port, v, discovery_words)
+               ? NULL
+               : "is not a port number 0..65535 or off";
 }
 static void get_discovery(const sv_config *cfg, char *b, size_t n)
 {
-    if (cfg->discovery_port < 0)
-        snprintf(b, n, "off");
-    else
-        snprintf(b, n, "%d", cfg->discovery_port);
+    get_port_or_word(cfg->discovery_port, discovery_words, b, n);
 }
 
+static const sv_port_word spectator_port_words[] = {
+    {"off", SV_SPECTATOR_PORT_OFF}, {"auto", SV_SPECTATOR_PORT_AUTO}, {NULL, 0}};
 static const char *set_spectator_port(sv_config *cfg, const char *v)
 {
-    long p;
-    if (strcmp(v, "off") == 0)
-        cfg->spectator_port = SV_SPECTATOR_PORT_OFF;
-    else if (strcmp(v, "auto") == 0)
-        cfg->spectator_port = SV_SPECTATOR_PORT_AUTO;
-    else if (mr_parse_long(v, 0, 65535, &p))
-        cfg->spectator_port = (int)p;
-    else
-        return "is not a port number 0..65535, auto or off";
-    return NULL;
+    return set_port_or_word(&cfg->spectator_port, v, spectator_port_words)
+               ? NULL
+               : "is not a port number 0..65535, auto or off";
 }
 static void get_spectator_port(const sv_config *cfg, char *b, size_t n)
 {
-    if (cfg->spectator_port == SV_SPECTATOR_PORT_OFF)
-        snprintf(b, n, "off");
-    else if (cfg->spectator_port == SV_SPECTATOR_PORT_AUTO)
-        snprintf(b, n, "auto");
-    else
-        snprintf(b, n, "%d", cfg->spectator_port);
+    get_port_or_word(cfg->spectator_port, spectator_port_words, b, n);
 }
 
 static const char *set_kind(sv_config *cfg, const char *v)
