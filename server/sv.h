@@ -27,77 +27,78 @@ enum sv_log_format { SV_LOGFMT_AUTO, SV_LOGFMT_TEXT, SV_LOGFMT_JOURNAL, SV_LOGFM
 #define SV_MAX_ROOMS 65536
 #define SV_DEFAULT_PORT WIRE_DEFAULT_PORT
 #define SV_DEFAULT_DISCOVERY_PORT WIRE_DISCOVERY_PORT
-#define SV_DEFAULT_PROGRESS_HOLD_MS 50
 #define SV_DB_NONE "none" /* sv_config.db: keep no records */
 #define SV_SPECTATOR_PORT_OFF (-1)
 #define SV_SPECTATOR_PORT_AUTO (-2)
-#define SV_SPECTATOR_PORT_DEFAULT SV_SPECTATOR_PORT_AUTO
 #define SV_SPECTATOR_PORT_OFFSET 2 /* auto: the game port + 2 (+ 1 is LAN discovery's) */
 
+/* A server's settings. The default of each setting is in its row of the
+ * settings table (sv_opts[], sv_opts.c), and sv_config_defaults applies those;
+ * the comments here say what a field holds. */
 typedef struct sv_config {
-    char bind_addr[64];         /* numeric IPv4 or host name; default "0.0.0.0" (all interfaces) */
-    int port;                   /* game port; default SV_DEFAULT_PORT; 0 = ephemeral */
-    char name[SV_NAME_MAX + 1]; /* shown in LAN discovery; default "mazerace" */
-    int max_clients;            /* connected peers, 1..64000 (4000 per host); default 1024 */
-    int max_rooms;              /* concurrent rooms, 1..65536; default 1024 */
-    int max_per_ip;             /* connections from one IPv4 address; default 0 = no limit */
-    int room_spectators;        /* spectators per room, 0..1024 (0: no watching); default 16 */
-    int max_spectators;         /* spectators on the server, 0..4000 (one host); default 512 */
-    int spectator_batch_ms; /* spectators' messages go out together every this many ms, 0..1000; default 250
-                             */
+    char bind_addr[64];         /* numeric IPv4 or host name; "0.0.0.0" = all interfaces */
+    int port;                   /* game port; 0 = ephemeral */
+    char name[SV_NAME_MAX + 1]; /* shown in LAN discovery */
+    int max_clients;            /* connected peers, 1..64000 (4000 per host) */
+    int max_rooms;              /* concurrent rooms, 1..65536 */
+    int max_per_ip;             /* connections from one IPv4 address; 0 = no limit */
+    int room_spectators;        /* spectators per room, 0..1024 (0: no watching) */
+    int max_spectators;         /* spectators on the server, 0..4000 (one host) */
+    int spectator_batch_ms;     /* spectators' messages go out together every this many ms, 0..1000 */
     /* Where spectators are served (docs/server.md, "The spectator port"):
      * a port 0..65535 (0 = any free one) that must bind, SV_SPECTATOR_PORT_AUTO
      * (the game port + 2, any free port when the game port is 0; on the game
      * port with a warning if that cannot bind) or SV_SPECTATOR_PORT_OFF (on
-     * the game port). Default SV_SPECTATOR_PORT_DEFAULT. */
+     * the game port). */
     int spectator_port;
 
     /* What quick match plays (a create request brings its own settings);
      * countdown and grace apply to every room. */
     int kind, w, h, diff; /* pz_params; w = h = 0: the kind's default size */
-    int countdown_ms;     /* default 3000 */
-    int grace_ms;         /* reconnect grace; default 30000 */
-    int series;           /* best of N, 1..99; default 1 */
+    int countdown_ms;
+    int grace_ms; /* reconnect grace */
+    int series;   /* best of N, 1..99 */
     /* Quick match also seats players in rooms made by CREATE_ROOM that
      * wait for their second player (the client's "Host a LAN game", whose
      * host accepts any opponent); default false: on a dedicated server
      * such a room is for the friend who has its code. */
     bool quick_rooms;
 
-    /* Default SV_DEFAULT_DISCOVERY_PORT; 0 = ephemeral; -1 = off. Bound to
+    /* LAN discovery: 0 = ephemeral; -1 = off. Bound to
      * the first free port of it .. + WIRE_DISCOVERY_SPAN - 1 (sv_discovery_port). */
     int discovery_port;
     /* A player's own game (the game's "Host a LAN game"): discovery details
      * name its waiting room, so a LAN pick joins it. Default false. */
     bool lan_host;
-    int sockbuf_bytes; /* SO_RCVBUF/SO_SNDBUF of the game socket; default 4 MiB; 0 = ENet's */
+    int sockbuf_bytes; /* SO_RCVBUF/SO_SNDBUF of the game socket; 0 = ENet's */
     /* ENet hosts on the game port, 0..SV_MAX_HOSTS; 0 = auto: one per
      * SV_HOST_MAX_CLIENTS players of max_clients. Several share the port
      * (SO_REUSEPORT) and one loop (docs/server.md, "Several ENet hosts"). */
     int hosts;
     /* How long an opponent's PROGRESS may wait, for a player who is moving
      * fast, to leave in one datagram with the next packet for that player
-     * (docs/server.md); 0..1000 ms, default SV_DEFAULT_PROGRESS_HOLD_MS;
-     * 0 = always at the end of the step. */
+     * (docs/server.md); 0..1000 ms; 0 = always at the end of the step. */
     int progress_hold_ms;
 
     /* Per-peer limits (token bucket on messages; see docs/server.md). */
-    int msg_rate;         /* sustained messages per second; default 100 */
-    int msg_burst;        /* bucket depth; default 200 */
-    int max_bad;          /* malformed/oversized/unknown/over-rate messages before disconnect; default 20 */
-    int hello_timeout_ms; /* a connection must send HELLO within this; default 10000 */
+    int msg_rate;  /* sustained messages per second */
+    int msg_burst; /* bucket depth */
+    int max_bad;   /* malformed/oversized/unknown/over-rate messages before disconnect */
+    /* A connection must send HELLO within this; no setting: 5000
+     * (sv_config_defaults; docs/server.md, "No HELLO within 5 s"). */
+    int hello_timeout_ms;
 
     /* Puzzle generation runs on worker threads (docs/reliability.md). Each
      * client has a budget of generation CPU: gen_rate_ms milliseconds per
      * second, up to gen_burst_ms saved up; its address four times as much. */
-    int gen_rate_ms;  /* 1..1000; default 250 */
-    int gen_burst_ms; /* 1..600000; default 4000 */
-    int gen_queue;    /* generation jobs queued or running, 1..4096; default 64 */
+    int gen_rate_ms;  /* 1..1000 */
+    int gen_burst_ms; /* 1..600000 */
+    int gen_queue;    /* generation jobs queued or running, 1..4096 */
     /* Puzzle memory of every room together (estimated from the sizes);
-     * one address may hold an eighth of it. MiB, 1..65536; default 1024. */
+     * one address may hold an eighth of it. MiB, 1..65536. */
     int puzzle_mem_mb;
     /* Draining (sv_request_drain): how long running races may go on before
-     * the stop; 0..3600000, default 60000; 0 = stop at once. */
+     * the stop; 0..3600000; 0 = stop at once. */
     int drain_timeout_ms;
     char metrics[64]; /* "ADDR:PORT" of the Prometheus endpoint (mazerace-server); "" = off */
     /* The coordinator (docs/coordinator.md): "HOST:PORT" or ""; with
@@ -106,15 +107,14 @@ typedef struct sv_config {
     bool public_list;
     /* Agones (mazerace-server, docs/scaling.md): on with --agones or when
      * AGONES_SDK_HTTP_PORT is set; a health ping every agones_health_ms
-     * (100..60000, default 2000); after an allocation, drain and shut down
-     * once no player has been connected for agones_idle_ms (0 = never,
-     * the default). */
+     * (100..60000); after an allocation, drain and shut down once no player
+     * has been connected for agones_idle_ms (0 = never). */
     bool agones;
     int agones_health_ms;
     int agones_idle_ms;
-    int agones_reserve_ms; /* a matchmaker's reserved room waits this long for a player; default 60000 */
+    int agones_reserve_ms; /* a matchmaker's reserved room waits this long for a player */
     /* Allocated with no player and no room for this long: back to Ready
-     * (0..86400000, default 60000; 0 = never; agones_idle_ms wins). */
+     * (0..86400000; 0 = never; agones_idle_ms wins). */
     int agones_idle_ready_ms;
     /* The match database (mazerace-server opens it; docs/server.md,
      * "Database"): a path, SV_DB_NONE, or "" for the default location. */
@@ -124,9 +124,9 @@ typedef struct sv_config {
      * database's directory. */
     char db_spool[256];
 
-    int log_level;  /* enum sv_log_level; default SV_LOG_INFO */
-    int log_format; /* enum sv_log_format; default SV_LOGFMT_AUTO */
-    bool log_moves; /* per-move lines at debug level; default false */
+    int log_level;  /* enum sv_log_level */
+    int log_format; /* enum sv_log_format */
+    bool log_moves; /* per-move lines at debug level */
     bool stats;     /* print a statistics block at exit (sv_run / mazerace-server) */
 } sv_config;
 
@@ -211,7 +211,9 @@ typedef struct sv_stats {
 
 typedef struct sv sv_t;
 
-/* Fills cfg with the documented defaults. */
+/* Fills cfg with the documented defaults: each setting's from its row of
+ * sv_opts[] through its own setter (sv_opts.c), the rest zero but
+ * hello_timeout_ms. */
 void sv_config_defaults(sv_config *cfg);
 /* NULL if cfg is acceptable, else a static message. */
 const char *sv_config_check(const sv_config *cfg);

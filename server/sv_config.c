@@ -1,48 +1,10 @@
-/* sv_config.c: the server's documented defaults and the check of a configuration. */
+/* sv_config.c: the check of a server configuration (its defaults: sv_config_defaults, sv_opts.c). */
 #include <string.h>
 
 #include "match.h"
 #include "puzzle.h"
 #include "sv.h"
 #include "wire.h"
-
-void sv_config_defaults(sv_config *cfg)
-{
-    memset(cfg, 0, sizeof *cfg);
-    strcpy(cfg->bind_addr, "0.0.0.0");
-    cfg->port = SV_DEFAULT_PORT;
-    strcpy(cfg->name, "mazerace");
-    cfg->max_clients = 1024;
-    cfg->max_rooms = 1024;
-    cfg->room_spectators = 16;
-    cfg->max_spectators = 512;
-    cfg->spectator_batch_ms = 250;
-    cfg->spectator_port = SV_SPECTATOR_PORT_DEFAULT;
-    cfg->kind = PZ_MAZE;
-    cfg->w = 0;
-    cfg->h = 0;
-    cfg->diff = PZ_MEDIUM;
-    cfg->countdown_ms = 3000;
-    cfg->grace_ms = 30000;
-    cfg->series = 1;
-    cfg->discovery_port = SV_DEFAULT_DISCOVERY_PORT;
-    cfg->sockbuf_bytes = 4 << 20;
-    cfg->progress_hold_ms = SV_DEFAULT_PROGRESS_HOLD_MS;
-    cfg->msg_rate = 100;
-    cfg->msg_burst = 200;
-    cfg->max_bad = 20;
-    cfg->hello_timeout_ms = 5000;
-    cfg->gen_rate_ms = 250;
-    cfg->gen_burst_ms = 4000;
-    cfg->gen_queue = 64;
-    cfg->puzzle_mem_mb = 1024;
-    cfg->log_level = SV_LOG_INFO;
-    cfg->log_format = SV_LOGFMT_AUTO;
-    cfg->drain_timeout_ms = 60000;
-    cfg->agones_health_ms = 2000;
-    cfg->agones_reserve_ms = 60000;
-    cfg->agones_idle_ready_ms = 60000;
-}
 
 const char *sv_config_check(const sv_config *cfg)
 {

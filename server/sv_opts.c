@@ -15,6 +15,9 @@
 #include "wire.h"
 
 #define F(field) offsetof(sv_config, field)
+/* A number macro's value as a string literal: a row's default from a constant the protocol shares. */
+#define SV_STR(x) #x
+#define SV_XSTR(x) SV_STR(x)
 
 const char *const sv_opt_section_names[SV_SEC_COUNT] = {
     "Network", "Rooms (kind, size, difficulty and series: what quick match plays)",
@@ -276,117 +279,121 @@ static void get_db_spool(const sv_config *cfg, char *b, size_t n)
     snprintf(b, n, "%s", cfg->db_spool[0] ? cfg->db_spool : "default");
 }
 
-/* The order here is the order of --help, --print-config and the docs. */
+/* The order here is the order of --help, --print-config and the docs. A
+ * row's default (its third field) is all sv_config_defaults knows of it. */
 const sv_opt sv_opts[] = {
-    {"bind", "ADDR", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_NETWORK, false,
+    {"bind", "ADDR", "0.0.0.0", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_NETWORK, false,
      "IPv4 address or host name to listen on; 0.0.0.0 = every interface (discovery binds it too)", set_bind,
      get_bind},
-    {"port", "N", SV_OPT_INT, F(port), 0, 65535, 1, SV_SEC_NETWORK, false,
+    {"port", "N", SV_XSTR(SV_DEFAULT_PORT), SV_OPT_INT, F(port), 0, 65535, 1, SV_SEC_NETWORK, false,
      "game port, UDP (ENet); 0 = any free port (printed in the listening line)", NULL, NULL},
-    {"discovery", "N", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_NETWORK, false,
+    {"discovery", "N", SV_XSTR(SV_DEFAULT_DISCOVERY_PORT), SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_NETWORK, false,
      "LAN discovery port, UDP: the first free of N..N+3; 0 = any free port; off = do not answer probes "
      "(flag: --no-discovery)",
      set_discovery, get_discovery},
-    {"spectator_port", "N", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_NETWORK, false,
+    {"spectator_port", "N", "auto", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_NETWORK, false,
      "spectators' port, UDP, served by a thread of its own; auto = the game port + 2 (any free port with "
      "port 0; if it cannot bind, a warning and spectators on the game port); 0 = any free port; off = "
      "spectators on the game port",
      set_spectator_port, get_spectator_port},
-    {"sockbuf", "KIB", SV_OPT_INT, F(sockbuf_bytes), 0, 262144, 1024, SV_SEC_NETWORK, false,
+    {"sockbuf", "KIB", "4096", SV_OPT_INT, F(sockbuf_bytes), 0, 262144, 1024, SV_SEC_NETWORK, false,
      "SO_RCVBUF and SO_SNDBUF of the game socket in KiB; 0 = ENet's 256 KiB", NULL, NULL},
-    {"name", "NAME", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_NETWORK, false,
+    {"name", "NAME", "mazerace", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_NETWORK, false,
      "server name in discovery replies and WELCOME: the protocol's name rule (docs/protocol.md, Names)",
      set_name, get_name},
-    {"max_clients", "N", SV_OPT_INT, F(max_clients), 1, SV_MAX_CLIENTS, 1, SV_SEC_NETWORK, false,
+    {"max_clients", "N", "1024", SV_OPT_INT, F(max_clients), 1, SV_MAX_CLIENTS, 1, SV_SEC_NETWORK, false,
      "connected players, 1..64000 (at most 4000 per host: see hosts)", NULL, NULL},
-    {"hosts", "N", SV_OPT_INT, F(hosts), 0, SV_MAX_HOSTS, 1, SV_SEC_NETWORK, false,
+    {"hosts", "N", "0", SV_OPT_INT, F(hosts), 0, SV_MAX_HOSTS, 1, SV_SEC_NETWORK, false,
      "ENet hosts sharing the game port (SO_REUSEPORT), served by the one game loop, 0..16; a client is "
      "steered to one by its source port; 0 = auto: 1 up to 4000 max clients, else one per 4000",
      NULL, NULL},
-    {"max_rooms", "N", SV_OPT_INT, F(max_rooms), 1, SV_MAX_ROOMS, 1, SV_SEC_NETWORK, false,
+    {"max_rooms", "N", "1024", SV_OPT_INT, F(max_rooms), 1, SV_MAX_ROOMS, 1, SV_SEC_NETWORK, false,
      "rooms open at once, 1..65536", NULL, NULL},
-    {"max_per_ip", "N", SV_OPT_INT, F(max_per_ip), 0, SV_HOST_MAX_CLIENTS, 1, SV_SEC_NETWORK, false,
+    {"max_per_ip", "N", "0", SV_OPT_INT, F(max_per_ip), 0, SV_HOST_MAX_CLIENTS, 1, SV_SEC_NETWORK, false,
      "connections from one IPv4 address; 0 = no limit (players behind one NAT share an address)", NULL, NULL},
-    {"room_spectators", "N", SV_OPT_INT, F(room_spectators), 0, 1024, 1, SV_SEC_NETWORK, true,
+    {"room_spectators", "N", "16", SV_OPT_INT, F(room_spectators), 0, 1024, 1, SV_SEC_NETWORK, true,
      "spectators watching one room, 0..1024; 0 = no watching; beyond: ERROR WATCH_FULL", NULL, NULL},
-    {"max_spectators", "N", SV_OPT_INT, F(max_spectators), 0, SV_HOST_MAX_CLIENTS, 1, SV_SEC_NETWORK, true,
+    {"max_spectators", "N", "512", SV_OPT_INT, F(max_spectators), 0, SV_HOST_MAX_CLIENTS, 1, SV_SEC_NETWORK,
+     true,
      "spectators on the whole server, 0..4000 (they count as connected players too); beyond: ERROR "
      "WATCH_FULL",
      NULL, NULL},
-    {"spectator_batch", "MS", SV_OPT_INT, F(spectator_batch_ms), 0, 1000, 1, SV_SEC_NETWORK, true,
+    {"spectator_batch", "MS", "250", SV_OPT_INT, F(spectator_batch_ms), 0, 1000, 1, SV_SEC_NETWORK, true,
      "spectators' messages go out together every MS ms (after the players'), 0..1000; 0 = every step", NULL,
      NULL},
-    {"progress_hold", "MS", SV_OPT_INT, F(progress_hold_ms), 0, 1000, 1, SV_SEC_NETWORK, true,
+    {"progress_hold", "MS", "50", SV_OPT_INT, F(progress_hold_ms), 0, 1000, 1, SV_SEC_NETWORK, true,
      "how long the opponent's PROGRESS may wait for a fast player's next packet, 0..1000 ms; 0 = at once",
      NULL, NULL},
-    {"kind", "KIND", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_ROOMS, true, "room default: sum, maze, ice or pipes",
-     set_kind, get_kind},
-    {"size", "WxH", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_ROOMS, true,
+    {"kind", "KIND", "maze", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_ROOMS, true,
+     "room default: sum, maze, ice or pipes", set_kind, get_kind},
+    {"size", "WxH", "default", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_ROOMS, true,
      "room default: columns x rows within the kind's limits; default = the kind's default size", set_size,
      get_size},
-    {"difficulty", "D", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_ROOMS, true, "room default: easy, medium or hard",
-     set_difficulty, get_difficulty},
-    {"countdown", "SEC", SV_OPT_SECONDS, F(countdown_ms), 0, 60, 1, SV_SEC_ROOMS, true,
+    {"difficulty", "D", "medium", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_ROOMS, true,
+     "room default: easy, medium or hard", set_difficulty, get_difficulty},
+    {"countdown", "SEC", "3", SV_OPT_SECONDS, F(countdown_ms), 0, 60, 1, SV_SEC_ROOMS, true,
      "countdown before each race, 0..60 s (up to 3 decimals)", NULL, NULL},
-    {"grace", "SEC", SV_OPT_SECONDS, F(grace_ms), 0, 3600, 1, SV_SEC_ROOMS, true,
+    {"grace", "SEC", "30", SV_OPT_SECONDS, F(grace_ms), 0, 3600, 1, SV_SEC_ROOMS, true,
      "how long a dropped player keeps the seat, 0..3600 s", NULL, NULL},
-    {"series", "N", SV_OPT_INT, F(series), 1, 99, 1, SV_SEC_ROOMS, true,
+    {"series", "N", "1", SV_OPT_INT, F(series), 1, 99, 1, SV_SEC_ROOMS, true,
      "room default: best of N games, 1..99", NULL, NULL},
-    {"rate", "N", SV_OPT_INT, F(msg_rate), 1, 100000, 1, SV_SEC_LIMITS, true,
+    {"rate", "N", "100", SV_OPT_INT, F(msg_rate), 1, 100000, 1, SV_SEC_LIMITS, true,
      "messages per second a player may send, sustained, 1..100000", NULL, NULL},
-    {"burst", "N", SV_OPT_INT, F(msg_burst), 1, 100000, 1, SV_SEC_LIMITS, true,
+    {"burst", "N", "200", SV_OPT_INT, F(msg_burst), 1, 100000, 1, SV_SEC_LIMITS, true,
      "messages a player may send in one burst, 1..100000", NULL, NULL},
-    {"max_bad", "N", SV_OPT_INT, F(max_bad), 1, 1000000, 1, SV_SEC_LIMITS, true,
+    {"max_bad", "N", "20", SV_OPT_INT, F(max_bad), 1, 1000000, 1, SV_SEC_LIMITS, true,
      "bad or over-rate messages before the player is disconnected, 1..1000000", NULL, NULL},
-    {"gen_rate", "MS", SV_OPT_INT, F(gen_rate_ms), 1, 1000, 1, SV_SEC_LIMITS, true,
+    {"gen_rate", "MS", "250", SV_OPT_INT, F(gen_rate_ms), 1, 1000, 1, SV_SEC_LIMITS, true,
      "puzzle generation CPU a player may use, ms per second, 1..1000 (its address: 4x); over it: ERROR BUSY",
      NULL, NULL},
-    {"gen_burst", "MS", SV_OPT_INT, F(gen_burst_ms), 1, 600000, 1, SV_SEC_LIMITS, true,
+    {"gen_burst", "MS", "4000", SV_OPT_INT, F(gen_burst_ms), 1, 600000, 1, SV_SEC_LIMITS, true,
      "generation CPU a player may save up, ms, 1..600000 (its address: 4x)", NULL, NULL},
-    {"gen_queue", "N", SV_OPT_INT, F(gen_queue), 1, 4096, 1, SV_SEC_LIMITS, false,
+    {"gen_queue", "N", "64", SV_OPT_INT, F(gen_queue), 1, 4096, 1, SV_SEC_LIMITS, false,
      "generation jobs queued or running at once, 1..4096 (big puzzles: at most 3/4); beyond: ERROR BUSY",
      NULL, NULL},
-    {"puzzle_mem", "MIB", SV_OPT_INT, F(puzzle_mem_mb), 1, 65536, 1, SV_SEC_LIMITS, true,
+    {"puzzle_mem", "MIB", "1024", SV_OPT_INT, F(puzzle_mem_mb), 1, 65536, 1, SV_SEC_LIMITS, true,
      "estimated puzzle memory of all rooms, MiB, 1..65536; one address may hold 1/8; beyond: ERROR MEMORY; "
      "default 1024, or half the cgroup's memory.max when that is less (a container or MemoryMax=)",
      NULL, NULL},
-    {"drain_timeout", "SEC", SV_OPT_SECONDS, F(drain_timeout_ms), 0, 3600, 1, SV_SEC_SERVICE, true,
+    {"drain_timeout", "SEC", "60", SV_OPT_SECONDS, F(drain_timeout_ms), 0, 3600, 1, SV_SEC_SERVICE, true,
      "on SIGTERM, how long running races may finish before the stop, 0..3600 s; 0 = stop at once", NULL,
      NULL},
-    {"metrics", "ADDR:PORT", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_SERVICE, false,
+    {"metrics", "ADDR:PORT", "off", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_SERVICE, false,
      "serve Prometheus metrics at http://ADDR:PORT/metrics (and /healthz); PORT alone = 127.0.0.1:PORT; off",
      set_metrics, get_metrics},
-    {"coordinator", "HOST:PORT", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_SERVICE, false,
+    {"coordinator", "HOST:PORT", "off", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_SERVICE, false,
      "the mazerace-coordinator (docs/coordinator.md) that public lists this server on; off", set_coordinator,
      get_coordinator},
-    {"public", NULL, SV_OPT_BOOL, F(public_list), 0, 1, 1, SV_SEC_SERVICE, false,
+    {"public", NULL, "no", SV_OPT_BOOL, F(public_list), 0, 1, 1, SV_SEC_SERVICE, false,
      "list this server (name, version, players, rooms, capacity) on the coordinator's public list, refreshed "
      "from the game loop without blocking it; needs coordinator (yes/no)",
      NULL, NULL},
-    {"agones", NULL, SV_OPT_BOOL, F(agones), 0, 1, 1, SV_SEC_SERVICE, false,
+    {"agones", NULL, "no", SV_OPT_BOOL, F(agones), 0, 1, 1, SV_SEC_SERVICE, false,
      "run as an Agones GameServer: Ready, Health, Counters, labels and Shutdown through the SDK sidecar at "
      "127.0.0.1:$AGONES_SDK_HTTP_PORT (default 9358); on by itself when AGONES_SDK_HTTP_PORT is set (yes/no)",
      NULL, NULL},
-    {"agones_health", "SEC", SV_OPT_SECONDS, F(agones_health_ms), 0, 60, 1, SV_SEC_SERVICE, false,
+    {"agones_health", "SEC", "2", SV_OPT_SECONDS, F(agones_health_ms), 0, 60, 1, SV_SEC_SERVICE, false,
      "Agones: the game loop pings the sidecar's /health this often, 0.1..60 s (keep it under the Fleet's "
      "health periodSeconds)",
      NULL, NULL},
-    {"agones_reserve_wait", "SEC", SV_OPT_SECONDS, F(agones_reserve_ms), 0, 3600, 1, SV_SEC_SERVICE, true,
+    {"agones_reserve_wait", "SEC", "60", SV_OPT_SECONDS, F(agones_reserve_ms), 0, 3600, 1, SV_SEC_SERVICE,
+     true,
      "Agones: a room a matchmaker reserved (annotation mazerace.io/room-CODE) closes if nobody joins it "
      "within this, 0.1..3600 s",
      NULL, NULL},
-    {"agones_idle_shutdown", "SEC", SV_OPT_SECONDS, F(agones_idle_ms), 0, 86400, 1, SV_SEC_SERVICE, true,
+    {"agones_idle_shutdown", "SEC", "0", SV_OPT_SECONDS, F(agones_idle_ms), 0, 86400, 1, SV_SEC_SERVICE, true,
      "Agones: once the GameServer is Allocated, drain and shut down after this long with no player "
      "connected, "
      "0..86400 s; 0 = never (a long-lived server of many rooms)",
      NULL, NULL},
-    {"agones_idle_ready", "SEC", SV_OPT_SECONDS, F(agones_idle_ready_ms), 0, 86400, 1, SV_SEC_SERVICE, false,
+    {"agones_idle_ready", "SEC", "60", SV_OPT_SECONDS, F(agones_idle_ready_ms), 0, 86400, 1, SV_SEC_SERVICE,
+     false,
      "Agones: once the GameServer is Allocated, go back to Ready (POST /ready) after this long with no "
      "player "
      "and no room, so the Fleet may scale it down or replace it, 0..86400 s; 0 = never; agones_idle_shutdown "
      "wins when set",
      NULL, NULL},
-    {"db", "PATH", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_SERVICE, false,
+    {"db", "PATH", "default", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_SERVICE, false,
      "the match database: every finished match with both move logs; a file (SQLite), or a "
      "postgresql:// URI shared by a fleet of servers; none = keep no records; "
      "default = $STATE_DIRECTORY/matches.db under systemd, else $XDG_STATE_HOME/mazerace/matches.db "
@@ -395,18 +402,18 @@ const sv_opt sv_opts[] = {
      "A database given here that cannot be opened, or that another server holds, stops the start "
      "(exit 2); the default one only warns",
      set_db, get_db},
-    {"db_spool", "PATH", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_SERVICE, false,
+    {"db_spool", "PATH", "default", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_SERVICE, false,
      "where records wait while a postgresql:// database is out of reach, sent when it is back; default = "
      "matches.spool beside the default database (one spool per server: it is locked)",
      set_db_spool, get_db_spool},
-    {"log_level", "L", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_OUTPUT, true, "off, error, warn, info or debug",
-     set_log_level, get_log_level},
-    {"log_format", "F", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_OUTPUT, false,
+    {"log_level", "L", "info", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_OUTPUT, true,
+     "off, error, warn, info or debug", set_log_level, get_log_level},
+    {"log_format", "F", "auto", SV_OPT_CUSTOM, 0, 0, 0, 1, SV_SEC_OUTPUT, false,
      "auto (journal under systemd, else text), text, journal (<N> prefixes, no time) or json", set_log_format,
      get_log_format},
-    {"log_moves", NULL, SV_OPT_BOOL, F(log_moves), 0, 1, 1, SV_SEC_OUTPUT, true,
+    {"log_moves", NULL, "no", SV_OPT_BOOL, F(log_moves), 0, 1, 1, SV_SEC_OUTPUT, true,
      "one log line per move, at debug level (yes/no)", NULL, NULL},
-    {"stats", NULL, SV_OPT_BOOL, F(stats), 0, 1, 1, SV_SEC_OUTPUT, false,
+    {"stats", NULL, "no", SV_OPT_BOOL, F(stats), 0, 1, 1, SV_SEC_OUTPUT, false,
      "print the statistics block on stdout at exit (yes/no)", NULL, NULL},
 };
 const size_t sv_opts_count = MR_ARRAY_LEN(sv_opts);
@@ -458,6 +465,24 @@ void sv_opt_get(const sv_opt *o, const sv_config *cfg, char *buf, size_t n)
         o->get(cfg, buf, n);
     else
         mr_opt_get_field(o->type, o->scale, (const char *)cfg + o->off, buf, n);
+}
+
+void sv_config_defaults(sv_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    /* The fields that are no setting: the HELLO time-out (docs/server.md,
+     * "No HELLO within 5 s"); quick_rooms and lan_host stay false (the game's
+     * own server sets them). */
+    cfg->hello_timeout_ms = 5000;
+    char why[96];
+    for (size_t i = 0; i < sv_opts_count; i++) {
+        const sv_opt *o = &sv_opts[i];
+        const char *bad = sv_opt_set(o, cfg, o->def, why, sizeof why);
+        if (bad) { /* a row whose default its own setter refuses: a programming error */
+            fprintf(stderr, "sv_opts: the default of %s, \"%s\", %s\n", o->key, o->def, bad);
+            abort();
+        }
+    }
 }
 
 bool sv_opt_equal(const sv_opt *o, const sv_config *a, const sv_config *b)

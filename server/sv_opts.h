@@ -33,6 +33,7 @@ enum sv_opt_section {
 typedef struct sv_opt {
     const char *key;
     const char *arg; /* value placeholder in --help and the docs */
+    const char *def; /* the default, as the config file writes it (sv_config_defaults sets it) */
     int type;        /* enum sv_opt_type */
     size_t off;      /* the int field in sv_config (SV_OPT_INT, SECONDS, BOOL) */
     long lo, hi, scale;

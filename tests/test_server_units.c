@@ -1,5 +1,5 @@
-/* test_server_units.c: the server's parts without a network: room table, token bucket, command line, memory
- * per match. */
+/* test_server_units.c: the server's parts without a network: room table, token bucket, command line, the
+ * settings table's defaults, memory per match. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +18,7 @@
 #include "sv_internal.h"
 #include "sv_limit.h"
 #include "sv_loglimit.h"
+#include "sv_opts.h"
 #include "sv_quick.h"
 #include "sv_rooms.h"
 #include "util.h"
@@ -282,6 +283,61 @@ static void test_cli(void **ctx)
 /* The budget: server memory per running match beyond the puzzle and its two
  * states stays under 16 KiB. Measured on a race in progress with a few
  * hundred moves logged, as the server holds it. */
+/* Defaults docs/server.md (and docs/racing.md) state in their prose, one an int field of sv_config. */
+static const struct {
+    const char *docs; /* the words that say it */
+    size_t off;
+    int want;
+} stated_defaults[] = {
+    {"UDP 27910", offsetof(sv_config, port), 27910},
+    {"discovery on 27911", offsetof(sv_config, discovery_port), 27911},
+    {"spectators on 27912 (auto: the game port + 2)", offsetof(sv_config, spectator_port),
+     SV_SPECTATOR_PORT_AUTO},
+    {"max 1024 clients", offsetof(sv_config, max_clients), 1024},
+    {"1024 rooms", offsetof(sv_config, max_rooms), 1024},
+    {"the default (0, auto) is one host", offsetof(sv_config, hosts), 0},
+    {"--room-spectators per room (default 16", offsetof(sv_config, room_spectators), 16},
+    {"--max-spectators on the server (default 512)", offsetof(sv_config, max_spectators), 512},
+    {"--spectator-batch ms (default 250)", offsetof(sv_config, spectator_batch_ms), 250},
+    {"--progress-hold ms (default 50", offsetof(sv_config, progress_hold_ms), 50},
+    {"No HELLO within 5 s (no setting of its own)", offsetof(sv_config, hello_timeout_ms), 5000},
+    {"the grace period (30 s)", offsetof(sv_config, grace_ms), 30000},
+    {"puzzle_mem defaults to 1024 MiB", offsetof(sv_config, puzzle_mem_mb), 1024},
+    {"drain_timeout (default 60 s)", offsetof(sv_config, drain_timeout_ms), 60000},
+    {"agones_health (default 2 s)", offsetof(sv_config, agones_health_ms), 2000},
+    {"agones_idle_ready (default 60 s", offsetof(sv_config, agones_idle_ready_ms), 60000},
+};
+
+/* Each row's default is the text its own reader gives back, sv_config_defaults
+ * applies them, and they are the values the docs state. */
+static void test_opts_defaults(void **ctx)
+{
+    (void)ctx;
+    sv_config d, c;
+    sv_config_defaults(&d);
+    char v[128], why[96];
+    for (size_t i = 0; i < sv_opts_count; i++) {
+        const sv_opt *o = &sv_opts[i];
+        assert_non_null(o->def);
+        memset(&c, 0, sizeof c);
+        assert_null(sv_opt_set(o, &c, o->def, why, sizeof why));
+        sv_opt_get(o, &c, v, sizeof v);
+        assert_string_equal(v, o->def);
+        sv_opt_get(o, &d, v, sizeof v);
+        assert_string_equal(v, o->def);
+    }
+    assert_null(sv_config_check(&d));
+    for (size_t i = 0; i < MR_ARRAY_LEN(stated_defaults); i++) {
+        int got;
+        memcpy(&got, (const char *)&d + stated_defaults[i].off, sizeof got);
+        if (got != stated_defaults[i].want)
+            fail_msg("default %d, docs: %s", got, stated_defaults[i].docs);
+    }
+    assert_string_equal(d.bind_addr, "0.0.0.0");             /* "all interfaces" */
+    assert_string_equal(d.metrics, "");                      /* "off by default" */
+    assert_true(!d.quick_rooms && !d.lan_host && !d.agones); /* not settings, or off by default */
+}
+
 static void test_memory_per_match(void **ctx)
 {
     (void)ctx;
@@ -404,6 +460,7 @@ int main(void)
         cmocka_unit_test(test_rooms_deadlines),
         cmocka_unit_test(test_bucket),
         cmocka_unit_test(test_cli),
+        cmocka_unit_test(test_opts_defaults),
         cmocka_unit_test(test_memory_per_match),
         cmocka_unit_test(test_log_limit),
         cmocka_unit_test(test_quick_queue),
