@@ -41,7 +41,7 @@ typedef struct sv_config {
     char name[SV_NAME_MAX + 1]; /* shown in LAN discovery */
     int max_clients;            /* connected peers, 1..64000 (4000 per host) */
     int max_rooms;              /* concurrent rooms, 1..65536 */
-    int max_per_ip;             /* connections from one IPv4 address; 0 = no limit */
+    int max_per_ip;             /* players from one IPv4 address over every host; 0 = no limit */
     int room_spectators;        /* spectators per room, 0..1024 (0: no watching) */
     int max_spectators;         /* spectators on the server, 0..4000 (one host) */
     int spectator_batch_ms;     /* spectators' messages go out together every this many ms, 0..1000 */

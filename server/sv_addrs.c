@@ -49,12 +49,13 @@ uint32_t sv_addr_join_fails(sv_addr *a, uint64_t now_ms)
     return a->join_fails;
 }
 
-/* Nothing outstanding: no generation, no rooms, no failed joins still
- * counted and no backoff running (forgetting those would hand a guesser
- * with a few addresses in one window fresh free tries). */
+/* Nothing outstanding: no generation, no rooms, no player connected, no
+ * failed joins still counted and no backoff running (forgetting those
+ * would hand a guesser with a few addresses in one window fresh free
+ * tries, or one address more players than --max-per-ip). */
 static bool idle(sv_addr *a, uint64_t now_ms)
 {
-    return a->gen_pending == 0 && a->rooms == 0 && now_ms >= a->join_next_ms &&
+    return a->gen_pending == 0 && a->rooms == 0 && a->players == 0 && now_ms >= a->join_next_ms &&
            sv_addr_join_fails(a, now_ms) == 0;
 }
 

@@ -27,6 +27,7 @@ typedef struct sv_addr {
     uint32_t join_fails;    /* failed JOIN / RESUME / WATCH, less one per SV_JOIN_FORGET_MS */
     uint64_t join_drain_ms; /* when join_fails last lost one (or was last 0) */
     uint64_t join_next_ms;  /* JOIN / RESUME / WATCH refused (backing off) before this */
+    int players;            /* its connections past HELLO, on every game host (--max-per-ip) */
 } sv_addr;
 
 /* Failed joins are forgotten one per SV_JOIN_FORGET_MS, never all at once:

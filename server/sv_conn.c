@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sv_addrs.h"
 #include "sv_conn.h"
 #include "sv_hosts.h"
 #include "sv_internal.h"
@@ -58,6 +59,14 @@ void sv_conn_peer(sv_t *sv, int h, ENetPeer *peer)
     c->sph_gen = 0;
     sv_conn_open(sv, c, peer->address.host, peer->address.port);
     peer->data = c;
+}
+
+void sv_conn_release(sv_t *sv, sv_client *c)
+{
+    sv_addr *a = c->ip_player ? sv_addrs_find(sv->addrs, c->ip) : NULL;
+    if (a && a->players > 0)
+        a->players--;
+    c->ip_player = false;
 }
 
 void sv_conn_made(sv_t *sv, ENetPeer *peer)

@@ -128,6 +128,20 @@ static void on_hello(sv_t *sv, sv_client *c, const wire_msg *in)
         refuse(sv, c, WIRE_ERR_FULL, "server full");
         return;
     }
+    /* --max-per-ip over every game host: ENet counts each host's peers
+     * alone, and one address's source ports spread over the hosts. An
+     * address the table has no room for is not counted (each host's own
+     * limit still holds). */
+    sv_addr *from = sv->cfg.max_per_ip > 0 ? sv_genq_addr(sv, c) : NULL;
+    if (from && from->players >= sv->cfg.max_per_ip) {
+        snprintf(why, sizeof why, "too many players from your address (at most %d)", sv->cfg.max_per_ip);
+        refuse(sv, c, WIRE_ERR_FULL, why);
+        return;
+    }
+    if (from) {
+        from->players++;
+        c->ip_player = true;
+    }
     memcpy(c->name, in->hello.name, n + 1);
     c->state = SV_CL_ACTIVE;
     c->welcomed = true;

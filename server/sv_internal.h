@@ -53,8 +53,9 @@ typedef struct sv_client {
     sv_room *room;
     int slot;
     sv_bucket bucket;
-    uint32_t bad;  /* bad or over-rate messages so far */
-    bool welcomed; /* counted in sv->active */
+    uint32_t bad;   /* bad or over-rate messages so far */
+    bool welcomed;  /* counted in sv->active */
+    bool ip_player; /* counted in its address's players (sv_addrs.h) */
     uint64_t connected_ms;
     uint64_t closing_ms;        /* when it entered SV_CL_CLOSING */
     uint64_t sent_step;         /* sv->st.steps + 1 of the last step that queued a packet for it, 0 = none */

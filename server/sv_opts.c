@@ -310,7 +310,9 @@ const sv_opt sv_opts[] = {
     {"max_rooms", "N", "1024", SV_OPT_INT, F(max_rooms), 1, SV_MAX_ROOMS, 1, SV_SEC_NETWORK, false,
      "rooms open at once, 1..65536", NULL, NULL},
     {"max_per_ip", "N", "0", SV_OPT_INT, F(max_per_ip), 0, SV_HOST_MAX_CLIENTS, 1, SV_SEC_NETWORK, false,
-     "connections from one IPv4 address; 0 = no limit (players behind one NAT share an address)", NULL, NULL},
+     "players from one IPv4 address over every host (and connections on each host); 0 = no limit (players "
+     "behind one NAT share an address)",
+     NULL, NULL},
     {"room_spectators", "N", "16", SV_OPT_INT, F(room_spectators), 0, 1024, 1, SV_SEC_NETWORK, true,
      "spectators watching one room, 0..1024; 0 = no watching; beyond: ERROR WATCH_FULL", NULL, NULL},
     {"max_spectators", "N", "512", SV_OPT_INT, F(max_spectators), 0, SV_HOST_MAX_CLIENTS, 1, SV_SEC_NETWORK,

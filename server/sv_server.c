@@ -60,6 +60,7 @@ static void client_gone(sv_t *sv, sv_client *c)
     sv->st.peers_now--;
     if (c->welcomed)
         sv->active--;
+    sv_conn_release(sv, c);
     sv_logx(&sv->log, SV_LOG_INFO, "disconnected", SV_CLIENT_FIELDS(c, NULL, NULL),
             "client #%u %s (%s) disconnected (%d peers)", c->id, c->addr, c->name[0] ? c->name : "-",
             sv->st.peers_now);
@@ -184,6 +185,7 @@ static void drop_now(sv_t *sv, sv_client *c)
     sv->st.disconnects++;
     if (c->welcomed)
         sv->active--;
+    sv_conn_release(sv, c);
 }
 
 static void housekeeping(sv_t *sv)

@@ -27,6 +27,7 @@ typedef struct seen {
     int port[MAX_SEEN], host[MAX_SEEN], n;
     int peers_each; /* from the start line */
     int games;
+    int refused_ip; /* HELLOs refused for --max-per-ip */
     char last_game[256];
 } seen;
 
@@ -51,9 +52,10 @@ static int free_ports(int n)
     return -1;
 }
 
-/* The server on 127.0.0.1, an ephemeral port, with hosts hosts; reads its
- * start line (peers per host) and its port. */
-static int server_up(it_proc *sv, const char *hosts, const char *max_clients, seen *s)
+/* The server on 127.0.0.1, an ephemeral port, with hosts hosts (and
+ * --max-per-ip per_ip, "0": no limit); reads its start line (peers per
+ * host) and its port. */
+static int server_up(it_proc *sv, const char *hosts, const char *max_clients, const char *per_ip, seen *s)
 {
     char *argv[] = {MR_SERVER_PATH,
                     "--bind",
@@ -69,6 +71,8 @@ static int server_up(it_proc *sv, const char *hosts, const char *max_clients, se
                     (char *)hosts,
                     "--max-clients",
                     (char *)max_clients,
+                    "--max-per-ip",
+                    (char *)per_ip,
                     "--countdown",
                     "0.2",
                     "--size",
@@ -101,6 +105,7 @@ static void server_down(it_proc *sv, seen *s)
             s->host[s->n] = atoi(c + strlen(" connected to host "));
             s->n++;
         }
+        s->refused_ip += strstr(line, "too many players from your address") != NULL;
         const char *g = strstr(line, ": countdown, ");
         if (g) {
             s->games++;
@@ -123,17 +128,32 @@ static int host_of(const seen *s, int port)
 }
 
 /* mazerace-bot with these players, one UDP socket each from local port
- * base on; returns its exit status, counting its "match" lines. */
-static int run_bots(int port, int bots, int base, bool rooms, int *matches)
+ * base on, giving up after timeout_s seconds; returns its exit status,
+ * counting its "match" lines. */
+static int run_bots(int port, int bots, int base, bool rooms, const char *timeout_s, int *matches)
 {
     char addr[32], nb[16], lp[16];
     snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
     snprintf(nb, sizeof nb, "%d", bots);
     snprintf(lp, sizeof lp, "%d", base);
-    char *argv[] = {
-        MR_BOT_PATH,    "--server", addr,     "--bots", nb,          "--per-socket", "1",
-        "--local-port", lp,         "--pace", "5",      "--timeout", "60",           rooms ? "--kind" : NULL,
-        "maze",         "--size",   "8x8",    NULL};
+    char *argv[] = {MR_BOT_PATH,
+                    "--server",
+                    addr,
+                    "--bots",
+                    nb,
+                    "--per-socket",
+                    "1",
+                    "--local-port",
+                    lp,
+                    "--pace",
+                    "5",
+                    "--timeout",
+                    (char *)timeout_s,
+                    rooms ? "--kind" : NULL,
+                    "maze",
+                    "--size",
+                    "8x8",
+                    NULL};
     it_proc bot;
     assert_true(it_proc_spawn(&bot, argv));
     char line[1024];
@@ -154,11 +174,11 @@ static void test_quick_match_across_hosts(void **ctx)
     (void)ctx;
     it_proc sv;
     seen s = {0};
-    int port = server_up(&sv, "2", "8", &s);
+    int port = server_up(&sv, "2", "8", "0", &s);
     int base = free_ports(2);
     assert_true(base > 0);
     int matches = 0;
-    assert_int_equal(run_bots(port, 2, base, false, &matches), 0);
+    assert_int_equal(run_bots(port, 2, base, false, "60", &matches), 0);
     assert_int_equal(matches, 2);
     server_down(&sv, &s);
     int h0 = host_of(&s, base), h1 = host_of(&s, base + 1);
@@ -176,12 +196,12 @@ static void test_more_players_than_one_host_holds(void **ctx)
     (void)ctx;
     it_proc sv;
     seen s = {0};
-    int port = server_up(&sv, "2", "40", &s);
+    int port = server_up(&sv, "2", "40", "0", &s);
     assert_true(40 > s.peers_each);
     int base = free_ports(40);
     assert_true(base > 0);
     int matches = 0;
-    assert_int_equal(run_bots(port, 40, base, true, &matches), 0);
+    assert_int_equal(run_bots(port, 40, base, true, "60", &matches), 0);
     assert_int_equal(matches, 40);
     server_down(&sv, &s);
     assert_int_equal(s.n, 40);
@@ -197,11 +217,35 @@ static void test_more_players_than_one_host_holds(void **ctx)
     assert_int_equal(s.games, 20);
 }
 
+/* --max-per-ip 1 with two hosts: two players from 127.0.0.1, one on each
+ * host (ENet counts each host's peers alone, so both connect), and the
+ * second HELLO is refused FULL: the limit holds over every host. */
+static void test_max_per_ip_over_hosts(void **ctx)
+{
+    (void)ctx;
+    it_proc sv;
+    seen s = {0};
+    int port = server_up(&sv, "2", "8", "1", &s);
+    int base = free_ports(2);
+    assert_true(base > 0);
+    int matches = 0;
+    /* bot-1 waits for an opponent that never comes: 3 s, then it gives up. */
+    assert_int_not_equal(run_bots(port, 2, base, false, "3", &matches), 0);
+    assert_int_equal(matches, 0);
+    server_down(&sv, &s);
+    int h0 = host_of(&s, base), h1 = host_of(&s, base + 1);
+    assert_true(h0 >= 0 && h1 >= 0);
+    assert_int_not_equal(h0, h1);
+    assert_int_equal(s.refused_ip, 1);
+    assert_int_equal(s.games, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_quick_match_across_hosts, it_teardown),
         cmocka_unit_test_teardown(test_more_players_than_one_host_holds, it_teardown),
+        cmocka_unit_test_teardown(test_max_per_ip_over_hosts, it_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
