@@ -166,24 +166,33 @@ static int run_bots(int port, int bots, int base, bool rooms, const char *timeou
     return code;
 }
 
-/* Two players, each on its own socket, from ports of different parity:
- * the server's two hosts get one each (source port mod 2), and quick match
- * pairs them into one race, which both finish. */
+/* Two players on quick match against a server of two hosts (and
+ * --max-per-ip per_ip), each on its own socket, from ports of different
+ * parity: the hosts get one each (source port mod 2), which is checked.
+ * Returns the bot's exit status; *matches its finished matches. */
+static int two_players_two_hosts(const char *per_ip, const char *timeout_s, seen *s, int *matches)
+{
+    it_proc sv;
+    int port = server_up(&sv, "2", "8", per_ip, s);
+    int base = free_ports(2);
+    assert_true(base > 0);
+    *matches = 0;
+    int code = run_bots(port, 2, base, false, timeout_s, matches);
+    server_down(&sv, s);
+    int h0 = host_of(s, base), h1 = host_of(s, base + 1);
+    assert_true(h0 >= 0 && h1 >= 0);
+    assert_int_not_equal(h0, h1);
+    return code;
+}
+
+/* Quick match pairs a player on each host into one race, which both finish. */
 static void test_quick_match_across_hosts(void **ctx)
 {
     (void)ctx;
-    it_proc sv;
     seen s = {0};
-    int port = server_up(&sv, "2", "8", "0", &s);
-    int base = free_ports(2);
-    assert_true(base > 0);
-    int matches = 0;
-    assert_int_equal(run_bots(port, 2, base, false, "60", &matches), 0);
+    int matches;
+    assert_int_equal(two_players_two_hosts("0", "60", &s, &matches), 0);
     assert_int_equal(matches, 2);
-    server_down(&sv, &s);
-    int h0 = host_of(&s, base), h1 = host_of(&s, base + 1);
-    assert_true(h0 >= 0 && h1 >= 0);
-    assert_int_not_equal(h0, h1);
     assert_int_equal(s.games, 1);
     assert_true(strstr(s.last_game, "bot-1") && strstr(s.last_game, "bot-2"));
 }
@@ -223,19 +232,11 @@ static void test_more_players_than_one_host_holds(void **ctx)
 static void test_max_per_ip_over_hosts(void **ctx)
 {
     (void)ctx;
-    it_proc sv;
     seen s = {0};
-    int port = server_up(&sv, "2", "8", "1", &s);
-    int base = free_ports(2);
-    assert_true(base > 0);
-    int matches = 0;
+    int matches;
     /* bot-1 waits for an opponent that never comes: 3 s, then it gives up. */
-    assert_int_not_equal(run_bots(port, 2, base, false, "3", &matches), 0);
+    assert_int_not_equal(two_players_two_hosts("1", "3", &s, &matches), 0);
     assert_int_equal(matches, 0);
-    server_down(&sv, &s);
-    int h0 = host_of(&s, base), h1 = host_of(&s, base + 1);
-    assert_true(h0 >= 0 && h1 >= 0);
-    assert_int_not_equal(h0, h1);
     assert_int_equal(s.refused_ip, 1);
     assert_int_equal(s.games, 0);
 }
