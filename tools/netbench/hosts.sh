@@ -6,6 +6,8 @@
 #   PER_SOCKET=  players per client socket (default K / HOSTS / 4: four client sockets per server
 #                host, on consecutive ports, so each server host gets the same share: socket = port mod N)
 #   SOCKBUF=16384  socket buffers (KiB) of every socket, both tools (past net.core.rmem_max as root)
+#   WARMUP=2     seconds of the echo's traffic before its window (the bot's window opens once every
+#                player races, after connecting, pairing and the countdown)
 #   BUILD=dir    build directory (default build-netbench, RelWithDebInfo like run.sh)
 #   SERVER_ARGS= extra mazerace-server flags
 # Prints each tool's lines, then RESULT lines and the ratios ours / echo (p50, p99, server CPU per move).
@@ -20,6 +22,7 @@ dur=${DUR:-10}
 reps=${REPS:-1}
 per=${PER_SOCKET:-$(((k + 4 * hosts - 1) / (4 * hosts)))}
 sockbuf=${SOCKBUF:-16384}
+warmup=${WARMUP:-2}
 pace=$(awk -v r="$rate" 'BEGIN { printf "%d", 1000 / r }')
 ulimit -n 65536 2>/dev/null || true
 work=$(mktemp -d /tmp/netbench-hosts.XXXXXX)
@@ -65,8 +68,8 @@ results=$work/results.txt
 : > "$results"
 for rep in $(seq 1 "$reps"); do
   echo
-  echo "== [$rep/$reps] enet_echo_hosts -k $k -r $rate -d $dur -H $hosts -c $per -b $sockbuf (load: $(cut -d' ' -f1-3 /proc/loadavg))"
-  "$work/enet_echo_hosts" -k "$k" -r "$rate" -d "$dur" -H "$hosts" -c "$per" -b "$sockbuf" | tee -a "$results" || echo "hosts.sh: echo failed" >&2
+  echo "== [$rep/$reps] enet_echo_hosts -k $k -r $rate -d $dur -H $hosts -c $per -b $sockbuf -w $warmup (load: $(cut -d' ' -f1-3 /proc/loadavg))"
+  "$work/enet_echo_hosts" -k "$k" -r "$rate" -d "$dur" -H "$hosts" -c "$per" -b "$sockbuf" -w "$warmup" | tee -a "$results" || echo "hosts.sh: echo failed" >&2
   echo "== [$rep/$reps] mazerace-server --hosts $hosts + mazerace-bot --bench: $k players, $((k / 2)) races, $rate moves/s each (load: $(cut -d' ' -f1-3 /proc/loadavg))"
   log=$work/server.log
   "$srv_bin" --config /dev/null --bind 127.0.0.1 --port 0 --no-discovery --countdown 1 --hosts "$hosts" \
