@@ -1,5 +1,6 @@
 /* sv_conn.c: a client slot taken by a new connection, whichever host it came in on (a game host's
- * CONNECT, a peer the cookie handshake made, the spectator host's connect). */
+ * CONNECT, a peer the cookie handshake made, the spectator host's connect), and its address's player
+ * count let go when it ends. */
 #include <arpa/inet.h>
 #include <stdio.h>
 #include <string.h>
