@@ -131,8 +131,9 @@ static void on_hello(sv_t *sv, sv_client *c, const wire_msg *in)
     /* --max-per-ip over every game host: ENet counts each host's peers
      * alone, and one address's source ports spread over the hosts. An
      * address the table has no room for is not counted (each host's own
-     * limit still holds). */
-    sv_addr *from = sv->cfg.max_per_ip > 0 ? sv_genq_addr(sv, c) : NULL;
+     * limit still holds). The spectator port's host keeps its own limit (a
+     * spectator sent there holds its game-port connection a moment too). */
+    sv_addr *from = sv->cfg.max_per_ip > 0 && !c->sph_gen ? sv_genq_addr(sv, c) : NULL;
     if (from && from->players >= sv->cfg.max_per_ip) {
         snprintf(why, sizeof why, "too many players from your address (at most %d)", sv->cfg.max_per_ip);
         refuse(sv, c, WIRE_ERR_FULL, why);
