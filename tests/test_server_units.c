@@ -280,10 +280,7 @@ static void test_cli(void **ctx)
     assert_int_equal(sv_hosts_wanted(&cfg), 3);
 }
 
-/* The budget: server memory per running match beyond the puzzle and its two
- * states stays under 16 KiB. Measured on a race in progress with a few
- * hundred moves logged, as the server holds it. */
-/* Defaults docs/server.md (and docs/racing.md) state in their prose, one an int field of sv_config. */
+/* Defaults docs/server.md (and docs/racing.md) state in their prose, each an int field of sv_config. */
 static const struct {
     const char *docs; /* the words that say it */
     size_t off;
@@ -338,6 +335,9 @@ static void test_opts_defaults(void **ctx)
     assert_true(!d.quick_rooms && !d.lan_host && !d.agones); /* not settings, or off by default */
 }
 
+/* The budget: server memory per running match beyond the puzzle and its two
+ * states stays under 16 KiB. Measured on a race in progress with a few
+ * hundred moves logged, as the server holds it. */
 static void test_memory_per_match(void **ctx)
 {
     (void)ctx;
