@@ -183,22 +183,24 @@ int main(int argc, char **argv)
 {
     int k = 1000, hosts = 1, per = 0, buf = 4096, opt;
     double rate = 2, dur = 10, warm = 2;
+    /* Each flag's number: a whole one (i) or not (d); the whole text must be the number. */
+    const struct {
+        char flag;
+        int *i;
+        double *d;
+    } flags[] = {{'k', &k, NULL},   {'r', NULL, &rate}, {'d', NULL, &dur}, {'H', &hosts, NULL},
+                 {'c', &per, NULL}, {'b', &buf, NULL},  {'w', NULL, &warm}};
+    const size_t nflags = sizeof flags / sizeof flags[0];
     while ((opt = getopt(argc, argv, "k:r:d:H:c:b:w:")) != -1) {
-        if (opt == 'k')
-            k = atoi(optarg);
-        else if (opt == 'r')
-            rate = atof(optarg);
-        else if (opt == 'd')
-            dur = atof(optarg);
-        else if (opt == 'H')
-            hosts = atoi(optarg);
-        else if (opt == 'c')
-            per = atoi(optarg);
-        else if (opt == 'b')
-            buf = atoi(optarg);
-        else if (opt == 'w')
-            warm = atof(optarg);
-        else
+        size_t f = 0;
+        while (f < nflags && flags[f].flag != opt)
+            f++;
+        char *end = optarg;
+        if (f < nflags && flags[f].i)
+            *flags[f].i = (int)strtol(optarg, &end, 10);
+        else if (f < nflags)
+            *flags[f].d = strtod(optarg, &end);
+        if (f == nflags || end == optarg || *end)
             return fprintf(stderr, "usage: %s -k K -r R -d S [-H N] [-c PER_SOCKET] [-b KIB] [-w S]\n",
                            argv[0]),
                    2;
