@@ -14,8 +14,10 @@ const char *cl_wire_error_words(int code, const char *text)
     switch (code) {
     case WIRE_ERR_VERSION:
         return "Version mismatch: this game and the server are different versions. Update the older one.";
-    case WIRE_ERR_FULL:
-        return "The server is full. Try again later or another server.";
+    case WIRE_ERR_FULL: /* beyond "server full", the server says which limit (e.g. players per address) */
+        return text && text[0] && strcmp(text, "server full") != 0
+                   ? text
+                   : "The server is full. Try again later or another server.";
     case WIRE_ERR_NO_ROOM:
         return "Unknown room code. Check the code and try again.";
     case WIRE_ERR_ROOM_FULL:

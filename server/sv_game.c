@@ -135,7 +135,9 @@ static void on_hello(sv_t *sv, sv_client *c, const wire_msg *in)
      * spectator sent there holds its game-port connection a moment too). */
     sv_addr *from = sv->cfg.max_per_ip > 0 && !c->sph_gen ? sv_genq_addr(sv, c) : NULL;
     if (from && from->players >= sv->cfg.max_per_ip) {
-        snprintf(why, sizeof why, "too many players from your address (at most %d)", sv->cfg.max_per_ip);
+        snprintf(why, sizeof why,
+                 "Too many players from your address on this server (at most %d). Try again later.",
+                 sv->cfg.max_per_ip);
         refuse(sv, c, WIRE_ERR_FULL, why);
         return;
     }

@@ -447,6 +447,9 @@ static void test_server_errors_in_plain_words(void **ctx)
     assert_non_null(strstr(cl_wire_error_words(WIRE_ERR_ROOM_FULL, ""), "room is full"));
     assert_non_null(strstr(cl_wire_error_words(WIRE_ERR_NO_ROOM, ""), "Unknown room code"));
     assert_non_null(strstr(cl_wire_error_words(WIRE_ERR_FULL, ""), "server is full"));
+    assert_non_null(strstr(cl_wire_error_words(WIRE_ERR_FULL, "server full"), "server is full"));
+    assert_non_null(
+        strstr(cl_wire_error_words(WIRE_ERR_FULL, "Too many players from your address"), "address"));
     assert_non_null(strstr(cl_wire_error_words(WIRE_ERR_DRAINING, "x"), "The server is restarting"));
     assert_non_null(
         strstr(cl_wire_error_words(WIRE_ERR_RESUME, "no such room"), "Could not get back into the game"));

@@ -105,7 +105,7 @@ static void server_down(it_proc *sv, seen *s)
             s->host[s->n] = atoi(c + strlen(" connected to host "));
             s->n++;
         }
-        s->refused_ip += strstr(line, "too many players from your address") != NULL;
+        s->refused_ip += strstr(line, "Too many players from your address") != NULL;
         const char *g = strstr(line, ": countdown, ");
         if (g) {
             s->games++;
