@@ -6,7 +6,7 @@
  * Usage: enet_echo_hosts -k K -r R -d SECONDS [-H N] [-c PER_SOCKET] [-b KIB] [-w WARMUP_SECONDS]
  * The window opens after WARMUP seconds (default 2) of the same traffic once every peer is connected, as
  * mazerace-bot --bench opens its window once every player races (connected, paired, counted down): right
- * after 10,000 connects, ENet's first answers take up to 400 ms (docs/performance-net.md).
+ * after 10,000 connects, round trips in the first second take up to about 0.4 s (docs/performance-net.md).
  * Prints RTT p50/p90/p99/max, the server thread's CPU per echo and kernel drops, and a line
  * "RESULT enet rateR_kK_hostsN ..." in the shape of enet_echo's. Only 127.0.0.1; every loop is
  * bounded and the process ends itself (alarm at 150 s). */
