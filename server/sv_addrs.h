@@ -15,6 +15,8 @@
  * recently seen idle entry there (one with nothing outstanding), so memory
  * stays bounded however many addresses there are. */
 #define SV_ADDRS_PROBE 8
+/* An address's generation budget is this many players' (--gen-rate, --gen-burst). */
+#define SV_ADDR_GEN_SHARE 4
 
 typedef struct sv_addr {
     bool used;

@@ -62,6 +62,25 @@ void sv_conn_peer(sv_t *sv, int h, ENetPeer *peer)
     peer->data = c;
 }
 
+bool sv_conn_admit(sv_t *sv, sv_client *c)
+{
+    /* ENet counts each host's peers alone, and one address's source ports
+     * spread over the hosts. An address the table has no room for is not
+     * counted (each host's own limit still holds). The spectator port's
+     * host keeps its own limit (a spectator sent there holds its game-port
+     * connection a moment too). */
+    if (sv->cfg.max_per_ip <= 0 || c->sph_gen)
+        return true;
+    sv_addr *a = sv_addrs_get(sv->addrs, c->ip, sv->now_ms, SV_ADDR_GEN_SHARE * sv->cfg.gen_burst_ms);
+    if (!a)
+        return true;
+    if (a->players >= sv->cfg.max_per_ip)
+        return false;
+    a->players++;
+    c->ip_player = true;
+    return true;
+}
+
 void sv_conn_release(sv_t *sv, sv_client *c)
 {
     sv_addr *a = c->ip_player ? sv_addrs_find(sv->addrs, c->ip) : NULL;

@@ -7,6 +7,7 @@
 
 #include "secrand.h"
 #include "sv_addrs.h"
+#include "sv_conn.h"
 #include "sv_game.h"
 #include "sv_gen.h"
 #include "sv_genq.h"
@@ -128,22 +129,12 @@ static void on_hello(sv_t *sv, sv_client *c, const wire_msg *in)
         refuse(sv, c, WIRE_ERR_FULL, "server full");
         return;
     }
-    /* --max-per-ip over every game host: ENet counts each host's peers
-     * alone, and one address's source ports spread over the hosts. An
-     * address the table has no room for is not counted (each host's own
-     * limit still holds). The spectator port's host keeps its own limit (a
-     * spectator sent there holds its game-port connection a moment too). */
-    sv_addr *from = sv->cfg.max_per_ip > 0 && !c->sph_gen ? sv_genq_addr(sv, c) : NULL;
-    if (from && from->players >= sv->cfg.max_per_ip) {
+    if (!sv_conn_admit(sv, c)) {
         snprintf(why, sizeof why,
                  "Too many players from your address on this server (at most %d). Try again later.",
                  sv->cfg.max_per_ip);
         refuse(sv, c, WIRE_ERR_FULL, why);
         return;
-    }
-    if (from) {
-        from->players++;
-        c->ip_player = true;
     }
     memcpy(c->name, in->hello.name, n + 1);
     c->state = SV_CL_ACTIVE;

@@ -32,7 +32,7 @@ void sv_genq_release_bytes(sv_t *sv, uint32_t ip, size_t bytes, bool room)
  * the table has no room for it (docs: sv_addrs.h). */
 sv_addr *sv_genq_addr(sv_t *sv, sv_client *c)
 {
-    return sv_addrs_get(sv->addrs, c->ip, sv->now_ms, 4 * sv->cfg.gen_burst_ms);
+    return sv_addrs_get(sv->addrs, c->ip, sv->now_ms, SV_ADDR_GEN_SHARE * sv->cfg.gen_burst_ms);
 }
 
 void sv_genq_refuse(sv_t *sv, sv_client *c, int reason, int code, const char *why)
@@ -71,8 +71,8 @@ static bool admit(sv_t *sv, sv_client *c, sv_gen_job *j)
     }
     bool mine =
         sv_budget_covers(&c->gen.budget, sv->now_ms, sv->cfg.gen_rate_ms, sv->cfg.gen_burst_ms, j->est_us);
-    bool addr =
-        sv_budget_covers(&a->gen, sv->now_ms, 4 * sv->cfg.gen_rate_ms, 4 * sv->cfg.gen_burst_ms, j->est_us);
+    bool addr = sv_budget_covers(&a->gen, sv->now_ms, SV_ADDR_GEN_SHARE * sv->cfg.gen_rate_ms,
+                                 SV_ADDR_GEN_SHARE * sv->cfg.gen_burst_ms, j->est_us);
     if (!mine || !addr) {
         char why[120];
         snprintf(why, sizeof why, "puzzle generation budget used up%s: try again in a few seconds",
