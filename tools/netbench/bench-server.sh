@@ -1,4 +1,5 @@
-# tools/netbench/bench-server.sh: sourced by instr-per-move.sh and syscalls-per-move.sh: builds (or, with
+# tools/netbench/bench-server.sh: sourced by instr-per-move.sh, syscalls-per-move.sh and preempt-trace.sh (run.sh and
+# hosts.sh take only nb_sched, the scheduling policy of every program of a bench, from it): builds (or, with
 # NO_BUILD=1, takes as it is) $build, finds the binaries, and starts one mazerace-server sized for a number of
 # bots on 127.0.0.1, port 0, with its output in $work/server.out and its log in $work/server.log.
 # An older server (e.g. 3e3fe6d's) lacks some flags: each optional one is passed only if its --help names it.
@@ -27,6 +28,15 @@ nb_build() { # sets srv and bot (BOT=path overrides the bot)
   srv=$(find "$build" -name mazerace-server -type f -perm -u+x | head -1)
   bot=${BOT:-$(find "$build" -name mazerace-bot -type f -perm -u+x | head -1)}
   [ -n "$srv" ] && [ -n "$bot" ] || { echo "$0: no mazerace-server or mazerace-bot in $build" >&2; exit 2; }
+}
+
+nb_sched() { # sets sched (an array): what every program of a bench starts under, from SCHED=batch|other (default)
+  sched=()
+  case ${SCHED:-} in
+    '' | other) ;;
+    batch) sched=(chrt --batch 0) ;;
+    *) echo "$0: SCHED='$SCHED': say batch or other" >&2; exit 2 ;;
+  esac
 }
 
 nb_server_flags() { # bots: prints the flags, one a line
@@ -66,9 +76,10 @@ nb_wait_port() { # sets port once the server says where it listens
 }
 
 nb_start_bench() { # bots pace seconds: mazerace-bot --bench in the background (botpid), output in $work/bot.out;
-  # BOT_ARGS: more bot flags (e.g. "--spectators 2 --spectator-thread")
+  # BOT_ARGS: more bot flags (e.g. "--spectators 2 --spectator-thread"); bot_wrap (an array, may be unset): a command
+  # to start it under (e.g. chrt --batch 0)
   # shellcheck disable=SC2086
-  "$bot" --server "127.0.0.1:$port" --bots "$1" --bench "$3" --pace "$2" --bot-seed 7 --timeout 600 ${BOT_ARGS:-} \
+  "${bot_wrap[@]}" "$bot" --server "127.0.0.1:$port" --bots "$1" --bench "$3" --pace "$2" --bot-seed 7 --timeout 600 ${BOT_ARGS:-} \
     >"$work/bot.out" 2>&1 &
   botpid=$!
 }

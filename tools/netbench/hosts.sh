@@ -10,6 +10,7 @@
 #                player races, after connecting, pairing and the countdown)
 #   BUILD=dir    build directory (default build-netbench, RelWithDebInfo like run.sh)
 #   SERVER_ARGS= extra mazerace-server flags
+#   SCHED=batch  every program (the echo, the server, the bot) under SCHED_BATCH, both tools alike (run.sh)
 # Prints each tool's lines, then RESULT lines and the ratios ours / echo (p50, p99, server CPU per move).
 # Raises the open-file limit if it can. Only 127.0.0.1 is used; every program stops by itself.
 set -euo pipefail
@@ -24,6 +25,9 @@ per=${PER_SOCKET:-$(((k + 4 * hosts - 1) / (4 * hosts)))}
 sockbuf=${SOCKBUF:-16384}
 warmup=${WARMUP:-2}
 pace=$(awk -v r="$rate" 'BEGIN { printf "%d", 1000 / r }')
+# shellcheck source=bench-server.sh
+. "$root/tools/netbench/bench-server.sh"
+nb_sched
 ulimit -n 65536 2>/dev/null || true
 work=$(mktemp -d /tmp/netbench-hosts.XXXXXX)
 server_pid=
@@ -69,10 +73,10 @@ results=$work/results.txt
 for rep in $(seq 1 "$reps"); do
   echo
   echo "== [$rep/$reps] enet_echo_hosts -k $k -r $rate -d $dur -H $hosts -c $per -b $sockbuf -w $warmup (load: $(cut -d' ' -f1-3 /proc/loadavg))"
-  "$work/enet_echo_hosts" -k "$k" -r "$rate" -d "$dur" -H "$hosts" -c "$per" -b "$sockbuf" -w "$warmup" | tee -a "$results" || echo "hosts.sh: echo failed" >&2
+  "${sched[@]}" "$work/enet_echo_hosts" -k "$k" -r "$rate" -d "$dur" -H "$hosts" -c "$per" -b "$sockbuf" -w "$warmup" | tee -a "$results" || echo "hosts.sh: echo failed" >&2
   echo "== [$rep/$reps] mazerace-server --hosts $hosts + mazerace-bot --bench: $k players, $((k / 2)) races, $rate moves/s each (load: $(cut -d' ' -f1-3 /proc/loadavg))"
   log=$work/server.log
-  "$srv_bin" --config /dev/null --bind 127.0.0.1 --port 0 --no-discovery --countdown 1 --hosts "$hosts" \
+  "${sched[@]}" "$srv_bin" --config /dev/null --bind 127.0.0.1 --port 0 --no-discovery --countdown 1 --hosts "$hosts" \
     --max-clients "$k" --max-rooms $((k / 2 + 8)) --sockbuf "$sockbuf" --log-level warn --db none \
     --gen-rate 1000 --gen-burst 600000 --gen-queue 4096 ${SERVER_ARGS:-} >"$log" 2>&1 &
   server_pid=$!
@@ -85,7 +89,7 @@ for rep in $(seq 1 "$reps"); do
   done
   [ -n "$port" ] || { echo "hosts.sh: server did not start:" >&2; cat "$log" >&2; exit 1; }
   base=$(free_base $(((k + per - 1) / per)))
-  "$bot_bin" --server "127.0.0.1:$port" --bots "$k" --per-socket "$per" --local-port "$base" --bench "$dur" \
+  "${sched[@]}" "$bot_bin" --server "127.0.0.1:$port" --bots "$k" --per-socket "$per" --local-port "$base" --bench "$dur" \
     --pace "$pace" --server-pid "$server_pid" --sockbuf "$sockbuf" --timeout $((dur + 120)) | tee -a "$results" ||
     echo "hosts.sh: bot bench failed" >&2
   kill -INT "$server_pid"
@@ -94,7 +98,7 @@ for rep in $(seq 1 "$reps"); do
 done
 
 echo
-echo "== medians of $reps run(s); ratios ours / echo over the same $hosts hosts"
+echo "== medians of $reps run(s); ratios ours / echo over the same $hosts hosts; scheduling policy: ${SCHED:-other}"
 awk '
   function val(line, key,   i, n, f, kv) { n = split(line, f, " "); for (i = 1; i <= n; i++) { split(f[i], kv, "="); if (kv[1] == key) return kv[2] } return "" }
   function med(a, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t } return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }

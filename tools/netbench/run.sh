@@ -39,6 +39,11 @@
 #              e.g. spectators in both runs, with PAIRED="--spectator-port off" putting them on the game
 #              port in run B (a server with a spectator port sends them there: WATCH_AT, which the bots
 #              follow; the spectators: line of each run says at which server port they watched)
+#   SCHED=batch  start every program of the bench (enet_echo, the server, the bots) under SCHED_BATCH
+#              (chrt --batch 0), both tools alike: no wake-up preemption, so a load generator woken by a
+#              datagram does not take the CPU from the server in the middle of its step (clients on
+#              other machines never do; docs/performance-net.md, "Co-located clients"). Default: the
+#              normal policy (SCHED_OTHER), as every figure before 2026-11-29 was measured
 #   STEAL_MAX=3    repeat a repetition (enet_echo and ours alike, up to STEAL_TRIES=4 times) while
 #                  any of its runs had more CPU steal than this many per cent; the runs set aside are
 #                  listed at the end (default: keep every run)
@@ -65,6 +70,10 @@ if [ -z "$bl_src" ]; then
 fi
 [ -n "$bl_src" ] && [ -f "$bl_src/enet_echo.c" ] || { echo "netbench: cannot find baselines/enet_echo.c (set BASELINES)" >&2; exit 2; }
 
+# The scheduling policy of every program of the bench (SCHED=batch), both tools alike.
+# shellcheck source=bench-server.sh
+. "$root/tools/netbench/bench-server.sh"
+nb_sched
 gen_budget="--gen-rate 1000 --gen-burst 600000 --gen-queue 4096"
 work=$(mktemp -d /tmp/netbench.XXXXXX)
 server_pid=
@@ -124,7 +133,7 @@ steal_since() { # "total steal" at the start
 run_echo() { # enet_echo arguments; its RESULT line gets the run's steal_pct
   local t0 out=$work/echo.out
   t0=$(ticks)
-  "$work/enet_echo" "$@" > "$out"
+  "${sched[@]}" "$work/enet_echo" "$@" > "$out"
   local st
   st=$(steal_since "$t0")
   cat "$out"
@@ -147,7 +156,7 @@ run_ours() { # k window [variant-flags [bot-flags]]: the variant's RESULT lines 
   # Same socket buffers and peer capacity as enet_echo -b 4096 -k K (+8 slots).
   local agones_env=
   case " ${SERVER_ARGS:-} $variant " in *" --agones "*) [ -n "$mock_port" ] && agones_env="AGONES_SDK_HTTP_PORT=$mock_port" ;; esac
-  env $agones_env "$srv_bin" --config /dev/null --bind 127.0.0.1 --port 0 --no-discovery --countdown 1 --max-clients "$cap" \
+  "${sched[@]}" env $agones_env "$srv_bin" --config /dev/null --bind 127.0.0.1 --port 0 --no-discovery --countdown 1 --max-clients "$cap" \
     --max-rooms "$rooms" --sockbuf 4096 --log-level warn --db none $gen_budget ${scrape:+--metrics 127.0.0.1:0} ${SERVER_ARGS:-} $variant >"$log" 2>&1 &
   server_pid=$!
   for _ in $(seq 1 100); do
@@ -201,11 +210,11 @@ PY
   fi
   local churn=
   if [ -n "${CHURN:-}" ]; then
-    "$bot_bin" --server "127.0.0.1:$port" --bots "$CHURN" --kind maze --size 8x8 --difficulty easy --pace 50 \
+    "${sched[@]}" "$bot_bin" --server "127.0.0.1:$port" --bots "$CHURN" --kind maze --size 8x8 --difficulty easy --pace 50 \
       --matches 100000 --name churn --quiet --timeout $((d + 120)) >"$work/churn-$k.log" 2>&1 &
     churn=$!
   fi
-  "$bot_bin" --server "127.0.0.1:$port" --bots "$k" --bench "$d" --pace $((1000 / rate)) \
+  "${sched[@]}" "$bot_bin" --server "127.0.0.1:$port" --bots "$k" --bench "$d" --pace $((1000 / rate)) \
     --server-pid "$server_pid" --sockbuf 4096 --timeout $((d + 60)) ${BOT_ARGS:-} $botflags |
     if [ -n "$variant" ]; then sed -u 's/^RESULT net /RESULT netB /'; else cat; fi | tee -a "$attempt" ||
     echo "netbench: bot bench k=$k failed" >&2
@@ -266,7 +275,8 @@ done
 
 echo
 echo "== side by side: medians of $reps run(s); ratios are ours / enet_echo (same K and rate; enet_echo"
-echo "   with -b 4096 like our server and bots; for K <= 2 also ENet's default buffers)"
+echo "   with -b 4096 like our server and bots; for K <= 2 also ENet's default buffers); every program's"
+echo "   scheduling policy: ${SCHED:-other}"
 awk '
   function val(line, key,   i, n, f, kv) { n = split(line, f, " "); for (i = 1; i <= n; i++) { split(f[i], kv, "="); if (kv[1] == key) return kv[2] } return "" }
   function add(tool, k, line,   j, key) {
