@@ -129,14 +129,22 @@ enum cl_net_phase {
  * send and receive buffers (the kernel caps it at net.core.[rw]mem_max);
  * 0 keeps ENet's default. NULL with *err (static) on failure. */
 cl_hub_t *cl_hub_create(int max_conns, int sockbuf_kib, const char **err);
+/* The same with the number of ENet peers given (max_conns..4095):
+ * cl_hub_create takes two per connection, so that a spectator following
+ * WATCH_AT connects before its old peer has said goodbye. Every peer slot
+ * costs the host a look on each service and flush, so a hub whose
+ * connections never follow (players) can take one each; a follow that
+ * finds no free peer lets the old one go at once instead. */
+cl_hub_t *cl_hub_create_peers(int max_conns, int peers, int sockbuf_kib, const char **err);
 /* Destroys the hub; its connections must be destroyed first (asserted).
  * Accepts NULL. */
 void cl_hub_destroy(cl_hub_t *h);
 /* Sends what is queued and handles what arrived, waiting up to timeout_ms
  * (0: not at all) for the first packet. Events go to each connection's
  * queue (read with cl_net_poll). Handles at most a bounded number of
- * packets per call. */
-void cl_hub_service(cl_hub_t *h, uint64_t now_ms, int timeout_ms);
+ * packets per call. Returns how many ENet events it handled (0 for none
+ * or a NULL hub). */
+int cl_hub_service(cl_hub_t *h, uint64_t now_ms, int timeout_ms);
 /* Sends what is queued now. */
 void cl_hub_flush(cl_hub_t *h);
 /* Next connection of the hub that got events since it was last returned

@@ -23,8 +23,19 @@ bool cl_enet_init(void)
 
 cl_hub_t *cl_hub_create(int max_conns, int sockbuf_kib, const char **err)
 {
+    /* Two peers per connection where ENet allows: one that follows a
+     * WATCH_AT to the spectator port while the game-port one says goodbye. */
+    return cl_hub_create_peers(max_conns, max_conns > 4095 / 2 ? 4095 : max_conns * 2, sockbuf_kib, err);
+}
+
+cl_hub_t *cl_hub_create_peers(int max_conns, int peers, int sockbuf_kib, const char **err)
+{
     if (max_conns < 1 || max_conns > 4095) {
         *err = "a hub holds 1 to 4095 connections";
+        return NULL;
+    }
+    if (peers < max_conns || peers > 4095) {
+        *err = "a hub has one to 4095 peers, at least one a connection";
         return NULL;
     }
     if (sockbuf_kib < 0 || sockbuf_kib > 1024 * 1024) {
@@ -35,10 +46,7 @@ cl_hub_t *cl_hub_create(int max_conns, int sockbuf_kib, const char **err)
         *err = "cannot initialise ENet";
         return NULL;
     }
-    /* No bound address: the system picks a port and routes to any server.
-     * Two peers per connection where ENet allows: one that follows a
-     * WATCH_AT to the spectator port while the game-port one says goodbye. */
-    int peers = max_conns * 2 > 4095 ? 4095 : max_conns * 2;
+    /* No bound address: the system picks a port and routes to any server. */
     ENetHost *host = enet_host_create(NULL, (size_t)peers, WIRE_CHANNELS, 0, 0);
     if (!host) {
         *err = "cannot create an ENet host (out of sockets?)";
@@ -93,10 +101,10 @@ static void dispatch(cl_hub_t *h, ENetEvent *ev)
     }
 }
 
-void cl_hub_service(cl_hub_t *h, uint64_t now_ms, int timeout_ms)
+int cl_hub_service(cl_hub_t *h, uint64_t now_ms, int timeout_ms)
 {
     if (!h)
-        return;
+        return 0;
     h->now_ms = now_ms;
     h->dirty = false; /* the service sends what is queued first */
     ENetEvent ev;
@@ -104,14 +112,16 @@ void cl_hub_service(cl_hub_t *h, uint64_t now_ms, int timeout_ms)
     /* ENet's service stops reading the socket at the first datagram that
      * makes an event: service again (without waiting) until nothing is
      * left, so that one call takes every datagram waiting (bounded). */
-    for (int i = 1; r > 0; i++) {
+    int handled = 0;
+    while (r > 0) {
         dispatch(h, &ev);
-        if (i == SERVICE_MAX_EVENTS)
+        if (++handled == SERVICE_MAX_EVENTS)
             break;
         r = enet_host_service(h->host, &ev, 0);
     }
     /* Replies queued while dispatching go out now, not at the next call. */
     cl_hub_flush(h);
+    return handled;
 }
 
 void cl_hub_flush(cl_hub_t *h)

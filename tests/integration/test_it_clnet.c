@@ -271,6 +271,54 @@ static int drain(cl_net_t *n, int type)
  * crashes (run under ASan in CI): random bytes, every server message with
  * bad contents, and mutations of valid ones. Bounded: a few thousand
  * messages. */
+/* cl_hub_create_peers: its bounds; a hub with one ENet peer per connection
+ * (the bots' players) connects all of them, and cl_hub_service says how
+ * many events it handled (the bots' loop waits only when no host had any). */
+static void test_hub_one_peer_each(void **ctx)
+{
+    (void)ctx;
+    const char *err = NULL;
+    assert_null(cl_hub_create_peers(2, 1, 0, &err));
+    assert_non_null(err);
+    assert_null(cl_hub_create_peers(2, 4096, 0, &err));
+    assert_null(cl_hub_create_peers(0, 1, 0, &err));
+    cl_hub_t *h = cl_hub_create_peers(2, 2, 0, &err);
+    assert_non_null(h);
+    assert_int_equal(cl_hub_service(h, 0, 0), 0);
+    assert_int_equal(cl_hub_service(NULL, 0, 0), 0);
+
+    static const char *const extra[] = {"--no-discovery", NULL};
+    it_proc sv;
+    int port = it_server_start(&sv, MR_SERVER_PATH, extra);
+    assert_true(port > 0);
+    cl_net_t *n[2] = {cl_net_create_in(h, "ann", &err), cl_net_create_in(h, "ben", &err)};
+    assert_non_null(n[0]);
+    assert_non_null(n[1]);
+    for (int i = 0; i < 2; i++)
+        assert_null(cl_net_connect(n[i], "127.0.0.1", port, mr_now_us() / 1000u));
+    int handled = 0, connected = 0;
+    uint64_t deadline = mr_now_us() + 5000000u;
+    while (connected < 2 && mr_now_us() < deadline) {
+        handled += cl_hub_service(h, mr_now_us() / 1000u, 10);
+        it_proc_line(&sv, (char[512]){0}, 512, 0, "server");
+        cl_net_event ev;
+        for (int i = 0; i < 2; i++)
+            while (cl_net_poll(n[i], mr_now_us() / 1000u, &ev))
+                connected += ev.type == CL_EV_CONNECTED;
+    }
+    assert_int_equal(connected, 2);
+    assert_int_equal(cl_hub_peers(h), 2);
+    assert_true(handled >= 4); /* two CONNECTs and two WELCOMEs at least */
+    cl_net_destroy(n[0]);
+    cl_net_destroy(n[1]);
+    cl_hub_destroy(h);
+    it_proc_signal(&sv, SIGINT);
+    int code_sv = -1;
+    assert_true(it_proc_wait(&sv, 5000, &code_sv, "server"));
+    assert_int_equal(code_sv, 0);
+    it_proc_cleanup(&sv);
+}
+
 static void test_hostile_server_input(void **ctx)
 {
     (void)ctx;
@@ -437,6 +485,7 @@ int main(void)
         cmocka_unit_test_teardown(test_offline_api, it_teardown),
         cmocka_unit_test_teardown(test_lobby_race_result, it_teardown),
         cmocka_unit_test_teardown(test_hostile_server_input, it_teardown),
+        cmocka_unit_test_teardown(test_hub_one_peer_each, it_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
