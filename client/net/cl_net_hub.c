@@ -109,15 +109,18 @@ int cl_hub_service(cl_hub_t *h, uint64_t now_ms, int timeout_ms)
     h->dirty = false; /* the service sends what is queued first */
     ENetEvent ev;
     int r = enet_host_service(h->host, &ev, timeout_ms > 0 ? (enet_uint32)timeout_ms : 0);
-    /* ENet's service stops reading the socket at the first datagram that
-     * makes an event: service again (without waiting) until nothing is
-     * left, so that one call takes every datagram waiting (bounded). */
+    /* The rest of what the service read comes from enet_host_check_events,
+     * which does not walk the peer slots as a service does (twice). ENet
+     * stops reading the socket at a datagram that connects or disconnects
+     * a peer, so after such an event the service runs again (without
+     * waiting) to read on. Bounded either way. */
     int handled = 0;
     while (r > 0) {
+        bool read_on = ev.type != ENET_EVENT_TYPE_RECEIVE;
         dispatch(h, &ev);
         if (++handled == SERVICE_MAX_EVENTS)
             break;
-        r = enet_host_service(h->host, &ev, 0);
+        r = read_on ? enet_host_service(h->host, &ev, 0) : enet_host_check_events(h->host, &ev);
     }
     /* Replies queued while dispatching go out now, not at the next call. */
     cl_hub_flush(h);
