@@ -35,7 +35,7 @@ cl_hub_t *cl_hub_create_peers(int max_conns, int peers, int sockbuf_kib, const c
         return NULL;
     }
     if (peers < max_conns || peers > 4095) {
-        *err = "a hub has one to 4095 peers, at least one a connection";
+        *err = "a hub has at least one ENet peer per connection and at most 4095";
         return NULL;
     }
     if (sockbuf_kib < 0 || sockbuf_kib > 1024 * 1024) {

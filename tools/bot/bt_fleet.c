@@ -107,7 +107,8 @@ static bool make_fleet(fleet *f, const bt_opts *o)
         /* One ENet peer per player and two per spectator (one to follow
          * WATCH_AT with): ENet looks at every peer slot on each service,
          * so spare slots for players would cost every turn (with 10,000
-         * players, a p99 a third higher). Spectators come after players. */
+         * players, a p99 28% higher in one run). Spectators come after
+         * players. */
         int first = h * per, watch = first + conns - (first > o->bots ? first : o->bots);
         int peers = conns + (watch > 0 ? watch : 0);
         f->hubs[h] = cl_hub_create_peers(conns, peers > 4095 ? 4095 : peers, o->sockbuf_kib, &err);

@@ -43,7 +43,7 @@
 #              (chrt --batch 0), both tools alike: no wake-up preemption, so a load generator woken by a
 #              datagram does not take the CPU from the server in the middle of its step (clients on
 #              other machines never do; docs/performance-net.md, "Co-located clients"). Default: the
-#              normal policy (SCHED_OTHER), as every figure before 2026-11-29 was measured
+#              normal policy (SCHED_OTHER), as every figure before 2026-11-29 13:40 UTC was measured
 #   STEAL_MAX=3    repeat a repetition (enet_echo and ours alike, up to STEAL_TRIES=4 times) while
 #                  any of its runs had more CPU steal than this many per cent; the runs set aside are
 #                  listed at the end (default: keep every run)
