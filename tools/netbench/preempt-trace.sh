@@ -30,7 +30,8 @@ rate=$((1000 / pace))
 # sendmsg and poll calls; then, per wake (poll to poll) with two sends or more, was it preempted between them.
 trace() { # pid name
   perf record -q -e sched:sched_switch -e syscalls:sys_enter_sendmsg -e syscalls:sys_enter_poll -p "$1" \
-    -o "$work/$2.data" -- sleep "$win" >/dev/null 2>&1 || { echo "preempt-trace: perf record failed" >&2; exit 1; }
+    -o "$work/$2.data" -- sleep "$win" >/dev/null 2>&1 ||
+    { echo "preempt-trace: perf record failed" >&2; kill "${epid:-}" "${ecpid:-}" 2>/dev/null || true; exit 1; }
   perf script -i "$work/$2.data" -F time,event,trace 2>/dev/null | python3 -c '
 import re, sys
 name = sys.argv[1]
