@@ -6,7 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* CPU seconds (user + system) of process pid from /proc/PID/stat, or -1. */
+/* CPU seconds (user + system, every thread) of process pid, to the
+ * nanosecond from its CPU-time clock (clock_getcpuclockid; /proc/PID/stat's
+ * 10 ms ticks if that clock cannot be read), or -1. */
 double bt_proc_cpu_s(int pid);
 /* CPU seconds of this process (all threads). */
 double bt_self_cpu_s(void);
