@@ -199,6 +199,26 @@ static void agones_spectate_port(sv_t *sv, svc_agones *ag, int *told)
                 (unsigned)bound);
 }
 
+/* The longest wait of the next step: up to this loop's own next task (the
+ * systemd status and watchdog, the snapshot for metrics, Agones and the
+ * coordinator), at most SV_WAIT_MAX_MS (a signal's request waits no longer).
+ * With Agones, a reservation arrives on the SDK's thread and must be open
+ * before its players come: every 10 ms, as before the long waits. */
+static int loop_wait(const services *svc, uint64_t now, uint64_t next_status, uint64_t next_publish,
+                     uint64_t next_wd)
+{
+    if (svc->agones)
+        return 10;
+    uint64_t next = next_status;
+    if ((svc->metrics || svc->coord) && next_publish < next)
+        next = next_publish;
+    if (next_wd && next_wd < next)
+        next = next_wd;
+    /* Due already (a snapshot the scrape's lock put off): 1 ms, not a spin. */
+    uint64_t left = next > now ? next - now : 1;
+    return left < SV_WAIT_MAX_MS ? (int)left : SV_WAIT_MAX_MS;
+}
+
 static int serve(sv_t *sv, sv_config *cfg, services *svc, int argc, char **argv)
 {
     svc_http *metrics = svc->metrics;
@@ -213,7 +233,8 @@ static int serve(sv_t *sv, sv_config *cfg, services *svc, int argc, char **argv)
     sv_stats st;
     int rc = 0;
     while (!sv_done(sv)) {
-        if (sv_service(sv, clock_ms(), 10) < 0) {
+        if (sv_service(sv, clock_ms(),
+                       loop_wait(svc, now, next_status, next_publish, watchdog ? next_wd : 0)) < 0) {
             rc = 1; /* the game socket broke: exit non-zero so that systemd restarts us */
             break;
         }

@@ -99,6 +99,11 @@ void sv_disc_close(sv_disc *d)
     free(d);
 }
 
+int sv_disc_fd(const sv_disc *d)
+{
+    return d ? d->fd : -1;
+}
+
 uint16_t sv_disc_port(const sv_disc *d)
 {
     return d->port;

@@ -21,6 +21,8 @@ typedef size_t (*sv_disc_answer_fn)(void *ctx, const uint8_t *probe, size_t n, i
 sv_disc *sv_disc_open(const char *addr, int port, int span, const char **err);
 void sv_disc_close(sv_disc *d); /* accepts NULL */
 uint16_t sv_disc_port(const sv_disc *d);
+/* Its socket, for a poll (-1 for NULL). */
+int sv_disc_fd(const sv_disc *d);
 
 /* Answers up to max pending probes without blocking; returns the number of
  * replies sent. Datagrams larger than the probe buffer are dropped. */

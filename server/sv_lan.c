@@ -133,6 +133,11 @@ int sv_lan_poll(sv_t *sv)
     return sv->lan.disc ? sv_disc_poll(sv->lan.disc, answer_probe, sv, 64) : 0;
 }
 
+int sv_lan_fd(const sv_t *sv)
+{
+    return sv_disc_fd(sv->lan.disc);
+}
+
 void sv_lan_rooms_changed(sv_t *sv)
 {
     sv->lan.waiting_valid = false;

@@ -15,6 +15,8 @@ void sv_lan_open(sv_t *sv, const char *ip);
 void sv_lan_close(sv_t *sv);
 /* Answers the probes waiting (at most 64); returns how many. Once per step. */
 int sv_lan_poll(sv_t *sv);
+/* The discovery socket, for the loop's own wait (sv_idle.c); -1 when discovery is off. */
+int sv_lan_fd(const sv_t *sv);
 /* A room opened, closed or changed phase: the players-waiting count is stale. */
 void sv_lan_rooms_changed(sv_t *sv);
 

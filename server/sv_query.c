@@ -157,6 +157,7 @@ static int ask(sv_t *sv, sv_client *c, st_query *q)
     if (!st_writer_ask(sv->store, q))
         return WIRE_ERR_BUSY; /* the store's question queue is full */
     c->query.in_flight++;
+    sv->query.in_flight++;
     sv->st.queries++;
     return 0;
 }
@@ -327,6 +328,8 @@ void sv_query_poll(sv_t *sv)
     st_answer a;
     for (int i = 0; i < 64 && st_writer_poll(sv->store, &a); i++) {
         sv_client *c = client_of(sv, a.tag);
+        if (sv->query.in_flight > 0)
+            sv->query.in_flight--;
         if (c && c->query.in_flight > 0)
             c->query.in_flight--;
         switch (a.type) {

@@ -11,6 +11,7 @@ struct sv_replay_cache;
 /* sv->query. */
 typedef struct sv_queries {
     struct sv_replay_cache *replays; /* replay texts being fetched, or NULL */
+    int in_flight;                   /* questions handed to the store, not yet answered */
 } sv_queries;
 
 /* c->query. */

@@ -18,6 +18,7 @@
 #include "sv_genq.h"
 #include "sv_hold.h"
 #include "sv_hosts.h"
+#include "sv_idle.h"
 #include "sv_internal.h"
 #include "sv_lan.h"
 #include "sv_limit.h"
@@ -330,17 +331,17 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
         timeout_ms = 0;
     if (sv_stop_requested(sv) && timeout_ms > 5)
         timeout_ms = 5; /* shutting down: wait for acknowledgements, do not spin */
-    uint64_t due = sv_rooms_next_deadline(sv->rooms);
-    uint64_t hold_due = sv_hold_next_due(sv);
-    if (hold_due < due)
-        due = hold_due;
-    uint64_t spec_due = sv_specq_next_due(sv);
-    if (spec_due < due)
-        due = spec_due;
-    if (due != UINT64_MAX && timeout_ms > 0) {
-        uint64_t left = due >= sv->now_ms ? due - sv->now_ms + 1 : 0;
-        if (left < (uint64_t)timeout_ms)
-            timeout_ms = (int)left;
+    /* Up to the next deadline; ENet's short wait while anything may come
+     * from another thread or a big host is busy, else the loop's own
+     * wait over every socket it reads (sv_idle.c). */
+    bool own_wait = false;
+    timeout_ms = sv_idle_wait(sv, timeout_ms, &own_wait);
+    bool no_wait = timeout_ms == 0; /* the caller polls (or a deadline is due) */
+    if (own_wait) {
+        uint64_t tick0 = mr_now_us() / 1000u;
+        sv_idle_sleep(sv, timeout_ms);
+        clock_waited(sv, tick0);
+        timeout_ms = 0;
     }
     /* One enet_host_service per step, as a plain ENet server does: every
      * call walks all peer slots, so extra calls would cost CPU at load.
@@ -373,7 +374,7 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
      * queued before it reads or waits, so the flush would be a second walk
      * for nothing; a caller that polls once a frame needs it, or replies
      * would wait for its next frame. */
-    if (timeout_ms == 0 || sv_stop_requested(sv))
+    if (no_wait || sv_stop_requested(sv))
         sv_hosts_flush(sv);
     sv_link_commit(sv);
     /* How long the longest step kept the socket unread: the figure to
@@ -389,6 +390,7 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
         sv->st.max_step_us = work;
     if (atomic_exchange(&sv->want_stats, 0))
         print_stat_line(sv);
+    sv->last_handled = handled;
     return handled;
 }
 
@@ -396,7 +398,7 @@ int sv_run(sv_t *sv)
 {
     int rc = 0;
     while (!sv_done(sv)) {
-        if (sv_service(sv, now_ms_clock(), 10) < 0) {
+        if (sv_service(sv, now_ms_clock(), SV_WAIT_MAX_MS) < 0) {
             rc = 1;
             break;
         }

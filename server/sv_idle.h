@@ -1,0 +1,35 @@
+/* sv_idle.h: how long the game loop may wait for its next datagram, and the loop's own wait when it may
+ * sleep past ENet's short one. */
+#ifndef MR_SV_IDLE_H
+#define MR_SV_IDLE_H
+
+#include <stdbool.h>
+
+typedef struct sv sv_t;
+
+/* The wait while another thread may hand the loop work, and ENet's own
+ * wait after a step that had work on a host too big to walk each step. */
+#define SV_BUSY_WAIT_MS 10
+/* Hosts with at most this many peer slots in all are walked every step
+ * (sv_idle_wait); bigger ones only after a step with nothing to do. */
+#define SV_IDLE_WALK_SLOTS 256
+
+/* The wait of the step about to start, at most max_ms (the caller's
+ * bound; a negative max_ms is 0). Cut to the loop's next deadline (a
+ * room's timer, a held PROGRESS, a spectator batch, housekeeping) and to
+ * SV_BUSY_WAIT_MS while the loop must look often: generation jobs or
+ * record questions in flight (answered on other threads), spectators on
+ * the spectator port (its thread's inbox), draining or stopping. Past
+ * that, when the hosts are small or the last step had nothing to do, it
+ * sends what the hosts have queued (enet_host_flush) and reads ENet's own
+ * next need from the peers: a reliable packet's resend, a ping, a peer
+ * mid-handshake or mid-disconnect (SV_BUSY_WAIT_MS). If that leaves a
+ * wait longer than SV_BUSY_WAIT_MS, *own_wait is set: the caller waits in
+ * sv_idle_sleep (every socket the loop reads) instead of ENet's wait (the
+ * game socket only), then services the hosts without waiting. */
+int sv_idle_wait(sv_t *sv, int max_ms, bool *own_wait);
+/* Waits up to ms for a datagram on any game socket or the discovery
+ * socket (a LAN probe is answered at once, not after the wait). */
+void sv_idle_sleep(sv_t *sv, int ms);
+
+#endif
