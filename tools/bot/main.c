@@ -46,7 +46,7 @@ static const char usage[] =
     "  --bench S           bench mode: pairs of bots race on reversible puzzles (default maze 64x64),\n"
     "                      walking the solution back and forth so the race never ends; measures the\n"
     "                      move acknowledgement round trip for S seconds once every bot is racing\n"
-    "  --server-pid PID    bench: read the server's CPU time from /proc/PID/stat\n"
+    "  --server-pid PID    bench: read the server's CPU time (its CPU-time clock)\n"
     "  --recent N          play nothing: print the newest N (1..1000) matches the server stored, one a\n"
     "                      line (tab-separated: id, start, game ID, players, winner, times, moves, ending)\n"
     "  --fetch-replay ID   play nothing: write the replay of stored match ID to stdout (docs/replay.md)\n"
