@@ -1,7 +1,7 @@
 /* sv_idle.c: how long the game loop may wait for its next datagram. ENet's own wait watches the game
  * socket only and the loop was woken every SV_BUSY_WAIT_MS to look at everything else; a server with
  * nothing due sleeps until its next deadline instead (at most the caller's bound), in one poll over
- * every socket it reads. */
+ * every socket it reads and the spectator thread's doorbell. */
 #include "sv_idle.h"
 
 #include <enet/enet.h>
@@ -15,6 +15,7 @@
 #include "sv_internal.h"
 #include "sv_lan.h"
 #include "sv_rooms.h"
+#include "sv_spechost.h"
 #include "sv_specq.h"
 
 static bool stopping(sv_t *sv)
@@ -30,9 +31,7 @@ static bool busy(sv_t *sv)
         return true;
     if (sv->genq.defer_n > 0 || (sv->genq.gen && sv_gen_pending(sv->genq.gen) > 0))
         return true;
-    if (sv->query.in_flight > 0)
-        return true;
-    return sv->sph && sv->spec.count > 0;
+    return sv->query.in_flight > 0;
 }
 
 /* Milliseconds until ENet needs host serviced for a peer that waits on a
@@ -109,12 +108,24 @@ int sv_idle_wait(sv_t *sv, int max_ms, bool *own_wait)
 
 void sv_idle_sleep(sv_t *sv, int ms)
 {
-    struct pollfd fds[SV_MAX_HOSTS + 1];
+    struct pollfd fds[SV_MAX_HOSTS + 2];
     nfds_t n = 0;
     for (int h = 0; h < sv->nhosts; h++)
         fds[n++] = (struct pollfd){.fd = sv->hosts[h]->socket, .events = POLLIN};
     int lan = sv_lan_fd(sv);
     if (lan >= 0)
         fds[n++] = (struct pollfd){.fd = lan, .events = POLLIN};
-    (void)poll(fds, n, ms); /* EINTR (a signal): the step runs now, which is what the signal wants */
+    /* The spectator port's thread rings this when it hands the loop an
+     * event (a connection, a message) while the loop sleeps here. */
+    int bell = sv->sph ? sv_sph_sleep_fd(sv->sph) : -2;
+    if (bell == -1) { /* its events are waiting already */
+        sv_sph_woke(sv->sph, false);
+        return;
+    }
+    nfds_t at_bell = n;
+    if (bell >= 0)
+        fds[n++] = (struct pollfd){.fd = bell, .events = POLLIN};
+    int r = poll(fds, n, ms); /* EINTR (a signal): the step runs now, which is what the signal wants */
+    if (sv->sph)
+        sv_sph_woke(sv->sph, r > 0 && bell >= 0 && fds[at_bell].revents != 0);
 }

@@ -18,18 +18,18 @@ typedef struct sv sv_t;
  * bound; a negative max_ms is 0). Cut to the loop's next deadline (a
  * room's timer, a held PROGRESS, a spectator batch, housekeeping) and to
  * SV_BUSY_WAIT_MS while the loop must look often: generation jobs or
- * record questions in flight (answered on other threads), spectators on
- * the spectator port (its thread's inbox), draining or stopping. Past
- * that, when the hosts are small or the last step had nothing to do, it
- * sends what the hosts have queued (enet_host_flush) and reads ENet's own
- * next need from the peers: a reliable packet's resend, a ping, a peer
+ * record questions in flight (answered on other threads), draining or
+ * stopping. Past that, when the hosts are small or the last step had
+ * nothing to do, it sends what the hosts have queued (enet_host_flush)
+ * and reads ENet's own next need from the peers: a resend, a ping, a peer
  * mid-handshake or mid-disconnect (SV_BUSY_WAIT_MS). If that leaves a
  * wait longer than SV_BUSY_WAIT_MS, *own_wait is set: the caller waits in
  * sv_idle_sleep (every socket the loop reads) instead of ENet's wait (the
  * game socket only), then services the hosts without waiting. */
 int sv_idle_wait(sv_t *sv, int max_ms, bool *own_wait);
 /* Waits up to ms for a datagram on any game socket or the discovery
- * socket (a LAN probe is answered at once, not after the wait). */
+ * socket (a LAN probe is answered at once, not after the wait), or an
+ * event from the spectator port's thread (sv_sph_sleep_fd). */
 void sv_idle_sleep(sv_t *sv, int ms);
 
 #endif

@@ -82,6 +82,8 @@ struct sv_sph {
     sph_buf out_local;             /* the game loop's, not yet committed */
     sph_buf out_work;              /* the thread's, being applied */
     atomic_size_t inbox_bytes;
+    atomic_int loop_asleep; /* the game loop is (about to be) in its own wait: ring loop_bell */
+    int loop_bell[2];       /* the loop's doorbell: a non-blocking pipe, read end first */
     _Atomic uint64_t udp_in, udp_out, dropped, expired, inbox_dropped, socket_errors, cookies, cookie_peers;
 };
 
@@ -301,6 +303,11 @@ static void publish(sv_sph *h)
     buf_move(&h->in_shared, &h->in_local);
     pthread_mutex_unlock(&h->mu);
     atomic_fetch_add(&h->inbox_bytes, n);
+    /* After the bytes are counted: either the loop sees them before it
+     * sleeps (sv_sph_sleep_fd) or this sees it asleep and wakes it. */
+    if (atomic_load(&h->loop_asleep) && write(h->loop_bell[1], "", 1) < 0) {
+        /* full (EAGAIN): the loop has a ring to read already */
+    }
 }
 
 /* Whether no peer slot is in use, not even one in a handshake or a
@@ -400,6 +407,14 @@ static void *run(void *arg)
 
 /* ---- the game loop's side ---- */
 
+/* A doorbell: a pipe, both ends non-blocking. */
+static bool bell_open(int fds[2])
+{
+    if (pipe(fds) != 0)
+        return false;
+    return fcntl(fds[0], F_SETFL, O_NONBLOCK) == 0 && fcntl(fds[1], F_SETFL, O_NONBLOCK) == 0;
+}
+
 sv_sph *sv_sph_create(const sv_sph_opts *o, const char **err)
 {
     sv_cookie_init(); /* here, before the thread starts */
@@ -438,10 +453,9 @@ sv_sph *sv_sph_create(const sv_sph_opts *o, const char **err)
     int n = (int)(host->peerCount / 8);
     h->shake_max = n < SV_SHAKE_MIN ? SV_SHAKE_MIN : n;
     pthread_mutex_init(&h->mu, NULL);
-    h->bell[0] = h->bell[1] = -1;
-    if (pipe(h->bell) != 0 || fcntl(h->bell[0], F_SETFL, O_NONBLOCK) != 0 ||
-        fcntl(h->bell[1], F_SETFL, O_NONBLOCK) != 0) {
-        *err = "cannot make the spectator thread's doorbell (pipe)";
+    h->bell[0] = h->bell[1] = h->loop_bell[0] = h->loop_bell[1] = -1;
+    if (!bell_open(h->bell) || !bell_open(h->loop_bell)) {
+        *err = "cannot make the spectator thread's doorbells (pipes)";
         sv_sph_destroy(h);
         return NULL;
     }
@@ -470,9 +484,12 @@ void sv_sph_destroy(sv_sph *h)
     ring(h);
     if (h->started)
         pthread_join(h->thread, NULL);
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 2; i++) {
         if (h->bell[i] >= 0)
             close(h->bell[i]);
+        if (h->loop_bell[i] >= 0)
+            close(h->loop_bell[i]);
+    }
     enet_host_destroy(h->host);
     pthread_mutex_destroy(&h->mu);
     sph_buf *bufs[] = {&h->in_shared, &h->out_shared, &h->in_local, &h->in_work, &h->out_local, &h->out_work};
@@ -538,6 +555,26 @@ int sv_sph_poll(sv_sph *h, void (*fn)(void *ctx, const sv_sph_event *ev), void *
     }
     h->in_work.n = 0;
     return count;
+}
+
+int sv_sph_sleep_fd(sv_sph *h)
+{
+    atomic_store(&h->loop_asleep, 1);
+    /* After the flag: the thread publishing now either sees it (and rings)
+     * or published before this look. */
+    if (atomic_load(&h->inbox_bytes) != 0) {
+        atomic_store(&h->loop_asleep, 0);
+        return -1;
+    }
+    return h->loop_bell[0];
+}
+
+void sv_sph_woke(sv_sph *h, bool rung)
+{
+    atomic_store(&h->loop_asleep, 0);
+    char buf[64];
+    while (rung && read(h->loop_bell[0], buf, sizeof buf) > 0) {
+    }
 }
 
 static void command(sv_sph *h, int kind, int slot, uint32_t gen, const void *data, size_t len)

@@ -78,5 +78,12 @@ void sv_sph_drop(sv_sph *h, int slot, uint32_t gen);
 void sv_sph_welcomed(sv_sph *h, int slot, uint32_t gen);
 /* Hands the commands queued since the last commit to the thread. */
 void sv_sph_commit(sv_sph *h);
+/* The loop is about to wait on its own (sv_idle.c): the fd to add to its
+ * poll, which the thread makes readable when it publishes an event, or -1
+ * when events are waiting already (do not sleep). sv_sph_woke after the
+ * wait, whichever it returned; rung: the poll found the fd readable (its
+ * bytes are read then). */
+int sv_sph_sleep_fd(sv_sph *h);
+void sv_sph_woke(sv_sph *h, bool rung);
 
 #endif

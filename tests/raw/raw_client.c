@@ -184,7 +184,7 @@ void raw_send_msg(raw_client *c, const wire_msg *m)
     free(buf);
 }
 
-bool raw_hello(raw_client *c, const char *name, int timeout_ms)
+void raw_send_hello(raw_client *c, const char *name)
 {
     wire_msg m;
     memset(&m, 0, sizeof m);
@@ -193,6 +193,11 @@ bool raw_hello(raw_client *c, const char *name, int timeout_ms)
     m.hello.version = WIRE_VERSION;
     snprintf(m.hello.name, sizeof m.hello.name, "%s", name);
     raw_send_msg(c, &m);
+}
+
+bool raw_hello(raw_client *c, const char *name, int timeout_ms)
+{
+    raw_send_hello(c, name);
     wire_msg out;
     return raw_wait(c, WIRE_WELCOME, &out, timeout_ms);
 }

@@ -33,6 +33,8 @@ uint16_t raw_local_port(const raw_client *c);
 /* Sends len raw bytes as one reliable packet on the wire channel. */
 void raw_send(raw_client *c, const void *data, size_t len);
 void raw_send_msg(raw_client *c, const wire_msg *m);
+/* HELLO with this name (our magic and version), sent without waiting. */
+void raw_send_hello(raw_client *c, const char *name);
 /* HELLO with the current version and name, then waits for WELCOME. */
 bool raw_hello(raw_client *c, const char *name, int timeout_ms);
 

@@ -1,7 +1,7 @@
 /* test_server_idle.c: the game loop's wait (server/sv_idle.c) in-process on 127.0.0.1: a server with nothing
  * due sleeps long (a handful of steps a second, not one every 10 ms), up to ENet's next ping of a connected
- * peer; it waits short while a puzzle is being made or a peer is mid-handshake; a LAN probe ends a long wait
- * at once. */
+ * peer; it waits short while a puzzle is being made or a peer is mid-handshake; a LAN probe or a spectator's
+ * message on the spectator port ends a long wait at once. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -161,6 +161,34 @@ static void test_probe_ends_a_long_wait(void **ctx)
     stop(f);
 }
 
+static void test_spectator_port_wakes_the_loop(void **ctx)
+{
+    (void)ctx;
+    sv_config cfg;
+    base_config(&cfg);
+    cfg.spectator_port = 0; /* a port of its own, any free one */
+    fixture *f = start(&cfg);
+    assert_true(sv_spectator_port(f->sv) != 0);
+    raw_client *c = raw_connect(sv_spectator_port(f->sv), pump_server, f, WAIT_MS);
+    assert_non_null(c);
+    for (int i = 0; i < 5; i++) /* the CONNECT taken from the thread's inbox */
+        sv_service(f->sv, fixture_now(f), 5);
+    /* HELLO reaches the spectator thread; its event wakes the loop's long
+     * wait (up to housekeeping's second) at once. */
+    raw_send_hello(c, "watcher");
+    uint64_t t0 = mr_now_us();
+    int handled = 0;
+    for (int i = 0; i < 20 && handled == 0; i++) /* a step the thread's gather ended early, at most */
+        handled = sv_service(f->sv, fixture_now(f), 5000);
+    uint64_t took_ms = (mr_now_us() - t0) / 1000u;
+    assert_true(handled >= 1);
+    assert_true(took_ms < 500);
+    wire_msg out;
+    assert_true(raw_wait(c, WIRE_WELCOME, &out, WAIT_MS));
+    raw_close(c);
+    stop(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -169,6 +197,7 @@ int main(void)
         cmocka_unit_test(test_short_wait_while_generating),
         cmocka_unit_test(test_short_wait_mid_handshake),
         cmocka_unit_test(test_probe_ends_a_long_wait),
+        cmocka_unit_test(test_spectator_port_wakes_the_loop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
