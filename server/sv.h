@@ -236,11 +236,12 @@ void sv_destroy(sv_t *sv);
  * now_ms (monotonic milliseconds, any origin, e.g. SDL_GetTicks64: the
  * first call adopts the caller's clock; a value that goes back is taken as
  * no time passing). With a wait, the time waited is added to now_ms.
- * The wait ends at the first datagram, and never runs past a room's timer
- * or anything else the server must do itself; while work may come from
- * one of the server's threads (a puzzle being made, a record question,
- * spectators on the spectator port) it is at most 10 ms, so a timeout_ms
- * past that only matters to a server with nothing due (sv_idle.h).
+ * The wait ends at the first datagram (or an event of the spectator
+ * port's thread), and never runs past a room's timer or anything else the
+ * server must do itself; while work may come from one of the server's
+ * threads without waking it (a puzzle being made, a record question) it
+ * is at most 10 ms, so a timeout_ms past that only matters to a server
+ * with nothing due (sv_idle.h).
  * Returns the number of events handled, or -1 when the game socket itself
  * is broken (EBADF, ENOTSOCK, EFAULT: nothing more can be served). A send
  * that fails for one peer (a firewall's EPERM, an unreachable network, a
