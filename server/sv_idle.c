@@ -86,12 +86,9 @@ int sv_idle_wait(sv_t *sv, int max_ms, bool *own_wait)
         return wait;
     if (busy(sv))
         return SV_BUSY_WAIT_MS;
-    size_t slots = 0;
-    for (int h = 0; h < sv->nhosts; h++)
-        slots += sv->hosts[h]->peerCount;
-    /* A big host busy with players comes straight back anyway: walking
-     * its slots each step would cost as much as ENet's own walk. */
-    if (slots > SV_IDLE_WALK_SLOTS && sv->last_handled > 0)
+    /* Datagrams coming fast bring the loop straight back anyway: walking
+     * the slots each step would cost as much as ENet's own walks. */
+    if (sv->last_handled > 0 && sv->last_wait_us < SV_SPARSE_WAIT_US)
         return SV_BUSY_WAIT_MS;
     sv_hosts_flush(sv);
     uint32_t now = enet_time_get();

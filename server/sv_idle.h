@@ -10,16 +10,18 @@ typedef struct sv sv_t;
 /* The wait while another thread may hand the loop work, and ENet's own
  * wait after a step that had work on a host too big to walk each step. */
 #define SV_BUSY_WAIT_MS 10
-/* Hosts with at most this many peer slots in all are walked every step
- * (sv_idle_wait); bigger ones only after a step with nothing to do. */
-#define SV_IDLE_WALK_SLOTS 256
+/* Traffic is sparse when the last step waited at least this long for
+ * its datagram: the peers are walked for ENet's next need then (a walk
+ * costs less than the wake-ups it saves), and after a step with nothing
+ * to do; a busy loop comes straight back anyway and does not walk. */
+#define SV_SPARSE_WAIT_US 2000
 
 /* The wait of the step about to start, at most max_ms (the caller's
  * bound; a negative max_ms is 0). Cut to the loop's next deadline (a
  * room's timer, a held PROGRESS, a spectator batch, housekeeping) and to
  * SV_BUSY_WAIT_MS while the loop must look often: generation jobs or
  * record questions in flight (answered on other threads), draining or
- * stopping. Past that, when the hosts are small or the last step had
+ * stopping. Past that, when traffic is sparse or the last step had
  * nothing to do, it sends what the hosts have queued (enet_host_flush)
  * and reads ENet's own next need from the peers: a resend, a ping, a peer
  * mid-handshake or mid-disconnect (SV_BUSY_WAIT_MS). If that leaves a

@@ -108,7 +108,8 @@ struct sv {
     uint64_t now_ms;  /* the embedder's clock, as of the current step */
     bool clock_known; /* set by the first sv_service */
     uint64_t next_housekeeping_ms;
-    int last_handled; /* events the last step handled (sv_idle.c) */
+    int last_handled;      /* events the last step handled (sv_idle.c) */
+    uint64_t last_wait_us; /* how long the last step waited for them */
     uint32_t next_id;
     sv_stats st;
     char bind_text[64];

@@ -335,6 +335,7 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
      * from another thread or a big host is busy, else the loop's own
      * wait over every socket it reads (sv_idle.c). */
     bool own_wait = false;
+    uint64_t wait0 = mr_now_us();
     timeout_ms = sv_idle_wait(sv, timeout_ms, &own_wait);
     bool no_wait = timeout_ms == 0; /* the caller polls (or a deadline is due) */
     if (own_wait) {
@@ -352,6 +353,7 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
     if (handled < 0)
         return -1;
     uint64_t work0 = mr_now_us();
+    sv->last_wait_us = work0 - wait0; /* with the reads: sv_idle.c wants how sparse traffic is */
     handled += sv->sph ? sv_sph_poll(sv->sph, on_sph_event, sv) : 0;
     sv_gendone_poll(sv);
     sv_query_poll(sv);
