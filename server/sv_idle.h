@@ -8,7 +8,7 @@
 typedef struct sv sv_t;
 
 /* The wait while another thread may hand the loop work, and ENet's own
- * wait after a step that had work on a host too big to walk each step. */
+ * wait after a step that had work with datagrams coming fast. */
 #define SV_BUSY_WAIT_MS 10
 /* Traffic is sparse when the last step waited at least this long for
  * its datagram: the peers are walked for ENet's next need then (a walk
