@@ -88,7 +88,7 @@ int sv_idle_wait(sv_t *sv, int max_ms, bool *own_wait)
         return SV_BUSY_WAIT_MS;
     /* Datagrams coming fast bring the loop straight back anyway: walking
      * the slots each step would cost as much as ENet's own walks. */
-    if (sv->last_handled > 0 && sv->last_wait_us < SV_SPARSE_WAIT_US)
+    if (sv->last_handled > 0 && sv->waited_us < SV_SPARSE_WAIT_US)
         return SV_BUSY_WAIT_MS;
     sv_hosts_flush(sv);
     uint32_t now = enet_time_get();

@@ -108,8 +108,8 @@ struct sv {
     uint64_t now_ms;  /* the embedder's clock, as of the current step */
     bool clock_known; /* set by the first sv_service */
     uint64_t next_housekeeping_ms;
-    int last_handled;      /* events the last step handled (sv_idle.c) */
-    uint64_t last_wait_us; /* how long the last step waited for them */
+    int last_handled;   /* events the last step handled (sv_idle.c) */
+    uint64_t waited_us; /* how long the step (the last one, between steps) waited for traffic */
     uint32_t next_id;
     sv_stats st;
     char bind_text[64];

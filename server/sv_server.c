@@ -240,14 +240,18 @@ static bool socket_error(sv_t *sv, ENetHost *host, int err)
     return true;
 }
 
-/* The clock moves on while the loop waits: the time since tick0 is added
+/* The clock moves on while the loop waits: the time since t0_us is added
  * to now before the events that came are handled (a drop is stamped with
  * the time it was seen, so its grace never ends early). Whole ticks of our
  * clock, not a rounded duration: with sv_run's clock (the same one) the
- * result is exact, so no deadline fires a millisecond early. */
-static void clock_waited(sv_t *sv, uint64_t tick0)
+ * result is exact, so no deadline fires a millisecond early. The wait is
+ * also counted in the step's waited_us (sv_idle.c: is traffic sparse?),
+ * which leaves out the handling of what came. */
+static void clock_waited(sv_t *sv, uint64_t t0_us)
 {
-    sv->now_ms += mr_now_us() / 1000u - tick0;
+    uint64_t t1 = mr_now_us();
+    sv->now_ms += t1 / 1000u - t0_us / 1000u;
+    sv->waited_us += t1 - t0_us;
 }
 
 /* One enet_host_service of game host h (waiting up to timeout_ms on its
@@ -256,12 +260,12 @@ static int service_host(sv_t *sv, int h, int timeout_ms)
 {
     ENetHost *host = sv->hosts[h];
     ENetEvent ev;
-    uint64_t tick0 = mr_now_us() / 1000u;
+    uint64_t t0 = mr_now_us();
     errno = 0;
     int r = enet_host_service(host, &ev, (enet_uint32)timeout_ms);
     int service_errno = errno;
     if (timeout_ms > 0)
-        clock_waited(sv, tick0);
+        clock_waited(sv, t0);
     if (r < 0) {
         if (!socket_error(sv, host, service_errno))
             return -1;
@@ -282,7 +286,7 @@ static int service_host(sv_t *sv, int h, int timeout_ms)
 static int service_hosts(sv_t *sv, int timeout_ms)
 {
     int handled = 0;
-    uint64_t tick0 = mr_now_us() / 1000u;
+    uint64_t t0 = mr_now_us();
     for (int h = 0; h < sv->nhosts; h++) {
         int r = service_host(sv, h, 0);
         if (r < 0)
@@ -293,7 +297,7 @@ static int service_hosts(sv_t *sv, int timeout_ms)
     if (handled > 0 || timeout_ms <= 0)
         return handled;
     int n = sv_hosts_wait(sv, timeout_ms, ready);
-    clock_waited(sv, tick0);
+    clock_waited(sv, t0);
     for (int h = 0; h < sv->nhosts && n > 0; h++) {
         int r = ready[h] ? service_host(sv, h, 0) : 0;
         if (r < 0)
@@ -335,13 +339,13 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
      * from another thread or a big host is busy, else the loop's own
      * wait over every socket it reads (sv_idle.c). */
     bool own_wait = false;
-    uint64_t wait0 = mr_now_us();
     timeout_ms = sv_idle_wait(sv, timeout_ms, &own_wait);
     bool no_wait = timeout_ms == 0; /* the caller polls (or a deadline is due) */
+    sv->waited_us = 0;
     if (own_wait) {
-        uint64_t tick0 = mr_now_us() / 1000u;
+        uint64_t t0 = mr_now_us();
         sv_idle_sleep(sv, timeout_ms);
-        clock_waited(sv, tick0);
+        clock_waited(sv, t0);
         timeout_ms = 0;
     }
     /* One enet_host_service per step, as a plain ENet server does: every
@@ -353,7 +357,6 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
     if (handled < 0)
         return -1;
     uint64_t work0 = mr_now_us();
-    sv->last_wait_us = work0 - wait0; /* with the reads: sv_idle.c wants how sparse traffic is */
     handled += sv->sph ? sv_sph_poll(sv->sph, on_sph_event, sv) : 0;
     sv_gendone_poll(sv);
     sv_query_poll(sv);
