@@ -7,8 +7,11 @@
 
 #include <cmocka.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "puzzle.h"
 #include "sv_fixture.h"
@@ -65,6 +68,20 @@ sv_stats wait_stats(fixture *f, raw_client *c, bool (*pred)(const sv_stats *))
             return st;
         raw_pump(c, 2, false);
     }
+}
+
+int send_probes(fixture *f, uint32_t nonce, int count)
+{
+    int fd = socket(AF_INET, SOCK_DGRAM, 0);
+    assert_true(fd >= 0);
+    struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(sv_discovery_port(f->sv))};
+    inet_pton(AF_INET, "127.0.0.1", &to.sin_addr);
+    uint8_t buf[WIRE_PROBE_LEN + 16];
+    wire_probe p = {.version = WIRE_VERSION, .nonce = nonce};
+    size_t n = wire_write_probe(&p, buf, sizeof buf);
+    for (int i = 0; i < count; i++)
+        assert_int_equal(sendto(fd, buf, n, 0, (struct sockaddr *)&to, sizeof to), (ssize_t)n);
+    return fd;
 }
 
 raw_client *join_server(fixture *f, const char *name)

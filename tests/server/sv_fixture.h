@@ -33,6 +33,9 @@ void stop(fixture *f);
 /* Services the server (through client c) until pred holds for its
  * statistics, at most WAIT_MS; returns the last statistics. */
 sv_stats wait_stats(fixture *f, raw_client *c, bool (*pred)(const sv_stats *));
+/* A UDP socket on 127.0.0.1 (the caller closes it) that has sent count
+ * LAN discovery probes with this nonce to the server's discovery port. */
+int send_probes(fixture *f, uint32_t nonce, int count);
 /* A connected client past HELLO/WELCOME. */
 raw_client *join_server(fixture *f, const char *name);
 void send_simple(raw_client *c, int type);

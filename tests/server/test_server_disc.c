@@ -94,15 +94,7 @@ static void test_discovery(void **ctx)
 
     /* A flood of probes (forged sources would make the server an
      * amplifier) gets at most the reply rate's burst of answers. */
-    int fd = socket(AF_INET, SOCK_DGRAM, 0);
-    assert_true(fd >= 0);
-    struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(sv_discovery_port(f->sv))};
-    inet_pton(AF_INET, "127.0.0.1", &to.sin_addr);
-    uint8_t buf[WIRE_PROBE_REPLY_MAX + 16];
-    wire_probe p = {.version = WIRE_VERSION, .nonce = 9};
-    size_t n = wire_write_probe(&p, buf, sizeof buf);
-    for (int i = 0; i < 300; i++)
-        assert_int_equal(sendto(fd, buf, n, 0, (struct sockaddr *)&to, sizeof to), (ssize_t)n);
+    int fd = send_probes(f, 9, 300);
     sv_stats st;
     for (int i = 0; i < 300; i++) {
         sv_service(f->sv, fixture_now(f), 1);

@@ -9,9 +9,7 @@
 
 #include <cmocka.h>
 
-#include <arpa/inet.h>
 #include <enet/enet.h>
-#include <netinet/in.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -138,14 +136,8 @@ static void test_probe_ends_a_long_wait(void **ctx)
         skip(); /* no discovery socket could be bound here */
     }
     sv_service(f->sv, fixture_now(f), 0);
-    int fd = socket(AF_INET, SOCK_DGRAM, 0);
-    assert_true(fd >= 0);
-    struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(sv_discovery_port(f->sv))};
-    inet_pton(AF_INET, "127.0.0.1", &to.sin_addr);
+    int fd = send_probes(f, 42, 1);
     uint8_t buf[WIRE_PROBE_REPLY_MAX + 16];
-    wire_probe p = {.version = WIRE_VERSION, .nonce = 42};
-    size_t n = wire_write_probe(&p, buf, sizeof buf);
-    assert_int_equal(sendto(fd, buf, n, 0, (struct sockaddr *)&to, sizeof to), (ssize_t)n);
     /* One step that may wait up to a second (housekeeping's) answers at
      * once: the probe wakes the loop's own wait. */
     uint64_t t0 = mr_now_us();
