@@ -216,8 +216,35 @@ int sv_hosts_wait(sv_t *sv, int timeout_ms, bool *ready)
 
 void sv_hosts_flush(sv_t *sv)
 {
-    for (int i = 0; i < sv->nhosts; i++)
+    for (int i = 0; i < sv->nhosts; i++) {
         enet_host_flush(sv->hosts[i]);
+        sv->host_walks[i]++;
+    }
+    sv->hosts_dirty = 0;
+}
+
+void sv_hosts_flush_queued(sv_t *sv)
+{
+    if (sv->nhosts == 1) {
+        sv_hosts_flush(sv);
+        return;
+    }
+    for (int i = 0; i < sv->nhosts && sv->hosts_dirty; i++)
+        if (sv->hosts_dirty & (1u << i)) {
+            sv->hosts_dirty &= ~(1u << i);
+            enet_host_flush(sv->hosts[i]);
+            sv->host_walks[i]++;
+        }
+}
+
+void sv_hosts_queued(sv_t *sv, int slot)
+{
+    if (sv->nhosts == 1)
+        return;
+    /* The group's hosts have the same number of peers (sv_hosts_open). */
+    int h = slot / (int)sv->hosts[0]->peerCount;
+    if (h >= 0 && h < sv->nhosts)
+        sv->hosts_dirty |= 1u << h;
 }
 
 int sv_hosts_index(const sv_t *sv, const ENetHost *host)

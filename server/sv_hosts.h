@@ -32,6 +32,13 @@ void sv_hosts_close(sv_t *sv);
 int sv_hosts_wait(sv_t *sv, int timeout_ms, bool *ready);
 /* Sends what every host has queued. */
 void sv_hosts_flush(sv_t *sv);
+/* Sends what the loop queued since the last walk of each host: the one
+ * host, or of several only those it queued packets on (sv_hosts_queued). */
+void sv_hosts_flush_queued(sv_t *sv);
+/* A packet was queued for the client in game slot (sv->clients index)
+ * slot: its host has something to send (with several hosts, only those
+ * are walked: sv_service). */
+void sv_hosts_queued(sv_t *sv, int slot);
 /* Which of sv's hosts this is, or -1. */
 int sv_hosts_index(const sv_t *sv, const ENetHost *host);
 /* Datagrams received and sent by all the hosts. */

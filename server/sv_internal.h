@@ -81,6 +81,8 @@ typedef struct sv_client {
  * oversized. The same for both hosts. */
 #define SV_ENET_PACKET_MAX (2 * WIRE_MSG_MAX)
 #define SV_ENET_WAITING_MAX (1 << 20)
+/* With several game hosts, each is serviced at least this often (sv_server.c). */
+#define SV_HOST_SWEEP_MS 10
 #define SV_SPARE_PEERS 8 /* peer slots beyond the limits, so that one over them hears why */
 
 /* Server memory per client slot: its record and its share of the hold pool and ring. */
@@ -93,7 +95,12 @@ struct sv {
     ENetHost *host;   /* the first game host, hosts[0] */
     ENetHost **hosts; /* the game port's hosts (sv_hosts.c), nhosts of them */
     int nhosts;
-    int *host_base;     /* host h's peers are clients[host_base[h]..] */
+    int *host_base; /* host h's peers are clients[host_base[h]..] */
+    /* Several hosts (sv_hosts.c): the hosts with packets queued since
+     * their last walk (bit h), and when each was last serviced. */
+    uint32_t hosts_dirty;
+    uint64_t host_walked_ms[SV_MAX_HOSTS];
+    uint64_t host_walks[SV_MAX_HOSTS]; /* services and flushes the loop made of each host (tests) */
     sv_client *clients; /* every game host's peerCount entries, then the spectator host's slots */
     int nclients;
     int ngame;          /* the game hosts' slots: clients[ngame..] are the spectator host's */
@@ -108,8 +115,11 @@ struct sv {
     uint64_t now_ms;  /* the embedder's clock, as of the current step */
     bool clock_known; /* set by the first sv_service */
     uint64_t next_housekeeping_ms;
-    int last_handled;   /* events the last step handled (sv_idle.c) */
-    uint64_t waited_us; /* how long the step (the last one, between steps) waited for traffic */
+    /* Events the last step handled, plus the datagrams its hosts read (an
+     * acknowledgement is traffic without an event): sv_idle.c. */
+    int last_handled;
+    uint64_t dgrams_seen; /* the game hosts' datagrams received, as of the last step */
+    uint64_t waited_us;   /* how long the step (the last one, between steps) waited for traffic */
     uint32_t next_id;
     sv_stats st;
     char bind_text[64];

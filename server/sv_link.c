@@ -2,6 +2,7 @@
  * spectator host (sv_spechost.c) through its queues; and the spectator port's setting. */
 #include <string.h>
 
+#include "sv_hosts.h"
 #include "sv_internal.h"
 #include "sv_link.h"
 #include "sv_log.h"
@@ -60,9 +61,10 @@ void sv_link_send(sv_t *sv, sv_client *c, const void *data, size_t len)
 
 void sv_link_close_later(sv_t *sv, sv_client *c)
 {
-    if (c->peer)
+    if (c->peer) {
         enet_peer_disconnect_later(c->peer, 0);
-    else if (c->sph_gen)
+        sv_hosts_queued(sv, (int)(c - sv->clients));
+    } else if (c->sph_gen)
         sv_sph_close_later(sv->sph, sph_slot(sv, c), c->sph_gen);
 }
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "sv_hold.h"
+#include "sv_hosts.h"
 #include "sv_internal.h"
 #include "sv_link.h"
 #include "sv_log.h"
@@ -30,6 +31,7 @@ static void queue_packet(sv_t *sv, sv_client *c, ENetPacket *p)
     }
     c->sent_step = sv->st.steps + 1;
     int slot = (int)(c - sv->clients);
+    sv_hosts_queued(sv, slot);
     if (slot > sv->step_max_slot)
         sv->step_max_slot = slot;
     sv->st.packets_out++;

@@ -254,12 +254,23 @@ static void clock_waited(sv_t *sv, uint64_t t0_us)
     sv->waited_us += t1 - t0_us;
 }
 
+/* Datagrams the game hosts read since the last call. */
+static int datagrams_read(sv_t *sv)
+{
+    uint64_t in = 0, out;
+    sv_hosts_counts(sv, &in, &out);
+    uint64_t d = in - sv->dgrams_seen;
+    sv->dgrams_seen = in;
+    return d > INT32_MAX ? INT32_MAX : (int)d;
+}
+
 /* One enet_host_service of game host h (waiting up to timeout_ms on its
  * socket) and its events; -1 when its socket is gone. */
 static int service_host(sv_t *sv, int h, int timeout_ms)
 {
     ENetHost *host = sv->hosts[h];
     ENetEvent ev;
+    sv->host_walks[h]++;
     uint64_t t0 = mr_now_us();
     errno = 0;
     int r = enet_host_service(host, &ev, (enet_uint32)timeout_ms);
@@ -279,30 +290,49 @@ static int service_host(sv_t *sv, int h, int timeout_ms)
     return handled;
 }
 
-/* Several hosts: each is serviced without waiting (each sends what is
- * queued for its peers, then reads); if none had anything, one poll waits
- * on every socket and the hosts that got a datagram are serviced again.
- * Every host is walked once per step, as the one host is. */
+/* Several hosts: only the hosts that need it are walked. The hosts the
+ * last step queued packets on are flushed; one poll over every socket
+ * then waits (up to timeout_ms, and no later than the next sweep) and
+ * the hosts with a datagram are serviced; a host not walked for
+ * SV_HOST_SWEEP_MS is serviced whatever it has (ENet's resends, pings and
+ * time-outs run in its walk). ENet walks every peer slot of a host on
+ * each service and flush, so a busy step costs the slots of the hosts
+ * its traffic is on, not every slot of the port (docs/server.md,
+ * "Several ENet hosts"). */
 static int service_hosts(sv_t *sv, int timeout_ms)
 {
     int handled = 0;
+    /* What the last step queued leaves first, as one host's service sends
+     * its queue before it reads or waits. */
+    sv_hosts_flush_queued(sv);
     uint64_t t0 = mr_now_us();
-    for (int h = 0; h < sv->nhosts; h++) {
-        int r = service_host(sv, h, 0);
-        if (r < 0)
-            return -1;
-        handled += r;
+    int wait = timeout_ms;
+    for (int h = 0; h < sv->nhosts && wait > 0; h++) {
+        uint64_t due = sv->host_walked_ms[h] + SV_HOST_SWEEP_MS;
+        if (due <= sv->now_ms)
+            wait = 0;
+        else if (due - sv->now_ms < (uint64_t)wait)
+            wait = (int)(due - sv->now_ms);
     }
     bool ready[SV_MAX_HOSTS];
-    if (handled > 0 || timeout_ms <= 0)
-        return handled;
-    int n = sv_hosts_wait(sv, timeout_ms, ready);
-    clock_waited(sv, t0);
-    for (int h = 0; h < sv->nhosts && n > 0; h++) {
-        int r = ready[h] ? service_host(sv, h, 0) : 0;
-        if (r < 0)
-            return -1;
-        handled += r;
+    sv_hosts_wait(sv, wait > 0 ? wait : 0, ready);
+    if (wait > 0)
+        clock_waited(sv, t0);
+    /* A host's sweep takes along every host not walked for half the
+     * period, so that quiet hosts are swept together, not one wake each. */
+    bool sweep = false;
+    for (int h = 0; h < sv->nhosts && !sweep; h++)
+        sweep = sv->now_ms - sv->host_walked_ms[h] >= SV_HOST_SWEEP_MS;
+    for (int h = 0; h < sv->nhosts; h++) {
+        uint32_t bit = 1u << h;
+        if (ready[h] || (sweep && sv->now_ms - sv->host_walked_ms[h] >= SV_HOST_SWEEP_MS / 2)) {
+            sv->hosts_dirty &= ~bit; /* what its events queue sets it again */
+            sv->host_walked_ms[h] = sv->now_ms;
+            int r = service_host(sv, h, 0);
+            if (r < 0)
+                return -1;
+            handled += r;
+        }
     }
     return handled;
 }
@@ -357,6 +387,7 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
     if (handled < 0)
         return -1;
     uint64_t work0 = mr_now_us();
+    int read = datagrams_read(sv);
     handled += sv->sph ? sv_sph_poll(sv->sph, on_sph_event, sv) : 0;
     sv_gendone_poll(sv);
     sv_query_poll(sv);
@@ -376,11 +407,12 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
     sv->step_max_slot = -1; /* whatever is queued now leaves before the next step's packets */
     /* ENet walks every peer slot on each flush. A caller that waits (sv_run)
      * comes straight back into enet_host_service, which sends everything
-     * queued before it reads or waits, so the flush would be a second walk
-     * for nothing; a caller that polls once a frame needs it, or replies
-     * would wait for its next frame. */
+     * queued before it reads or waits (with several hosts, service_hosts
+     * flushes the hosts with packets queued first), so the flush would be a
+     * second walk for nothing; a caller that polls once a frame needs it,
+     * or replies would wait for its next frame. */
     if (no_wait || sv_stop_requested(sv))
-        sv_hosts_flush(sv);
+        sv_hosts_flush_queued(sv);
     sv_link_commit(sv);
     /* How long the longest step kept the socket unread: the figure to
      * compare with how long the socket buffer lasts at full load. */
@@ -395,7 +427,7 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
         sv->st.max_step_us = work;
     if (atomic_exchange(&sv->want_stats, 0))
         print_stat_line(sv);
-    sv->last_handled = handled;
+    sv->last_handled = handled + read;
     return handled;
 }
 

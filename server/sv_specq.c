@@ -134,9 +134,10 @@ static void send_one(sv_t *sv, sv_client *c, ENetPacket *p, const uint8_t *data,
     }
     ENetPacket *own = p ? NULL : enet_packet_create(data, len, ENET_PACKET_FLAG_RELIABLE);
     ENetPacket *pk = p ? p : own;
-    if (pk && enet_peer_send(c->peer, WIRE_CHANNEL, pk) == 0)
+    if (pk && enet_peer_send(c->peer, WIRE_CHANNEL, pk) == 0) {
         sv->st.packets_out += (uint64_t)msgs;
-    else if (own)
+        sv_hosts_queued(sv, (int)(c - sv->clients));
+    } else if (own)
         enet_packet_destroy(own);
 }
 
@@ -215,7 +216,7 @@ void sv_specq_flush(sv_t *sv, bool now)
          * by peer in slot order, so without this flush a spectator in a
          * lower slot would be sent to before a player. */
         if (!flushed && !c->sph_gen && sv->step_max_slot >= 0) {
-            sv_hosts_flush(sv);
+            sv_hosts_flush_queued(sv);
             sv->step_max_slot = -1;
         }
         flushed = flushed || !c->sph_gen;

@@ -84,6 +84,31 @@ static int run_bot(const char *const args[], const char *n1, int *c1, const char
     return run_bot_keep(args, n1, c1, n2, c2, NULL, 0);
 }
 
+/* A server that makes one puzzle at a time (--gen-queue 1) answers most of
+ * twenty players asking for a big maze at once with ERROR BUSY ("try again
+ * in a few seconds"): each bot turned away asks again 1-3 s later, as a
+ * player would, and every one races. */
+static void test_bot_retries_busy_server(void **ctx)
+{
+    (void)ctx;
+    static const char *const busy_server[] = {"--no-discovery", "--countdown", "0.2", "--gen-queue", "1",
+                                              "--log-level",    "info",        NULL};
+    it_proc sv;
+    char addr[32];
+    server_up(&sv, busy_server, addr, sizeof addr);
+    const char *args[] = {"--server", addr,     "--bots", "20",        "--pace", "5", "--kind",
+                          "maze",     "--size", "40x40",  "--timeout", "60",     NULL};
+    int matches = 0, summary = 0;
+    assert_int_equal(run_bot(args, "match bot-", &matches, "summary:", &summary), 0);
+    assert_int_equal(matches, 20);
+    assert_int_equal(summary, 1);
+    int busy = 0;
+    it_proc_drain(&sv, "server", "room refused: server busy making puzzles", &busy);
+    print_message("BUSY answers: %d\n", busy);
+    assert_true(busy >= 1);
+    server_down(&sv);
+}
+
 /* The documented smoke run: two bots, quick match, one full match, exit 0. */
 static void test_bot_plays_one_match(void **ctx)
 {
@@ -341,6 +366,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_bot_plays_one_match, it_teardown),
+        cmocka_unit_test_teardown(test_bot_retries_busy_server, it_teardown),
         cmocka_unit_test_teardown(test_bot_level_plays_a_match, it_teardown),
         cmocka_unit_test_teardown(test_bot_pairs_rooms_and_rematches, it_teardown),
         cmocka_unit_test_teardown(test_bot_rooms_from_game_ids, it_teardown),

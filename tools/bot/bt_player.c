@@ -14,6 +14,8 @@
 #define MAX_MOVES_PER_STEP 8
 
 #define GHOST_RING 64
+/* BUSY answers to one race request before the player gives up (bt_player_step). */
+#define BUSY_TRIES 10
 
 typedef struct sent_move {
     uint32_t seq;
@@ -37,6 +39,10 @@ struct bt_player {
     char room[WIRE_ROOM_CODE_LEN + 1];
     bool connected, asked, wait_code_known;
     uint64_t asked_us, paired_us; /* when it asked for a race; when an opponent was first in its room */
+    /* The server answered the request BUSY (its puzzle queue or budget is
+     * full): asked again at retry_us (0 = not waiting), as a player would. */
+    uint64_t retry_us;
+    int busy_tries;
 
     bot *brain;
     bool racing, paused, done;
@@ -482,6 +488,15 @@ static void on_event(bt_player *p, const cl_net_event *ev, uint64_t now_us)
     case CL_EV_ERROR:
         p->counts.errors++;
         p->counts.last_error = ev->code;
+        if (ev->code == WIRE_ERR_BUSY && !p->done && p->asked && cl_net_phase(p->net) != CL_NET_IN_ROOM &&
+            p->busy_tries < BUSY_TRIES) {
+            /* "try again in a few seconds": 1-3 s, spread so that the
+             * players turned away together do not all come back at once. */
+            p->busy_tries++;
+            p->asked = false;
+            p->retry_us = now_us + 1000000u + rng_below(&p->rng, 2000000u);
+            break;
+        }
         /* Once done, the room may already be gone when our LEAVE_ROOM
          * arrives: nothing is lost by that answer. */
         if (!p->done) /* code 0: our side's (e.g. a spectator port that does not answer) */
@@ -499,6 +514,10 @@ void bt_player_step(bt_player *p, uint64_t now_us)
     /* Bounded: the queue only holds what the last service delivered. */
     for (int i = 0; i < 100000 && cl_net_poll(p->net, now_ms, &ev); i++)
         on_event(p, &ev, now_us);
+    if (p->retry_us && now_us >= p->retry_us && !p->fail) {
+        p->retry_us = 0;
+        request_race(p);
+    }
     if (!p->racing || p->paused || p->fail || cl_net_phase(p->net) != CL_NET_IN_ROOM ||
         p->cfg.mode == BT_WATCH)
         return;
