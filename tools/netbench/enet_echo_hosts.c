@@ -1,7 +1,8 @@
 /* enet_echo_hosts.c: the raw ENet echo (baselines/enet_echo.c) spread over several ENet hosts, the floor for
  * mazerace-server --hosts N: a server thread with N hosts on one port (SO_REUSEPORT, socket = source port
- * mod N, one poll over all, as the server's loop) echoes every reliable packet; a client thread with M
- * hosts on consecutive local ports holds K peers sending 16-byte reliable packets at R per second each.
+ * mod N, one poll over all and only the hosts with work walked, as the server's loop) echoes every reliable
+ * packet; a client thread with M hosts on consecutive local ports holds K peers sending 16-byte reliable
+ * packets at R per second each.
  *
  * Usage: enet_echo_hosts -k K -r R -d SECONDS [-H N] [-c PER_SOCKET] [-b KIB] [-w WARMUP_SECONDS]
  * The window opens after WARMUP seconds (default 2) of the same traffic once every peer is connected, as
@@ -95,27 +96,51 @@ typedef struct eh_set {
     ENetHost *h[EH_MAX_HOSTS];
     struct pollfd fd[EH_MAX_HOSTS];
     int n;
+    uint64_t dirty;                   /* bit i: packets queued on host i since its last walk */
+    uint64_t walked_ns[EH_MAX_HOSTS]; /* when host i was last serviced */
 } eh_set;
 
-/* Services every host of s without waiting, then (if none had an event)
- * waits up to wait_ms over all their sockets and services the ready ones:
- * the loop of mazerace-server --hosts. fn gets each event. */
+/* A host is serviced at least this often (ENet's resends, pings, time-outs). */
+#define EH_SWEEP_NS 10000000ull
+
+/* Walks only the hosts of s with work, as mazerace-server --hosts and
+ * mazerace-bot do (docs/server.md, "Several ENet hosts"): flushes the hosts
+ * with packets queued, waits up to wait_ms (and no later than the next
+ * sweep) in one poll over all sockets, and services the hosts with a
+ * datagram, and any host not walked for EH_SWEEP_NS (with every host not
+ * walked for half of it). fn gets each event; what it sends goes out on
+ * the event's host (marked to be flushed). */
 static int eh_service(eh_set *s, int wait_ms, void (*fn)(ENetEvent *ev))
 {
     int handled = 0;
     ENetEvent ev;
-    for (int pass = 0; pass < 2; pass++) {
-        for (int i = 0; i < s->n; i++) {
-            if (pass == 1 && !s->fd[i].revents)
-                continue;
-            for (int r = enet_host_service(s->h[i], &ev, 0); r > 0;
-                 r = enet_host_check_events(s->h[i], &ev)) {
-                fn(&ev);
-                handled++;
-            }
+    for (int i = 0; i < s->n; i++)
+        if (s->dirty >> i & 1)
+            enet_host_flush(s->h[i]);
+    s->dirty = 0;
+    uint64_t now = eh_now_ns();
+    for (int i = 0; i < s->n && wait_ms > 0; i++) {
+        uint64_t due = s->walked_ns[i] + EH_SWEEP_NS;
+        int left = due <= now ? 0 : (int)((due - now) / 1000000u);
+        if (left < wait_ms)
+            wait_ms = left;
+    }
+    int got = poll(s->fd, (nfds_t)s->n, wait_ms > 0 ? wait_ms : 0);
+    now = eh_now_ns();
+    bool sweep = false;
+    for (int i = 0; i < s->n && !sweep; i++)
+        sweep = now - s->walked_ns[i] >= EH_SWEEP_NS;
+    for (int i = 0; i < s->n; i++) {
+        if (!((got > 0 && s->fd[i].revents) || (sweep && now - s->walked_ns[i] >= EH_SWEEP_NS / 2)))
+            continue;
+        s->walked_ns[i] = now;
+        int before = handled;
+        for (int r = enet_host_service(s->h[i], &ev, 0); r > 0; r = enet_host_check_events(s->h[i], &ev)) {
+            fn(&ev);
+            handled++;
         }
-        if (handled || wait_ms <= 0 || poll(s->fd, (nfds_t)s->n, wait_ms) <= 0)
-            break;
+        if (handled > before)
+            s->dirty |= 1ull << i;
     }
     return handled;
 }
@@ -272,6 +297,7 @@ int main(int argc, char **argv)
             return fprintf(stderr, "connect %d failed\n", i), 1;
         cl[i].peer->data = &cl[i];
     }
+    cli.dirty = ~0ull; /* the CONNECTs */
     uint64_t t_launch = eh_now_ns();
     while (eh_nconn < k && eh_now_ns() - t_launch < 40000000000ull)
         eh_service(&cli, 1, eh_on_client);
@@ -305,6 +331,7 @@ int main(int argc, char **argv)
                 memcpy(b + 8, &i, 4);
                 enet_peer_send(cl[i].peer, 0, enet_packet_create(b, sizeof b, ENET_PACKET_FLAG_RELIABLE));
                 cl[i].sent++;
+                cli.dirty |= 1ull << (i / per);
             }
         eh_service(&cli, 1, eh_on_client);
     }
