@@ -19,8 +19,13 @@
  * single-threaded, and a player on host A races one on host B like any
  * other (docs/server.md, "Several ENet hosts"; docs/architecture.md). */
 
-/* The hosts the configuration asks for: cfg->hosts, or with 0 one per
- * SV_HOST_MAX_CLIENTS players. */
+/* Players a host when the server picks the number of hosts (cfg->hosts 0)
+ * past SV_HOST_MAX_CLIENTS: 10,000 players get 16 hosts. */
+#define SV_HOST_AUTO_PLAYERS 625
+
+/* The hosts the configuration asks for: cfg->hosts, or with 0 one host up
+ * to SV_HOST_MAX_CLIENTS players, beyond that one per SV_HOST_AUTO_PLAYERS,
+ * at most SV_MAX_HOSTS. */
 int sv_hosts_wanted(const sv_config *cfg);
 /* Binds addr with sv_hosts_wanted hosts and sets sv->hosts, nhosts,
  * host_base, host (hosts[0]) and ngame; applies cfg's socket buffers and

@@ -305,7 +305,8 @@ const sv_opt sv_opts[] = {
      "connected players, 1..64000 (at most 4000 per host: see hosts)", NULL, NULL},
     {"hosts", "N", "0", SV_OPT_INT, F(hosts), 0, SV_MAX_HOSTS, 1, SV_SEC_NETWORK, false,
      "ENet hosts sharing the game port (SO_REUSEPORT), served by the one game loop, 0..16; a client is "
-     "steered to one by its source port; 0 = auto: 1 up to 4000 max clients, else one per 4000",
+     "steered to one by its source port; 0 = auto: 1 up to 4000 max clients, else one per 625 players, at "
+     "most 16",
      NULL, NULL},
     {"max_rooms", "N", "1024", SV_OPT_INT, F(max_rooms), 1, SV_MAX_ROOMS, 1, SV_SEC_NETWORK, false,
      "rooms open at once, 1..65536", NULL, NULL},

@@ -277,7 +277,17 @@ static void test_cli(void **ctx)
     assert_int_equal(cfg.hosts, 3);
     const char *auto_[] = {"--max-clients", "10000", NULL};
     assert_int_equal(parse(&cfg, err, sizeof err, auto_), SV_CLI_RUN);
-    assert_int_equal(sv_hosts_wanted(&cfg), 3);
+    assert_int_equal(sv_hosts_wanted(&cfg), 16);
+    /* Auto: one host up to 4000 players, then one per 625, at most 16. */
+    const char *one[] = {"--max-clients", "4000", NULL};
+    assert_int_equal(parse(&cfg, err, sizeof err, one), SV_CLI_RUN);
+    assert_int_equal(sv_hosts_wanted(&cfg), 1);
+    const char *seven[] = {"--max-clients", "4001", NULL};
+    assert_int_equal(parse(&cfg, err, sizeof err, seven), SV_CLI_RUN);
+    assert_int_equal(sv_hosts_wanted(&cfg), 7);
+    const char *most[] = {"--max-clients", "64000", NULL};
+    assert_int_equal(parse(&cfg, err, sizeof err, most), SV_CLI_RUN);
+    assert_int_equal(sv_hosts_wanted(&cfg), 16);
 }
 
 /* Defaults docs/server.md (and docs/racing.md) state in their prose, each an int field of sv_config. */

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # tools/netbench/hosts.sh: past one ENet host: K players (K/2 races) at RATE moves/s each against mazerace-server --hosts N, beside the raw ENet echo spread over N hosts (enet_echo_hosts.c) in the same run.
 #
-# Usage: tools/netbench/hosts.sh     (defaults: K=10000 players, RATE=2 moves/s, N=3 hosts, DUR=10 s)
-#   K=10000 RATE=2 HOSTS=3 DUR=10 REPS=1   players, moves/s each, server hosts, window, repetitions
+# Usage: tools/netbench/hosts.sh     (defaults: K=10000 players, RATE=2 moves/s, N=16 hosts (the server's own choice for 10,000), DUR=10 s)
+#   K=10000 RATE=2 HOSTS=16 DUR=10 REPS=1  players, moves/s each, server hosts, window, repetitions
 #   PER_SOCKET=  players per client socket (default K / HOSTS / 4: four client sockets per server
 #                host, on consecutive ports, so each server host gets the same share: socket = port mod N)
 #   SOCKBUF=16384  socket buffers (KiB) of every socket, both tools (past net.core.rmem_max as root)
@@ -18,7 +18,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD:-$root/build-netbench}
 k=${K:-10000}
 rate=${RATE:-2}
-hosts=${HOSTS:-3}
+hosts=${HOSTS:-16}
 dur=${DUR:-10}
 reps=${REPS:-1}
 per=${PER_SOCKET:-$(((k + 4 * hosts - 1) / (4 * hosts)))}
