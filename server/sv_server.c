@@ -291,22 +291,31 @@ static int service_host(sv_t *sv, int h, int timeout_ms)
 }
 
 /* Several hosts: only the hosts that need it are walked. The hosts the
- * last step queued packets on are flushed; one poll over every socket
- * then waits (up to timeout_ms, and no later than the next sweep) and
- * the hosts with a datagram are serviced; a host not walked for
- * SV_HOST_SWEEP_MS is serviced whatever it has (ENet's resends, pings and
- * time-outs run in its walk). ENet walks every peer slot of a host on
- * each service and flush, so a busy step costs the slots of the hosts
- * its traffic is on, not every slot of the port (docs/server.md,
- * "Several ENet hosts"). */
+ * last step queued packets on are flushed (those with a datagram waiting
+ * send in their service instead); one poll over every socket then waits (up to timeout_ms, and no later than
+ * the next sweep) and the hosts with a datagram are serviced; a host not walked for SV_HOST_SWEEP_MS is
+ * serviced whatever it has (ENet's resends, pings and time-outs run in its walk). ENet walks every peer slot
+ * of a host on each service and flush, so a busy step costs the slots of the hosts its traffic is on, not
+ * every slot of the port (docs/server.md, "Several ENet hosts"). */
 static int service_hosts(sv_t *sv, int timeout_ms)
 {
     int handled = 0;
+    bool ready[SV_MAX_HOSTS];
+    int nready = 0;
     /* What the last step queued leaves first, as one host's service sends
-     * its queue before it reads or waits. */
-    sv_hosts_flush_queued(sv);
+     * its queue before it reads or waits: a host with a datagram waiting
+     * sends it in its service (one walk fewer), the others are flushed. */
+    if (sv->hosts_dirty) {
+        nready = sv_hosts_wait(sv, 0, ready);
+        for (int h = 0; h < sv->nhosts; h++)
+            if ((sv->hosts_dirty & (1u << h)) && !ready[h]) {
+                enet_host_flush(sv->hosts[h]);
+                sv->host_walks[h]++;
+            }
+        sv->hosts_dirty = 0;
+    }
     uint64_t t0 = mr_now_us();
-    int wait = timeout_ms;
+    int wait = nready > 0 ? 0 : timeout_ms;
     for (int h = 0; h < sv->nhosts && wait > 0; h++) {
         uint64_t due = sv->host_walked_ms[h] + SV_HOST_SWEEP_MS;
         if (due <= sv->now_ms)
@@ -314,10 +323,11 @@ static int service_hosts(sv_t *sv, int timeout_ms)
         else if (due - sv->now_ms < (uint64_t)wait)
             wait = (int)(due - sv->now_ms);
     }
-    bool ready[SV_MAX_HOSTS];
-    sv_hosts_wait(sv, wait > 0 ? wait : 0, ready);
-    if (wait > 0)
-        clock_waited(sv, t0);
+    if (nready == 0) {
+        sv_hosts_wait(sv, wait > 0 ? wait : 0, ready);
+        if (wait > 0)
+            clock_waited(sv, t0);
+    }
     /* A host's sweep takes along every host not walked for half the
      * period, so that quiet hosts are swept together, not one wake each. */
     bool sweep = false;

@@ -147,6 +147,8 @@ void cl_hub_destroy(cl_hub_t *h);
 int cl_hub_service(cl_hub_t *h, uint64_t now_ms, int timeout_ms);
 /* Sends what is queued now. */
 void cl_hub_flush(cl_hub_t *h);
+/* True when packets were queued since the hub's last service or flush. */
+bool cl_hub_queued(const cl_hub_t *h);
 /* Next connection of the hub that got events since it was last returned
  * here (each once), or NULL: a loop over a thousand connections then polls
  * only those with something to say. */

@@ -127,6 +127,11 @@ int cl_hub_service(cl_hub_t *h, uint64_t now_ms, int timeout_ms)
     return handled;
 }
 
+bool cl_hub_queued(const cl_hub_t *h)
+{
+    return h && h->dirty;
+}
+
 void cl_hub_flush(cl_hub_t *h)
 {
     if (h && h->dirty) {

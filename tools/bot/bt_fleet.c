@@ -265,14 +265,21 @@ static void turn(fleet *f)
     }
     /* Several hosts: only the hubs with work are walked, as the server
      * walks its hosts (docs/server.md, "Several ENet hosts"): the hubs with
-     * packets queued are flushed, one poll waits at most 1 ms, and the
-     * hubs with a datagram are serviced; a hub not walked for
-     * HUB_SWEEP_US is serviced anyway (ENet's resends, pings, time-outs),
-     * with every hub not walked for half of that. enet_echo_hosts' client
-     * and server loops do the same. */
-    for (int h = 0; h < f->nhubs; h++)
-        cl_hub_flush(f->hubs[h]);
-    int got = poll(f->fds, (nfds_t)f->nhubs, 1);
+     * packets queued are flushed (those with a datagram waiting send in
+     * their service), one poll waits at most 1 ms, and the hubs with a
+     * datagram are serviced; a hub not walked for HUB_SWEEP_US is serviced
+     * anyway (ENet's resends, pings, time-outs), with every hub not walked
+     * for half of that. enet_echo_hosts' client and server loops do the
+     * same. */
+    bool queued = false;
+    for (int h = 0; h < f->nhubs && !queued; h++)
+        queued = cl_hub_queued(f->hubs[h]);
+    int got = queued ? poll(f->fds, (nfds_t)f->nhubs, 0) : 0;
+    for (int h = 0; h < f->nhubs && queued; h++)
+        if (got <= 0 || !f->fds[h].revents)
+            cl_hub_flush(f->hubs[h]);
+    if (got <= 0)
+        got = poll(f->fds, (nfds_t)f->nhubs, 1);
     now = mr_now_us();
     bool sweep = false;
     for (int h = 0; h < f->nhubs && !sweep; h++)

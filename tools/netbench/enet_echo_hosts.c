@@ -105,7 +105,8 @@ typedef struct eh_set {
 
 /* Walks only the hosts of s with work, as mazerace-server --hosts and
  * mazerace-bot do (docs/server.md, "Several ENet hosts"): flushes the hosts
- * with packets queued, waits up to wait_ms (and no later than the next
+ * with packets queued (a host with a datagram waiting sends in its
+ * service), waits up to wait_ms (and no later than the next
  * sweep) in one poll over all sockets, and services the hosts with a
  * datagram, and any host not walked for EH_SWEEP_NS (with every host not
  * walked for half of it). fn gets each event; what it sends goes out on
@@ -114,18 +115,20 @@ static int eh_service(eh_set *s, int wait_ms, void (*fn)(ENetEvent *ev))
 {
     int handled = 0;
     ENetEvent ev;
-    for (int i = 0; i < s->n; i++)
-        if (s->dirty >> i & 1)
-            enet_host_flush(s->h[i]);
+    int got = s->dirty ? poll(s->fd, (nfds_t)s->n, 0) : 0;
+    for (int i = 0; i < s->n && s->dirty; i++)
+        if ((s->dirty >> i & 1) && (got <= 0 || !s->fd[i].revents))
+            enet_host_flush(s->h[i]); /* a host with a datagram sends in its service */
     s->dirty = 0;
     uint64_t now = eh_now_ns();
-    for (int i = 0; i < s->n && wait_ms > 0; i++) {
+    for (int i = 0; i < s->n && wait_ms > 0 && got <= 0; i++) {
         uint64_t due = s->walked_ns[i] + EH_SWEEP_NS;
         int left = due <= now ? 0 : (int)((due - now) / 1000000u);
         if (left < wait_ms)
             wait_ms = left;
     }
-    int got = poll(s->fd, (nfds_t)s->n, wait_ms > 0 ? wait_ms : 0);
+    if (got <= 0)
+        got = poll(s->fd, (nfds_t)s->n, wait_ms > 0 ? wait_ms : 0);
     now = eh_now_ns();
     bool sweep = false;
     for (int i = 0; i < s->n && !sweep; i++)
