@@ -115,8 +115,9 @@ struct sv {
     uint64_t now_ms;  /* the embedder's clock, as of the current step */
     bool clock_known; /* set by the first sv_service */
     uint64_t next_housekeeping_ms;
-    /* Events the last step handled, plus the datagrams its hosts read (an
-     * acknowledgement is traffic without an event): sv_idle.c. */
+    /* Events the last step handled, plus (with several hosts) the
+     * datagrams its hosts read (an acknowledgement is traffic without an
+     * event): sv_idle.c. */
     int last_handled;
     uint64_t dgrams_seen; /* the game hosts' datagrams received, as of the last step */
     uint64_t waited_us;   /* how long the step (the last one, between steps) waited for traffic */

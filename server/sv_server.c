@@ -437,7 +437,13 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
         sv->st.max_step_us = work;
     if (atomic_exchange(&sv->want_stats, 0))
         print_stat_line(sv);
-    sv->last_handled = handled + read;
+    /* With several hosts an acknowledgement counts as traffic too: a step
+     * of acknowledgements alone would otherwise take the sparse path
+     * (sv_idle.c), whose walk of every slot of every host costs more than
+     * the step (10,000 players on 16 hosts: 6% of the CPU). One host keeps
+     * the rule by events: its walk is ENet's own, and a lone race then
+     * sleeps until ENet's next need instead of waking every 10 ms. */
+    sv->last_handled = handled + (sv->nhosts > 1 ? read : 0);
     return handled;
 }
 
