@@ -230,18 +230,18 @@ void sv_hosts_flush(sv_t *sv)
     sv->hosts_dirty = 0;
 }
 
-void sv_hosts_flush_queued(sv_t *sv)
+void sv_hosts_flush_queued(sv_t *sv, const bool *skip)
 {
     if (sv->nhosts == 1) {
         sv_hosts_flush(sv);
         return;
     }
-    for (int i = 0; i < sv->nhosts && sv->hosts_dirty; i++)
-        if (sv->hosts_dirty & (1u << i)) {
-            sv->hosts_dirty &= ~(1u << i);
+    for (int i = 0; i < sv->nhosts && sv->hosts_dirty; i++) /* most steps: none */
+        if ((sv->hosts_dirty & (1u << i)) && !(skip && skip[i])) {
             enet_host_flush(sv->hosts[i]);
             sv->host_walks[i]++;
         }
+    sv->hosts_dirty = 0;
 }
 
 void sv_hosts_queued(sv_t *sv, int slot)

@@ -38,8 +38,10 @@ int sv_hosts_wait(sv_t *sv, int timeout_ms, bool *ready);
 /* Sends what every host has queued. */
 void sv_hosts_flush(sv_t *sv);
 /* Sends what the loop queued since the last walk of each host: the one
- * host, or of several only those it queued packets on (sv_hosts_queued). */
-void sv_hosts_flush_queued(sv_t *sv);
+ * host, or of several only those it queued packets on (sv_hosts_queued),
+ * but for the hosts skip[h] says the caller services next (its service
+ * sends them first; skip may be NULL). */
+void sv_hosts_flush_queued(sv_t *sv, const bool *skip);
 /* A packet was queued for the client in game slot (sv->clients index)
  * slot: its host has something to send (with several hosts, only those
  * are walked: sv_service). */

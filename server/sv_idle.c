@@ -90,7 +90,7 @@ int sv_idle_wait(sv_t *sv, int max_ms, bool *own_wait)
      * the slots each step would cost as much as ENet's own walks. */
     if (sv->last_handled > 0 && sv->waited_us < SV_SPARSE_WAIT_US)
         return SV_BUSY_WAIT_MS;
-    sv_hosts_flush_queued(sv);
+    sv_hosts_flush_queued(sv, NULL);
     uint32_t now = enet_time_get();
     for (int h = 0; h < sv->nhosts && wait > SV_BUSY_WAIT_MS; h++) {
         uint32_t e = enet_due_ms(sv->hosts[h], now, (uint32_t)wait);

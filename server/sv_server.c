@@ -290,59 +290,45 @@ static int service_host(sv_t *sv, int h, int timeout_ms)
     return handled;
 }
 
-/* Several hosts: only the hosts that need it are walked. The hosts the
- * last step queued packets on are flushed (those with a datagram waiting
- * send in their service instead); one poll over every socket then waits (up to timeout_ms, and no later than
- * the next sweep) and the hosts with a datagram are serviced; a host not walked for SV_HOST_SWEEP_MS is
- * serviced whatever it has (ENet's resends, pings and time-outs run in its walk). ENet walks every peer slot
- * of a host on each service and flush, so a busy step costs the slots of the hosts its traffic is on, not
- * every slot of the port (docs/server.md, "Several ENet hosts"). */
+/* Several hosts: only the hosts that need it are walked (ENet walks every
+ * peer slot of a host on each service and flush, so a busy step costs the
+ * slots of the hosts its traffic is on, not every slot of the port;
+ * docs/server.md, "Several ENet hosts"). The hosts the last step queued
+ * packets on are flushed, but for those with a datagram waiting, whose
+ * service sends first anyway; one poll over every socket then waits (up
+ * to timeout_ms, and no later than the next sweep); the hosts with a
+ * datagram are serviced, and once a host has gone SV_HOST_SWEEP_MS
+ * without a walk (ENet's resends, pings and time-outs run in its walk),
+ * so is every host not walked for half that: quiet hosts share one wake. */
 static int service_hosts(sv_t *sv, int timeout_ms)
 {
-    int handled = 0;
     bool ready[SV_MAX_HOSTS];
-    int nready = 0;
-    /* What the last step queued leaves first, as one host's service sends
-     * its queue before it reads or waits: a host with a datagram waiting
-     * sends it in its service (one walk fewer), the others are flushed. */
-    if (sv->hosts_dirty) {
-        nready = sv_hosts_wait(sv, 0, ready);
-        for (int h = 0; h < sv->nhosts; h++)
-            if ((sv->hosts_dirty & (1u << h)) && !ready[h]) {
-                enet_host_flush(sv->hosts[h]);
-                sv->host_walks[h]++;
-            }
-        sv->hosts_dirty = 0;
-    }
-    uint64_t t0 = mr_now_us();
-    int wait = nready > 0 ? 0 : timeout_ms;
-    for (int h = 0; h < sv->nhosts && wait > 0; h++) {
-        uint64_t due = sv->host_walked_ms[h] + SV_HOST_SWEEP_MS;
-        if (due <= sv->now_ms)
-            wait = 0;
-        else if (due - sv->now_ms < (uint64_t)wait)
+    bool waiting = sv->hosts_dirty && sv_hosts_wait(sv, 0, ready) > 0;
+    sv_hosts_flush_queued(sv, waiting ? ready : NULL);
+    uint64_t oldest = UINT64_MAX;
+    for (int h = 0; h < sv->nhosts; h++)
+        if (sv->host_walked_ms[h] < oldest)
+            oldest = sv->host_walked_ms[h];
+    if (!waiting) {
+        uint64_t due = oldest + SV_HOST_SWEEP_MS;
+        int wait = due <= sv->now_ms ? 0 : timeout_ms;
+        if (wait > 0 && due - sv->now_ms < (uint64_t)wait)
             wait = (int)(due - sv->now_ms);
-    }
-    if (nready == 0) {
-        sv_hosts_wait(sv, wait > 0 ? wait : 0, ready);
+        uint64_t t0 = mr_now_us();
+        sv_hosts_wait(sv, wait, ready);
         if (wait > 0)
             clock_waited(sv, t0);
     }
-    /* A host's sweep takes along every host not walked for half the
-     * period, so that quiet hosts are swept together, not one wake each. */
-    bool sweep = false;
-    for (int h = 0; h < sv->nhosts && !sweep; h++)
-        sweep = sv->now_ms - sv->host_walked_ms[h] >= SV_HOST_SWEEP_MS;
+    bool sweep = sv->now_ms - oldest >= SV_HOST_SWEEP_MS;
+    int handled = 0;
     for (int h = 0; h < sv->nhosts; h++) {
-        uint32_t bit = 1u << h;
-        if (ready[h] || (sweep && sv->now_ms - sv->host_walked_ms[h] >= SV_HOST_SWEEP_MS / 2)) {
-            sv->hosts_dirty &= ~bit; /* what its events queue sets it again */
-            sv->host_walked_ms[h] = sv->now_ms;
-            int r = service_host(sv, h, 0);
-            if (r < 0)
-                return -1;
-            handled += r;
-        }
+        if (!ready[h] && !(sweep && sv->now_ms - sv->host_walked_ms[h] >= SV_HOST_SWEEP_MS / 2))
+            continue;
+        sv->host_walked_ms[h] = sv->now_ms;
+        int r = service_host(sv, h, 0);
+        if (r < 0)
+            return -1;
+        handled += r;
     }
     return handled;
 }
@@ -397,7 +383,13 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
     if (handled < 0)
         return -1;
     uint64_t work0 = mr_now_us();
-    int read = datagrams_read(sv);
+    /* With several hosts an acknowledgement counts as traffic too: a step
+     * of acknowledgements alone would otherwise take the sparse path
+     * (sv_idle.c), whose walk of every slot of every host costs more than
+     * the step (10,000 players on 16 hosts: 6% of the CPU). One host keeps
+     * the rule by events: its walk is ENet's own, and a lone race then
+     * sleeps until ENet's next need instead of waking every 10 ms. */
+    int read = sv->nhosts > 1 ? datagrams_read(sv) : 0;
     handled += sv->sph ? sv_sph_poll(sv->sph, on_sph_event, sv) : 0;
     sv_gendone_poll(sv);
     sv_query_poll(sv);
@@ -422,7 +414,7 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
      * second walk for nothing; a caller that polls once a frame needs it,
      * or replies would wait for its next frame. */
     if (no_wait || sv_stop_requested(sv))
-        sv_hosts_flush_queued(sv);
+        sv_hosts_flush_queued(sv, NULL);
     sv_link_commit(sv);
     /* How long the longest step kept the socket unread: the figure to
      * compare with how long the socket buffer lasts at full load. */
@@ -437,13 +429,7 @@ int sv_service(sv_t *sv, uint64_t now_ms, int timeout_ms)
         sv->st.max_step_us = work;
     if (atomic_exchange(&sv->want_stats, 0))
         print_stat_line(sv);
-    /* With several hosts an acknowledgement counts as traffic too: a step
-     * of acknowledgements alone would otherwise take the sparse path
-     * (sv_idle.c), whose walk of every slot of every host costs more than
-     * the step (10,000 players on 16 hosts: 6% of the CPU). One host keeps
-     * the rule by events: its walk is ENet's own, and a lone race then
-     * sleeps until ENet's next need instead of waking every 10 ms. */
-    sv->last_handled = handled + (sv->nhosts > 1 ? read : 0);
+    sv->last_handled = handled + read;
     return handled;
 }
 

@@ -216,7 +216,7 @@ void sv_specq_flush(sv_t *sv, bool now)
          * by peer in slot order, so without this flush a spectator in a
          * lower slot would be sent to before a player. */
         if (!flushed && !c->sph_gen && sv->step_max_slot >= 0) {
-            sv_hosts_flush_queued(sv);
+            sv_hosts_flush_queued(sv, NULL);
             sv->step_max_slot = -1;
         }
         flushed = flushed || !c->sph_gen;

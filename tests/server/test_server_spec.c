@@ -19,15 +19,21 @@
 #include "util.h"
 #include "wire.h"
 
-/* Every test runs twice: spectators on the game port, then on a spectator
- * port (sv_spectator_port), which the spectators here connect to directly
- * (test_server_specport.c covers the way there: WATCH_AT). */
+/* Every test runs three times: spectators on the game port, then on a
+ * spectator port (sv_spectator_port), which the spectators here connect to
+ * directly (test_server_specport.c covers the way there: WATCH_AT), then
+ * on the game port of a server with several ENet hosts, the players and
+ * spectators spread over them by their source ports (a host is walked only
+ * when it has work: what is queued for a spectator on a quiet host must
+ * still leave). */
 static bool on_spec_port;
+static int game_hosts; /* cfg.hosts: 0 = the default (one host here) */
 
 static void spec_config(sv_config *cfg)
 {
     base_config(cfg);
     cfg->spectator_port = on_spec_port ? 0 : SV_SPECTATOR_PORT_OFF;
+    cfg->hosts = game_hosts;
 }
 
 /* A client past HELLO where spectators are served. */
@@ -468,12 +474,21 @@ static int game_port_mode(void **ctx)
 {
     (void)ctx;
     on_spec_port = false;
+    game_hosts = 0;
     return 0;
 }
 static int spec_port_mode(void **ctx)
 {
     (void)ctx;
     on_spec_port = true;
+    game_hosts = 0;
+    return 0;
+}
+static int hosts_mode(void **ctx)
+{
+    (void)ctx;
+    on_spec_port = false;
+    game_hosts = 4;
     return 0;
 }
 
@@ -486,5 +501,6 @@ int main(void)
     };
     int failed = cmocka_run_group_tests_name("on the game port", tests, game_port_mode, NULL);
     failed += cmocka_run_group_tests_name("on the spectator port", tests, spec_port_mode, NULL);
+    failed += cmocka_run_group_tests_name("on the game port of 4 ENet hosts", tests, hosts_mode, NULL);
     return failed;
 }
