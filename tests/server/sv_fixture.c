@@ -9,6 +9,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -116,6 +117,17 @@ void send_move(raw_client *c, uint32_t seq, pz_move mv)
     m.type = WIRE_MOVE;
     m.move.seq = seq;
     m.move.move = mv;
+    raw_send_msg(c, &m);
+}
+
+void send_resume(raw_client *c, const char *code, int slot, match_token_t token)
+{
+    wire_msg m;
+    memset(&m, 0, sizeof m);
+    m.type = WIRE_RESUME;
+    snprintf(m.resume.code, sizeof m.resume.code, "%s", code);
+    m.resume.slot = (uint8_t)slot;
+    m.resume.token = token;
     raw_send_msg(c, &m);
 }
 

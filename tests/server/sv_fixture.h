@@ -41,6 +41,8 @@ raw_client *join_server(fixture *f, const char *name);
 void send_simple(raw_client *c, int type);
 void send_ready(raw_client *c);
 void send_move(raw_client *c, uint32_t seq, pz_move mv);
+/* RESUME of seat slot in room code with token. */
+void send_resume(raw_client *c, const char *code, int slot, match_token_t token);
 /* CREATE_ROOM by parameters (a best-of-1 series); the answer is the caller's to wait for. */
 void send_create(raw_client *c, int kind, int w, int h, int diff);
 /* Creates a room on GAME_ID; returns its code in code. */

@@ -1,8 +1,8 @@
 /* test_server_hostwalk.c: a server of several ENet hosts (--hosts) walks only the hosts that need it,
  * in-process on 127.0.0.1: a client's traffic makes its own host serviced at each message while the quiet
  * hosts are only swept every SV_HOST_SWEEP_MS; quiet hosts are still swept (ENet's pings keep their peers
- * connected); and players on different hosts race each other, every ACK and PROGRESS arriving with nothing
- * left queued. */
+ * connected); players on different hosts race each other, every ACK and PROGRESS arriving with nothing left
+ * queued; and a player who drops mid-race resumes from a socket that lands on another host. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,17 +19,23 @@
 #include "sv_hosts.h"
 #include "sv_idle.h"
 #include "sv_internal.h"
+#include "sv_race.h"
 #include "util.h"
 #include "wire.h"
 
 #define HOSTS 4
 
+static void hosts_config(sv_config *cfg)
+{
+    base_config(cfg);
+    cfg->hosts = HOSTS;
+    cfg->max_clients = 16;
+}
+
 static fixture *start_hosts(void)
 {
     sv_config cfg;
-    base_config(&cfg);
-    cfg.hosts = HOSTS;
-    cfg.max_clients = 16;
+    hosts_config(&cfg);
     fixture *f = start(&cfg);
     assert_int_equal(f->sv->nhosts, HOSTS);
     return f;
@@ -176,12 +182,57 @@ static void test_race_across_hosts(void **ctx)
     stop(f);
 }
 
+/* A player who drops mid-race comes back from another socket (a new source
+ * port: another host here) and resumes with the token: the seat, the move
+ * log and the race go on across hosts, the opponent hearing the moves. */
+static void test_resume_on_another_host(void **ctx)
+{
+    (void)ctx;
+    sv_config cfg;
+    hosts_config(&cfg);
+    cfg.grace_ms = 5000;
+    race r;
+    fixture *f = start_race_server(&cfg, &r, true);
+    wire_msg m;
+    send_move(r.a, 1, r.plan[0]);
+    assert_true(raw_wait(r.a, WIRE_ACK, &m, WAIT_MS));
+    int before = host_of(f, r.a);
+    raw_close(r.a);
+    r.a = NULL;
+    raw_client *a2 = NULL;
+    for (int i = 0; i < 16 && !a2; i++) {
+        raw_client *x = join_server(f, "alice");
+        if (host_of(f, x) != before)
+            a2 = x;
+        else
+            raw_close(x);
+    }
+    assert_non_null(a2);
+    send_resume(a2, r.code, 0, r.start_a.token);
+    assert_true(raw_wait(a2, WIRE_MATCH_START, &m, WAIT_MS));
+    assert_int_equal(m.start.slot, 0);
+    assert_true(raw_wait(a2, WIRE_MOVE_LOG, &m, WAIT_MS));
+    assert_int_equal(m.log.count, 1);
+    send_move(a2, 2, r.plan[1]);
+    assert_true(raw_wait(a2, WIRE_ACK, &m, WAIT_MS));
+    assert_int_equal(m.ack.moves, 2);
+    bool heard = false;
+    for (int i = 0; i < 10 && !heard; i++) {
+        assert_true(raw_wait(r.b, WIRE_PROGRESS, &m, WAIT_MS));
+        heard = m.progress.slot == 0 && m.progress.moves == 2;
+    }
+    assert_true(heard);
+    r.a = a2;
+    stop_race_server(f, &r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_traffic_walks_its_own_host),
         cmocka_unit_test(test_quiet_hosts_are_swept),
         cmocka_unit_test(test_race_across_hosts),
+        cmocka_unit_test(test_resume_on_another_host),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -536,21 +536,12 @@ static void test_resume_and_forfeit(void **ctx)
     assert_true(seen);
 
     raw_client *a2 = join_server(f, "alice");
-    memset(&m, 0, sizeof m);
-    m.type = WIRE_RESUME;
-    strcpy(m.resume.code, r.code);
-    m.resume.slot = 0;
-    m.resume.token = r.start_a.token;
-    m.resume.token.b[MATCH_TOKEN_BYTES - 1] ^= 1;
-    raw_send_msg(a2, &m);
+    match_token_t wrong = r.start_a.token;
+    wrong.b[MATCH_TOKEN_BYTES - 1] ^= 1;
+    send_resume(a2, r.code, 0, wrong);
     assert_true(raw_wait(a2, WIRE_ERROR, &m, WAIT_MS));
     assert_int_equal(m.error.code, WIRE_ERR_RESUME);
-    memset(&m, 0, sizeof m);
-    m.type = WIRE_RESUME;
-    strcpy(m.resume.code, r.code);
-    m.resume.slot = 0;
-    m.resume.token = r.start_a.token;
-    raw_send_msg(a2, &m);
+    send_resume(a2, r.code, 0, r.start_a.token);
     assert_true(raw_wait(a2, WIRE_MATCH_START, &m, WAIT_MS));
     assert_int_equal(m.start.slot, 0);
     assert_true(m.start.start_in_ms <= 0);
